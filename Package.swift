@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "StreamService",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Streams", targets: ["Streams"]),
+        .library(name: "NetCore", targets: ["NetCore"]),
+        .executable(name: "stream-service", targets: ["Server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Reactive library: Foundation and Dispatch only.
+        .target(name: "Streams"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
+        // Sockets, TLS and gzip shared by the server and the upstream client.
+        .target(name: "NetCore", dependencies: ["CZlib", "COpenSSL"]),
+        .target(name: "Domain", dependencies: ["Streams", "NetCore"]),
+        .executableTarget(
+            name: "Server",
+            dependencies: [
+                "Streams", "Domain", "NetCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Streams", "NetCore"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "Streams", "NetCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

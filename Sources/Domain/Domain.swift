@@ -1,0 +1,3 @@
+import Streams
+import NetCore
+public enum Domain {}

@@ -1,0 +1,4 @@
+import CZlib
+import COpenSSL
+/// NetCore: sockets, TLS and gzip.
+public enum NetCore {}

@@ -1,0 +1,1 @@
+/// Reactive streams. See Streams.swift.

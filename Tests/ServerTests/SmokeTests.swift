@@ -1,0 +1,3 @@
+import XCTest
+@testable import Server
+final class ServerSmokeTests: XCTestCase { func testModuleLoads() { XCTAssertTrue(true) } }

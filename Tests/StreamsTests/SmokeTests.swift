@@ -1,0 +1,3 @@
+import XCTest
+@testable import Streams
+final class StreamsSmokeTests: XCTestCase { func testModuleLoads() { XCTAssertTrue(true) } }
