@@ -1,0 +1,91 @@
+/// A cold stream: each `watch` runs its subscribe closure anew.
+///
+///     let numbers = DataStream<Int> { watcher in
+///         watcher.data(1)
+///         watcher.end()
+///         return Disposable { /* cancel work */ }
+///     }
+///
+/// The subscribe closure feeds the watcher it is given (on any thread, one event
+/// at a time) and returns what cancels its work. The returned disposable is
+/// disposed when the watcher receives a terminal event or the subscription is
+/// disposed, so resources are freed either way.
+public final class DataStream<Element: Sendable>: StreamType {
+    private let subscribe: @Sendable (Watcher<Element>) -> Disposable
+
+    public init(_ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
+        self.subscribe = subscribe
+    }
+
+    @discardableResult
+    public func watch(using watcher: Watcher<Element>) -> Disposable {
+        let (fed, subscription) = watcher.beginSubscription()
+        guard !subscription.isDisposed else { return subscription }
+        let source = PendingSubscriptions.setUp(subscription) { subscribe(fed) }
+        subscription.forgetPendingChildren()
+        subscription.appendAction { source.dispose() }
+        return subscription
+    }
+}
+
+extension DataStream {
+    /// One value, then end. `just(5)`: `-5|`
+    public static func just(_ value: Element) -> DataStream<Element> {
+        DataStream { watcher in
+            watcher.data(value)
+            watcher.end()
+            return Disposable()
+        }
+    }
+
+    /// The values in order, then end. `just(data: [1, 2, 3])`: `-1-2-3|`
+    public static func just(data values: [Element]) -> DataStream<Element> {
+        from(values)
+    }
+
+    /// Fails at once. `just(error: e)`: `-#`
+    public static func just(error: Error) -> DataStream<Element> {
+        DataStream { watcher in
+            watcher.error(error)
+            return Disposable()
+        }
+    }
+
+    /// Ends at once without data: `-|`
+    public static func empty() -> DataStream<Element> {
+        DataStream { watcher in
+            watcher.end()
+            return Disposable()
+        }
+    }
+
+    /// Never emits and never ends: `---`
+    public static func never() -> DataStream<Element> {
+        DataStream { _ in Disposable() }
+    }
+
+    /// The elements of `sequence` in order, then end; stops early when the watcher stops.
+    public static func from<S: Sequence & Sendable>(_ sequence: S) -> DataStream<Element> where S.Element == Element {
+        DataStream { watcher in
+            for value in sequence {
+                if watcher.isStopped { break }
+                watcher.data(value)
+            }
+            watcher.end()
+            return Disposable()
+        }
+    }
+
+    /// Calls `factory` anew for every watcher; a throw becomes an error event.
+    public static func deferred<S: StreamType>(_ factory: @escaping @Sendable () throws -> S) -> DataStream<Element>
+    where S.Element == Element {
+        DataStream { watcher in
+            do {
+                return try factory().watch(using: watcher)
+            } catch {
+                watcher.error(error)
+                return Disposable()
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Synchronization
+
+/// A handle on work that can be cancelled: a subscription, a timer, a request.
+///
+/// `dispose()` runs the cancel action once, however often and from whichever
+/// threads it is called, and then releases it. Releasing a `Disposable`
+/// without calling `dispose()` does not cancel anything (as in RxSwift); keep
+/// it in a `DisposeBag` to tie the work to an owner's lifetime.
+public final class Disposable: Sendable {
+    private struct State {
+        var isDisposed = false
+        var action: (@Sendable () -> Void)?
+        /// Subscriptions started on this thread while this one was still being set
+        /// up; disposing this one before setup finishes must reach them too.
+        var pendingChildren: [Disposable] = []
+    }
+
+    private let state: Mutex<State>
+    private let disposedFlag = Atomic<Bool>(false)
+
+    /// A disposable with nothing to cancel.
+    public init() {
+        state = Mutex(State())
+    }
+
+    /// A disposable that runs `action` the first time it is disposed.
+    public init(_ action: @escaping @Sendable () -> Void) {
+        state = Mutex(State(action: action))
+    }
+
+    /// Whether `dispose()` has been called.
+    public var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
+
+    /// Cancels the work. Idempotent and thread-safe.
+    public func dispose() {
+        guard !disposedFlag.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let (action, children) = state.withLock { state in
+            state.isDisposed = true
+            defer { state.action = nil; state.pendingChildren = [] }
+            return (state.action, state.pendingChildren)
+        }
+        for child in children { child.dispose() }
+        action?()
+    }
+
+    /// Adds this disposable to `bag`, which disposes it when the bag is deinitialised.
+    public func disposed(by bag: DisposeBag) {
+        bag.insert(self)
+    }
+
+    /// Adds `next` to the work this disposable cancels; runs it at once if already disposed.
+    func appendAction(_ next: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.isDisposed { return true }
+            if let previous = state.action {
+                state.action = { previous(); next() }
+            } else {
+                state.action = next
+            }
+            return false
+        }
+        if runNow { next() }
+    }
+
+    /// Registers a subscription started while this one was being set up.
+    func adoptPendingChild(_ child: Disposable) {
+        let disposeNow = state.withLock { state -> Bool in
+            if state.isDisposed { return true }
+            state.pendingChildren.append(child)
+            return false
+        }
+        if disposeNow { child.dispose() }
+    }
+
+    /// Setup finished: from now on the returned source disposable reaches every child.
+    func forgetPendingChildren() {
+        state.withLock { $0.pendingChildren = [] }
+    }
+}
+
+/// Disposes everything it holds when it is deinitialised (or when `dispose()` is called).
+public final class DisposeBag: Sendable {
+    private let disposables = Mutex<[Disposable]>([])
+
+    public init() {}
+
+    /// Adds a disposable, to be disposed with the bag.
+    public func insert(_ disposable: Disposable) {
+        disposables.withLock { $0.append(disposable) }
+    }
+
+    /// Disposes everything in the bag now; the bag stays usable.
+    public func dispose() {
+        let taken = disposables.withLock { list -> [Disposable] in
+            defer { list = [] }
+            return list
+        }
+        for disposable in taken { disposable.dispose() }
+    }
+
+    deinit { dispose() }
+}

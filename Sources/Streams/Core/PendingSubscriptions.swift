@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The subscriptions being set up on the current thread, innermost last.
+///
+/// A synchronous source emits everything while its `watch` call is still running,
+/// before any disposable has been returned to the operators downstream. If one of
+/// them stops early (`take(2)` on an endless sequence), disposing its own pending
+/// subscription must still reach the source: so each subscription started during
+/// another's setup is registered as that one's pending child.
+enum PendingSubscriptions {
+    private final class Stack {
+        var items: [Disposable] = []
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+
+    private static var stack: Stack {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Stack>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let stack = Stack()
+        pthread_setspecific(key, Unmanaged.passRetained(stack as AnyObject).toOpaque())
+        return stack
+    }
+
+    /// Runs `setup` with `subscription` registered as pending on this thread.
+    static func setUp(_ subscription: Disposable, _ setup: () -> Disposable) -> Disposable {
+        let stack = self.stack
+        stack.items.last?.adoptPendingChild(subscription)
+        stack.items.append(subscription)
+        defer { stack.items.removeLast() }
+        return setup()
+    }
+}

@@ -1,0 +1,110 @@
+import Synchronization
+import XCTest
+import Streams
+
+final class DataStreamCoreTests: XCTestCase {
+    func testJustDataDeliversValuesThenEnd() {
+        let recorder = EventRecorder<Int>()
+        DataStream.just(data: [1, 2, 3]).watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.data(1), .data(2), .data(3), .end])
+    }
+
+    func testNothingIsDeliveredAfterATerminalEvent() {
+        let recorder = EventRecorder<Int>()
+        DataStream<Int> { watcher in
+            watcher.data(1)
+            watcher.end()
+            watcher.data(2)
+            watcher.error(TestError.boom)
+            watcher.end()
+            return Disposable()
+        }.watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.data(1), .end])
+    }
+
+    func testDisposingTwiceRunsTheCancelActionOnce() {
+        let count = Counter()
+        let disposable = Disposable { count.increment() }
+        disposable.dispose()
+        disposable.dispose()
+        XCTAssertEqual(count.value, 1)
+        XCTAssertTrue(disposable.isDisposed)
+    }
+
+    func testEndingDisposesTheSourceAndReturnsTheLiveCounterToBaseline() {
+        let baseline = StreamDiagnostics.liveSubscriptions
+        let cancelled = Counter()
+        DataStream<Int> { watcher in
+            watcher.end()
+            return Disposable { cancelled.increment() }
+        }.watch { _ in }
+        XCTAssertEqual(cancelled.value, 1)
+        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
+    }
+
+    func testDisposingAWatchStopsDeliveryAndReturnsTheLiveCounterToBaseline() {
+        let baseline = StreamDiagnostics.liveSubscriptions
+        let streamer = Streamer<Int>()
+        let recorder = EventRecorder<Int>()
+        let subscription = streamer.asDataStream().watch(using: recorder.watcher)
+        streamer.data(1)
+        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline + 2)
+        subscription.dispose()
+        streamer.data(2)
+        XCTAssertEqual(recorder.events, [.data(1)])
+        XCTAssertEqual(streamer.watcherCount, 0)
+        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
+    }
+
+    func testAnOperatorStoppingEarlyStopsAnEndlessSynchronousSource() {
+        let firstThree = DataStream<Int> { watcher in
+            let seen = Counter()
+            return DataStream.from(1...).watch { event in
+                guard case .data(let value) = event else { return }
+                watcher.data(value)
+                seen.increment()
+                if seen.value == 3 { watcher.end() }
+            }
+        }
+        let recorder = EventRecorder<Int>()
+        firstThree.watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.data(1), .data(2), .data(3), .end])
+    }
+
+    func testDisposeBagDisposesOnDeinit() {
+        let count = Counter()
+        do {
+            let bag = DisposeBag()
+            Disposable { count.increment() }.disposed(by: bag)
+            Disposable { count.increment() }.disposed(by: bag)
+        }
+        XCTAssertEqual(count.value, 2)
+    }
+
+    func testStreamerReplaysItsTerminalEventToLateWatchers() {
+        let streamer = Streamer<Int>()
+        streamer.end()
+        let recorder = EventRecorder<Int>()
+        streamer.watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.end])
+    }
+
+    func testStreamerFeedbackFromAWatcherIsDeliveredAfterTheCurrentEvent() {
+        let streamer = Streamer<Int>()
+        let recorder = EventRecorder<Int>()
+        streamer.watch { event in
+            if case .data(1) = event { streamer.data(2) }
+        }
+        streamer.watch(using: recorder.watcher)
+        streamer.data(1)
+        XCTAssertEqual(recorder.values, [1, 2])
+    }
+}
+
+enum TestError: Error { case boom }
+
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
+}

@@ -1,3 +1,0 @@
-import XCTest
-@testable import Streams
-final class StreamsSmokeTests: XCTestCase { func testModuleLoads() { XCTAssertTrue(true) } }
