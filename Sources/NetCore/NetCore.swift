@@ -1,4 +1,0 @@
-import CZlib
-import COpenSSL
-/// NetCore: sockets, TLS and gzip.
-public enum NetCore {}

@@ -1,0 +1,53 @@
+// Dispatch sources are thread-safe but not yet annotated Sendable on Linux.
+@preconcurrency import Dispatch
+
+/// Runs work on a `DispatchQueue`; delayed work uses a one-shot Dispatch timer,
+/// so cancelling it frees the timer at once.
+public struct QueueScheduler: Scheduler {
+    public let queue: DispatchQueue
+    private let epoch: ContinuousClock.Instant
+
+    /// A scheduler on `queue`.
+    public init(queue: DispatchQueue) {
+        self.queue = queue
+        self.epoch = .now
+    }
+
+    /// A scheduler on a new serial queue named `label`.
+    public init(label: String, qos: DispatchQoS = .default) {
+        self.init(queue: DispatchQueue(label: label, qos: qos))
+    }
+
+    /// A scheduler on the global concurrent queue.
+    public static let global = QueueScheduler(queue: .global())
+
+    public var now: Duration { ContinuousClock.now - epoch }
+
+    public func schedule(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
+    @discardableResult
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let cancellation = Disposable { timer.cancel() }
+        timer.setEventHandler {
+            guard !cancellation.isDisposed else { return }
+            cancellation.dispose()
+            work()
+        }
+        timer.schedule(deadline: .now() + delay.dispatchInterval, leeway: .milliseconds(1))
+        timer.activate()
+        return cancellation
+    }
+}
+
+extension Duration {
+    /// This duration as a Dispatch interval, clamped at zero.
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return .nanoseconds(0) }
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        return .nanoseconds(Int(clamping: max(0, nanoseconds)))
+    }
+}
