@@ -1,0 +1,6 @@
+extension String {
+    /// Text of a NUL-terminated C character buffer filled by a C call.
+    init(nulTerminated buffer: [CChar]) {
+        self = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

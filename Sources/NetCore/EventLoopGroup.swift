@@ -1,0 +1,30 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A fixed set of event loops (one per core by default) handed out round-robin.
+public final class EventLoopGroup: Sendable {
+    public let loops: [EventLoop]
+    private let cursor = Atomic<Int>(0)
+
+    public init(count: Int = EventLoopGroup.coreCount, label: String = "netcore.loop") {
+        loops = (0..<max(1, count)).map { EventLoop(label: "\(label).\($0)") }
+    }
+
+    public func next() -> EventLoop {
+        let index = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
+        return loops[index % loops.count]
+    }
+
+    public static var coreCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// A process-wide group for clients that do not bring their own.
+    public static let shared = EventLoopGroup(label: "netcore.shared")
+}

@@ -1,0 +1,74 @@
+import CZlib
+
+/// gzip compression and gzip/zlib/raw-deflate decompression through zlib.
+public enum Gzip {
+    public enum Failure: Error, Sendable, Equatable {
+        case zlib(Int32)
+        case outputTooLarge
+        case truncated
+    }
+
+    /// Compresses `bytes` into a gzip member (RFC 1952).
+    public static func compress(_ bytes: [UInt8], level: Int32 = 6) throws -> [UInt8] {
+        var stream = z_stream()
+        // windowBits 15 + 16 selects the gzip wrapper instead of zlib's.
+        var status = deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else { throw Failure.zlib(status) }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
+        var input = bytes
+        let produced: Int = input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_in = inBuffer.baseAddress
+                stream.avail_in = uInt(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = uInt(outBuffer.count)
+                status = deflate(&stream, Z_FINISH)
+                return outBuffer.count - Int(stream.avail_out)
+            }
+        }
+        guard status == Z_STREAM_END else { throw Failure.zlib(status) }
+        output.removeLast(output.count - produced)
+        return output
+    }
+
+    /// Decompresses gzip or zlib data (detected from the header), falling back
+    /// to raw deflate, which some servers send as `Content-Encoding: deflate`.
+    /// Stops with `.outputTooLarge` past `maximumOutput` bytes (zip bombs).
+    public static func decompress(_ bytes: [UInt8], maximumOutput: Int = 64 << 20) throws -> [UInt8] {
+        do {
+            return try inflate(bytes, windowBits: 15 + 32, maximumOutput: maximumOutput)
+        } catch Failure.zlib(Z_DATA_ERROR) {
+            return try inflate(bytes, windowBits: -15, maximumOutput: maximumOutput)
+        }
+    }
+
+    private static func inflate(_ bytes: [UInt8], windowBits: Int32, maximumOutput: Int) throws -> [UInt8] {
+        var stream = z_stream()
+        var status = inflateInit2_(&stream, windowBits, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else { throw Failure.zlib(status) }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var input = bytes
+        try input.withUnsafeMutableBufferPointer { inBuffer in
+            stream.next_in = inBuffer.baseAddress
+            stream.avail_in = uInt(inBuffer.count)
+            repeat {
+                let produced: Int = chunk.withUnsafeMutableBufferPointer { outBuffer in
+                    stream.next_out = outBuffer.baseAddress
+                    stream.avail_out = uInt(outBuffer.count)
+                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return outBuffer.count - Int(stream.avail_out)
+                }
+                guard status == Z_OK || status == Z_STREAM_END || (status == Z_BUF_ERROR && produced > 0) else {
+                    throw status == Z_BUF_ERROR ? Failure.truncated : Failure.zlib(status)
+                }
+                output.append(contentsOf: chunk[0..<produced])
+                if output.count > maximumOutput { throw Failure.outputTooLarge }
+                if status != Z_STREAM_END && produced == 0 && stream.avail_in == 0 { throw Failure.truncated }
+            } while status != Z_STREAM_END
+        }
+        return output
+    }
+}

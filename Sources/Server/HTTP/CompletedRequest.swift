@@ -1,0 +1,33 @@
+/// What the server reports once a response has been fully written (or the
+/// connection died while writing it): the input for access logs and metrics.
+public struct CompletedRequest: Sendable {
+    public var method: HTTPMethod
+    public var path: String
+    public var target: String
+    /// The matched route pattern (`/users/{login}`); nil when no route matched,
+    /// so metrics can use a single label for unknown paths.
+    public var routePattern: String?
+    public var status: Int
+    public var duration: Duration
+    /// Body bytes written (after compression), excluding the head.
+    public var bodyBytes: Int
+    public var requestID: String
+    public var remoteAddress: String
+    public var userAgent: String?
+    /// False when the client went away before the response was complete.
+    public var completed: Bool
+
+    public init(method: HTTPMethod, path: String, target: String, routePattern: String?, status: Int, duration: Duration, bodyBytes: Int, requestID: String, remoteAddress: String, userAgent: String?, completed: Bool) {
+        self.method = method
+        self.path = path
+        self.target = target
+        self.routePattern = routePattern
+        self.status = status
+        self.duration = duration
+        self.bodyBytes = bodyBytes
+        self.requestID = requestID
+        self.remoteAddress = remoteAddress
+        self.userAgent = userAgent
+        self.completed = completed
+    }
+}

@@ -1,0 +1,20 @@
+/// An error a handler's stream can fail with to choose the response:
+/// the server answers it as `Response.problem(status:detail:)`.
+/// Any other error becomes a 500 problem.
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    public var status: HTTPStatus
+    public var detail: String
+    public var headers: HTTPHeaders
+
+    public init(_ status: HTTPStatus, detail: String, headers: HTTPHeaders = HTTPHeaders()) {
+        self.status = status
+        self.detail = detail
+        self.headers = headers
+    }
+
+    public var description: String { "\(status): \(detail)" }
+
+    public func response(instance: String? = nil) -> Response {
+        .problem(status: status, detail: detail, instance: instance, headers: headers)
+    }
+}

@@ -1,0 +1,25 @@
+import NetCore
+
+/// Everything `HTTPServer` needs to know before `start()`.
+public struct HTTPServerConfiguration: Sendable {
+    public var host = "0.0.0.0"
+    /// 0 asks the system for a free port; `start()` returns the bound one.
+    public var port = 8080
+    public var limits = HTTPLimits()
+    public var timeouts = HTTPTimeouts()
+    /// TLS for every connection when set (TLS 1.2 minimum by default).
+    public var tls: TLSConfiguration?
+    /// Serial event loops sharing the connections; one per core by default.
+    public var loopCount = EventLoopGroup.coreCount
+    /// Listen backlog; large so a burst of thousands of connects is not dropped.
+    public var backlog: Int32 = 4096
+    /// Fixed bodies at least this large are gzipped when the client accepts gzip.
+    public var compressionMinimumBytes = 256
+    /// `Server` header value; nil sends none.
+    public var serverName: String? = "StreamService"
+
+    public init(host: String = "0.0.0.0", port: Int = 8080) {
+        self.host = host
+        self.port = port
+    }
+}

@@ -1,0 +1,15 @@
+/// The protocol version of a request (`HTTP/1.0` or `HTTP/1.1`).
+public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
+    public let major: Int
+    public let minor: Int
+
+    public init(major: Int, minor: Int) {
+        self.major = major
+        self.minor = minor
+    }
+
+    public static let http1_0 = HTTPVersion(major: 1, minor: 0)
+    public static let http1_1 = HTTPVersion(major: 1, minor: 1)
+
+    public var description: String { "HTTP/\(major).\(minor)" }
+}
