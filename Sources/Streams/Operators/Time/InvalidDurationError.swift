@@ -1,0 +1,17 @@
+/// The error a time-based stream fails with when given a period it cannot work
+/// with: a zero or negative period would emit without end at one instant.
+public struct InvalidDurationError: Error, Equatable, CustomStringConvertible {
+    /// The operator that refused the duration, such as `"interval"`.
+    public let operatorName: String
+    /// The duration it was given.
+    public let duration: Duration
+
+    public init(operatorName: String, duration: Duration) {
+        self.operatorName = operatorName
+        self.duration = duration
+    }
+
+    public var description: String {
+        "\(operatorName) needs a positive duration, got \(duration)"
+    }
+}
