@@ -1,0 +1,286 @@
+import Dispatch
+
+/// A non-blocking byte connection, plain or TLS, driven by Dispatch read and
+/// write sources on one event loop. Reads are delivered to `onRead`; writes
+/// never block: what the socket does not take at once is buffered and sent
+/// when it becomes writable. Shared by the HTTP server and the HTTP client.
+///
+/// Every method must be called on `loop` (callbacks also run there).
+// @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would.
+public final class ByteStream: @unchecked Sendable {
+    public enum CloseReason: Sendable, Equatable {
+        case local
+        case peerClosed
+        case failed(String)
+    }
+
+    public let socket: Socket
+    public let loop: EventLoop
+    public let remoteAddress: String
+    private let tls: TLSSession?
+
+    private var readSource: DispatchSourceRead?
+    private var writeSource: DispatchSourceWrite?
+    private var readSuspended = false
+    private var writeSourceRunning = false
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    private var plaintextBeforeHandshake: [UInt8] = []
+    private var closeWhenFlushed = false
+    public private(set) var isClosed = false
+    private var isReady = false
+    /// Monotonic nanoseconds of the last moment the output buffer was empty or moved.
+    public private(set) var lastWriteProgress: UInt64 = DispatchTime.now().uptimeNanoseconds
+
+    /// Received bytes (plaintext for TLS). The buffer is only valid during the call.
+    public var onRead: ((UnsafeRawBufferPointer) -> Void)?
+    /// The output buffer just became empty.
+    public var onDrained: (() -> Void)?
+    /// Called once when the connection closes, whoever closed it.
+    public var onClose: ((CloseReason) -> Void)?
+    /// Plain: right after `start()`. TLS: once the handshake completes.
+    public var onReady: (() -> Void)?
+
+    public init(socket: Socket, loop: EventLoop, remoteAddress: String, tls: TLSSession? = nil) {
+        self.socket = socket
+        self.loop = loop
+        self.remoteAddress = remoteAddress
+        self.tls = tls
+    }
+
+    /// Bytes written but not yet accepted by the kernel.
+    public var bufferedByteCount: Int { output.count - outputStart }
+
+    public var isTLS: Bool { tls != nil }
+
+    /// Starts reading; a TLS client also sends its ClientHello here.
+    public func start() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: loop.queue)
+        source.setEventHandler { [weak self] in self?.readAvailable() }
+        readSource = source
+        source.resume()
+        if let tls {
+            if case .failed(let message) = tls.handshake() { close(.failed(message)); return }
+            flushTLS()
+        } else {
+            becomeReady()
+        }
+    }
+
+    public func pauseReading() {
+        guard let readSource, !readSuspended, !isClosed else { return }
+        readSuspended = true
+        readSource.suspend()
+    }
+
+    public func resumeReading() {
+        guard let readSource, readSuspended, !isClosed else { return }
+        readSuspended = false
+        readSource.resume()
+    }
+
+    public func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        guard !isClosed, !closeWhenFlushed, bytes.count > 0 else { return }
+        if let tls {
+            guard tls.handshakeComplete else {
+                plaintextBeforeHandshake.append(contentsOf: bytes)
+                return
+            }
+            if case .failed(let message) = tls.write(bytes) { close(.failed(message)); return }
+            flushTLS()
+            return
+        }
+        if bufferedByteCount == 0 {
+            // Fast path: straight to the kernel without copying into the buffer.
+            switch socket.write(bytes) {
+            case .transferred(let n):
+                lastWriteProgress = DispatchTime.now().uptimeNanoseconds
+                if n == bytes.count { return }
+                output.append(contentsOf: bytes[n...])
+            case .wouldBlock:
+                output.append(contentsOf: bytes)
+            case .closed:
+                close(.peerClosed); return
+            case .failed(let code):
+                close(.failed(SocketError("send", code: code).description)); return
+            }
+            startWriteSource()
+        } else {
+            output.append(contentsOf: bytes)
+        }
+    }
+
+    /// Closes once everything written so far has been sent.
+    public func closeAfterFlush() {
+        guard !isClosed else { return }
+        if let tls, tls.handshakeComplete {
+            tls.shutdown()
+            flushTLS()
+        }
+        if bufferedByteCount == 0 {
+            close(.local)
+        } else {
+            closeWhenFlushed = true
+            pauseReading()
+        }
+    }
+
+    public func close(_ reason: CloseReason = .local) {
+        guard !isClosed else { return }
+        isClosed = true
+        let sources = (readSource != nil ? 1 : 0) + (writeSource != nil ? 1 : 0)
+        let closer = DescriptorCloser(socket: socket, sources: sources)
+        if let readSource {
+            readSource.setCancelHandler { closer.sourceCancelled() }
+            readSource.cancel()
+            if readSuspended { readSource.resume() }
+        }
+        if let writeSource {
+            writeSource.setCancelHandler { closer.sourceCancelled() }
+            writeSource.cancel()
+            if !writeSourceRunning { writeSource.resume() }
+        }
+        readSource = nil
+        writeSource = nil
+        output = []
+        outputStart = 0
+        let onClose = self.onClose
+        self.onRead = nil
+        self.onDrained = nil
+        self.onClose = nil
+        self.onReady = nil
+        onClose?(reason)
+    }
+
+    private func becomeReady() {
+        guard !isReady else { return }
+        isReady = true
+        onReady?()
+    }
+
+    private func readAvailable() {
+        var rounds = 0
+        while !isClosed && !readSuspended && rounds < 16 {
+            rounds += 1
+            let buffer = loop.readBuffer
+            switch socket.read(into: buffer) {
+            case .transferred(let n):
+                deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                if n < buffer.count { return }
+            case .wouldBlock:
+                return
+            case .closed:
+                close(.peerClosed); return
+            case .failed(let code):
+                close(.failed(SocketError("read", code: code).description)); return
+            }
+        }
+    }
+
+    private func deliver(_ bytes: UnsafeRawBufferPointer) {
+        guard let tls else { onRead?(bytes); return }
+        tls.feed(bytes)
+        if !tls.handshakeComplete {
+            switch tls.handshake() {
+            case .done:
+                flushTLS()
+                if !plaintextBeforeHandshake.isEmpty {
+                    let pending = plaintextBeforeHandshake
+                    plaintextBeforeHandshake = []
+                    write(pending)
+                }
+                becomeReady()
+            case .needsMoreInput:
+                flushTLS(); return
+            case .closed:
+                close(.peerClosed); return
+            case .failed(let message):
+                flushTLS() // lets the alert reach the peer before the close
+                close(.failed(message)); return
+            }
+        }
+        while !isClosed {
+            let (n, progress) = tls.read(into: loop.plaintextBuffer)
+            if n > 0 { onRead?(UnsafeRawBufferPointer(rebasing: loop.plaintextBuffer[0..<n])); continue }
+            switch progress {
+            case .done, .needsMoreInput: flushTLS(); return
+            case .closed: close(.peerClosed); return
+            case .failed(let message): close(.failed(message)); return
+            }
+        }
+    }
+
+    private func flushTLS() {
+        guard let tls, !isClosed, tls.hasPendingCiphertext else { return }
+        let wasEmpty = bufferedByteCount == 0
+        tls.drainCiphertext(into: &output)
+        if wasEmpty { flush() }
+    }
+
+    private func startWriteSource() {
+        guard !writeSourceRunning, !isClosed else { return }
+        if writeSource == nil {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: socket.descriptor, queue: loop.queue)
+            source.setEventHandler { [weak self] in self?.flush() }
+            writeSource = source
+        }
+        writeSourceRunning = true
+        writeSource?.resume()
+    }
+
+    private func stopWriteSource() {
+        guard writeSourceRunning, let writeSource else { return }
+        writeSourceRunning = false
+        writeSource.suspend()
+    }
+
+    private func flush() {
+        while !isClosed && bufferedByteCount > 0 {
+            let result = output.withUnsafeBytes { raw in
+                socket.write(UnsafeRawBufferPointer(rebasing: raw[outputStart...]))
+            }
+            switch result {
+            case .transferred(let n):
+                outputStart += n
+                lastWriteProgress = DispatchTime.now().uptimeNanoseconds
+            case .wouldBlock:
+                startWriteSource(); return
+            case .closed:
+                close(.peerClosed); return
+            case .failed(let code):
+                close(.failed(SocketError("send", code: code).description)); return
+            }
+        }
+        guard !isClosed else { return }
+        // Keep a modest buffer for the next response; give big ones back.
+        output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+        outputStart = 0
+        lastWriteProgress = DispatchTime.now().uptimeNanoseconds
+        stopWriteSource()
+        if closeWhenFlushed { close(.local); return }
+        onDrained?()
+    }
+}
+
+/// Closes a descriptor once every Dispatch source watching it has been cancelled,
+/// so epoll never sees a descriptor number that was already reused.
+// @unchecked: only touched from cancel handlers, which run on the one serial loop queue.
+private final class DescriptorCloser: @unchecked Sendable {
+    private let socket: Socket
+    private var remaining: Int
+
+    init(socket: Socket, sources: Int) {
+        self.socket = socket
+        remaining = sources
+        if sources == 0 { socket.close() }
+    }
+
+    func sourceCancelled() {
+        remaining -= 1
+        if remaining == 0 { socket.close() }
+    }
+}

@@ -1,0 +1,34 @@
+import Dispatch
+import Streams
+
+/// One request being answered on a connection: its handler subscription,
+/// its streamed body subscription, and what the access log needs.
+// @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
+final class Exchange: @unchecked Sendable {
+    let request: Request
+    let startedAt: ContinuousClock.Instant
+    var handlerSubscription: Disposable?
+    var bodySubscription: Disposable?
+    var responded = false
+    var finished = false
+    var status = 0
+    var bodyBytes = 0
+    var keepAlive = true
+    var isChunked = false
+    var shutdownTrailer: [UInt8]?
+
+    init(request: Request, startedAt: ContinuousClock.Instant) {
+        self.request = request
+        self.startedAt = startedAt
+    }
+
+    var isStreaming: Bool { bodySubscription != nil }
+
+    /// Cancels whatever upstream work the exchange still holds.
+    func disposeSubscriptions() {
+        handlerSubscription?.dispose()
+        handlerSubscription = nil
+        bodySubscription?.dispose()
+        bodySubscription = nil
+    }
+}

@@ -1,0 +1,53 @@
+/// Byte-level grammar of RFC 9110/9112 used by the parser.
+enum HTTPSyntax {
+    /// tchar: `!#$%&'*+-.^_|~`, digits and letters.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// field-vchar, SP and HTAB: anything but control characters (CR, LF, NUL, …) and DEL.
+    static func isFieldValueCharacter(_ byte: UInt8) -> Bool {
+        byte >= 32 ? byte != 127 : byte == 9
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// `HTTP/d.d`.
+    static func version(_ bytes: ArraySlice<UInt8>) -> HTTPVersion? {
+        guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8) else { return nil }
+        let major = bytes[bytes.startIndex + 5], dot = bytes[bytes.startIndex + 6], minor = bytes[bytes.startIndex + 7]
+        guard (48...57).contains(major), dot == 46, (48...57).contains(minor) else { return nil }
+        return HTTPVersion(major: Int(major - 48), minor: Int(minor - 48))
+    }
+
+    /// Common methods reuse their constants; others become a new token.
+    static func method(_ bytes: ArraySlice<UInt8>) -> HTTPMethod {
+        if bytes.elementsEqual("GET".utf8) { return .get }
+        if bytes.elementsEqual("POST".utf8) { return .post }
+        if bytes.elementsEqual("HEAD".utf8) { return .head }
+        return HTTPMethod(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// 1*DIGIT only: no sign, no spaces, no list; at most 15 digits so it cannot overflow.
+    static func contentLength(_ value: String) -> Int? {
+        let utf8 = value.utf8
+        guard !utf8.isEmpty, utf8.count <= 15, utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return Int(value)
+    }
+}

@@ -1,0 +1,15 @@
+import Synchronization
+
+/// Request ids: the client's `X-Request-ID` when it is a sane token, else a process-unique counter.
+enum RequestID {
+    private static let counter = Atomic<UInt64>(0)
+
+    static func next(incoming: String?) -> String {
+        if let incoming, !incoming.isEmpty, incoming.utf8.count <= 128,
+           incoming.utf8.allSatisfy({ HTTPSyntax.isTokenCharacter($0) }) {
+            return incoming
+        }
+        let value = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        return "req-" + String(value, radix: 16)
+    }
+}

@@ -1,1 +1,0 @@
-/// Reactive streams. See Streams.swift.
