@@ -1,0 +1,26 @@
+import Foundation
+
+/// What `/users` tells about a user's avatar: where to get it and what it is.
+public struct AvatarMetadata: Codable, Sendable, Equatable {
+    /// The service's own `/users/{login}/avatar`.
+    public let url: String
+    /// Where the upstream serves it.
+    public let upstreamUrl: String
+    public let contentType: String
+    public let bytes: Int
+    public let sha256: String
+    /// `data:` URI with the image, only when `embed=data-uri`.
+    public let dataURI: String?
+    /// True when the upstream image could not be fetched and a placeholder stands in.
+    public let placeholder: Bool?
+
+    public init(login: String, upstreamUrl: String, image: AvatarImage, embedDataURI: Bool, placeholder: Bool = false) {
+        url = "/users/\(login)/avatar"
+        self.upstreamUrl = upstreamUrl
+        contentType = image.contentType
+        bytes = image.bytes.count
+        sha256 = SHA256Digest.hex(image.bytes)
+        dataURI = embedDataURI ? "data:\(image.contentType);base64,\(Data(image.bytes).base64EncodedString())" : nil
+        self.placeholder = placeholder ? true : nil
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// A request to the demo upstream, independent of any transport.
+public struct DemoRequest: Sendable, Equatable {
+    public let method: String
+    public let path: String
+    public let query: [String: String]
+    /// The `Host` the client used; absolute URLs in answers (avatar_url, Link) point back to it.
+    public let host: String
+
+    public init(method: String = "GET", path: String, query: [String: String] = [:], host: String = "127.0.0.1") {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.host = host
+    }
+
+    /// Splits an origin-form request target (`/users?since=3&per_page=2`).
+    public init(method: String = "GET", target: String, host: String = "127.0.0.1") {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var query: [String: String] = [:]
+        if parts.count == 2 {
+            for pair in parts[1].split(separator: "&") {
+                let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let key = String(keyValue[0]).removingPercentEncoding ?? String(keyValue[0])
+                let value = keyValue.count == 2 ? (String(keyValue[1]).removingPercentEncoding ?? String(keyValue[1])) : ""
+                query[key] = value
+            }
+        }
+        self.init(method: method, path: String(parts.first ?? "/"), query: query, host: host)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// One thing that happened inside a pipeline, as `/events` shows it.
+public struct PipelineEvent: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        case subscribe, data, error, retry, end, dispose
+    }
+
+    /// Assigned by the hub: strictly increasing, starting at 1.
+    public var id: Int
+    public var kind: Kind
+    public var pipeline: String
+    public var requestId: String
+    public var stage: String
+    /// RFC 3339 with milliseconds, UTC.
+    public var timestamp: String
+    public var detail: String?
+
+    public init(
+        id: Int = 0, kind: Kind, pipeline: String, requestId: String, stage: String,
+        timestamp: Date = Date(), detail: String? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.pipeline = pipeline
+        self.requestId = requestId
+        self.stage = stage
+        self.timestamp = Self.format(timestamp)
+        self.detail = detail
+    }
+
+    static func format(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

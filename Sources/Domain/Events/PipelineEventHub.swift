@@ -1,0 +1,87 @@
+import Streams
+import Synchronization
+
+/// The in-process feed of pipeline events behind `/events`: numbers every event, keeps
+/// the last `replayCapacity` of them, and fans them out to live subscribers.
+public final class PipelineEventHub: Sendable {
+    /// What a subscriber receives: either an event or, once at the start, a note that
+    /// its resume id is older than the replay buffer and some events are gone.
+    public enum Delivery: Sendable, Equatable {
+        case event(PipelineEvent)
+        case reset(oldestAvailable: Int)
+    }
+
+    private struct State {
+        var nextId = 1
+        var buffer: [PipelineEvent] = []
+        var bufferStart = 0
+        var subscribers: [Int: (PipelineEventFilter, Watcher<Delivery>)] = [:]
+        var nextSubscriber = 0
+
+        var replay: [PipelineEvent] {
+            Array(buffer[bufferStart...] + buffer[..<bufferStart])
+        }
+    }
+
+    public let replayCapacity: Int
+    private let state = Mutex(State())
+
+    public init(replayCapacity: Int = 1000) {
+        self.replayCapacity = max(1, replayCapacity)
+    }
+
+    /// Shared by the whole service.
+    public static let shared = PipelineEventHub()
+
+    public var lastEventId: Int { state.withLock { $0.nextId - 1 } }
+
+    /// Numbers and records the event, then hands it to matching subscribers.
+    /// Delivery happens under the hub's lock so every subscriber sees ids in order.
+    @discardableResult
+    public func publish(_ event: PipelineEvent) -> PipelineEvent {
+        state.withLock { state in
+            var numbered = event
+            numbered.id = state.nextId
+            state.nextId += 1
+            if state.buffer.count < replayCapacity {
+                state.buffer.append(numbered)
+            } else {
+                state.buffer[state.bufferStart] = numbered
+                state.bufferStart = (state.bufferStart + 1) % replayCapacity
+            }
+            for (filter, watcher) in state.subscribers.values where filter.admits(numbered) {
+                watcher.data(.event(numbered))
+            }
+            return numbered
+        }
+    }
+
+    /// Live events matching `filter`. With `after` (a `Last-Event-ID`), first replays the
+    /// buffered events with larger ids, exactly once each, then continues live; if events
+    /// after that id have already left the buffer, starts with `.reset`.
+    public func events(matching filter: PipelineEventFilter = PipelineEventFilter(), after lastSeen: Int? = nil) -> DataStream<Delivery> {
+        DataStream { watcher in
+            let key: Int = self.state.withLock { state in
+                if let lastSeen {
+                    let replay = state.replay
+                    let oldest = replay.first?.id ?? state.nextId
+                    if lastSeen + 1 < oldest {
+                        watcher.data(.reset(oldestAvailable: oldest))
+                    }
+                    for event in replay where event.id > lastSeen && filter.admits(event) {
+                        watcher.data(.event(event))
+                    }
+                }
+                let key = state.nextSubscriber
+                state.nextSubscriber += 1
+                state.subscribers[key] = (filter, watcher)
+                return key
+            }
+            return Disposable {
+                _ = self.state.withLock { $0.subscribers.removeValue(forKey: key) }
+            }
+        }
+    }
+
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+}

@@ -1,0 +1,10 @@
+/// Avatar bytes as the upstream served them.
+public struct AvatarImage: Sendable, Equatable {
+    public let bytes: [UInt8]
+    public let contentType: String
+
+    public init(bytes: [UInt8], contentType: String) {
+        self.bytes = bytes
+        self.contentType = contentType
+    }
+}

@@ -1,0 +1,7 @@
+import Streams
+
+/// Sends one request and delivers one complete response (any status), or fails with an
+/// `UpstreamError` for transport problems. Status interpretation and retries happen above.
+public protocol UpstreamTransport: Sendable {
+    func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse>
+}

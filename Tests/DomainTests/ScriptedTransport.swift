@@ -1,0 +1,40 @@
+import Streams
+import Synchronization
+@testable import Domain
+
+/// Answers upstream requests from a script, for status sequences the demo upstream
+/// cannot produce (429 with Retry-After, GitHub's rate-limit answers). Records requests.
+final class ScriptedTransport: UpstreamTransport {
+    enum Step: Sendable {
+        case respond(UpstreamResponse)
+        case fail(UpstreamError)
+        case hang
+    }
+
+    private let state: Mutex<(steps: [Step], requests: [UpstreamRequest])>
+
+    init(_ steps: [Step]) {
+        state = Mutex((steps, []))
+    }
+
+    var requests: [UpstreamRequest] { state.withLock { $0.requests } }
+
+    func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
+        DataStream { watcher in
+            let step = self.state.withLock { state -> Step in
+                state.requests.append(request)
+                return state.steps.isEmpty ? .hang : state.steps.removeFirst()
+            }
+            switch step {
+            case .respond(let response):
+                watcher.data(response)
+                watcher.end()
+            case .fail(let error):
+                watcher.error(error)
+            case .hang:
+                break
+            }
+            return Disposable()
+        }
+    }
+}
