@@ -1,0 +1,39 @@
+/// Every RESULT line of a benchmark session, summarised per (library, workload) as the median over the
+/// processes that measured it (one process per interleaved round).
+public struct ResultSet: Sendable {
+    public struct Summary: Sendable {
+        public var nsPerElement: Double?
+        public var peakRSSKB: Double?
+        /// `ok`, or the first failure seen (a crash in any round is what matters).
+        public var status: String
+        public var processes: Int
+        public var runsPerProcess: Int
+        public var elements: Int
+    }
+
+    private var measurements: [String: [Measurement]] = [:]
+
+    public init(lines: some Sequence<some StringProtocol>) {
+        for line in lines {
+            guard let measurement = Measurement(line: line) else { continue }
+            measurements[Self.key(measurement.library, measurement.workload), default: []].append(measurement)
+        }
+    }
+
+    public func summary(library: String, workload: String) -> Summary? {
+        guard let all = measurements[Self.key(library, workload)], !all.isEmpty else { return nil }
+        let ok = all.filter(\.isOK)
+        return Summary(
+            nsPerElement: Statistics.median(ok.compactMap(\.nsPerElement)),
+            peakRSSKB: Statistics.median(ok.compactMap { $0.peakRSSKB.map(Double.init) }),
+            status: all.first(where: { !$0.isOK })?.status ?? "ok",
+            processes: all.count,
+            runsPerProcess: ok.map(\.runs).min() ?? 0,
+            elements: all[0].elements
+        )
+    }
+
+    private static func key(_ library: String, _ workload: String) -> String {
+        library + "\u{1}" + workload
+    }
+}

@@ -1,0 +1,31 @@
+/// One measured job: `body` runs the whole workload once and returns a checksum, which is compared with
+/// `expected` so an optimiser (or a broken operator) cannot make a workload fast by skipping it.
+public struct Workload: Sendable {
+    /// Stable key the table joins on, e.g. `a.from`, `d.100000`, `chain.10000`.
+    public let id: String
+    /// Library label printed in the table; defaults to the executable's library.
+    public let library: String?
+    /// What ns/element divides by: elements, deliveries or pairs.
+    public let elements: Int
+    public let expected: Int
+    public let body: @Sendable () -> Int
+
+    public init(_ id: String, library: String? = nil, elements: Int, expected: Int, body: @escaping @Sendable () -> Int) {
+        self.id = id
+        self.library = library
+        self.elements = elements
+        self.expected = expected
+        self.body = body
+    }
+}
+
+/// Reference answers, computed the obvious way, for the workloads' checksums.
+public enum Expected {
+    public static func mapFilterReduce(_ count: Int) -> Int {
+        (0..<count).lazy.map { $0 * 2 }.filter { $0 % 3 == 0 }.reduce(0, +)
+    }
+
+    public static func sum(_ count: Int) -> Int {
+        count * (count - 1) / 2
+    }
+}

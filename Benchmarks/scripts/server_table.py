@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Summarise scripts/bench-server's raw lines (stdin) into medians per server and ratios ours/peer.
+
+Input lines: `HEALTH <server> /health c=N rps=… p50=…ms p99=…ms … rss_peak=…MB … other_cpu=…` (load.sh),
+`TICKS <server> {json}` and `EVENTS<N> <server> {json}` (sse_clients.py --json).
+"""
+import json
+import re
+import statistics
+import sys
+
+PEERS = ["hummingbird", "flyingfox"]
+ORDER = ["ours"] + PEERS
+
+
+def med(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def num(text, key):
+    m = re.search(rf"\b{key}=([0-9.]+)", text)
+    return float(m.group(1)) if m else None
+
+
+def fmt(v, digits=1):
+    if v is None:
+        return "–"
+    return f"{v:,.{digits}f}"
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}×" if a is not None and b else "–"
+
+
+def table(header, rows):
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
+
+
+health, ticks, events = {}, {}, {}
+for raw in sys.stdin:
+    parts = raw.strip().split(" ", 2)
+    if len(parts) < 3:
+        continue
+    kind, server, rest = parts
+    if kind == "HEALTH":
+        c = int(num(rest, "c") or 0)
+        if "FAILED" in rest:
+            health.setdefault((c, server), []).append({"failed": True})
+            continue
+        errors = re.search(r"err=(\d+)", rest)
+        health.setdefault((c, server), []).append({
+            "rps": num(rest, "rps"), "p50": num(rest, "p50"), "p99": num(rest, "p99"),
+            "err": int(errors.group(1)) if errors else None, "rss": num(rest, "rss_peak"),
+            "other": num(rest, "other_cpu"), "failed": False,
+        })
+    elif kind == "TICKS" or kind.startswith("EVENTS"):
+        try:
+            result = json.loads(rest)
+        except json.JSONDecodeError:
+            continue
+        target = ticks if kind == "TICKS" else events.setdefault(int(kind[6:]), {})
+        target.setdefault(server, []).append(result)
+
+if health:
+    print("\nGET /health (wrk -t2, medians over rounds; ratios are ours/peer req/s and ours/peer p99)")
+    rows = []
+    for c in sorted({c for c, _ in health}):
+        summary = {}
+        for server in ORDER:
+            runs = [r for r in health.get((c, server), []) if not r["failed"]]
+            failed = len(health.get((c, server), [])) - len(runs)
+            summary[server] = {k: med([r[k] for r in runs]) for k in ("rps", "p50", "p99", "rss", "other")}
+            summary[server]["err"] = sum(r["err"] or 0 for r in runs)
+            summary[server]["rounds"] = f"{len(runs)}" + (f" (+{failed} failed)" if failed else "")
+        for server in ORDER:
+            s = summary[server]
+            if server == "ours":
+                vs = " ; ".join(f"{p}: rps {ratio(s['rps'], summary[p]['rps'])}, p99 {ratio(s['p99'], summary[p]['p99'])}"
+                                for p in PEERS)
+            else:
+                vs = ""
+            rows.append([f"c={c}", server, fmt(s["rps"], 0), fmt(s["p50"], 2), fmt(s["p99"], 2), s["err"],
+                         fmt(s["rss"]), fmt(s["other"], 2), s["rounds"], vs])
+    table(["conns", "server", "req/s", "p50 ms", "p99 ms", "errors", "RSS MB", "other_cpu", "rounds", "ours vs peer"], rows)
+
+
+def sse_rows(results, servers):
+    rows = []
+    for server in servers:
+        runs = results.get(server, [])
+        if not runs:
+            continue
+        pick = lambda k: med([r.get(k) for r in runs])
+        rows.append([server, f"{fmt(pick('full'), 0)}/{runs[0]['n']}", fmt(pick("connect_fail"), 0),
+                     f"{fmt(pick('events'), 0)}/{fmt(pick('events_expected'), 0)}",
+                     fmt(pick("ttfe_p50_ms")), fmt(pick("ttfe_p99_ms")), fmt(pick("lag_p50_ms")), fmt(pick("lag_p99_ms")),
+                     fmt(pick("rss_peak_mb")), fmt(pick("threads_peak"), 0), fmt(pick("server_cpu_cores"), 2),
+                     fmt(pick("client_cpu_pct"), 0), fmt(pick("other_cpu_cores"), 2), len(runs)])
+    return rows
+
+
+SSE_HEADER = ["server", "complete", "conn fail", "events", "TTFE p50 ms", "TTFE p99 ms", "lag p50 ms", "lag p99 ms",
+              "RSS MB", "threads", "srv cpu", "client cpu%", "other_cpu", "runs"]
+
+if ticks:
+    print("\nSSE /ticks?everyMs=100&count=50 (sse_clients.py; medians over runs)")
+    table(SSE_HEADER, sse_rows(ticks, ORDER))
+    lag = {s: med([r.get("lag_p99_ms") for r in ticks.get(s, [])]) for s in ORDER}
+    ttfe = med([r.get("ttfe_p99_ms") for r in ticks.get("ours", [])])
+    peers = [lag[p] for p in PEERS if lag.get(p) is not None]
+    if lag.get("ours") is not None and peers:
+        best = min(peers)
+        print(f"lag p99 ours/better peer = {ratio(lag['ours'], best)} (goal ≤ 0.50×: "
+              f"{'met' if lag['ours'] <= best / 2 else 'MISSED'}); TTFE p99 ours = {fmt(ttfe)} ms "
+              f"(goal < 1,000 ms: {'met' if ttfe is not None and ttfe < 1000 else 'MISSED'})")
+
+for n in sorted(events):
+    print(f"\nSSE /events broadcast, {n:,} clients (one event per second; complete = connected to the end)")
+    table(SSE_HEADER, sse_rows(events[n], ORDER))
+    ours = events[n].get("ours", [])
+    if ours:
+        lag = med([r.get("lag_p99_ms") for r in ours])
+        rss = med([r.get("rss_peak_mb") for r in ours])
+        print(f"ours: lag p99 {fmt(lag)} ms (goal < 100 ms: {'met' if lag is not None and lag < 100 else 'MISSED'}), "
+              f"RSS {fmt(rss)} MB (goal < 300 MB: {'met' if rss is not None and rss < 300 else 'MISSED'})")
