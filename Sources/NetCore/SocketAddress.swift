@@ -73,7 +73,8 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
-    func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    /// Calls `body` with the address as a `sockaddr` pointer and its length.
+    public func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         withUnsafeBytes(of: storage) { raw in
             body(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), length)
         }
