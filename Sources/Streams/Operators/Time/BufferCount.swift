@@ -3,7 +3,7 @@ extension StreamType {
     /// At the end, a partly filled array is emitted before the end; an error drops it.
     ///
     ///     source:             -a-b-c-d-e-|
-    ///     buffer(count: 2):   ---[a,b]-[c,d]-[e]|
+    ///     buffer(count: 2):   ---x---y---(z|)      x = [a,b], y = [c,d], z = [e]
     ///
     /// A count below 1 is treated as 1. ReactiveX: `buffer(count)`.
     public func buffer(count: Int) -> DataStream<[Element]> {

@@ -4,7 +4,7 @@ extension StreamType {
     /// once, then the end. An error drops the waiting value and passes on.
     ///
     ///     source:              -a-b-------c---d-|
-    ///     debounce(3 ticks):   ------b--------c-d|
+    ///     debounce(3 ticks):   ------b-------c--(d|)
     ///
     /// ReactiveX: `debounce` (RxJava also `throttleWithTimeout`).
     public func debounce(_ dueTime: Duration, scheduler: any Scheduler) -> DataStream<Element> {

@@ -8,9 +8,9 @@ extension StreamType {
     /// a new interval. The end waits for a kept value to go out first; an error
     /// passes on at once and drops it.
     ///
-    ///     source:                         -a-b-c---------d-e---|
-    ///     throttle(4 ticks):              -a---c---------d---e-|
-    ///     throttle(4 ticks, latest: false): -a-----------d-----|
+    ///     source:                             -abc-----------de---|
+    ///     throttle(4 ticks):                  -a---c---------d---e|
+    ///     throttle(4 ticks, latest: false):   -a-------------d----|
     ///
     /// The same semantics as RxSwift's `throttle(_:latest:scheduler:)`. With
     /// `latest: false` it is ReactiveX's `throttleFirst`; RxJS's `throttleTime`

@@ -1,0 +1,56 @@
+import XCTest
+import Streams
+
+final class DebounceTests: XCTestCase {
+    func testDebounceEmitsAValueOnceTheSourceStaysQuietForTheDueTime() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hotMarbles([
+            .at(100, .data("a")), .at(200, .data("b")), .at(900, .data("c")), .at(2_000, .end),
+        ])
+        let (recorder, _) = scheduler.record(source.debounce(.milliseconds(300), scheduler: scheduler))
+        scheduler.advance(to: .seconds(3))
+        XCTAssertEqual(recorder.marbles, [.at(500, .data("b")), .at(1_200, .data("c")), .at(2_000, .end)])
+    }
+
+    func testEveryValueRestartsTheWait() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hotMarbles((0..<5).map { Marble.at($0 * 200, .data($0)) })
+        let (recorder, subscription) = scheduler.record(source.debounce(.milliseconds(300), scheduler: scheduler))
+        scheduler.advance(to: .milliseconds(1_099))
+        XCTAssertEqual(recorder.marbles, [])
+        scheduler.advance(to: .milliseconds(1_100))
+        XCTAssertEqual(recorder.marbles, [.at(1_100, .data(4))])
+        subscription.dispose()
+    }
+
+    func testTheEndFlushesTheWaitingValueAtOnce() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hotMarbles([.at(100, .data("a")), .at(200, .end)])
+        let (recorder, _) = scheduler.record(source.debounce(.milliseconds(300), scheduler: scheduler))
+        scheduler.advance(to: .seconds(1))
+        XCTAssertEqual(recorder.marbles, [.at(200, .data("a")), .at(200, .end)])
+    }
+
+    func testAnErrorDropsTheWaitingValue() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hotMarbles([.at(100, .data("a")), .at(200, .error(TestError.boom))])
+        let (recorder, _) = scheduler.record(source.debounce(.milliseconds(300), scheduler: scheduler))
+        scheduler.advance(to: .seconds(1))
+        XCTAssertEqual(recorder.marbles, [.at(200, .error(TestError.boom))])
+    }
+
+    func testDisposingWhileAValueWaitsCancelsTheTimerAndReleasesTheSubscription() {
+        let baseline = StreamDiagnostics.liveSubscriptions
+        let scheduler = TestScheduler()
+        let source = Streamer<String>()
+        let (recorder, subscription) = scheduler.record(source.debounce(.milliseconds(300), scheduler: scheduler))
+        source.data("a")
+        XCTAssertEqual(scheduler.pendingCount, 1)
+        subscription.dispose()
+        XCTAssertEqual(scheduler.pendingCount, 0)
+        XCTAssertEqual(source.watcherCount, 0)
+        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
+        scheduler.advance(to: .seconds(1))
+        XCTAssertEqual(recorder.marbles, [])
+    }
+}

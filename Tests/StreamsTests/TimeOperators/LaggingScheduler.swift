@@ -1,0 +1,19 @@
+import Streams
+
+/// A virtual-time scheduler whose timers all fire `lag` late, like a busy real
+/// one: shows whether an operator measures time from its origin or lets lateness add up.
+struct LaggingScheduler: Scheduler {
+    let base: TestScheduler
+    let lag: Duration
+
+    var now: Duration { base.now }
+
+    func schedule(_ work: @escaping @Sendable () -> Void) {
+        base.schedule(after: lag, work)
+    }
+
+    @discardableResult
+    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        base.schedule(after: delay + lag, work)
+    }
+}

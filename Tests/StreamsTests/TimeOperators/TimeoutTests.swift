@@ -1,0 +1,54 @@
+import XCTest
+import Streams
+
+final class TimeoutTests: XCTestCase {
+    func testTimeoutFailsWhenTheGapAfterAValueIsTooLongAndDisposesTheSource() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hotMarbles([.at(100, .data("a")), .at(300, .data("b")), .at(1_000, .data("c"))])
+        let (recorder, _) = scheduler.record(source.timeout(.milliseconds(400), scheduler: scheduler))
+        scheduler.advance(to: .seconds(2))
+        XCTAssertEqual(recorder.marbles, [
+            .at(100, .data("a")), .at(300, .data("b")), .at(700, .error(StreamTimeoutError(timeout: .milliseconds(400)))),
+        ])
+        XCTAssertEqual(source.watcherCount, 0)
+    }
+
+    func testTimeoutFailsWhenNothingArrivesAfterTheSubscription() {
+        let scheduler = TestScheduler()
+        let (recorder, _) = scheduler.record(DataStream<Int>.never().timeout(.milliseconds(400), scheduler: scheduler))
+        scheduler.advance(to: .seconds(1))
+        XCTAssertEqual(recorder.marbles, [.at(400, .error(StreamTimeoutError(timeout: .milliseconds(400))))])
+    }
+
+    func testASourceThatEndsInTimePassesThroughUntouched() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hotMarbles([.at(100, .data("a")), .at(450, .end)])
+        let (recorder, _) = scheduler.record(source.timeout(.milliseconds(400), scheduler: scheduler))
+        scheduler.advance(to: .seconds(2))
+        XCTAssertEqual(recorder.marbles, [.at(100, .data("a")), .at(450, .end)])
+        XCTAssertEqual(scheduler.pendingCount, 0)
+    }
+
+    func testASynchronousSourceNeverTimesOut() {
+        let scheduler = TestScheduler()
+        let (recorder, _) = scheduler.record(DataStream.just(1).timeout(.milliseconds(400), scheduler: scheduler))
+        scheduler.advance(to: .seconds(1))
+        XCTAssertEqual(recorder.marbles, [.at(0, .data(1)), .at(0, .end)])
+        XCTAssertEqual(scheduler.pendingCount, 0)
+    }
+
+    func testTheTimeoutErrorSaysHowLongItWaited() {
+        XCTAssertEqual(String(describing: StreamTimeoutError(timeout: .seconds(2))), "no event within 2.0 seconds")
+    }
+
+    func testDisposingCancelsTheTimerAndReleasesTheSubscription() {
+        let baseline = StreamDiagnostics.liveSubscriptions
+        let scheduler = TestScheduler()
+        let source = Streamer<Int>()
+        let (_, subscription) = scheduler.record(source.timeout(.milliseconds(400), scheduler: scheduler))
+        subscription.dispose()
+        XCTAssertEqual(scheduler.pendingCount, 0)
+        XCTAssertEqual(source.watcherCount, 0)
+        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
+    }
+}
