@@ -1,0 +1,56 @@
+// libFuzzer entry for RequestParser (built by scripts/fuzz-parser).
+//
+// Each input is parsed twice: in one piece, and split at points derived from
+// the input itself. Both parsers must report exactly the same requests and
+// failures (an incremental parser must not depend on how bytes arrive), and
+// every request must respect the limits. Any divergence traps, which
+// libFuzzer records as a crash.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRequestParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    var limits = HTTPLimits()
+    // Small limits so the fuzzer reaches every limit path quickly.
+    limits.maxRequestLineBytes = 200
+    limits.maxHeaderBytes = 600
+    limits.maxHeaderFields = 12
+    limits.maxBodyBytes = 2000
+    let input = UnsafeRawBufferPointer(start: data, count: size)
+
+    var whole = RequestParser(limits: limits)
+    var wholeLog: [String] = []
+    whole.feed(input) { wholeLog.append(describe($0, limits: limits)) }
+
+    var split = RequestParser(limits: limits)
+    var splitLog: [String] = []
+    var offset = 0
+    var step = size > 0 ? Int(input[0] % 7) + 1 : 1
+    while offset < size {
+        let end = min(size, offset + step)
+        split.feed(UnsafeRawBufferPointer(rebasing: input[offset..<end])) { splitLog.append(describe($0, limits: limits)) }
+        offset = end
+        step = Int(input[offset % max(size, 1)] % 13) + 1
+    }
+    precondition(wholeLog == splitLog, "split feeding changed the result:\n\(wholeLog)\nvs\n\(splitLog)")
+    precondition(whole.hasFailed == split.hasFailed)
+    return 0
+}
+
+private func describe(_ output: RequestParser.Output, limits: HTTPLimits) -> String {
+    switch output {
+    case .continueExpected(let head):
+        return "continue \(head.method) \(head.target)"
+    case .request(let head, let body):
+        precondition(body.count <= limits.maxBodyBytes, "body over the limit")
+        precondition(head.headers.count <= limits.maxHeaderFields, "too many fields accepted")
+        precondition(!(head.isChunked && head.contentLength != nil), "both framings accepted")
+        precondition(head.version != .http1_1 || head.headers["Host"] != nil, "HTTP/1.1 without Host accepted")
+        for (name, value) in head.headers {
+            precondition(!name.utf8.contains(where: { $0 < 33 || $0 == 58 || $0 == 127 }), "bad header name accepted")
+            precondition(!value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }), "CR/LF/NUL in a value accepted")
+        }
+        if let length = head.contentLength { precondition(body.count == length, "body length differs from Content-Length") }
+        return "request \(head.method) \(head.target) \(head.version) \(head.headers.count) fields, body \(body)"
+    case .failure(let error):
+        return "failure \(error)"
+    }
+}
