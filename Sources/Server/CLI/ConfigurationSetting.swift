@@ -1,0 +1,34 @@
+/// One knob of `stream-service serve`: its command-line flag and the
+/// environment variable that sets it when the flag is absent.
+public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
+    case host, port, upstream, githubToken
+    case demoLatencyMs, demoFailureRate, demoUsers
+    case headerTimeout, idleTimeout, shutdownTimeout
+    case maxBodyBytes, maxConnections, sseHeartbeat
+    case tlsCert, tlsKey, logLevel, logFormat
+
+    /// The long flag, e.g. `--demo-latency-ms`.
+    public var flag: String {
+        var name = "--"
+        for character in rawValue {
+            if character.isUppercase {
+                name += "-" + character.lowercased()
+            } else {
+                name.append(character)
+            }
+        }
+        return name
+    }
+
+    /// The environment variable, e.g. `DEMO_LATENCY_MS`; `--upstream` reads `UPSTREAM_URL`.
+    public var environmentVariable: String {
+        if self == .upstream { return "UPSTREAM_URL" }
+        return flag.dropFirst(2).replacingOccurrences(of: "-", with: "_").uppercased()
+    }
+}
+
+private extension Substring {
+    func replacingOccurrences(of target: Character, with replacement: Character) -> String {
+        String(map { $0 == target ? replacement : $0 })
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Logging
+
+/// The validated settings of `stream-service serve`.
+///
+/// Each value comes from its flag, else its environment variable, else the
+/// default. An empty environment variable counts as unset (compose files often
+/// declare `GITHUB_TOKEN=`); an empty flag value is validated like any other.
+public struct ServiceConfiguration: Sendable, Equatable {
+    public enum LogFormat: String, Sendable, CaseIterable { case json, text }
+
+    /// PEM files for TLS; both or neither are given.
+    public struct TLSFiles: Sendable, Equatable {
+        public var certificate: String
+        public var privateKey: String
+    }
+
+    public var host = "0.0.0.0"
+    public var port = 8080
+    /// nil = serve the embedded demo upstream in-process.
+    public var upstream: URL?
+    public var githubToken: String?
+    public var demoLatency: Duration = .zero
+    public var demoFailureRate = 0.0
+    public var demoUsers = 1000
+    public var headerTimeout: Duration = .seconds(10)
+    public var idleTimeout: Duration = .seconds(60)
+    /// Docker sends SIGKILL 10 s after SIGTERM, so draining must fit well inside that.
+    public var shutdownTimeout: Duration = .seconds(8)
+    public var maxBodyBytes = 1 << 20
+    public var maxConnections = 16_384
+    public var sseHeartbeat: Duration = .seconds(15)
+    public var tls: TLSFiles?
+    public var logLevel: Logger.Level = .info
+    public var logFormat: LogFormat = .text
+
+    public init() {}
+
+    /// Resolves flags over environment over defaults, validating every value.
+    public static func resolve(
+        flags: [ConfigurationSetting: String],
+        environment: [String: String]
+    ) throws(ConfigurationError) -> ServiceConfiguration {
+        let reader = SettingReader(flags: flags, environment: environment)
+        var configuration = ServiceConfiguration()
+        configuration.host = try reader.host(.host) ?? configuration.host
+        configuration.port = try reader.integer(.port, in: 0...65_535) ?? configuration.port
+        configuration.upstream = try reader.httpURL(.upstream)
+        configuration.githubToken = reader.string(.githubToken)
+        if let milliseconds = try reader.integer(.demoLatencyMs, in: 0...600_000) {
+            configuration.demoLatency = .milliseconds(milliseconds)
+        }
+        configuration.demoFailureRate = try reader.fraction(.demoFailureRate) ?? configuration.demoFailureRate
+        configuration.demoUsers = try reader.integer(.demoUsers, in: 1...10_000_000) ?? configuration.demoUsers
+        configuration.headerTimeout = try reader.seconds(.headerTimeout, allowZero: false) ?? configuration.headerTimeout
+        configuration.idleTimeout = try reader.seconds(.idleTimeout, allowZero: false) ?? configuration.idleTimeout
+        configuration.shutdownTimeout = try reader.seconds(.shutdownTimeout, allowZero: true) ?? configuration.shutdownTimeout
+        configuration.maxBodyBytes = try reader.integer(.maxBodyBytes, in: 0...(1 << 40)) ?? configuration.maxBodyBytes
+        configuration.maxConnections = try reader.integer(.maxConnections, in: 1...1_000_000) ?? configuration.maxConnections
+        configuration.sseHeartbeat = try reader.seconds(.sseHeartbeat, allowZero: false) ?? configuration.sseHeartbeat
+        configuration.tls = try reader.tlsFiles()
+        configuration.logLevel = try reader.choice(.logLevel, Logger.Level.allCases.map { ($0.rawValue, $0) }) ?? configuration.logLevel
+        configuration.logFormat = try reader.choice(.logFormat, LogFormat.allCases.map { ($0.rawValue, $0) }) ?? configuration.logFormat
+        return configuration
+    }
+
+    /// Reads `ProcessInfo`'s environment.
+    public static func resolve(flags: [ConfigurationSetting: String]) throws(ConfigurationError) -> ServiceConfiguration {
+        try resolve(flags: flags, environment: ProcessInfo.processInfo.environment)
+    }
+}
+
+/// Looks a setting up (flag, then environment) and turns it into a typed value or a `ConfigurationError`.
+private struct SettingReader {
+    let flags: [ConfigurationSetting: String]
+    let environment: [String: String]
+
+    /// The raw value and whether it came from the environment.
+    func raw(_ setting: ConfigurationSetting) -> (value: String, fromEnvironment: Bool)? {
+        if let value = flags[setting] { return (value, false) }
+        if let value = environment[setting.environmentVariable], !value.isEmpty { return (value, true) }
+        return nil
+    }
+
+    func string(_ setting: ConfigurationSetting) -> String? {
+        raw(setting)?.value
+    }
+
+    func failure(_ setting: ConfigurationSetting, _ found: (value: String, fromEnvironment: Bool), _ reason: String) -> ConfigurationError {
+        ConfigurationError(setting, value: found.value, reason: reason, fromEnvironment: found.fromEnvironment)
+    }
+
+    func host(_ setting: ConfigurationSetting) throws(ConfigurationError) -> String? {
+        guard let found = raw(setting) else { return nil }
+        let host = found.value.trimmingCharacters(in: .whitespaces)
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-:_[]%"))
+        guard !host.isEmpty, host.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw failure(setting, found, "expected a host name or IP address, e.g. 0.0.0.0 or ::")
+        }
+        return host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+
+    func integer(_ setting: ConfigurationSetting, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+        guard let found = raw(setting) else { return nil }
+        guard let value = Int(found.value.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+            throw failure(setting, found, "expected an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    func fraction(_ setting: ConfigurationSetting) throws(ConfigurationError) -> Double? {
+        guard let found = raw(setting) else { return nil }
+        guard let value = Double(found.value.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 1 else {
+            throw failure(setting, found, "expected a number from 0.0 to 1.0")
+        }
+        return value
+    }
+
+    func seconds(_ setting: ConfigurationSetting, allowZero: Bool) throws(ConfigurationError) -> Duration? {
+        guard let found = raw(setting) else { return nil }
+        let limit = 86_400.0
+        guard let value = Double(found.value.trimmingCharacters(in: .whitespaces)), value.isFinite,
+            allowZero ? value >= 0 : value > 0, value <= limit
+        else {
+            let range = allowZero ? "from 0 to \(Int(limit))" : "greater than 0, at most \(Int(limit))"
+            throw failure(setting, found, "expected seconds \(range), e.g. 2.5")
+        }
+        return .milliseconds(Int((value * 1000).rounded()))
+    }
+
+    func httpURL(_ setting: ConfigurationSetting) throws(ConfigurationError) -> URL? {
+        guard let found = raw(setting) else { return nil }
+        guard let url = URL(string: found.value), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        else {
+            throw failure(setting, found, "expected an http:// or https:// URL, e.g. https://api.github.com")
+        }
+        return url
+    }
+
+    func choice<Value>(_ setting: ConfigurationSetting, _ options: [(String, Value)]) throws(ConfigurationError) -> Value? {
+        guard let found = raw(setting) else { return nil }
+        let wanted = found.value.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let match = options.first(where: { $0.0 == wanted }) else {
+            throw failure(setting, found, "expected one of \(options.map(\.0).joined(separator: ", "))")
+        }
+        return match.1
+    }
+
+    func tlsFiles() throws(ConfigurationError) -> ServiceConfiguration.TLSFiles? {
+        let certificate = raw(.tlsCert)
+        let key = raw(.tlsKey)
+        switch (certificate, key) {
+        case (nil, nil):
+            return nil
+        case (let certificate?, nil):
+            throw ConfigurationError(.tlsKey, value: nil, reason: "missing: \(ConfigurationSetting.tlsCert.flag) needs a private key too", fromEnvironment: certificate.fromEnvironment)
+        case (nil, let key?):
+            throw ConfigurationError(.tlsCert, value: nil, reason: "missing: \(ConfigurationSetting.tlsKey.flag) needs a certificate too", fromEnvironment: key.fromEnvironment)
+        case (let certificate?, let key?):
+            try requireReadableFile(.tlsCert, certificate)
+            try requireReadableFile(.tlsKey, key)
+            return ServiceConfiguration.TLSFiles(certificate: certificate.value, privateKey: key.value)
+        }
+    }
+
+    func requireReadableFile(_ setting: ConfigurationSetting, _ found: (value: String, fromEnvironment: Bool)) throws(ConfigurationError) {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: found.value, isDirectory: &isDirectory)
+        guard exists, !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: found.value) else {
+            throw failure(setting, found, exists ? "not a readable file" : "no such file")
+        }
+    }
+}

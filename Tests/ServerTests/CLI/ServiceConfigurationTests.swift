@@ -1,0 +1,150 @@
+import Logging
+import XCTest
+@testable import Server
+
+final class ServiceConfigurationTests: XCTestCase {
+    func testDefaultsApplyWhenNothingIsGiven() throws {
+        let configuration = try ServiceConfiguration.resolve(flags: [:], environment: [:])
+        XCTAssertEqual(configuration.host, "0.0.0.0")
+        XCTAssertEqual(configuration.port, 8080)
+        XCTAssertNil(configuration.upstream)
+        XCTAssertNil(configuration.githubToken)
+        XCTAssertEqual(configuration.demoLatency, .zero)
+        XCTAssertEqual(configuration.demoFailureRate, 0)
+        XCTAssertEqual(configuration.demoUsers, 1000)
+        XCTAssertEqual(configuration.headerTimeout, .seconds(10))
+        XCTAssertEqual(configuration.idleTimeout, .seconds(60))
+        XCTAssertEqual(configuration.maxBodyBytes, 1 << 20)
+        XCTAssertNil(configuration.tls)
+        XCTAssertEqual(configuration.logLevel, .info)
+        XCTAssertEqual(configuration.logFormat, .text)
+    }
+
+    func testEnvironmentVariablesSetEverySetting() throws {
+        let environment = [
+            "HOST": "127.0.0.1", "PORT": "9090", "UPSTREAM_URL": "https://api.github.com", "GITHUB_TOKEN": "t0k",
+            "DEMO_LATENCY_MS": "25", "DEMO_FAILURE_RATE": "0.1", "DEMO_USERS": "50",
+            "HEADER_TIMEOUT": "2.5", "IDLE_TIMEOUT": "30", "SHUTDOWN_TIMEOUT": "0", "MAX_BODY_BYTES": "2048",
+            "MAX_CONNECTIONS": "100", "SSE_HEARTBEAT": "0.5", "LOG_LEVEL": "debug", "LOG_FORMAT": "json",
+        ]
+        let configuration = try ServiceConfiguration.resolve(flags: [:], environment: environment)
+        XCTAssertEqual(configuration.host, "127.0.0.1")
+        XCTAssertEqual(configuration.port, 9090)
+        XCTAssertEqual(configuration.upstream?.absoluteString, "https://api.github.com")
+        XCTAssertEqual(configuration.githubToken, "t0k")
+        XCTAssertEqual(configuration.demoLatency, .milliseconds(25))
+        XCTAssertEqual(configuration.demoFailureRate, 0.1)
+        XCTAssertEqual(configuration.demoUsers, 50)
+        XCTAssertEqual(configuration.headerTimeout, .milliseconds(2500))
+        XCTAssertEqual(configuration.idleTimeout, .seconds(30))
+        XCTAssertEqual(configuration.shutdownTimeout, .zero)
+        XCTAssertEqual(configuration.maxBodyBytes, 2048)
+        XCTAssertEqual(configuration.maxConnections, 100)
+        XCTAssertEqual(configuration.sseHeartbeat, .milliseconds(500))
+        XCTAssertEqual(configuration.logLevel, .debug)
+        XCTAssertEqual(configuration.logFormat, .json)
+    }
+
+    func testFlagBeatsEnvironment() throws {
+        let configuration = try ServiceConfiguration.resolve(flags: [.port: "7000"], environment: ["PORT": "9090"])
+        XCTAssertEqual(configuration.port, 7000)
+    }
+
+    func testEmptyEnvironmentVariableCountsAsUnset() throws {
+        let configuration = try ServiceConfiguration.resolve(flags: [:], environment: ["GITHUB_TOKEN": "", "PORT": ""])
+        XCTAssertNil(configuration.githubToken)
+        XCTAssertEqual(configuration.port, 8080)
+    }
+
+    func testEveryEnvironmentVariableIsNamedAfterItsFlag() {
+        XCTAssertEqual(ConfigurationSetting.demoLatencyMs.flag, "--demo-latency-ms")
+        XCTAssertEqual(ConfigurationSetting.demoLatencyMs.environmentVariable, "DEMO_LATENCY_MS")
+        XCTAssertEqual(ConfigurationSetting.upstream.environmentVariable, "UPSTREAM_URL")
+        XCTAssertEqual(ConfigurationSetting.githubToken.environmentVariable, "GITHUB_TOKEN")
+        XCTAssertEqual(ConfigurationSetting.tlsCert.flag, "--tls-cert")
+        XCTAssertEqual(ConfigurationSetting.sseHeartbeat.environmentVariable, "SSE_HEARTBEAT")
+    }
+
+    func testNonNumericPortIsRejectedNamingTheFlag() {
+        assertRejected(flags: [.port: "http"], setting: .port, message: "error: invalid value \"http\" for --port: expected an integer from 0 to 65535")
+    }
+
+    func testBadValueFromEnvironmentNamesFlagAndVariable() {
+        assertRejected(environment: ["PORT": "70000"], setting: .port, message: "error: invalid value \"70000\" for --port (from PORT): expected an integer from 0 to 65535")
+    }
+
+    func testFailureRateOutsideZeroToOneIsRejected() {
+        assertRejected(flags: [.demoFailureRate: "1.5"], setting: .demoFailureRate)
+    }
+
+    func testNegativeLatencyIsRejected() {
+        assertRejected(flags: [.demoLatencyMs: "-1"], setting: .demoLatencyMs)
+    }
+
+    func testZeroHeaderTimeoutIsRejected() {
+        assertRejected(flags: [.headerTimeout: "0"], setting: .headerTimeout)
+    }
+
+    func testNonHTTPUpstreamIsRejected() {
+        assertRejected(flags: [.upstream: "ftp://example.com"], setting: .upstream)
+    }
+
+    func testUnknownLogFormatIsRejectedListingTheChoices() {
+        assertRejected(flags: [.logFormat: "xml"], setting: .logFormat, message: "error: invalid value \"xml\" for --log-format: expected one of json, text")
+    }
+
+    func testUnknownLogLevelIsRejected() {
+        assertRejected(flags: [.logLevel: "loud"], setting: .logLevel)
+    }
+
+    func testCertificateWithoutKeyIsRejected() throws {
+        let certificate = try temporaryFile(contents: "pem")
+        assertRejected(flags: [.tlsCert: certificate], setting: .tlsKey)
+    }
+
+    func testUnreadableCertificateIsRejectedNamingTheFlag() throws {
+        let key = try temporaryFile(contents: "pem")
+        assertRejected(flags: [.tlsCert: "/nonexistent/cert.pem", .tlsKey: key], setting: .tlsCert,
+                       message: "error: invalid value \"/nonexistent/cert.pem\" for --tls-cert: no such file")
+    }
+
+    func testReadableCertificateAndKeyEnableTLS() throws {
+        let certificate = try temporaryFile(contents: "cert")
+        let key = try temporaryFile(contents: "key")
+        let configuration = try ServiceConfiguration.resolve(flags: [.tlsCert: certificate, .tlsKey: key], environment: [:])
+        XCTAssertEqual(configuration.tls, ServiceConfiguration.TLSFiles(certificate: certificate, privateKey: key))
+    }
+
+    func testBracketedIPv6HostIsUnwrapped() throws {
+        let configuration = try ServiceConfiguration.resolve(flags: [.host: "[::1]"], environment: [:])
+        XCTAssertEqual(configuration.host, "::1")
+    }
+
+    func testHostWithSpacesIsRejected() {
+        assertRejected(flags: [.host: "local host"], setting: .host)
+    }
+
+    // MARK: - Helpers
+
+    private func assertRejected(
+        flags: [ConfigurationSetting: String] = [:], environment: [String: String] = [:],
+        setting: ConfigurationSetting, message: String? = nil, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        do {
+            let configuration = try ServiceConfiguration.resolve(flags: flags, environment: environment)
+            XCTFail("accepted: \(configuration)", file: file, line: line)
+        } catch {
+            XCTAssertEqual(error.setting, setting, file: file, line: line)
+            XCTAssertFalse(error.description.contains("\n"), "one line", file: file, line: line)
+            XCTAssertTrue(error.description.contains(setting.flag), error.description, file: file, line: line)
+            if let message { XCTAssertEqual(error.description, message, file: file, line: line) }
+        }
+    }
+
+    private func temporaryFile(contents: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("svc-config-\(UUID().uuidString).pem")
+        try contents.write(to: url, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url.path
+    }
+}
