@@ -1,0 +1,67 @@
+import Dispatch
+import Synchronization
+import XCTest
+import Streams
+
+final class QueueSchedulerTests: XCTestCase {
+    func testWorkRunsOnTheSchedulersQueue() {
+        let key = DispatchSpecificKey<String>()
+        let queue = DispatchQueue(label: "queue-scheduler-test")
+        queue.setSpecific(key: key, value: "queue-scheduler-test")
+        let label = Mutex<String?>(nil)
+        let ran = expectation(description: "ran")
+        QueueScheduler(queue: queue).schedule {
+            label.withLock { $0 = DispatchQueue.getSpecific(key: key) }
+            ran.fulfill()
+        }
+        wait(for: [ran], timeout: 10)
+        XCTAssertEqual(label.withLock { $0 }, "queue-scheduler-test")
+    }
+
+    func testDelayedWorkRunsNoSoonerThanItsDelay() throws {
+        let scheduler = QueueScheduler(label: "queue-scheduler-delay-test")
+        let scheduledAt = scheduler.now
+        let ranAt = Mutex<Duration?>(nil)
+        let ran = expectation(description: "ran")
+        scheduler.schedule(after: .milliseconds(30)) {
+            ranAt.withLock { $0 = scheduler.now }
+            ran.fulfill()
+        }
+        wait(for: [ran], timeout: 10)
+        let elapsed = try XCTUnwrap(ranAt.withLock { $0 }) - scheduledAt
+        XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(29))
+    }
+
+    func testCancelledDelayedWorkNeverRuns() {
+        let scheduler = QueueScheduler(label: "queue-scheduler-cancel-test")
+        let ran = Counter()
+        let cancellation = scheduler.schedule(after: .milliseconds(20)) { ran.increment() }
+        cancellation.dispose()
+        let later = expectation(description: "a later job ran")
+        scheduler.schedule(after: .milliseconds(60)) { later.fulfill() }
+        wait(for: [later], timeout: 10)
+        XCTAssertEqual(ran.value, 0)
+    }
+
+    func testWorkOnASerialQueueRunsInTheOrderItWasScheduled() {
+        let scheduler = QueueScheduler(label: "queue-scheduler-order-test")
+        let order = Mutex<[Int]>([])
+        let done = expectation(description: "done")
+        for index in 0..<1_000 {
+            scheduler.schedule {
+                order.withLock { $0.append(index) }
+                if index == 999 { done.fulfill() }
+            }
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(order.withLock { $0 }, Array(0..<1_000))
+    }
+
+    func testTheClockOnlyMovesForward() {
+        let scheduler = QueueScheduler(label: "queue-scheduler-clock-test")
+        let first = scheduler.now
+        let second = scheduler.now
+        XCTAssertGreaterThanOrEqual(first, .zero)
+        XCTAssertGreaterThanOrEqual(second, first)
+    }
+}
