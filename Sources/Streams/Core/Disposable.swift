@@ -13,6 +13,9 @@ public final class Disposable: Sendable {
         /// Subscriptions started on this thread while this one was still being set
         /// up; disposing this one before setup finishes must reach them too.
         var pendingChildren: [Disposable] = []
+        /// Size at which finished children are dropped, so a synchronous source starting
+        /// many short subscriptions (concat, retry, redirect) does not hoard them.
+        var pruneAt = 32
     }
 
     private let state: Mutex<State>
@@ -66,6 +69,10 @@ public final class Disposable: Sendable {
     func adoptPendingChild(_ child: Disposable) {
         let disposeNow = state.withLock { state -> Bool in
             if state.isDisposed { return true }
+            if state.pendingChildren.count >= state.pruneAt {
+                state.pendingChildren.removeAll { $0.isDisposed }
+                state.pruneAt = max(32, state.pendingChildren.count * 2)
+            }
             state.pendingChildren.append(child)
             return false
         }

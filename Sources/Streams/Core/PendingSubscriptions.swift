@@ -36,6 +36,24 @@ enum PendingSubscriptions {
         return stack
     }
 
+    /// Runs `watch` with `parent` as the pending subscription on this thread, so
+    /// the subscriptions `watch` starts become its children and not those of
+    /// whichever subscription happens to be delivering the event that led here.
+    ///
+    /// Operators that start subscriptions from inside an event (redirect's inner
+    /// streams, recover's fallback, retry's next attempt) use it with a container
+    /// they own: disposing the container then reaches those subscriptions even
+    /// while they are still being set up, and nothing else does.
+    /// The subscription `watch` returns is adopted too, for stream types that do not
+    /// register themselves (subjects, custom `StreamType`s).
+    static func watch(under parent: Disposable, _ watch: () -> Disposable) {
+        let stack = self.stack
+        stack.items.append(parent)
+        let subscription = watch()
+        stack.items.removeLast()
+        if !subscription.isDisposed { parent.adoptPendingChild(subscription) }
+    }
+
     /// Runs `setup` with `subscription` registered as pending on this thread.
     static func setUp(_ subscription: Disposable, _ setup: () -> Disposable) -> Disposable {
         let stack = self.stack

@@ -43,14 +43,14 @@ public final class Watcher<Element: Sendable>: Sendable {
 
     public func error(_ error: Error) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        handler(.error(error))
         finishSubscription()
+        handler(.error(error))
     }
 
     public func end() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        handler(.end)
         finishSubscription()
+        handler(.end)
     }
 
     public func event(_ event: Event<Element>) {
@@ -66,6 +66,8 @@ public final class Watcher<Element: Sendable>: Sendable {
         stopped.store(true, ordering: .releasing)
     }
 
+    /// Frees the upstream before the terminal event travels on: the stack then never
+    /// holds both a long chain's terminal delivery and its disposal at once.
     private func finishSubscription() {
         subscription.withLock { $0 }?.dispose()
     }

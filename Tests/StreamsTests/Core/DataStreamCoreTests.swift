@@ -101,7 +101,7 @@ final class DataStreamCoreTests: XCTestCase {
     }
 }
 
-enum TestError: Error { case boom }
+enum TestError: Error { case boom, other }
 
 final class Counter: Sendable {
     private let count = Mutex(0)

@@ -1,0 +1,117 @@
+extension DataStream {
+    /// The latest value of each source, every time any of them emits once all
+    /// have emitted; ends when every source has ended (or at once when a source
+    /// ends without ever emitting, since nothing could then be combined).
+    ///
+    ///     a:                   -1-----2---|
+    ///     b:                   ---x-y-----|
+    ///     combineLatest(a, b): ---(1,x)-(1,y)-(2,y)|
+    ///
+    /// The first error fails the result and disposes both sources.
+    public static func combineLatest<A: StreamType, B: StreamType>(_ a: A, _ b: B) -> DataStream<Element>
+    where Element == (A.Element, B.Element) {
+        DataStream { downstream in
+            let sink = SerializedSink(LatestPair<A.Element, B.Element>(), downstream: downstream)
+            let first = a.watch(using: Watcher { event in
+                sink.update { state, outbox in
+                    switch event {
+                    case .data(let value): state.left = value
+                    case .error(let error): outbox.error(error)
+                    case .end: state.leftEnded = true
+                    }
+                    state.emit(after: event, into: &outbox, isLeft: true)
+                }
+            })
+            let second = b.watch(using: Watcher { event in
+                sink.update { state, outbox in
+                    switch event {
+                    case .data(let value): state.right = value
+                    case .error(let error): outbox.error(error)
+                    case .end: state.rightEnded = true
+                    }
+                    state.emit(after: event, into: &outbox, isLeft: false)
+                }
+            })
+            return Disposable {
+                first.dispose()
+                second.dispose()
+            }
+        }
+    }
+
+    /// The latest values of three sources (see the two-source `combineLatest`).
+    public static func combineLatest<A: StreamType, B: StreamType, C: StreamType>(
+        _ a: A, _ b: B, _ c: C
+    ) -> DataStream<Element> where Element == (A.Element, B.Element, C.Element) {
+        DataStream<((A.Element, B.Element), C.Element)>
+            .combineLatest(DataStream<(A.Element, B.Element)>.combineLatest(a, b), c)
+            .map { pair, third in (pair.0, pair.1, third) }
+    }
+
+    /// The latest values of all sources as an array; `combineLatest([])` ends at once.
+    ///
+    ///     a:                     -1-----2-|
+    ///     b:                     ---x-----|
+    ///     combineLatest([a, b]): ---[1,x]-[2,x]|
+    public static func combineLatest<Value: Sendable>(_ sources: [any StreamType<Value>]) -> DataStream<Element>
+    where Element == [Value] {
+        guard !sources.isEmpty else { return .empty() }
+        return DataStream { downstream in
+            let sink = SerializedSink(LatestMany<Value>(count: sources.count), downstream: downstream)
+            let subscriptions = CompositeDisposable()
+            for (index, source) in sources.enumerated() {
+                guard !downstream.isStopped, let key = subscriptions.reserveKey() else { break }
+                subscriptions.insert(source.watch(using: Watcher { event in
+                    sink.update { state, outbox in state.receive(event, from: index, into: &outbox) }
+                }), forKey: key)
+            }
+            return subscriptions.asDisposable
+        }
+    }
+}
+
+/// The latest values of two combined sources.
+struct LatestPair<A, B> {
+    var left: A?
+    var right: B?
+    var leftEnded = false
+    var rightEnded = false
+
+    mutating func emit<E>(after event: Event<E>, into outbox: inout Outbox<(A, B)>, isLeft: Bool) {
+        switch event {
+        case .data:
+            if let left, let right { outbox.data((left, right)) }
+        case .end:
+            let silent = isLeft ? left == nil : right == nil
+            if silent || (leftEnded && rightEnded) { outbox.end() }
+        case .error:
+            break
+        }
+    }
+}
+
+/// The latest values of any number of combined sources.
+struct LatestMany<Value> {
+    var latest: [Value?]
+    var ended = 0
+    var missing: Int
+
+    init(count: Int) {
+        latest = Array(repeating: nil, count: count)
+        missing = count
+    }
+
+    mutating func receive(_ event: Event<Value>, from index: Int, into outbox: inout Outbox<[Value]>) {
+        switch event {
+        case .data(let value):
+            if latest[index] == nil { missing -= 1 }
+            latest[index] = value
+            if missing == 0 { outbox.data(latest.compactMap { $0 }) }
+        case .error(let error):
+            outbox.error(error)
+        case .end:
+            ended += 1
+            if latest[index] == nil || ended == latest.count { outbox.end() }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+extension StreamType {
+    /// Turns values that are events back into events; the inverse of `materialize()`.
+    ///
+    ///     source:          -.data(1)-.data(2)-.error(#)|
+    ///     dematerialize(): -1-2-#
+    public func dematerialize<Value: Sendable>() -> DataStream<Value> where Element == Event<Value> {
+        DataStream { downstream in
+            self.watch(using: Watcher { event in
+                switch event {
+                case .data(let inner): downstream.event(inner)
+                case .error(let error): downstream.error(error)
+                case .end: downstream.end()
+                }
+            })
+        }
+    }
+}

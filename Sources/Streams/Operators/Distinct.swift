@@ -1,0 +1,21 @@
+extension StreamType where Element: Hashable {
+    /// Drops every value seen before (it remembers all of them).
+    ///
+    ///     source:     -1-2-1-3-2-|
+    ///     distinct(): -1-2---3---|
+    public func distinct() -> DataStream<Element> {
+        DataStream { downstream in
+            let seen = Locked<Set<Element>>([])
+            return self.watch(using: Watcher { event in
+                switch event {
+                case .data(let value):
+                    if seen.withLock({ $0.insert(value).inserted }) { downstream.data(value) }
+                case .error(let error): downstream.error(error)
+                case .end:
+                    seen.withLock { $0 = [] }
+                    downstream.end()
+                }
+            })
+        }
+    }
+}

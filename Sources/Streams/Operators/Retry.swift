@@ -1,0 +1,70 @@
+extension StreamType {
+    /// Watches the stream again after an error, up to `maxRetries` times; the
+    /// error after the last retry is delivered.
+    ///
+    ///     source (1st):  -1-#
+    ///     source (2nd):     -1-2-|
+    ///     retry(3):      -1--1-2-|
+    ///
+    /// `retry(3)` means up to 4 subscriptions in all. Only errors `retryIf`
+    /// accepts are retried. A stream failing synchronously is re-watched in a
+    /// loop, not by recursion, so `retry(50_000)` of it uses constant stack.
+    public func retry(
+        _ maxRetries: Int, retryIf: @escaping @Sendable (Error) -> Bool = { _ in true }
+    ) -> DataStream<Element> {
+        retry(maxRetries, backoff: RetryBackoff(initialDelay: .zero, maxDelay: .zero, jitter: 0, retryIf: retryIf), scheduler: nil)
+    }
+
+    /// Watches the stream again after an error, waiting on `scheduler` as
+    /// `backoff` says (exponential, jittered, overridable per error), up to
+    /// `maxRetries` times.
+    ///
+    ///     source (1st):                    -#
+    ///     source (2nd, after 100 ms):           -#
+    ///     source (3rd, after 200 ms more):              -1|
+    ///     retry(3, backoff: …, scheduler): --------------1|
+    public func retry(_ maxRetries: Int, backoff: RetryBackoff, scheduler: any Scheduler) -> DataStream<Element> {
+        retry(maxRetries, backoff: backoff, scheduler: Optional(scheduler))
+    }
+
+    private func retry(_ maxRetries: Int, backoff: RetryBackoff, scheduler: (any Scheduler)?) -> DataStream<Element> {
+        DataStream { downstream in
+            let retriesSoFar = Locked(0)
+            // Holds the running attempt, even while it is still being set up.
+            let attempts = Disposable()
+            let wait = SerialDisposable()
+            let resubscriber = Trampoline()
+
+            @Sendable func watchAttempt() {
+                guard !downstream.isStopped else { return }
+                PendingSubscriptions.watch(under: attempts) { self.watch(using: Watcher { event in
+                    switch event {
+                    case .data(let value): downstream.data(value)
+                    case .end: downstream.end()
+                    case .error(let error):
+                        let retry = retriesSoFar.withLock { retries -> Int? in
+                            guard retries < maxRetries else { return nil }
+                            retries += 1
+                            return retries
+                        }
+                        guard let retry, let delay = backoff.delay(beforeRetry: retry, after: error) else {
+                            downstream.error(error)
+                            return
+                        }
+                        if let scheduler, delay > .zero {
+                            wait.replace(with: scheduler.schedule(after: delay) { resubscriber.request(watchAttempt) })
+                        } else {
+                            resubscriber.request(watchAttempt)
+                        }
+                    }
+                }) }
+            }
+
+            resubscriber.request(watchAttempt)
+            return Disposable {
+                wait.dispose()
+                attempts.dispose()
+            }
+        }
+    }
+}

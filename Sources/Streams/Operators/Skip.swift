@@ -1,0 +1,24 @@
+extension StreamType {
+    /// Drops the first `count` values.
+    ///
+    ///     source:  -1-2-3-4-|
+    ///     skip(2): -----3-4-|
+    public func skip(_ count: Int) -> DataStream<Element> {
+        DataStream { downstream in
+            let remaining = Locked(max(0, count))
+            return self.watch(using: Watcher { event in
+                switch event {
+                case .data(let value):
+                    let skipping = remaining.withLock { remaining -> Bool in
+                        guard remaining > 0 else { return false }
+                        remaining -= 1
+                        return true
+                    }
+                    if !skipping { downstream.data(value) }
+                case .error(let error): downstream.error(error)
+                case .end: downstream.end()
+                }
+            })
+        }
+    }
+}

@@ -1,0 +1,23 @@
+extension StreamType {
+    /// Collects all values into one array, emitted when the source ends.
+    ///
+    ///     source:    -1-2-3-|
+    ///     toArray(): -------[1,2,3]|
+    public func toArray() -> DataStream<[Element]> {
+        DataStream { downstream in
+            let collected = Locked<[Element]>([])
+            return self.watch(using: Watcher { event in
+                switch event {
+                case .data(let value): collected.withLock { $0.append(value) }
+                case .error(let error): downstream.error(error)
+                case .end:
+                    downstream.data(collected.withLock { values in
+                        defer { values = [] }
+                        return values
+                    })
+                    downstream.end()
+                }
+            })
+        }
+    }
+}

@@ -1,0 +1,34 @@
+// # Streams
+//
+// A small reactive library: cold `DataStream`s built from a subscribe
+// closure, hot subjects (`Streamer`, `ValueStreamer`, `ReplayStreamer`),
+// operators in `extension StreamType`, schedulers with virtual time for
+// tests, and a bridge to Swift concurrency (`values`, `first()`, `array()`,
+// `DataStream { try await … }`).
+//
+// ## Contract
+//
+// 1. **Grammar**: a watcher receives `data* (error | end)?`. Nothing is
+//    delivered after a terminal event, and the operator receiving one
+//    disposes its upstream (before passing the terminal event on).
+// 2. **Serialized delivery**: a watcher never receives two events at once,
+//    even when sources emit from many threads; `merge`, `zip`,
+//    `combineLatest`, `withLatestFrom`, `takeUntil`, `redirect` and the
+//    subjects queue an event that arrives while another thread is
+//    delivering, and that thread delivers it. No lock is held while user
+//    code runs, so feeding a source back from a watcher cannot deadlock.
+// 3. **Disposal** propagates upstream promptly and releases every closure;
+//    a stream that ends or fails frees its resources too.
+//    `StreamDiagnostics.liveSubscriptions` counts live subscriptions and
+//    returns to its baseline when the work is done.
+// 4. **Thread safety**: every public type may be used from any thread;
+//    Swift 6 language mode with complete checking; the only
+//    `@unchecked Sendable` types are lock-protected.
+// 5. **No unbounded recursion**: a synchronous stream that ends inside its
+//    own subscription and so triggers the next one (`concat`, `concatMap`,
+//    `retry`, `redirect(maxConcurrent:)`) is looped over by a trampoline
+//    instead of recursed into; operators are thin closures around a
+//    `Watcher`, so chains of thousands of operators fit the default stack.
+//
+// Operator closures may throw: the error is delivered downstream as
+// `.error` and the upstream is disposed.

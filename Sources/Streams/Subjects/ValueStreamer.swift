@@ -1,0 +1,44 @@
+import Synchronization
+
+/// A hot stream with a current value, replayed to every new watcher
+/// (ReactiveX: BehaviorSubject).
+///
+///     ValueStreamer(0):  0--1--2--|
+///     watcher (from 1):     1--2--|
+///
+/// Feed it through `data(_:)`, `error(_:)`, `end()`, `event(_:)`; read the
+/// current value with `value`. Deliveries are serialized like `Streamer`'s.
+public final class ValueStreamer<Element: Sendable>: StreamType {
+    private let core = SubjectCore<Element>()
+    private let current: Mutex<Element>
+
+    public init(_ initial: Element) {
+        current = Mutex(initial)
+    }
+
+    /// The latest value fed in (or the initial one).
+    public var value: Element { current.withLock { $0 } }
+
+    @discardableResult
+    public func watch(using watcher: Watcher<Element>) -> Disposable {
+        core.add(watcher) { [current.withLock { $0 }] }
+    }
+
+    public func data(_ value: Element) {
+        core.emit(.data(value)) { _ in current.withLock { $0 = value } }
+    }
+
+    public func error(_ error: Error) { core.emit(.error(error)) }
+    public func end() { core.emit(.end) }
+
+    public func event(_ event: Event<Element>) {
+        switch event {
+        case .data(let value): data(value)
+        case .error(let failure): error(failure)
+        case .end: end()
+        }
+    }
+
+    /// Watchers currently subscribed.
+    public var watcherCount: Int { core.watcherCount }
+}

@@ -1,0 +1,31 @@
+/// Holds the one piece of work currently in progress (an attempt, an inner
+/// stream, a pending timer): replacing it disposes the previous one, and once
+/// this is disposed every newcomer is disposed at once.
+final class SerialDisposable: Sendable {
+    private let state = Locked<(current: Disposable?, isDisposed: Bool)>((nil, false))
+
+    init() {}
+
+    /// Makes `next` the current work, disposing the one it replaces.
+    func replace(with next: Disposable) {
+        let (previous, disposeNext) = state.withLock { state -> (Disposable?, Bool) in
+            if state.isDisposed { return (nil, true) }
+            defer { state.current = next }
+            return (state.current, false)
+        }
+        previous?.dispose()
+        if disposeNext { next.dispose() }
+    }
+
+    /// Disposes the current work and everything set later.
+    func dispose() {
+        let current = state.withLock { state -> Disposable? in
+            state.isDisposed = true
+            defer { state.current = nil }
+            return state.current
+        }
+        current?.dispose()
+    }
+
+    var asDisposable: Disposable { Disposable { [self] in dispose() } }
+}
