@@ -1,0 +1,27 @@
+import Logging
+
+/// One structured line per answered request.
+public struct AccessLog: Sendable {
+    public let logger: Logger
+
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    public func record(_ request: CompletedRequest) {
+        guard logger.logLevel <= .info else { return }
+        let milliseconds = (request.duration.seconds * 1_000_000).rounded() / 1000
+        var metadata: Logger.Metadata = [
+            "method": .string(request.method.rawValue),
+            "path": .string(request.path),
+            "route": .string(request.routePattern ?? ServiceMetrics.unmatchedRoute),
+            "status": .stringConvertible(request.status),
+            "bytes": .stringConvertible(request.bodyBytes),
+            "duration_ms": .stringConvertible(milliseconds),
+            "request_id": .string(request.requestID),
+            "remote": .string(request.remoteAddress),
+        ]
+        if !request.completed { metadata["aborted"] = .stringConvertible(true) }
+        logger.info("\(request.method.rawValue) \(request.target) \(request.status)", metadata: metadata)
+    }
+}
