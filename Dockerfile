@@ -1,0 +1,70 @@
+# StreamService container image.
+#
+#   docker build -t stream-service .
+#   docker run --rm -p 8080:8080 stream-service
+#
+# Both base images are build arguments; scripts/container-test builds this file
+# with podman from local Debian-based images when no registry is reachable.
+ARG BUILD_IMAGE=swift:6.3-noble
+ARG RUNTIME_IMAGE=ubuntu:noble
+
+# ---- build ---------------------------------------------------------------
+FROM ${BUILD_IMAGE} AS build
+
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libssl-dev zlib1g-dev \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /build
+
+# Dependencies first, in their own layer: source edits do not re-fetch them.
+COPY Package.* ./
+RUN swift package resolve
+
+COPY Sources ./Sources
+# The manifest declares the test targets, so their folders must exist to load it.
+COPY Tests ./Tests
+RUN swift build -c release --static-swift-stdlib --product stream-service \
+ && bin="$(swift build -c release --show-bin-path)" \
+ && mkdir -p /staging \
+ && cp "$bin/stream-service" /staging/ \
+ && find "$bin" -maxdepth 1 -name '*.resources' -exec cp -R {} /staging/ \; \
+ && strip /staging/stream-service
+
+# ---- runtime -------------------------------------------------------------
+FROM ${RUNTIME_IMAGE} AS runtime
+
+# Exactly what `ldd stream-service` lists (OpenSSL 3, zlib, libstdc++, libgcc;
+# glibc is in every base), plus CA roots for https upstreams and zone data for
+# log timestamps. Ubuntu noble names the OpenSSL 3 runtime libssl3t64, Debian
+# bookworm libssl3.
+RUN set -eu; \
+    apt-get update; \
+    libssl=libssl3; \
+    if apt-cache show libssl3t64 >/dev/null 2>&1; then libssl=libssl3t64; fi; \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        ca-certificates tzdata zlib1g libstdc++6 libgcc-s1 "$libssl"; \
+    rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log
+
+RUN groupadd --system --gid 10001 streamservice \
+ && useradd --system --uid 10001 --gid streamservice --no-create-home \
+      --home-dir /nonexistent --shell /usr/sbin/nologin streamservice
+
+COPY --from=build /staging/ /usr/local/bin/
+# Fail the build here, not at start-up, if a shared library is missing.
+RUN if ldd /usr/local/bin/stream-service | grep 'not found'; then exit 1; fi
+
+USER 10001:10001
+
+# Configuration comes only from environment variables (see README); these are
+# the defaults the image documents. Logs go to stdout.
+ENV HOST=0.0.0.0 \
+    PORT=8080
+
+EXPOSE 8080
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+    CMD ["stream-service", "healthcheck"]
+
+ENTRYPOINT ["stream-service"]
+CMD ["serve"]

@@ -1,0 +1,52 @@
+# Sourced by scripts/container-test: makes sure podman and friends are installed
+# and points podman at the project's containers.conf.
+
+CONTAINER_TOOLS=(podman buildah debootstrap runc)
+
+ensure_container_tools() {
+    local missing=() tool
+    for tool in "${CONTAINER_TOOLS[@]}"; do
+        command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+    done
+    ((${#missing[@]} == 0)) && return 0
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        echo "Installing ${missing[*]}" >&2
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${CONTAINER_TOOLS[@]}" >&2 || {
+            echo "error: could not install ${CONTAINER_TOOLS[*]} with apt-get." >&2; return 1; }
+    else
+        echo "error: missing ${missing[*]}; install with: sudo apt-get install -y ${CONTAINER_TOOLS[*]}" >&2
+        return 1
+    fi
+}
+
+use_project_containers_conf() {
+    export CONTAINERS_CONF=${CONTAINERS_CONF:-$CONTAINER_SCRIPTS/containers.conf}
+}
+
+# The local folders git rewrites github.com to (url.<dir>.insteadOf) and the
+# config files saying so: the build stage needs both, at the same paths, to
+# resolve packages from the local mirror. Prints `-v` options, one per line.
+package_mirror_mounts() {
+    local line origin key dir
+    declare -A seen=()
+    while read -r origin key _; do
+        origin=${origin#file:}
+        dir=${key#url.}
+        dir=${dir%.insteadof}
+        if [[ -f $origin && -z ${seen[$origin]:-} ]]; then
+            seen[$origin]=1
+            echo "-v=$origin:$origin:ro"
+        fi
+        if [[ $dir == /* && -d $dir && -z ${seen[$dir]:-} ]]; then
+            seen[$dir]=1
+            echo "-v=${dir%/}:${dir%/}:ro"
+        fi
+    done < <(git config --show-origin --get-regexp '^url\..*\.insteadof$' 2>/dev/null || true)
+}
+
+# podman schedules HEALTHCHECKs with systemd timers; this machine has no systemd,
+# so every container start logs that error. `podman healthcheck run` still works,
+# so drop just that message and keep everything else podman says.
+podman() {
+    command podman "$@" 2> >(grep -v 'systemd connection' >&2)
+}
