@@ -56,10 +56,12 @@ RUN if ldd /usr/local/bin/stream-service | grep 'not found'; then exit 1; fi
 
 USER 10001:10001
 
-# Configuration comes only from environment variables (see README); these are
-# the defaults the image documents. Logs go to stdout.
+# Configuration comes only from environment variables (HOST, PORT, UPSTREAM_URL,
+# GITHUB_TOKEN, DEMO_*, LOG_LEVEL, ... see README); no config files. Logs go to
+# stdout, as JSON lines here because container log collectors parse them.
 ENV HOST=0.0.0.0 \
-    PORT=8080
+    PORT=8080 \
+    LOG_FORMAT=json
 
 EXPOSE 8080
 STOPSIGNAL SIGTERM

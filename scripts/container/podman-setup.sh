@@ -11,8 +11,10 @@ ensure_container_tools() {
     ((${#missing[@]} == 0)) && return 0
     if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
         echo "Installing ${missing[*]}" >&2
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${CONTAINER_TOOLS[@]}" >&2 || {
-            echo "error: could not install ${CONTAINER_TOOLS[*]} with apt-get." >&2; return 1; }
+        if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${CONTAINER_TOOLS[@]}" >&2; }; then
+            echo "error: could not install ${CONTAINER_TOOLS[*]} with apt-get." >&2
+            return 1
+        fi
     else
         echo "error: missing ${missing[*]}; install with: sudo apt-get install -y ${CONTAINER_TOOLS[*]}" >&2
         return 1
@@ -27,7 +29,7 @@ use_project_containers_conf() {
 # config files saying so: the build stage needs both, at the same paths, to
 # resolve packages from the local mirror. Prints `-v` options, one per line.
 package_mirror_mounts() {
-    local line origin key dir
+    local origin key dir
     declare -A seen=()
     while read -r origin key _; do
         origin=${origin#file:}
