@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Feeds a watcher 0, 1, 2, … with tick K due at `origin + K × period` on the
 /// scheduler's clock, the engine of `interval` and periodic `timer`.
 ///
@@ -15,7 +13,7 @@ final class PeriodicTicker: Sendable {
     private let timer = TimerSlot()
     /// The index of the next tick. Only the single pending tick job touches it;
     /// the lock makes that visible across the threads those jobs run on.
-    private let nextIndex = Mutex(0)
+    private let nextIndex = PosixLock(0)
 
     init(feeding watcher: Watcher<Int>, firstAfter delay: Duration, period: Duration, scheduler: any Scheduler) {
         self.watcher = watcher

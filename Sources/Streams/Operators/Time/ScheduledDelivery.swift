@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Hands a watcher its events on a scheduler, in order, one batch per scheduled
 /// job: the engine of `observe(on:)`.
 ///
@@ -17,7 +15,7 @@ final class ScheduledDelivery<Element: Sendable>: Sendable {
 
     private let downstream: Watcher<Element>
     private let scheduler: any Scheduler
-    private let queue = Mutex(Queue())
+    private let queue = PosixLock(Queue())
     private let job = TimerSlot()
 
     init(to downstream: Watcher<Element>, on scheduler: any Scheduler) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The state of a time-based operator together with the one queue through which
 /// it talks to its downstream watcher.
 ///
@@ -33,11 +31,11 @@ final class TimedOperatorCell<State: Sendable, Output: Sendable>: Sendable {
         var finished = false
     }
 
-    private let guarded: Mutex<Guarded>
+    private let guarded: PosixLock<Guarded>
     private let downstream: Watcher<Output>
 
     init(_ initial: State, downstream: Watcher<Output>) {
-        self.guarded = Mutex(Guarded(state: initial))
+        self.guarded = PosixLock(Guarded(state: initial))
         self.downstream = downstream
     }
 

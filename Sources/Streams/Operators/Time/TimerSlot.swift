@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The one pending timer of an operator. Starting a newer timer cancels the older
 /// one; closing the slot cancels the pending timer and every later one, so a
 /// disposed or terminated operator leaves nothing scheduled.
@@ -15,7 +13,7 @@ final class TimerSlot: Sendable {
         var closed = false
     }
 
-    private let slot = Mutex(Slot())
+    private let slot = PosixLock(Slot())
 
     /// Schedules `work` after `delay`, replacing any older timer. Generations must
     /// increase from 1; a start whose generation is not newer than the last one, or

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension StreamType {
     /// Starts the subscription on `scheduler`: the source's subscribe work (and
     /// whatever it emits synchronously) runs there instead of on the caller's thread.
@@ -27,7 +25,7 @@ extension StreamType {
 
 /// Holds a subscription that starts later; disposing before it arrives disposes it on arrival.
 private final class StartedSubscription: Sendable {
-    private let state = Mutex<(subscription: Disposable?, disposed: Bool)>((nil, false))
+    private let state = PosixLock<(subscription: Disposable?, disposed: Bool)>((nil, false))
 
     func set(_ subscription: Disposable) {
         let disposeNow = state.withLock { state -> Bool in
