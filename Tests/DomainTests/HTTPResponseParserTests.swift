@@ -1,3 +1,4 @@
+import NetCore
 import XCTest
 @testable import Domain
 
@@ -49,7 +50,7 @@ final class HTTPResponseParserTests: XCTestCase {
 
     func testGzipBodyIsDecoded() throws {
         let plain = bytes(String(repeating: "stream ", count: 100))
-        let gzipped = try gzip(plain)
+        let gzipped = try Gzip.compress(plain)
         var parser = HTTPResponseParser()
         let head = bytes("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\n\r\n")
         guard case .complete(let response, _) = try parser.feed(head + gzipped) else { return XCTFail("incomplete") }

@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 
 /// Incremental parser for one HTTP/1.1 response on a client connection: status line,
 /// headers, then a body framed by `Content-Length`, chunked encoding, or connection close.
@@ -140,7 +141,7 @@ struct HTTPResponseParser {
     private mutating func finish() throws -> Progress {
         var decoded = body
         if headers["content-encoding"]?.lowercased() == "gzip" {
-            guard let inflated = Gunzip.inflate(body) else { throw Failure.malformed("bad gzip body") }
+            guard let inflated = try? Gzip.decompress(body) else { throw Failure.malformed("bad gzip body") }
             decoded = inflated
             headers["content-encoding"] = nil
             headers["content-length"] = String(decoded.count)

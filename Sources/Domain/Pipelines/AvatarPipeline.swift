@@ -1,0 +1,25 @@
+import Foundation
+import Streams
+
+/// `/users/{login}/avatar`: looks the user up, then fetches the image their
+/// `avatar_url` names.
+public struct AvatarPipeline: Sendable {
+    public static let name = "avatar"
+    public let client: GitHubClient
+
+    public init(client: GitHubClient) {
+        self.client = client
+    }
+
+    public func avatar(login: String, trace: PipelineTrace? = nil) -> DataStream<AvatarImage> {
+        client.user(login: login, trace: trace)
+            .traced(trace, stage: "user") { $0.login }
+            .redirect { user -> DataStream<AvatarImage> in
+                guard let url = URL(string: user.avatarUrl) else {
+                    return .just(error: UpstreamError.malformed("avatar_url of \(user.login)"))
+                }
+                return client.avatar(url: url, trace: trace)
+            }
+            .traced(trace, stage: "avatar") { "\($0.bytes.count) bytes" }
+    }
+}
