@@ -19,9 +19,9 @@ extension StreamType {
         DataStream { downstream in
             let cell = TimedOperatorCell(ThrottleState<Element>(), downstream: downstream)
             let timer = TimerSlot()
-            let emitKept: @Sendable () -> Void = {
+            @Sendable func emitKept(_ generation: UInt64) {
                 cell.update { state, outbox in
-                    guard state.timerArmed else { return }
+                    guard state.timerArmed, state.generation == generation else { return }
                     state.timerArmed = false
                     if let value = state.kept {
                         state.kept = nil
@@ -52,7 +52,7 @@ extension StreamType {
                         return (state.generation, last + interval - now)
                     }
                     if let wait = wait ?? nil {
-                        timer.start(wait.generation, on: scheduler, after: wait.delay, emitKept)
+                        timer.start(wait.generation, on: scheduler, after: wait.delay) { emitKept(wait.generation) }
                     }
                 case .error(let error):
                     cell.update { state, outbox in
