@@ -129,9 +129,26 @@ public final class ByteStream: @unchecked Sendable {
         }
     }
 
+    deinit {
+        // Dropped without close(): still release the descriptor and its sources.
+        if !isClosed { releaseDescriptor() }
+    }
+
     public func close(_ reason: CloseReason = .local) {
         guard !isClosed else { return }
         isClosed = true
+        releaseDescriptor()
+        output = []
+        outputStart = 0
+        let onClose = self.onClose
+        self.onRead = nil
+        self.onDrained = nil
+        self.onClose = nil
+        self.onReady = nil
+        onClose?(reason)
+    }
+
+    private func releaseDescriptor() {
         let sources = (readSource != nil ? 1 : 0) + (writeSource != nil ? 1 : 0)
         let closer = DescriptorCloser(socket: socket, sources: sources)
         if let readSource {
@@ -146,14 +163,6 @@ public final class ByteStream: @unchecked Sendable {
         }
         readSource = nil
         writeSource = nil
-        output = []
-        outputStart = 0
-        let onClose = self.onClose
-        self.onRead = nil
-        self.onDrained = nil
-        self.onClose = nil
-        self.onReady = nil
-        onClose?(reason)
     }
 
     private func becomeReady() {

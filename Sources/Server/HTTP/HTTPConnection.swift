@@ -207,17 +207,24 @@ final class HTTPConnection: @unchecked Sendable {
                 finish(exchange, pattern: pattern, completed: true)
                 return
             }
-            let loop = stream.loop
             exchange.bodySubscription = Disposable() // marks the exchange as streaming before any chunk arrives
-            let subscription = chunks.watch { [self] event in
-                loop.executeSoon { self.bodyEvent(event, for: exchange, pattern: pattern) }
-            }
-            if exchange.finished || current !== exchange {
-                subscription.dispose()
-            } else {
-                exchange.bodySubscription = subscription
-                if draining { endStreamForShutdown(exchange, pattern: pattern) }
-            }
+            // Subscribed from a fresh loop turn: a subscription started while the handler's stream is
+            // still delivering would belong to that stream's subscription and end with it.
+            stream.loop.execute { [self] in watchBody(chunks, for: exchange, pattern: pattern) }
+        }
+    }
+
+    private func watchBody(_ chunks: DataStream<[UInt8]>, for exchange: Exchange, pattern: String?) {
+        guard current === exchange, !exchange.finished else { return }
+        let loop = stream.loop
+        let subscription = chunks.watch { [self] event in
+            loop.executeSoon { self.bodyEvent(event, for: exchange, pattern: pattern) }
+        }
+        if exchange.finished || current !== exchange {
+            subscription.dispose()
+        } else {
+            exchange.bodySubscription = subscription
+            if draining { endStreamForShutdown(exchange, pattern: pattern) }
         }
     }
 
@@ -259,7 +266,12 @@ final class HTTPConnection: @unchecked Sendable {
             stream.closeAfterFlush()
             return
         }
-        startNextExchange()
+        if pending.isEmpty {
+            startNextExchange() // only settles an owed 100 Continue
+        } else {
+            // A fresh loop turn, so the next handler is not subscribed from inside this one's delivery.
+            stream.loop.execute { [self] in startNextExchange() }
+        }
     }
 
     private func report(_ exchange: Exchange, pattern: String?, completed: Bool) {

@@ -1,0 +1,96 @@
+import Foundation
+import NetCore
+import Synchronization
+import XCTest
+@testable import Server
+
+final class TLSTests: XCTestCase {
+    private var directory: URL!
+    private var certificate: String { directory.appendingPathComponent("cert.pem").path }
+    private var key: String { directory.appendingPathComponent("key.pem").path }
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost",
+        ]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        XCTAssertEqual(openssl.terminationStatus, 0)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func tlsServer() throws -> TestServer {
+        try TestServer(router: TestServer.standardRouter) {
+            $0.tls = .server(certificateChainFile: certificate, privateKeyFile: key)
+        }
+    }
+
+    func testServesARequestOverTLS12OrLater() throws {
+        let server = try tlsServer()
+        let context = try TLSContext(configuration: .client(trustedCAFile: certificate))
+        let reply = try TLSExchange.run(port: server.port, context: context, request: "GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", test: self)
+        XCTAssertTrue(reply.hasPrefix("HTTP/1.1 200 OK\r\n"), reply)
+        XCTAssertTrue(reply.hasSuffix("\r\n\r\nhello"), reply)
+    }
+
+    func testRefusesATLS11OnlyClient() throws {
+        let server = try tlsServer()
+        var configuration = TLSConfiguration.client(trustedCAFile: certificate)
+        configuration.minimumVersion = .tls1_0
+        configuration.maximumVersion = .tls1_1
+        configuration.cipherList = "DEFAULT:@SECLEVEL=0" // lets this client offer TLS 1.1 at all
+        let context = try TLSContext(configuration: configuration)
+        XCTAssertThrowsError(try TLSExchange.run(port: server.port, context: context, request: "GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n", test: self)) { error in
+            print("TLS 1.1 client refused: \(error)")
+            XCTAssertTrue("\(error)".contains("protocol version"), "\(error)")
+        }
+    }
+
+    func testRejectsACertificateForAnotherHost() throws {
+        let server = try tlsServer()
+        let context = try TLSContext(configuration: .client(trustedCAFile: certificate))
+        XCTAssertThrowsError(try TLSExchange.run(port: server.port, host: "127.0.0.1", context: context, request: "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", test: self))
+    }
+
+    func testUnreadableCertificateFailsStart() throws {
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.tls = .server(certificateChainFile: "/nonexistent/cert.pem", privateKeyFile: key)
+        XCTAssertThrowsError(try HTTPServer(configuration: configuration, router: Router()).start())
+    }
+}
+
+/// Sends one request over a NetCore TLS client connection and collects everything until the server closes.
+enum TLSExchange {
+    static func run(port: Int, host: String = "localhost", context: TLSContext, request: String, test: XCTestCase) throws -> String {
+        let received = Mutex<[UInt8]>([])
+        let outcome = Mutex<Error?>(nil)
+        let connection = Mutex<ByteStream?>(nil) // the caller owns a client stream; keep it alive
+        let finished = test.expectation(description: "exchange finished")
+        ByteStreamConnector.connect(host: host, port: port, tls: context, timeout: .seconds(5)) { result in
+            switch result {
+            case .failure(let error):
+                outcome.withLock { $0 = error }
+                finished.fulfill()
+            case .success(let stream):
+                connection.withLock { $0 = stream }
+                stream.onRead = { bytes in received.withLock { $0.append(contentsOf: bytes) } }
+                stream.onClose = { _ in finished.fulfill() }
+                stream.write(Array(request.utf8))
+            }
+        }
+        test.wait(for: [finished], timeout: 10)
+        connection.withLock { $0 = nil }
+        if let error = outcome.withLock({ $0 }) { throw error }
+        return String(decoding: received.withLock { $0 }, as: UTF8.self)
+    }
+}
