@@ -1,0 +1,194 @@
+import XCTest
+import Streams
+
+final class RedirectTests: XCTestCase {
+    // source: -a-----b-|  redirect: --a1-a2-b1-a3-b2-|
+    func testRedirectMergesInnerStreamsAsTheyEmit() {
+        let source = Streamer<String>()
+        let inners = ["a": Streamer<String>(), "b": Streamer<String>()]
+        let recorder = EventRecorder<String>()
+        source.redirect { inners[$0]! }.watch(using: recorder.watcher)
+        source.data("a"); inners["a"]!.data("a1"); source.data("b"); inners["b"]!.data("b1"); inners["a"]!.data("a2")
+        XCTAssertEqual(recorder.values, ["a1", "b1", "a2"])
+    }
+
+    func testRedirectEndsOnlyWhenTheSourceAndEveryInnerHaveEnded() {
+        let source = Streamer<Int>(), inner = Streamer<Int>()
+        let recorder = EventRecorder<Int>()
+        source.redirect { _ in inner }.watch(using: recorder.watcher)
+        source.data(1); source.end()
+        XCTAssertEqual(recorder.events, [])
+        inner.end()
+        XCTAssertEqual(recorder.events, [.end])
+    }
+
+    func testRedirectWithMaxConcurrentQueuesValuesUntilASlotFrees() {
+        let source = Streamer<Int>()
+        let inners = (0..<3).map { _ in Streamer<Int>() }
+        source.redirect(maxConcurrent: 2) { inners[$0] }.watch { _ in }
+        source.data(0); source.data(1); source.data(2)
+        XCTAssertEqual(inners.map(\.watcherCount), [1, 1, 0])
+        inners[0].end()
+        XCTAssertEqual(inners.map(\.watcherCount), [0, 1, 1])
+    }
+
+    func testRedirectFailsWhenAnInnerFailsAndDisposesEverything() {
+        let source = Streamer<Int>(), healthy = Streamer<Int>()
+        let recorder = EventRecorder<Int>()
+        source.redirect { $0 == 0 ? healthy.asDataStream() : DataStream<Int>.just(error: TestError.boom) }
+            .watch(using: recorder.watcher)
+        source.data(0); source.data(1)
+        XCTAssertEqual(recorder.events, [.error(TestError.boom)])
+        XCTAssertEqual(source.watcherCount, 0)
+        XCTAssertEqual(healthy.watcherCount, 0)
+    }
+
+    func testAThrowingRedirectDeliversAnError() {
+        let recorder = EventRecorder<Int>()
+        DataStream.just(1).redirect { _ -> DataStream<Int> in throw TestError.boom }.watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.error(TestError.boom)])
+    }
+
+    func testDisposingARedirectDisposesItsInnerStreams() {
+        let source = Streamer<Int>(), inner = Streamer<Int>()
+        let subscription = source.redirect { _ in inner }.watch { _ in }
+        source.data(1)
+        XCTAssertEqual(inner.watcherCount, 1)
+        subscription.dispose()
+        XCTAssertEqual(inner.watcherCount, 0)
+        XCTAssertEqual(source.watcherCount, 0)
+    }
+
+    func testRedirectFromASynchronousSourceKeepsAsynchronousInnersRunning() {
+        let inner = Streamer<Int>()
+        let recorder = EventRecorder<Int>()
+        DataStream.just(data: [1, 2]).redirect { _ in inner }.watch(using: recorder.watcher)
+        inner.data(7)
+        XCTAssertEqual(recorder.values, [7, 7])
+    }
+}
+
+final class ConcatMapTests: XCTestCase {
+    // source: -a-b-|  concatMap: --a1-a2-b1-b2-|
+    func testConcatMapPlaysInnerStreamsInOrder() {
+        let source = Streamer<Int>()
+        let inners = [Streamer<Int>(), Streamer<Int>()]
+        let recorder = EventRecorder<Int>()
+        source.concatMap { inners[$0] }.watch(using: recorder.watcher)
+        source.data(0); source.data(1); source.end()
+        inners[1].data(99)
+        inners[0].data(1); inners[0].end()
+        inners[1].data(2); inners[1].end()
+        XCTAssertEqual(recorder.events, [.data(1), .data(2), .end])
+    }
+
+    func testConcatMapOfSynchronousInners() {
+        let recorder = EventRecorder<Int>()
+        DataStream.just(data: [1, 2, 3]).concatMap { DataStream.just(data: [$0, $0 * 10]) }.watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.values, [1, 10, 2, 20, 3, 30])
+    }
+}
+
+final class RedirectLatestTests: XCTestCase {
+    // source: -a---b---|  inner(a): -a1-(disposed)  inner(b): -b1-|  result: -a1-b1-|
+    func testRedirectLatestFollowsOnlyTheNewestInnerStream() {
+        let source = Streamer<Int>()
+        let inners = [Streamer<String>(), Streamer<String>()]
+        let recorder = EventRecorder<String>()
+        source.redirectLatest { inners[$0] }.watch(using: recorder.watcher)
+        source.data(0); inners[0].data("a1")
+        source.data(1); inners[0].data("a2"); inners[1].data("b1")
+        XCTAssertEqual(recorder.values, ["a1", "b1"])
+        XCTAssertEqual(inners[0].watcherCount, 0)
+    }
+
+    func testRedirectLatestEndsWhenTheSourceAndTheNewestInnerHaveEnded() {
+        let source = Streamer<Int>(), inner = Streamer<Int>()
+        let recorder = EventRecorder<Int>()
+        source.redirectLatest { _ in inner }.watch(using: recorder.watcher)
+        source.data(0); source.end()
+        XCTAssertEqual(recorder.events, [])
+        inner.end()
+        XCTAssertEqual(recorder.events, [.end])
+    }
+
+    func testRedirectLatestFailsWhenTheCurrentInnerFails() {
+        let source = Streamer<Int>()
+        let recorder = EventRecorder<Int>()
+        source.redirectLatest { _ in DataStream<Int>.just(error: TestError.boom) }.watch(using: recorder.watcher)
+        source.data(0)
+        XCTAssertEqual(recorder.events, [.error(TestError.boom)])
+        XCTAssertEqual(source.watcherCount, 0)
+    }
+}
+
+final class RetryTests: XCTestCase {
+    // 1st: -1-#  2nd: -1-2-|  retry(3): -1-1-2-|
+    func testRetryWatchesAgainAfterAnError() {
+        let attempts = Counter()
+        let recorder = EventRecorder<Int>()
+        DataStream<Int>.deferred {
+            attempts.increment()
+            return attempts.value == 1
+                ? DataStream.concat(DataStream.just(1), DataStream.just(error: TestError.boom))
+                : DataStream.just(data: [1, 2])
+        }.retry(3).watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.data(1), .data(1), .data(2), .end])
+    }
+
+    func testRetryGivesUpAfterTheLastRetry() {
+        let attempts = Counter()
+        let recorder = EventRecorder<Int>()
+        DataStream<Int>.deferred { attempts.increment(); return DataStream<Int>.just(error: TestError.boom) }
+            .retry(3).watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.error(TestError.boom)])
+        XCTAssertEqual(attempts.value, 4)
+    }
+
+    func testRetryOnlyRetriesErrorsThePredicateAccepts() {
+        let attempts = Counter()
+        let recorder = EventRecorder<Int>()
+        DataStream<Int>.deferred { attempts.increment(); return DataStream<Int>.just(error: TestError.other) }
+            .retry(3, retryIf: { ($0 as? TestError) == .boom }).watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.error(TestError.other)])
+        XCTAssertEqual(attempts.value, 1)
+    }
+
+    func testRetryWithBackoffWaitsExponentiallyLongerOnTheScheduler() {
+        let scheduler = TestScheduler()
+        let attemptTimes = EventRecorder<Duration>()
+        let backoff = RetryBackoff(initialDelay: .milliseconds(100), multiplier: 2, maxDelay: .seconds(10), jitter: 0)
+        DataStream<Int>.deferred {
+            attemptTimes.watcher.data(scheduler.now)
+            return DataStream<Int>.just(error: TestError.boom)
+        }.retry(3, backoff: backoff, scheduler: scheduler).watch { _ in }
+        scheduler.run()
+        XCTAssertEqual(attemptTimes.values, [.zero, .milliseconds(100), .milliseconds(300), .milliseconds(700)])
+    }
+
+    func testRetryBackoffCapsTheDelayAtTheMaximum() {
+        let backoff = RetryBackoff(initialDelay: .seconds(1), multiplier: 10, maxDelay: .seconds(5), jitter: 0)
+        XCTAssertEqual(backoff.delay(beforeRetry: 3, after: TestError.boom), .seconds(5))
+    }
+
+    func testRetryBackoffJitterShortensTheDelayByUpToItsFraction() {
+        let backoff = RetryBackoff(initialDelay: .seconds(1), multiplier: 2, maxDelay: .seconds(10), jitter: 0.5, random: { 0.5 })
+        XCTAssertEqual(backoff.delay(beforeRetry: 2, after: TestError.boom), .milliseconds(1500))
+    }
+
+    func testRetryBackoffOverrideReplacesTheComputedDelay() {
+        let backoff = RetryBackoff(delayOverride: { error, _ in (error as? TestError) == .other ? .seconds(7) : nil })
+        XCTAssertEqual(backoff.delay(beforeRetry: 1, after: TestError.other), .seconds(7))
+    }
+
+    func testDisposingDuringABackoffWaitCancelsTheRetry() {
+        let scheduler = TestScheduler()
+        let attempts = Counter()
+        let subscription = DataStream<Int>.deferred { attempts.increment(); return DataStream<Int>.just(error: TestError.boom) }
+            .retry(3, backoff: RetryBackoff(jitter: 0), scheduler: scheduler).watch { _ in }
+        subscription.dispose()
+        scheduler.run()
+        XCTAssertEqual(attempts.value, 1)
+        XCTAssertEqual(scheduler.pendingCount, 0)
+    }
+}
