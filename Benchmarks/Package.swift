@@ -21,6 +21,10 @@ let package = Package(
         // Timing, medians, peak RSS, child-process probes and the result table shared by every executable.
         .target(name: "BenchSupport"),
         .executableTarget(
+            name: "streams-bench",
+            dependencies: ["BenchSupport", .product(name: "Streams", package: rootPackageIdentity)]
+        ),
+        .executableTarget(
             name: "opencombine-bench",
             dependencies: ["BenchSupport", .product(name: "OpenCombine", package: "OpenCombine")]
         ),

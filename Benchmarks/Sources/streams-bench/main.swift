@@ -1,0 +1,3 @@
+import BenchSupport
+
+BenchMain.run(library: "Streams", workloads: StreamsWorkloads.all())
