@@ -1,7 +1,13 @@
 import ArgumentParser
 
+/// `stream-service`: the API server (`serve`, the default), the standalone demo
+/// upstream, and a health check for container HEALTHCHECKs.
 @main
 struct StreamServiceCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "stream-service")
-    func run() throws { print("stream-service") }
+    static let configuration = CommandConfiguration(
+        commandName: "stream-service",
+        abstract: "An HTTP microservice whose endpoints are reactive stream pipelines.",
+        subcommands: [ServeCommand.self, DemoUpstreamCommand.self, HealthcheckCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
 }

@@ -1,0 +1,152 @@
+import Domain
+import Foundation
+import Logging
+import NetCore
+import Streams
+import Synchronization
+
+/// The assembled service: upstream (real or embedded demo), routes, metrics,
+/// access log, SSE heartbeats and the HTTP server, with graceful shutdown.
+///
+///     let app = Application(configuration: configuration, logger: logger)
+///     let port = try app.start()
+///     app.shutdown { … }          // or app.runUntilTerminated() for SIGTERM/SIGINT
+public final class Application: Sendable {
+    public let configuration: ServiceConfiguration
+    public let metrics: ServiceMetrics
+    let logger: Logger
+    private let heartbeat: HeartbeatClock
+    private let responder: EventStreamResponder
+    private let shutdownFlag = ShutdownFlag()
+    private let state = Mutex(Running())
+
+    private struct Running: Sendable {
+        var server: HTTPServer?
+        var upstream: UpstreamServices?
+        var eventFeed: Disposable?
+        var shutdownWaiters: [@Sendable () -> Void] = []
+        var stopped = false
+    }
+
+    public init(configuration: ServiceConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        metrics = ServiceMetrics()
+        heartbeat = HeartbeatClock(period: configuration.sseHeartbeat)
+        responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.sseSubscribers)
+    }
+
+    /// Starts everything; returns the port the API listens on. The first log line names the address.
+    /// Throws `ConfigurationError` naming the flag when the address, port or TLS files are unusable.
+    @discardableResult
+    public func start() throws -> Int {
+        let upstream: UpstreamServices
+        do {
+            upstream = try UpstreamServices.start(configuration)
+        } catch {
+            throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
+        }
+        upstream.installMetrics(into: metrics.registry)
+        let feed = PipelineEventFeed(hub: upstream.hub)
+        let server = makeServer(upstream: upstream, feed: feed)
+        let port: Int
+        do {
+            port = try server.start()
+        } catch {
+            Task { await upstream.shutdown() }
+            throw StartupFailure.configurationError(for: error, configuration: configuration)
+        }
+        let feedSubscription = feed.start()
+        heartbeat.start()
+        state.withLock {
+            $0.server = server
+            $0.upstream = upstream
+            $0.eventFeed = feedSubscription
+        }
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        logger.info("listening on \(scheme)://\(host):\(port)", metadata: [
+            "address": .string("\(host):\(port)"),
+            "upstream": .string(configuration.upstream?.absoluteString ?? upstream.demoServer?.baseURL.map { "embedded demo at \($0.absoluteString)" } ?? "embedded demo"),
+        ])
+        return port
+    }
+
+    private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed) -> HTTPServer {
+        let shutdownFlag = self.shutdownFlag
+        let readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
+        let router = ServiceRouter(
+            metrics: metrics, responder: responder, eventFeed: feed,
+            tickSchedulers: SchedulerPool(count: EventLoopGroup.coreCount, label: "sse.ticks"),
+            readiness: readiness, userRoutes: upstream.routes(responder: responder)
+        ).build()
+        let metrics = self.metrics
+        let accessLog = AccessLog(logger: logger)
+        let observer = HTTPServerObserver(
+            requestCompleted: { request in
+                metrics.record(request)
+                accessLog.record(request)
+            },
+            connectionsChanged: { open in metrics.connectionsOpen.set(Double(open)) })
+        return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer)
+    }
+
+    func serverConfiguration() -> HTTPServerConfiguration {
+        var server = HTTPServerConfiguration(host: configuration.host, port: configuration.port)
+        server.timeouts.header = configuration.headerTimeout
+        server.timeouts.idle = configuration.idleTimeout
+        server.limits.maxBodyBytes = configuration.maxBodyBytes
+        server.limits.maxConnections = configuration.maxConnections
+        server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
+        return server
+    }
+
+    /// The API port once started.
+    public var port: Int? { state.withLock { $0.server?.port } }
+
+    public var isShuttingDown: Bool { shutdownFlag.isRaised }
+
+    /// Graceful shutdown within `--shutdown-timeout`: stop accepting, let in-flight
+    /// requests finish, end SSE feeds with `event: shutdown`, then stop the demo
+    /// upstream. `completion` runs once all of that is done (every caller's).
+    public func shutdown(completion: @escaping @Sendable () -> Void = {}) {
+        let alreadyStopped = state.withLock { state -> Bool in
+            if !state.stopped { state.shutdownWaiters.append(completion) }
+            return state.stopped
+        }
+        if alreadyStopped { completion(); return }
+        guard shutdownFlag.raise() else { return }
+        let (server, upstream, feed) = state.withLock { ($0.server, $0.upstream, $0.eventFeed) }
+        logger.info("shutting down", metadata: ["deadline_s": .stringConvertible(configuration.shutdownTimeout.seconds)])
+        let finish: @Sendable () -> Void = { [self] in
+            heartbeat.stop()
+            feed?.dispose()
+            Task {
+                await upstream?.shutdown()
+                let waiters = state.withLock { state -> [@Sendable () -> Void] in
+                    state.stopped = true
+                    defer { state.shutdownWaiters = [] }
+                    return state.shutdownWaiters
+                }
+                logger.info("stopped")
+                for waiter in waiters { waiter() }
+            }
+        }
+        if let server {
+            server.shutdown(deadline: configuration.shutdownTimeout, completion: finish)
+        } else {
+            finish()
+        }
+    }
+
+    /// Blocks until SIGTERM or SIGINT has shut the service down gracefully.
+    public func runUntilTerminated() {
+        let done = DispatchSemaphore(value: 0)
+        let signals = SignalWatcher(signals: [SIGTERM, SIGINT]) { [self] signal in
+            logger.info("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
+            shutdown { done.signal() }
+        }
+        done.wait()
+        signals.cancel()
+    }
+}

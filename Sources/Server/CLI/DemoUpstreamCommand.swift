@@ -1,0 +1,53 @@
+import ArgumentParser
+import Domain
+import Foundation
+
+/// `stream-service demo-upstream`: only the embedded GitHub-compatible demo upstream.
+struct DemoUpstreamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo-upstream",
+        abstract: "Serve only the deterministic demo upstream (users, repos, identicon avatars)."
+    )
+
+    /// Not 8080, so it can run next to `serve` on one host without flags.
+    static let defaultPort = 8081
+
+    @Option(help: "Address to listen on. [env: HOST] (default: 0.0.0.0)") var host: String?
+    @Option(help: "Port to listen on. [env: PORT] (default: 8081)") var port: String?
+    @Option(help: "Latency per answer in milliseconds. [env: DEMO_LATENCY_MS] (default: 0)") var demoLatencyMs: String?
+    @Option(help: "Fraction of answers that fail, 0.0-1.0. [env: DEMO_FAILURE_RATE] (default: 0.0)") var demoFailureRate: String?
+    @Option(help: "Number of users. [env: DEMO_USERS] (default: 1000)") var demoUsers: String?
+    @Option(help: "json or text. [env: LOG_FORMAT] (default: text)") var logFormat: String?
+
+    func run() throws {
+        var flags: [ConfigurationSetting: String] = [:]
+        flags[.host] = host
+        flags[.port] = port
+        flags[.demoLatencyMs] = demoLatencyMs
+        flags[.demoFailureRate] = demoFailureRate
+        flags[.demoUsers] = demoUsers
+        flags[.logFormat] = logFormat
+        var environment = ProcessInfo.processInfo.environment
+        if port == nil, environment["PORT", default: ""].isEmpty { environment["PORT"] = String(Self.defaultPort) }
+        let configuration = try CommandLineFailure.exitOnError { try ServiceConfiguration.resolve(flags: flags, environment: environment) }
+        let logger = ServiceLogging.bootstrap(level: configuration.logLevel, format: configuration.logFormat)
+        let server = DemoUpstreamServer(
+            configuration: .init(users: configuration.demoUsers, latency: configuration.demoLatency, failureRate: configuration.demoFailureRate),
+            host: configuration.host, port: configuration.port)
+        let port = try CommandLineFailure.exitOnError {
+            do { return try server.start() } catch { throw StartupFailure.configurationError(for: error, configuration: configuration) }
+        }
+        logger.info("demo upstream listening on http://\(configuration.host):\(port)", metadata: ["users": .stringConvertible(configuration.demoUsers)])
+        let done = DispatchSemaphore(value: 0)
+        let signals = SignalWatcher(signals: [SIGTERM, SIGINT]) { _ in
+            Task {
+                await server.shutdown()
+                done.signal()
+            }
+        }
+        done.wait()
+        signals.cancel()
+        logger.info("stopped")
+        LineWriter.standardOutput.flush()
+    }
+}

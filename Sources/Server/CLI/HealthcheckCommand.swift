@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+
+/// `stream-service healthcheck`: exit 0 iff `GET /health` answers 200, for a
+/// container HEALTHCHECK in an image without curl.
+struct HealthcheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "healthcheck",
+        abstract: "Exit 0 when the service's /health answers 200, else 1."
+    )
+
+    @Option(help: "URL to check (http only). (default: http://127.0.0.1:$PORT/health, PORT defaulting to 8080)") var url: String?
+    @Option(help: "Seconds to wait for the answer.") var timeout: Double = 3
+
+    func run() throws {
+        let port = ProcessInfo.processInfo.environment["PORT"].flatMap(Int.init) ?? 8080
+        let target = url ?? "http://127.0.0.1:\(port)/health"
+        switch HealthProbe.check(url: target, timeout: .milliseconds(Int(timeout * 1000))) {
+        case .healthy:
+            print("healthy: \(target) answered 200")
+        case .unhealthy(let reason):
+            print("unhealthy: \(target): \(reason)")
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `stream-service serve`: runs the API until SIGTERM/SIGINT.
+///
+/// Every option is read as text and validated by `ServiceConfiguration`, so a bad
+/// value from a flag or from its environment variable gets the same one-line error.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the API (the default command). Each option falls back to its environment variable, then its default."
+    )
+
+    @Option(help: "Address to listen on. [env: HOST] (default: 0.0.0.0)") var host: String?
+    @Option(help: "Port to listen on; 0 picks a free one. [env: PORT] (default: 8080)") var port: String?
+    @Option(help: "GitHub-compatible upstream base URL, e.g. https://api.github.com; absent = embedded demo upstream. [env: UPSTREAM_URL]") var upstream: String?
+    @Option(help: "Token sent to the upstream as a Bearer token. [env: GITHUB_TOKEN]") var githubToken: String?
+    @Option(help: "Demo upstream: latency per answer in milliseconds. [env: DEMO_LATENCY_MS] (default: 0)") var demoLatencyMs: String?
+    @Option(help: "Demo upstream: fraction of answers that fail, 0.0-1.0. [env: DEMO_FAILURE_RATE] (default: 0.0)") var demoFailureRate: String?
+    @Option(help: "Demo upstream: number of users. [env: DEMO_USERS] (default: 1000)") var demoUsers: String?
+    @Option(help: "Seconds a client may take to send a request's headers. [env: HEADER_TIMEOUT] (default: 10)") var headerTimeout: String?
+    @Option(help: "Seconds an idle keep-alive connection stays open. [env: IDLE_TIMEOUT] (default: 60)") var idleTimeout: String?
+    @Option(help: "Seconds graceful shutdown may take before connections are cut. [env: SHUTDOWN_TIMEOUT] (default: 8)") var shutdownTimeout: String?
+    @Option(help: "Largest accepted request body in bytes. [env: MAX_BODY_BYTES] (default: 1048576)") var maxBodyBytes: String?
+    @Option(help: "Most connections open at once. [env: MAX_CONNECTIONS] (default: 16384)") var maxConnections: String?
+    @Option(help: "Seconds between heartbeat comments on event streams. [env: SSE_HEARTBEAT] (default: 15)") var sseHeartbeat: String?
+    @Option(help: "PEM certificate chain; enables TLS (1.2+) with --tls-key. [env: TLS_CERT]") var tlsCert: String?
+    @Option(help: "PEM private key for --tls-cert. [env: TLS_KEY]") var tlsKey: String?
+    @Option(help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)") var logLevel: String?
+    @Option(help: "json or text. [env: LOG_FORMAT] (default: text)") var logFormat: String?
+
+    /// The options given on the command line, by setting.
+    var flags: [ConfigurationSetting: String] {
+        let values: [(ConfigurationSetting, String?)] = [
+            (.host, host), (.port, port), (.upstream, upstream), (.githubToken, githubToken),
+            (.demoLatencyMs, demoLatencyMs), (.demoFailureRate, demoFailureRate), (.demoUsers, demoUsers),
+            (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.shutdownTimeout, shutdownTimeout),
+            (.maxBodyBytes, maxBodyBytes), (.maxConnections, maxConnections), (.sseHeartbeat, sseHeartbeat),
+            (.tlsCert, tlsCert), (.tlsKey, tlsKey), (.logLevel, logLevel), (.logFormat, logFormat),
+        ]
+        return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })
+    }
+
+    func run() throws {
+        let configuration = try CommandLineFailure.exitOnError { try ServiceConfiguration.resolve(flags: flags) }
+        let logger = ServiceLogging.bootstrap(level: configuration.logLevel, format: configuration.logFormat)
+        let application = Application(configuration: configuration, logger: logger)
+        try CommandLineFailure.exitOnError { try application.start() }
+        application.runUntilTerminated()
+        LineWriter.standardOutput.flush()
+    }
+}

@@ -1,0 +1,32 @@
+import NetCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Names the flag behind an error the server raised while starting.
+enum StartupFailure {
+    static func configurationError(for error: Error, configuration: ServiceConfiguration) -> ConfigurationError {
+        if let error = error as? ConfigurationError { return error }
+        if let error = error as? SocketError {
+            if error.operation.hasPrefix("getaddrinfo") || error.code == EADDRNOTAVAIL {
+                return ConfigurationError(.host, value: configuration.host, reason: "cannot listen on this address: \(error)")
+            }
+            let reason = error.code == EADDRINUSE ? "port already in use" : (error.code == EACCES ? "permission denied" : "cannot listen")
+            return ConfigurationError(.port, value: String(configuration.port), reason: "\(reason) on \(configuration.host): \(error)")
+        }
+        if let error = error as? TLSError {
+            let text = error.description
+            let culprit: ConfigurationSetting = text.contains("certificate") && !text.contains("private key") ? .tlsCert : .tlsKey
+            let value = culprit == .tlsCert ? configuration.tls?.certificate : configuration.tls?.privateKey
+            return ConfigurationError(culprit, value: value, reason: oneLine(text))
+        }
+        return ConfigurationError(.host, value: nil, reason: "cannot start the server: \(oneLine(String(describing: error)))")
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
