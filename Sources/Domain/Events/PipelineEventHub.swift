@@ -25,6 +25,10 @@ public final class PipelineEventHub: Sendable {
 
     public let replayCapacity: Int
     private let state = Mutex(State())
+    /// Serializes publishing and joining, so every subscriber sees ids in order and a
+    /// resume misses nothing; delivery happens outside `state`, so a subscriber may
+    /// unsubscribe (a client disconnecting) from within its own delivery.
+    private let publishing = Mutex(())
 
     public init(replayCapacity: Int = 1000) {
         self.replayCapacity = max(1, replayCapacity)
@@ -36,22 +40,23 @@ public final class PipelineEventHub: Sendable {
     public var lastEventId: Int { state.withLock { $0.nextId - 1 } }
 
     /// Numbers and records the event, then hands it to matching subscribers.
-    /// Delivery happens under the hub's lock so every subscriber sees ids in order.
     @discardableResult
     public func publish(_ event: PipelineEvent) -> PipelineEvent {
-        state.withLock { state in
-            var numbered = event
-            numbered.id = state.nextId
-            state.nextId += 1
-            if state.buffer.count < replayCapacity {
-                state.buffer.append(numbered)
-            } else {
-                state.buffer[state.bufferStart] = numbered
-                state.bufferStart = (state.bufferStart + 1) % replayCapacity
+        publishing.withLock { _ in
+            let (numbered, targets) = state.withLock { state in
+                var numbered = event
+                numbered.id = state.nextId
+                state.nextId += 1
+                if state.buffer.count < replayCapacity {
+                    state.buffer.append(numbered)
+                } else {
+                    state.buffer[state.bufferStart] = numbered
+                    state.bufferStart = (state.bufferStart + 1) % replayCapacity
+                }
+                let targets = state.subscribers.values.filter { $0.0.admits(numbered) }.map(\.1)
+                return (numbered, targets)
             }
-            for (filter, watcher) in state.subscribers.values where filter.admits(numbered) {
-                watcher.data(.event(numbered))
-            }
+            for watcher in targets { watcher.data(.event(numbered)) }
             return numbered
         }
     }
@@ -61,20 +66,21 @@ public final class PipelineEventHub: Sendable {
     /// after that id have already left the buffer, starts with `.reset`.
     public func events(matching filter: PipelineEventFilter = PipelineEventFilter(), after lastSeen: Int? = nil) -> DataStream<Delivery> {
         DataStream { watcher in
-            let key: Int = self.state.withLock { state in
-                if let lastSeen {
-                    let replay = state.replay
-                    let oldest = replay.first?.id ?? state.nextId
-                    if lastSeen + 1 < oldest {
-                        watcher.data(.reset(oldestAvailable: oldest))
+            let key: Int = self.publishing.withLock { _ in
+                let (missed, key) = self.state.withLock { state -> ([Delivery], Int) in
+                    var missed: [Delivery] = []
+                    if let lastSeen {
+                        let replay = state.replay
+                        let oldest = replay.first?.id ?? state.nextId
+                        if lastSeen + 1 < oldest { missed.append(.reset(oldestAvailable: oldest)) }
+                        missed += replay.filter { $0.id > lastSeen && filter.admits($0) }.map(Delivery.event)
                     }
-                    for event in replay where event.id > lastSeen && filter.admits(event) {
-                        watcher.data(.event(event))
-                    }
+                    let key = state.nextSubscriber
+                    state.nextSubscriber += 1
+                    state.subscribers[key] = (filter, watcher)
+                    return (missed, key)
                 }
-                let key = state.nextSubscriber
-                state.nextSubscriber += 1
-                state.subscribers[key] = (filter, watcher)
+                for delivery in missed { watcher.data(delivery) }
                 return key
             }
             return Disposable {

@@ -58,16 +58,17 @@ public final class GitHubClient: Sendable {
         }
     }
 
-    /// A single attempt, no retries: succeeds when the upstream answers at all with a
-    /// non-5xx status. `/ready` uses it.
+    /// A single attempt, no retries: true when the upstream answers HTTP at all (any
+    /// status), false when it cannot be reached in time. `/ready` uses it. It asks for
+    /// `/rate_limit`, which GitHub does not count against the rate limit.
     public func probe(timeout: Duration = .seconds(2)) -> DataStream<Bool> {
-        let url = configuration.baseURL.appending(path: "users").appending(queryItems: [URLQueryItem(name: "per_page", value: "1")])
+        let url = configuration.baseURL.appending(path: "rate_limit")
         let attempt = Deadline.stream(transport.send(request(url)), limit: timeout, scheduler: scheduler)
         return DataStream { watcher in
             attempt.watch { event in
                 switch event {
-                case .data(let response):
-                    watcher.data(response.status < 500)
+                case .data:
+                    watcher.data(true)
                 case .error:
                     watcher.data(false)
                     watcher.end()

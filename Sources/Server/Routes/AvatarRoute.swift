@@ -1,0 +1,36 @@
+import Domain
+import Streams
+
+/// `GET /users/{login}/avatar`: the image bytes with a content-hash `ETag`;
+/// a matching `If-None-Match` gets `304 Not Modified` without the body.
+struct AvatarRoute: Sendable {
+    let pipeline: AvatarPipeline
+    let hub: PipelineEventHub
+
+    func handle(_ request: Request) -> DataStream<Response> {
+        let login = request.pathParameters["login"] ?? ""
+        let trace = PipelineTrace(hub: hub, pipeline: AvatarPipeline.name, requestId: request.id)
+        let ifNoneMatch = request.headers["If-None-Match"]
+        return pipeline.avatar(login: login, trace: trace)
+            .map { image in Self.response(for: image, ifNoneMatch: ifNoneMatch) }
+            .recover { error in DataStream.just(UpstreamProblem.response(for: error, subject: login, instance: request.path)) }
+    }
+
+    static func response(for image: AvatarImage, ifNoneMatch: String?) -> Response {
+        let etag = "\"\(SHA256Digest.hex(image.bytes))\""
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "public, max-age=3600"]
+        if let ifNoneMatch, matches(ifNoneMatch, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add(name: "Content-Type", value: image.contentType)
+        return Response(status: .ok, headers: headers, body: .bytes(image.bytes))
+    }
+
+    /// `If-None-Match` uses weak comparison: `W/` prefixes are ignored, `*` matches anything.
+    static func matches(_ header: String, etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+/// Encodes route answers as compact camelCase JSON with unescaped slashes (URLs stay readable).
+enum JSONBody {
+    static func encode(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+
+    static func response(_ value: some Encodable) throws -> Response {
+        var response = Response.json(try encode(value))
+        response.headers.replaceOrAdd(name: "Content-Type", value: "application/json; charset=utf-8")
+        return response
+    }
+}

@@ -1,0 +1,16 @@
+import Domain
+import Streams
+
+/// `GET /users/{login}`: the user zipped with a summary of their repositories.
+struct ProfileRoute: Sendable {
+    let pipeline: ProfilePipeline
+    let hub: PipelineEventHub
+
+    func handle(_ request: Request) -> DataStream<Response> {
+        let login = request.pathParameters["login"] ?? ""
+        let trace = PipelineTrace(hub: hub, pipeline: ProfilePipeline.name, requestId: request.id)
+        return pipeline.profile(login: login, trace: trace)
+            .map { profile in try JSONBody.response(profile) }
+            .recover { error in DataStream.just(UpstreamProblem.response(for: error, subject: login, instance: request.path)) }
+    }
+}

@@ -1,0 +1,38 @@
+import Domain
+
+/// How upstream failures become problem+json answers: 404 for an unknown user,
+/// 503 + Retry-After for GitHub's rate limit, 504 for timeouts, 502 for the rest.
+enum UpstreamProblem {
+    static func httpError(for error: Error, subject: String) -> HTTPError {
+        guard let upstreamError = error as? UpstreamError else {
+            if let httpError = error as? HTTPError { return httpError }
+            return HTTPError(.badGateway, detail: "Upstream request for \(subject) failed: \(error)")
+        }
+        switch upstreamError {
+        case .status(404, _):
+            return HTTPError(.notFound, detail: "Unknown user: \(subject)")
+        case .rateLimited(let seconds):
+            return HTTPError(
+                .serviceUnavailable, detail: "The upstream rate limit is exhausted; retry after \(seconds) seconds",
+                headers: ["Retry-After": String(seconds)])
+        case .timeout:
+            return HTTPError(.gatewayTimeout, detail: "The upstream did not answer in time for \(subject), after retries")
+        case .status(let code, _):
+            return HTTPError(.badGateway, detail: "The upstream answered \(code) for \(subject), after retries")
+        case .connection(let reason):
+            return HTTPError(.badGateway, detail: "The upstream could not be reached for \(subject): \(reason)")
+        case .malformed(let reason):
+            return HTTPError(.badGateway, detail: "The upstream answer for \(subject) was not understood: \(reason)")
+        }
+    }
+
+    static func response(for error: Error, subject: String, instance: String) -> Response {
+        httpError(for: error, subject: subject).response(instance: instance)
+    }
+
+    static func badParameter(_ error: QueryParameterError, instance: String) -> Response {
+        .problem(
+            status: .badRequest, detail: "Query parameter '\(error.parameter)' \(error.reason)",
+            title: "Invalid query parameter", instance: instance)
+    }
+}

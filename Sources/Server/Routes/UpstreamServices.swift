@@ -1,0 +1,61 @@
+import Domain
+import Foundation
+import Streams
+
+/// Everything the routes need from the upstream side, built from the service
+/// configuration: the GitHub client (real upstream, or the embedded demo upstream
+/// started on its own loopback port), the event hub, readiness and metrics.
+public final class UpstreamServices: Sendable {
+    public let client: GitHubClient
+    public let hub: PipelineEventHub
+    /// Set when serving the embedded demo upstream.
+    public let demoServer: DemoUpstreamServer?
+
+    public init(client: GitHubClient, hub: PipelineEventHub = .shared, demoServer: DemoUpstreamServer? = nil) {
+        self.client = client
+        self.hub = hub
+        self.demoServer = demoServer
+    }
+
+    /// Talks to `configuration.upstream`, or starts the demo upstream in-process when it is nil.
+    /// Throws when the demo upstream cannot bind its loopback port.
+    public static func start(
+        _ configuration: ServiceConfiguration, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy()
+    ) throws -> UpstreamServices {
+        var demoServer: DemoUpstreamServer?
+        let baseURL: URL
+        if let upstream = configuration.upstream {
+            baseURL = upstream
+        } else {
+            let demo = DemoUpstreamServer(configuration: .init(
+                users: configuration.demoUsers, latency: configuration.demoLatency, failureRate: configuration.demoFailureRate))
+            try demo.start()
+            demoServer = demo
+            baseURL = demo.baseURL!
+        }
+        let client = GitHubClient(
+            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry),
+            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "upstream.timers"))
+        return UpstreamServices(client: client, demoServer: demoServer)
+    }
+
+    public func routes(responder: EventStreamResponder) -> UserRoutes {
+        UserRoutes(client: client, hub: hub, responder: responder)
+    }
+
+    /// For `/ready`: true while the upstream answers HTTP at all.
+    public func isUpstreamReachable(timeout: Duration = .seconds(2)) -> DataStream<Bool> {
+        client.probe(timeout: timeout)
+    }
+
+    /// Adds `upstream_requests_total{outcome}`, `upstream_retries_total`,
+    /// `upstream_request_duration_seconds` and `upstream_in_flight` to `/metrics`.
+    public func installMetrics(into registry: MetricsRegistry) {
+        let metrics = client.metrics
+        registry.addCollector { metrics.render() }
+    }
+
+    public func shutdown() async {
+        await demoServer?.shutdown()
+    }
+}

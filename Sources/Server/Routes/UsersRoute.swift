@@ -1,0 +1,23 @@
+import Domain
+import Streams
+
+/// `GET /users`: a page of users with avatar metadata, as one JSON array.
+struct UsersRoute: Sendable {
+    let pipeline: UsersWithAvatarsPipeline
+    let hub: PipelineEventHub
+
+    func handle(_ request: Request) -> DataStream<Response> {
+        let query: UsersQuery
+        do {
+            query = try UsersQuery.parse { request.query[$0] }
+        } catch {
+            return .just(UpstreamProblem.badParameter(error, instance: request.path))
+        }
+        let trace = PipelineTrace(hub: hub, pipeline: UsersWithAvatarsPipeline.name, requestId: request.id)
+        return pipeline.list(query, trace: trace)
+            .map { users in try JSONBody.response(users) }
+            .recover { error in
+                DataStream.just(UpstreamProblem.response(for: error, subject: "the user list", instance: request.path))
+            }
+    }
+}

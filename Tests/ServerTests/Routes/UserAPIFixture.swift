@@ -1,0 +1,121 @@
+import Domain
+import Foundation
+import Streams
+import Synchronization
+import XCTest
+@testable import Server
+
+/// The user API on 127.0.0.1 talking over real sockets to a demo upstream (or to
+/// `upstreamURL`), both on ephemeral ports.
+final class UserAPIFixture {
+    let demo: DemoUpstreamServer?
+    let services: UpstreamServices
+    let api: TestServer
+    let metrics: UpstreamMetrics
+
+    init(
+        users: Int = 60, latency: Duration = .zero, failureRate: Double = 0, upstreamURL: URL? = nil,
+        timeout: Duration = .seconds(2), retry: RetryPolicy = RetryPolicy(maxRetries: 6, baseDelay: .milliseconds(5), maxDelay: .milliseconds(100)),
+        heartbeat: HeartbeatClock? = nil
+    ) throws {
+        var baseURL = upstreamURL
+        if upstreamURL == nil {
+            let demo = DemoUpstreamServer(configuration: .init(users: users, latency: latency, failureRate: failureRate))
+            try demo.start()
+            self.demo = demo
+            baseURL = demo.baseURL
+        } else {
+            demo = nil
+        }
+        metrics = UpstreamMetrics()
+        let client = GitHubClient(
+            configuration: .init(baseURL: baseURL!, timeout: timeout, retry: retry),
+            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "test.upstream"), metrics: metrics)
+        services = UpstreamServices(client: client, hub: PipelineEventHub())
+        var router = Router()
+        services.routes(responder: EventStreamResponder(heartbeat: heartbeat, subscribers: nil)).register(on: &router)
+        api = try TestServer(router: router)
+    }
+
+    deinit {
+        api.stop()
+        demo?.stop()
+    }
+
+    func get(_ target: String, headers: [String: String] = [:], timeout: TimeInterval = 10) throws -> RawHTTPClient.Response {
+        let client = try RawHTTPClient(port: api.port, timeout: timeout)
+        try client.send(Self.request(target, headers: headers))
+        return try client.readResponse()
+    }
+
+    /// Opens an SSE request and returns the client positioned at the start of the body.
+    func openStream(_ target: String, headers: [String: String] = [:]) throws -> (RawHTTPClient, RawHTTPClient.Response) {
+        let client = try RawHTTPClient(port: api.port, timeout: 10)
+        try client.send(Self.request(target, headers: headers))
+        return (client, try client.readResponse(forHead: true))
+    }
+
+    static func request(_ target: String, headers: [String: String]) -> String {
+        var text = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        return text + "\r\n"
+    }
+}
+
+extension RawHTTPClient.Response {
+    var jsonArray: [[String: Any]]? {
+        (try? JSONSerialization.jsonObject(with: Data(body))) as? [[String: Any]]
+    }
+}
+
+/// Parses SSE messages out of body chunks as they arrive.
+struct SSEReader {
+    struct Message: Equatable {
+        var id: String?
+        var event: String?
+        var data: String = ""
+    }
+
+    private var pending = ""
+
+    /// Messages completed by `bytes` (comments and heartbeats are dropped).
+    mutating func feed(_ bytes: [UInt8]) -> [Message] {
+        pending += String(decoding: bytes, as: UTF8.self)
+        var messages: [Message] = []
+        while let range = pending.range(of: "\n\n") {
+            let block = pending[..<range.lowerBound]
+            pending = String(pending[range.upperBound...])
+            var message = Message()
+            var dataLines: [String] = []
+            for line in block.split(separator: "\n") where !line.hasPrefix(":") {
+                let parts = line.split(separator: ":", maxSplits: 1).map { String($0) }
+                let value = parts.count > 1 ? String(parts[1].drop { $0 == " " }) : ""
+                switch parts[0] {
+                case "id": message.id = value
+                case "event": message.event = value
+                case "data": dataLines.append(value)
+                default: break
+                }
+            }
+            message.data = dataLines.joined(separator: "\n")
+            if message.event != nil || !dataLines.isEmpty { messages.append(message) }
+        }
+        return messages
+    }
+}
+
+extension XCTestCase {
+    /// Waits, without sleeping the test thread, until `condition` holds or `timeout` passes.
+    func waitUntil(_ description: String, timeout: TimeInterval = 2, _ condition: @escaping @Sendable () -> Bool) {
+        let done = expectation(description: description)
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "test.poll"))
+        let fulfilled = Atomic<Bool>(false)
+        timer.schedule(deadline: .now(), repeating: .milliseconds(10))
+        timer.setEventHandler {
+            if condition(), !fulfilled.exchange(true, ordering: .relaxed) { done.fulfill() }
+        }
+        timer.resume()
+        wait(for: [done], timeout: timeout)
+        timer.cancel()
+    }
+}
