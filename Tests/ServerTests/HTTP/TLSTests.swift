@@ -51,7 +51,6 @@ final class TLSTests: XCTestCase {
         configuration.cipherList = "DEFAULT:@SECLEVEL=0" // lets this client offer TLS 1.1 at all
         let context = try TLSContext(configuration: configuration)
         XCTAssertThrowsError(try TLSExchange.run(port: server.port, context: context, request: "GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n", test: self)) { error in
-            print("TLS 1.1 client refused: \(error)")
             XCTAssertTrue("\(error)".contains("protocol version"), "\(error)")
         }
     }
