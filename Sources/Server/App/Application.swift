@@ -56,7 +56,7 @@ public final class Application: Sendable {
             Task { await upstream.shutdown() }
             throw StartupFailure.configurationError(for: error, configuration: configuration)
         }
-        let feedSubscription = feed.start()
+        let feedSubscription = feed.start(clock: configuration.eventsClock)
         heartbeat.start()
         state.withLock {
             $0.server = server

@@ -2,24 +2,58 @@ import Domain
 import Foundation
 import Streams
 
-/// `/events`' source: the Domain hub's pipeline events, each encoded once into an
-/// SSE message (`id`, `event: <kind>`, `data: <JSON>`) and shared by every client.
+/// `/events`' source: the Domain hub's pipeline events, plus optional clock
+/// ticks, each encoded once into an SSE message and shared by every client.
+///
+/// - a pipeline event: `event: <kind>` (subscribe, data, …), `data: <PipelineEvent JSON>`;
+/// - a clock tick (with `--events-clock`): `event: tick`, `data: tick K`, the
+///   pseudo-pipeline `clock` — a steady broadcast for load tests and demos.
+///
+/// SSE ids number the feed's messages (1, 2, 3, …) for `Last-Event-ID` resume.
 public final class PipelineEventFeed: Sendable {
-    public let broadcaster: SSEBroadcaster<PipelineEvent>
+    public enum Item: Sendable {
+        case pipeline(PipelineEvent)
+        case clockTick(Int)
+    }
+
+    /// The pipeline name clock ticks are filed under.
+    public static let clockPipeline = "clock"
+
+    public let broadcaster: SSEBroadcaster<Item>
     private let hub: PipelineEventHub
 
     public init(hub: PipelineEventHub) {
         self.hub = hub
-        broadcaster = SSEBroadcaster(capacity: hub.replayCapacity, identify: \.id) { event in
-            ServerSentEvent(event: event.kind.rawValue, data: Self.json(event))
+        broadcaster = SSEBroadcaster(capacity: hub.replayCapacity) { item in
+            switch item {
+            case .pipeline(let event): ServerSentEvent(event: event.kind.rawValue, data: Self.json(event))
+            case .clockTick(let index): ServerSentEvent(event: "tick", data: "tick \(index)")
+            }
         }
     }
 
-    /// Starts forwarding the hub's events; dispose the result to stop.
-    public func start() -> Disposable {
-        hub.events().watch(data: { [broadcaster] delivery in
-            if case .event(let event) = delivery { broadcaster.publish(event) }
+    /// Starts forwarding the hub's events and, when `clock` is given, a tick every `clock`; dispose to stop.
+    public func start(clock: Duration?, scheduler: any Scheduler = QueueScheduler(label: "events.clock")) -> Disposable {
+        let broadcaster = self.broadcaster
+        let events = hub.events().watch(data: { delivery in
+            if case .event(let event) = delivery { broadcaster.publish(.pipeline(event)) }
         })
+        guard let clock, clock > .zero else { return events }
+        let ticks = DataStream.interval(clock, scheduler: scheduler).watch(data: { index in broadcaster.publish(.clockTick(index)) })
+        return Disposable {
+            events.dispose()
+            ticks.dispose()
+        }
+    }
+
+    /// Whether a subscriber with `filter` wants `item`; clock ticks count as `data` events of pipeline `clock`.
+    static func admits(_ item: Item, _ filter: PipelineEventFilter) -> Bool {
+        switch item {
+        case .pipeline(let event):
+            return filter.admits(event)
+        case .clockTick:
+            return (filter.pipeline == nil || filter.pipeline == clockPipeline) && (filter.kinds?.contains(.data) ?? true)
+        }
     }
 
     static func json(_ event: PipelineEvent) -> String {

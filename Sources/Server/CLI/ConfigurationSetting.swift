@@ -4,7 +4,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case host, port, upstream, githubToken
     case demoLatencyMs, demoFailureRate, demoUsers
     case headerTimeout, idleTimeout, shutdownTimeout
-    case maxBodyBytes, maxConnections, sseHeartbeat
+    case maxBodyBytes, maxConnections, sseHeartbeat, eventsClock
     case tlsCert, tlsKey, logLevel, logFormat
 
     /// The long flag, e.g. `--demo-latency-ms`.

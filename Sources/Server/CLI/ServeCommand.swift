@@ -25,6 +25,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Largest accepted request body in bytes. [env: MAX_BODY_BYTES] (default: 1048576)") var maxBodyBytes: String?
     @Option(help: "Most connections open at once. [env: MAX_CONNECTIONS] (default: 16384)") var maxConnections: String?
     @Option(help: "Seconds between heartbeat comments on event streams. [env: SSE_HEARTBEAT] (default: 15)") var sseHeartbeat: String?
+    @Option(help: "Seconds between `tick K` broadcasts on /events (pipeline `clock`); 0 = none. [env: EVENTS_CLOCK] (default: 0)") var eventsClock: String?
     @Option(help: "PEM certificate chain; enables TLS (1.2+) with --tls-key. [env: TLS_CERT]") var tlsCert: String?
     @Option(help: "PEM private key for --tls-cert. [env: TLS_KEY]") var tlsKey: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)") var logLevel: String?
@@ -36,7 +37,7 @@ struct ServeCommand: ParsableCommand {
             (.host, host), (.port, port), (.upstream, upstream), (.githubToken, githubToken),
             (.demoLatencyMs, demoLatencyMs), (.demoFailureRate, demoFailureRate), (.demoUsers, demoUsers),
             (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.shutdownTimeout, shutdownTimeout),
-            (.maxBodyBytes, maxBodyBytes), (.maxConnections, maxConnections), (.sseHeartbeat, sseHeartbeat),
+            (.maxBodyBytes, maxBodyBytes), (.maxConnections, maxConnections), (.sseHeartbeat, sseHeartbeat), (.eventsClock, eventsClock),
             (.tlsCert, tlsCert), (.tlsKey, tlsKey), (.logLevel, logLevel), (.logFormat, logFormat),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })

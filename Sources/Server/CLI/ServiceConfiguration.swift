@@ -30,6 +30,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var maxBodyBytes = 1 << 20
     public var maxConnections = 16_384
     public var sseHeartbeat: Duration = .seconds(15)
+    /// Publish a `tick K` broadcast on `/events` this often; nil = never.
+    public var eventsClock: Duration?
     public var tls: TLSFiles?
     public var logLevel: Logger.Level = .info
     public var logFormat: LogFormat = .text
@@ -58,6 +60,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.maxBodyBytes = try reader.integer(.maxBodyBytes, in: 0...(1 << 40)) ?? configuration.maxBodyBytes
         configuration.maxConnections = try reader.integer(.maxConnections, in: 1...1_000_000) ?? configuration.maxConnections
         configuration.sseHeartbeat = try reader.seconds(.sseHeartbeat, allowZero: false) ?? configuration.sseHeartbeat
+        if let clock = try reader.seconds(.eventsClock, allowZero: true), clock > .zero {
+            configuration.eventsClock = clock
+        }
         configuration.tls = try reader.tlsFiles()
         configuration.logLevel = try reader.choice(.logLevel, Logger.Level.allCases.map { ($0.rawValue, $0) }) ?? configuration.logLevel
         configuration.logFormat = try reader.choice(.logFormat, LogFormat.allCases.map { ($0.rawValue, $0) }) ?? configuration.logFormat

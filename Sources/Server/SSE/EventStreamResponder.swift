@@ -8,6 +8,13 @@ public struct EventStreamResponder: Sendable {
     /// may reconnect (to another instance) after their retry delay.
     public static let shutdownEvent = ServerSentEvent(event: "shutdown", data: "server shutting down").encoded
 
+    /// Reconnection delay sent to clients as the stream's first message.
+    public static let reconnectDelayMilliseconds = 2000
+
+    /// The first message of every stream: it sets the client's reconnection delay
+    /// and gets the response head and first bytes through proxies at once.
+    static let prelude = ServerSentEvent(retry: reconnectDelayMilliseconds).encoded
+
     public let heartbeat: HeartbeatClock?
     public let subscribers: Gauge?
 
@@ -18,7 +25,8 @@ public struct EventStreamResponder: Sendable {
 
     /// A `200` event stream of already-encoded messages.
     public func response(encoded events: DataStream<[UInt8]>) -> Response {
-        let body = EventStreamBody.make(events: events, heartbeats: heartbeat?.stream).counted(in: subscribers)
+        let feed = DataStream.concat(DataStream.just(Self.prelude), events)
+        let body = EventStreamBody.make(events: feed, heartbeats: heartbeat?.stream).counted(in: subscribers)
         var response = Response.stream(body, contentType: Self.contentType, shutdownTrailer: Self.shutdownEvent)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
         response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")

@@ -1,14 +1,16 @@
 import Streams
 import Synchronization
 
-/// A hot SSE feed shared by many clients: each published item is encoded once
-/// and the same bytes go to every subscriber whose filter admits it, and the
-/// last `capacity` items are kept for `Last-Event-ID` resume.
+/// A hot SSE feed shared by many clients: each published item is numbered
+/// (1, 2, 3, … as its SSE `id`), encoded once, and the same bytes go to every
+/// subscriber whose filter admits it; the last `capacity` items are kept for
+/// `Last-Event-ID` resume.
 ///
 /// A subscriber resuming after id N first gets the buffered items with larger
 /// ids (filtered), then live ones, each exactly once and in order. If items
 /// after N have already left the buffer, it first gets `event: reset` with the
-/// oldest id still available, so the client knows it missed some.
+/// oldest id still available, so the client knows it missed some; so does a
+/// client whose id is newer than anything published (it saw a previous run).
 public final class SSEBroadcaster<Item: Sendable>: Sendable {
     private struct Entry: Sendable {
         let id: Int
@@ -36,32 +38,32 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
 
     public let capacity: Int
     private let encode: @Sendable (Item) -> ServerSentEvent
-    private let identify: @Sendable (Item) -> Int
     private let state = Mutex(State())
     /// Publishing is serialized, so every subscriber sees items in id order even
     /// though delivery happens outside `state`'s lock.
     private let publishing = Mutex(())
 
-    /// - Parameters:
-    ///   - identify: the item's id, increasing with every published item.
-    ///   - encode: the message for an item; its `id` field is set from `identify`.
-    public init(capacity: Int, identify: @escaping @Sendable (Item) -> Int, encode: @escaping @Sendable (Item) -> ServerSentEvent) {
+    /// - Parameter encode: the message for an item; its `id` field is replaced by the item's number.
+    public init(capacity: Int, encode: @escaping @Sendable (Item) -> ServerSentEvent) {
         self.capacity = max(1, capacity)
-        self.identify = identify
         self.encode = encode
     }
 
+    /// The id of the last published item (0 before the first).
+    public var lastID: Int { state.withLock { $0.lastID } }
+
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// Encodes `item` once, records it and hands its bytes to every admitting subscriber.
+    /// Numbers and encodes `item` once, records it and hands its bytes to every admitting subscriber.
     public func publish(_ item: Item) {
-        var message = encode(item)
-        let id = identify(item)
-        message.id = String(id)
-        let entry = Entry(id: id, item: item, bytes: message.encoded)
+        let message = encode(item)
         publishing.withLock { _ in
-            let targets = state.withLock { state -> [Watcher<[UInt8]>] in
-                guard !state.ended else { return [] }
+            let delivery = state.withLock { state -> (bytes: [UInt8], watchers: [Watcher<[UInt8]>])? in
+                guard !state.ended else { return nil }
+                let id = state.lastID + 1
+                var numbered = message
+                numbered.id = String(id)
+                let entry = Entry(id: id, item: item, bytes: numbered.encoded)
                 if state.ring.count < capacity {
                     state.ring.append(entry)
                 } else {
@@ -69,9 +71,10 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                     state.ringStart = (state.ringStart + 1) % capacity
                 }
                 state.lastID = id
-                return state.subscribers.values.compactMap { $0.admits(item) ? $0.watcher : nil }
+                return (entry.bytes, state.subscribers.values.compactMap { $0.admits(item) ? $0.watcher : nil })
             }
-            for watcher in targets { watcher.data(entry.bytes) }
+            guard let delivery else { return }
+            for watcher in delivery.watchers { watcher.data(delivery.bytes) }
         }
     }
 
@@ -97,7 +100,9 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                     guard !state.ended else { return ([], nil) }
                     var replay: [[UInt8]] = []
                     if let lastSeen {
-                        if let oldest = state.oldestID, lastSeen + 1 < oldest {
+                        let oldest = state.oldestID ?? state.lastID + 1
+                        // Too old for the buffer, or from before a restart (ids start again at 1).
+                        if lastSeen + 1 < oldest || lastSeen > state.lastID {
                             replay.append(Self.reset(oldestAvailable: oldest))
                         }
                         replay += state.replay.filter { $0.id > lastSeen && admits($0.item) }.map(\.bytes)

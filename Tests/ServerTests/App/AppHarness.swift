@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+import XCTest
+@testable import Server
+
+/// A running `Application` on 127.0.0.1 and an ephemeral port, logging into
+/// memory, shut down gracefully at the end of the test.
+final class AppHarness {
+    let application: Application
+    let port: Int
+    let output = CapturedOutput()
+
+    init(_ test: XCTestCase, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        var configuration = ServiceConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.shutdownTimeout = .seconds(2)
+        configure(&configuration)
+        let writer = output.writer
+        let logger = Logger(label: "test-app") { StdoutLogHandler(label: $0, level: .info, format: .json, writer: writer) }
+        application = Application(configuration: configuration, logger: logger)
+        port = try application.start()
+        let application = self.application
+        test.addTeardownBlock {
+            let stopped = XCTestExpectation(description: "application stopped")
+            application.shutdown { stopped.fulfill() }
+            _ = XCTWaiter.wait(for: [stopped], timeout: 10)
+        }
+    }
+
+    func client() throws -> RawHTTPClient {
+        try RawHTTPClient(port: port)
+    }
+
+    /// One GET on a fresh connection.
+    func get(_ target: String, headers: [String: String] = [:]) throws -> RawHTTPClient.Response {
+        let client = try client()
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        try client.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\(extra)Connection: close\r\n\r\n")
+        return try client.readResponse()
+    }
+
+    /// The JSON log lines written so far.
+    func logLines() -> [[String: Any]] {
+        output.lines().compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+}

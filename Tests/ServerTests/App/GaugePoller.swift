@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+/// Scrapes `/metrics` on a timer until `metric` shows `expected`, then fulfils the
+/// expectation: how a test waits for the server to notice something
+/// asynchronous (a client went away) without sleeping a fixed time.
+final class GaugePoller: @unchecked Sendable {
+    // @unchecked: `timer` is touched only on `queue`.
+    private let port: Int
+    private let line: String
+    private let expectation: XCTestExpectation
+    private let queue = DispatchQueue(label: "gauge-poller")
+    private var timer: DispatchSourceTimer?
+
+    init(port: Int, metric: String, expected: Int, fulfil expectation: XCTestExpectation) {
+        self.port = port
+        self.line = "\n\(metric) \(expected)\n"
+        self.expectation = expectation
+    }
+
+    func start() {
+        queue.async { [self] in
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now(), repeating: .milliseconds(20))
+            timer.setEventHandler { [self] in check() }
+            self.timer = timer
+            timer.activate()
+        }
+    }
+
+    private func check() {
+        guard let client = try? RawHTTPClient(port: port, timeout: 2),
+              (try? client.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")) != nil,
+              let page = try? client.readResponse()
+        else { return }
+        if page.bodyText.contains(line) {
+            timer?.cancel()
+            timer = nil
+            expectation.fulfill()
+        }
+    }
+}
