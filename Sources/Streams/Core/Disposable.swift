@@ -18,17 +18,17 @@ public final class Disposable: Sendable {
         var pruneAt = 32
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let disposedFlag = Atomic<Bool>(false)
 
     /// A disposable with nothing to cancel.
     public init() {
-        state = Mutex(State())
+        state = Locked(State())
     }
 
     /// A disposable that runs `action` the first time it is disposed.
     public init(_ action: @escaping @Sendable () -> Void) {
-        state = Mutex(State(action: action))
+        state = Locked(State(action: action))
     }
 
     /// Whether `dispose()` has been called.
@@ -87,7 +87,7 @@ public final class Disposable: Sendable {
 
 /// Disposes everything it holds when it is deinitialised (or when `dispose()` is called).
 public final class DisposeBag: Sendable {
-    private let disposables = Mutex<[Disposable]>([])
+    private let disposables = Locked<[Disposable]>([])
 
     public init() {}
 

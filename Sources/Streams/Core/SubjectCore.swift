@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The shared machinery of the subjects: the watcher list, the terminal event,
 /// and serialized emission.
 ///
@@ -29,7 +27,7 @@ final class SubjectCore<Element: Sendable>: Sendable {
         var queue = RingBuffer<Queued>()
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var watcherCount: Int { state.withLock { $0.watchers.count } }
 

@@ -11,7 +11,7 @@ public final class Watcher<Element: Sendable>: Sendable {
     /// Whether some subscription already feeds this watcher; a second one gets a forwarding watcher.
     private let claimed = Atomic<Bool>(false)
     /// Disposed when this watcher receives a terminal event, so the stream feeding it frees its resources.
-    private let subscription = Mutex<Disposable?>(nil)
+    private let subscription = Locked<Disposable?>(nil)
 
     /// A watcher that hands every event to `handler`.
     public init(_ handler: @escaping @Sendable (Event<Element>) -> Void) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A hot stream that replays its last `bufferSize` values to every new
 /// watcher, then its terminal event if it has one (ReactiveX: ReplaySubject).
 ///
@@ -10,12 +8,12 @@ import Synchronization
 /// are serialized like `Streamer`'s.
 public final class ReplayStreamer<Element: Sendable>: StreamType {
     private let core = SubjectCore<Element>()
-    private let buffer: Mutex<RingBuffer<Element>>
+    private let buffer: Locked<RingBuffer<Element>>
     public let bufferSize: Int
 
     public init(bufferSize: Int) {
         self.bufferSize = max(0, bufferSize)
-        buffer = Mutex(RingBuffer())
+        buffer = Locked(RingBuffer())
     }
 
     @discardableResult

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A hot stream with a current value, replayed to every new watcher
 /// (ReactiveX: BehaviorSubject).
 ///
@@ -10,10 +8,10 @@ import Synchronization
 /// current value with `value`. Deliveries are serialized like `Streamer`'s.
 public final class ValueStreamer<Element: Sendable>: StreamType {
     private let core = SubjectCore<Element>()
-    private let current: Mutex<Element>
+    private let current: Locked<Element>
 
     public init(_ initial: Element) {
-        current = Mutex(initial)
+        current = Locked(initial)
     }
 
     /// The latest value fed in (or the initial one).

@@ -1,16 +1,40 @@
-import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// A value behind a `Mutex`, in a class so `@Sendable` closures can share it
-/// (a `Mutex` itself cannot be captured: it is not copyable).
-final class Locked<Value>: Sendable {
-    private let mutex: Mutex<Value>
+/// A value behind a pthread mutex, in a class so `@Sendable` closures can share it.
+///
+/// Not `Synchronization.Mutex`: on Linux that one waits through futex calls in
+/// the uninstrumented standard library, so ThreadSanitizer cannot see it and
+/// reports false races on everything it protects. pthread locks are intercepted
+/// by the sanitizer, which keeps `--sanitize=thread` reports meaningful.
+// @unchecked: `value` is only touched inside `withLock`, under the mutex.
+final class Locked<Value>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
 
     init(_ value: sending Value) {
-        mutex = Mutex(value)
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
     }
 
     /// Runs `body` with exclusive access; never call out to user code from `body`.
-    func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
-        try mutex.withLock(body)
+    @inline(__always)
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
     }
 }
