@@ -1,18 +1,20 @@
 /// Feeds a watcher 0, 1, 2, … with tick K due at `origin + K × period` on the
 /// scheduler's clock, the engine of `interval` and periodic `timer`.
 ///
-/// Each tick is scheduled relative to the origin, not to the previous tick, so
-/// lateness never accumulates (no drift). A tick that finds later ticks already due
-/// (the scheduler ran late) emits those too, in order, before scheduling the next
-/// one; so the next delay is always positive and nothing recurses.
+/// Ticks are placed relative to the origin, not to the previous tick, so lateness
+/// never accumulates (no drift). On a `RepeatingScheduler` one repeating timer
+/// drives all ticks; on any other scheduler each tick schedules the next one.
+/// Either way, a run that finds later ticks already due (the scheduler ran late)
+/// emits those too, in order, so none is skipped; and the next one-shot delay is
+/// always positive, so nothing recurses.
 final class PeriodicTicker: Sendable {
     private let watcher: Watcher<Int>
     private let scheduler: any Scheduler
     private let origin: Duration
     private let period: Duration
     private let timer = TimerSlot()
-    /// The index of the next tick. Only the single pending tick job touches it;
-    /// the lock makes that visible across the threads those jobs run on.
+    /// The index of the next tick. Only one tick run is active at a time; the lock
+    /// makes the index visible across the threads those runs happen on.
     private let nextIndex = PosixLock(0)
 
     init(feeding watcher: Watcher<Int>, firstAfter delay: Duration, period: Duration, scheduler: any Scheduler) {
@@ -23,7 +25,14 @@ final class PeriodicTicker: Sendable {
     }
 
     func start() {
-        schedule(index: 0, now: scheduler.now)
+        let now = scheduler.now
+        if let repeating = scheduler as? any RepeatingScheduler {
+            timer.install(1) {
+                repeating.scheduleRepeating(after: origin - now, every: period) { [self] in repeatingRun() }
+            }
+        } else {
+            scheduleOneShot(index: 0, now: now)
+        }
     }
 
     func cancel() {
@@ -34,13 +43,13 @@ final class PeriodicTicker: Sendable {
         origin + period * index
     }
 
-    private func schedule(index: Int, now: Duration) {
-        timer.start(UInt64(index) + 1, on: scheduler, after: due(index) - now) { [self] in
-            tick()
-        }
+    private func scheduleOneShot(index: Int, now: Duration) {
+        timer.start(UInt64(index) + 1, on: scheduler, after: due(index) - now) { [self] in oneShotRun() }
     }
 
-    private func tick() {
+    /// A one-shot timer fires exactly for the next tick (or late): emit it and any
+    /// overdue ones, then schedule the next.
+    private func oneShotRun() {
         var index = nextIndex.withLock { $0 }
         var now = scheduler.now
         repeat {
@@ -49,6 +58,18 @@ final class PeriodicTicker: Sendable {
             now = scheduler.now
         } while !watcher.isStopped && due(index) <= now
         nextIndex.withLock { $0 = index }
-        if !watcher.isStopped { schedule(index: index, now: now) }
+        if !watcher.isStopped { scheduleOneShot(index: index, now: now) }
+    }
+
+    /// A repeating timer may fire a little early on our clock, or once for several
+    /// missed periods: emit every tick due within half a period from now.
+    private func repeatingRun() {
+        var index = nextIndex.withLock { $0 }
+        let horizon = scheduler.now + period / 2
+        while !watcher.isStopped && due(index) <= horizon {
+            watcher.data(index)
+            index += 1
+        }
+        nextIndex.withLock { $0 = index }
     }
 }

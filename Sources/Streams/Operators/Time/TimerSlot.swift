@@ -24,6 +24,11 @@ final class TimerSlot: Sendable {
         after delay: Duration,
         _ work: @escaping @Sendable () -> Void
     ) {
+        install(generation) { scheduler.schedule(after: delay, work) }
+    }
+
+    /// Installs the timer `arm` creates under `generation`, with the rules of `start`.
+    func install(_ generation: UInt64, _ arm: () -> Disposable) {
         let (accepted, previous) = slot.withLock { slot -> (Bool, Disposable?) in
             guard !slot.closed, generation > slot.generation else { return (false, nil) }
             slot.generation = generation
@@ -32,7 +37,7 @@ final class TimerSlot: Sendable {
         }
         previous?.dispose()
         guard accepted else { return }
-        let timer = scheduler.schedule(after: delay, work)
+        let timer = arm()
         let unwanted = slot.withLock { slot -> Disposable? in
             guard !slot.closed, slot.generation == generation else { return timer }
             slot.timer = timer
