@@ -10,7 +10,7 @@ import Synchronization
 ///
 ///     let app = Application(configuration: configuration, logger: logger)
 ///     let port = try app.start()
-///     app.shutdown { … }          // or app.runUntilTerminated() for SIGTERM/SIGINT
+///     app.shutdown { … }          // or app.serveUntilTerminated() for SIGTERM/SIGINT
 public final class Application: Sendable {
     public let configuration: ServiceConfiguration
     public let metrics: ServiceMetrics
@@ -139,14 +139,17 @@ public final class Application: Sendable {
         }
     }
 
-    /// Blocks until SIGTERM or SIGINT has shut the service down gracefully.
-    public func runUntilTerminated() {
+    /// Starts the service and blocks until SIGTERM or SIGINT has shut it down
+    /// gracefully. Signal handlers are installed before the first log line, so a
+    /// signal sent as soon as the address is printed is never fatal.
+    public func serveUntilTerminated() throws {
         let done = DispatchSemaphore(value: 0)
         let signals = SignalWatcher(signals: [SIGTERM, SIGINT]) { [self] signal in
             logger.info("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
             shutdown { done.signal() }
         }
+        defer { signals.cancel() }
+        try start()
         done.wait()
-        signals.cancel()
     }
 }

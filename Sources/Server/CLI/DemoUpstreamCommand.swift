@@ -34,10 +34,6 @@ struct DemoUpstreamCommand: ParsableCommand {
         let server = DemoUpstreamServer(
             configuration: .init(users: configuration.demoUsers, latency: configuration.demoLatency, failureRate: configuration.demoFailureRate),
             host: configuration.host, port: configuration.port)
-        let port = try CommandLineFailure.exitOnError {
-            do { return try server.start() } catch { throw StartupFailure.configurationError(for: error, configuration: configuration) }
-        }
-        logger.info("demo upstream listening on http://\(configuration.host):\(port)", metadata: ["users": .stringConvertible(configuration.demoUsers)])
         let done = DispatchSemaphore(value: 0)
         let signals = SignalWatcher(signals: [SIGTERM, SIGINT]) { _ in
             Task {
@@ -45,8 +41,12 @@ struct DemoUpstreamCommand: ParsableCommand {
                 done.signal()
             }
         }
+        defer { signals.cancel() }
+        let port = try CommandLineFailure.exitOnError {
+            do { return try server.start() } catch { throw StartupFailure.configurationError(for: error, configuration: configuration) }
+        }
+        logger.info("demo upstream listening on http://\(configuration.host):\(port)", metadata: ["users": .stringConvertible(configuration.demoUsers)])
         done.wait()
-        signals.cancel()
         logger.info("stopped")
         LineWriter.standardOutput.flush()
     }

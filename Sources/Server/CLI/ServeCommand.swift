@@ -47,8 +47,7 @@ struct ServeCommand: ParsableCommand {
         let configuration = try CommandLineFailure.exitOnError { try ServiceConfiguration.resolve(flags: flags) }
         let logger = ServiceLogging.bootstrap(level: configuration.logLevel, format: configuration.logFormat)
         let application = Application(configuration: configuration, logger: logger)
-        try CommandLineFailure.exitOnError { try application.start() }
-        application.runUntilTerminated()
+        try CommandLineFailure.exitOnError { try application.serveUntilTerminated() }
         LineWriter.standardOutput.flush()
     }
 }

@@ -1,20 +1,25 @@
 import Foundation
 import XCTest
 
-/// Scrapes `/metrics` on a timer until `metric` shows `expected`, then fulfils the
+/// Scrapes `/metrics` on a timer until `metric` shows `expected` (or more, with
+/// `orMore`), then fulfils the
 /// expectation: how a test waits for the server to notice something
 /// asynchronous (a client went away) without sleeping a fixed time.
 final class GaugePoller: @unchecked Sendable {
     // @unchecked: `timer` is touched only on `queue`.
     private let port: Int
-    private let line: String
+    private let metric: String
+    private let expected: Int
+    private let orMore: Bool
     private let expectation: XCTestExpectation
     private let queue = DispatchQueue(label: "gauge-poller")
     private var timer: DispatchSourceTimer?
 
-    init(port: Int, metric: String, expected: Int, fulfil expectation: XCTestExpectation) {
+    init(port: Int, metric: String, expected: Int, orMore: Bool = false, fulfil expectation: XCTestExpectation) {
         self.port = port
-        self.line = "\n\(metric) \(expected)\n"
+        self.metric = metric
+        self.expected = expected
+        self.orMore = orMore
         self.expectation = expectation
     }
 
@@ -33,7 +38,11 @@ final class GaugePoller: @unchecked Sendable {
               (try? client.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")) != nil,
               let page = try? client.readResponse()
         else { return }
-        if page.bodyText.contains(line) {
+        let prefix = "\(metric) "
+        guard let line = page.bodyText.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
+              let value = Int(line.dropFirst(prefix.count))
+        else { return }
+        if value == expected || (orMore && value > expected) {
             timer?.cancel()
             timer = nil
             expectation.fulfill()

@@ -1,0 +1,57 @@
+import Streams
+import XCTest
+@testable import Server
+
+final class EventStreamBodyTests: XCTestCase {
+    func testHeartbeatsAreMixedIntoTheFeed() {
+        let events = Streamer<[UInt8]>()
+        let beats = Streamer<[UInt8]>()
+        let received = Received()
+        let subscription = EventStreamBody.make(events: events.asDataStream(), heartbeats: beats.asDataStream()).watch(data: received.append)
+        events.data(Array("a".utf8))
+        beats.data(Array("h".utf8))
+        events.data(Array("b".utf8))
+        XCTAssertEqual(received.text, "ahb")
+        subscription.dispose()
+    }
+
+    func testEndOfTheFeedEndsTheBodyAndStopsHeartbeats() {
+        let events = Streamer<[UInt8]>()
+        let beats = Streamer<[UInt8]>()
+        let ended = expectation(description: "body ended")
+        let subscription = EventStreamBody.make(events: events.asDataStream(), heartbeats: beats.asDataStream()).watch(end: { ended.fulfill() })
+        XCTAssertEqual(beats.watcherCount, 1)
+        events.end()
+        wait(for: [ended], timeout: 1)
+        XCTAssertEqual(beats.watcherCount, 0)
+        subscription.dispose()
+    }
+
+    func testHeartbeatClockBeatsWithAComment() {
+        let scheduler = TestScheduler()
+        let clock = HeartbeatClock(period: .seconds(15), scheduler: scheduler)
+        let received = Received()
+        let subscription = clock.stream.watch(data: received.append)
+        clock.start()
+        scheduler.advance(by: .seconds(14))
+        XCTAssertEqual(received.text, "", "no beat before the first period")
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(received.text, ": heartbeat\n\n")
+        scheduler.advance(by: .seconds(15))
+        XCTAssertEqual(received.text, ": heartbeat\n\n: heartbeat\n\n")
+        clock.stop()
+        scheduler.advance(by: .seconds(60))
+        XCTAssertEqual(received.text.count, 2 * ": heartbeat\n\n".count)
+        subscription.dispose()
+    }
+
+    func testCountedStreamMovesTheGaugeUpAndBackDownOnce() {
+        let gauge = MetricsRegistry().gauge("g", help: "G.")
+        let source = Streamer<[UInt8]>()
+        let subscription = source.asDataStream().counted(in: gauge).watch(data: { _ in })
+        XCTAssertEqual(gauge.value, 1)
+        source.end()
+        subscription.dispose()
+        XCTAssertEqual(gauge.value, 0)
+    }
+}
