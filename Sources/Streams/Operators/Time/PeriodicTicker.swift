@@ -15,7 +15,7 @@ final class PeriodicTicker: Sendable {
     private let timer = TimerSlot()
     /// The index of the next tick. Only one tick run is active at a time; the lock
     /// makes the index visible across the threads those runs happen on.
-    private let nextIndex = PosixLock(0)
+    private let nextIndex = Locked(0)
 
     init(feeding watcher: Watcher<Int>, firstAfter delay: Duration, period: Duration, scheduler: any Scheduler) {
         self.watcher = watcher

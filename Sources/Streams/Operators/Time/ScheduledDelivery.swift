@@ -15,7 +15,7 @@ final class ScheduledDelivery<Element: Sendable>: Sendable {
 
     private let downstream: Watcher<Element>
     private let scheduler: any Scheduler
-    private let queue = PosixLock(Queue())
+    private let queue = Locked(Queue())
     private let job = TimerSlot()
 
     init(to downstream: Watcher<Element>, on scheduler: any Scheduler) {

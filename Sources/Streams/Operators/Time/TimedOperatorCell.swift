@@ -31,11 +31,11 @@ final class TimedOperatorCell<State: Sendable, Output: Sendable>: Sendable {
         var finished = false
     }
 
-    private let guarded: PosixLock<Guarded>
+    private let guarded: Locked<Guarded>
     private let downstream: Watcher<Output>
 
     init(_ initial: State, downstream: Watcher<Output>) {
-        self.guarded = PosixLock(Guarded(state: initial))
+        self.guarded = Locked(Guarded(state: initial))
         self.downstream = downstream
     }
 

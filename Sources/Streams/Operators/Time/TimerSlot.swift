@@ -13,7 +13,7 @@ final class TimerSlot: Sendable {
         var closed = false
     }
 
-    private let slot = PosixLock(Slot())
+    private let slot = Locked(Slot())
 
     /// Schedules `work` after `delay`, replacing any older timer. Generations must
     /// increase from 1; a start whose generation is not newer than the last one, or

@@ -25,7 +25,7 @@ extension StreamType {
 
 /// Holds a subscription that starts later; disposing before it arrives disposes it on arrival.
 private final class StartedSubscription: Sendable {
-    private let state = PosixLock<(subscription: Disposable?, disposed: Bool)>((nil, false))
+    private let state = Locked<(subscription: Disposable?, disposed: Bool)>((nil, false))
 
     func set(_ subscription: Disposable) {
         let disposeNow = state.withLock { state -> Bool in
