@@ -265,8 +265,8 @@ public final class ByteStream: @unchecked Sendable {
             }
         }
         guard !isClosed else { return }
-        // Keep a modest buffer for the next response; give big ones back.
-        output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+        // Keep a small buffer for the next burst; give big ones back (10,000 idle clients × capacity adds up).
+        output.removeAll(keepingCapacity: output.capacity <= 4096)
         outputStart = 0
         lastWriteProgress = DispatchTime.now().uptimeNanoseconds
         stopWriteSource()

@@ -34,7 +34,7 @@ enum ResponseHeadEncoder {
         } else if version == .http1_0 {
             out.append(contentsOf: "\r\nConnection: keep-alive".utf8)
         }
-        for (name, value) in headers {
+        for (name, value) in headers where !isFramingField(name) {
             out.append(13)
             out.append(10)
             out.append(contentsOf: name.utf8)
@@ -44,6 +44,16 @@ enum ResponseHeadEncoder {
             for byte in value.utf8 where byte != 13 && byte != 10 { out.append(byte) }
         }
         out.append(contentsOf: "\r\n\r\n".utf8)
+    }
+
+    /// The server decides framing and persistence itself; handler copies of these fields would contradict it.
+    static func isFramingField(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 10: HTTPHeaders.sameName(name, "Connection")
+        case 14: HTTPHeaders.sameName(name, "Content-Length")
+        case 17: HTTPHeaders.sameName(name, "Transfer-Encoding")
+        default: false
+        }
     }
 
     enum Framing {
