@@ -39,6 +39,7 @@ extension DataStream {
     }
 
     /// The values in order, then end. `just(data: [1, 2, 3])`: `-1-2-3|`
+    @inlinable
     public static func just(data values: [Element]) -> DataStream<Element> {
         from(values)
     }
@@ -65,6 +66,7 @@ extension DataStream {
     }
 
     /// The elements of `sequence` in order, then end; stops early when the watcher stops.
+    @inlinable
     public static func from<S: Sequence & Sendable>(_ sequence: S) -> DataStream<Element> where S.Element == Element {
         DataStream { watcher in
             for value in sequence {

@@ -6,16 +6,20 @@ import Synchronization
 /// after its first terminal event, or once its subscription is disposed, it
 /// ignores everything. Events are delivered on the calling thread.
 public final class Watcher<Element: Sendable>: Sendable {
-    private let handler: @Sendable (Event<Element>) -> Void
-    private let stopped = Atomic<Bool>(false)
+    // Values and terminal events take separate closures: the data path then never
+    // builds an `Event`, whose generic metadata unspecialized code would look up
+    // on every value.
+    @usableFromInline let onData: @Sendable (Element) -> Void
+    @usableFromInline let onTerminal: @Sendable (Event<Element>) -> Void
+    @usableFromInline let stopped = Atomic<Bool>(false)
     /// Whether some subscription already feeds this watcher; a second one gets a forwarding watcher.
     private let claimed = Atomic<Bool>(false)
     /// Disposed when this watcher receives a terminal event, so the stream feeding it frees its resources.
-    private let subscription = Locked<Disposable?>(nil)
+    private let subscription = AtomicLazyReference<Disposable>()
 
     /// A watcher that hands every event to `handler`.
-    public init(_ handler: @escaping @Sendable (Event<Element>) -> Void) {
-        self.handler = handler
+    public convenience init(_ handler: @escaping @Sendable (Event<Element>) -> Void) {
+        self.init(onData: { handler(.data($0)) }, onTerminal: handler)
     }
 
     /// A watcher with one closure per kind of event; any may be left out.
@@ -24,33 +28,56 @@ public final class Watcher<Element: Sendable>: Sendable {
         error: (@Sendable (Error) -> Void)? = nil,
         end: (@Sendable () -> Void)? = nil
     ) {
-        self.init { event in
+        self.init(onData: data ?? { _ in }, onTerminal: { event in
             switch event {
-            case .data(let value): data?(value)
+            case .data: break
             case .error(let failure): error?(failure)
             case .end: end?()
             }
-        }
+        })
+    }
+
+    /// A watcher with a closure for values and one for the terminal event (`.error` or `.end`).
+    @usableFromInline
+    init(onData: @escaping @Sendable (Element) -> Void, onTerminal: @escaping @Sendable (Event<Element>) -> Void) {
+        self.onData = onData
+        self.onTerminal = onTerminal
+    }
+
+    /// An operator's watcher: values go to `onData`, terminal events straight on to `downstream`.
+    @inlinable
+    convenience init<Downstream>(
+        forwardingTerminalsTo downstream: Watcher<Downstream>, onData: @escaping @Sendable (Element) -> Void
+    ) {
+        self.init(onData: onData, onTerminal: { event in
+            switch event {
+            case .data: break
+            case .error(let error): downstream.error(error)
+            case .end: downstream.end()
+            }
+        })
     }
 
     /// Whether this watcher has stopped listening (terminal event received, or disposed).
+    @inlinable
     public var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
+    @inlinable
     public func data(_ value: Element) {
         guard !stopped.load(ordering: .relaxed) else { return }
-        handler(.data(value))
+        onData(value)
     }
 
     public func error(_ error: Error) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finishSubscription()
-        handler(.error(error))
+        onTerminal(.error(error))
     }
 
     public func end() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finishSubscription()
-        handler(.end)
+        onTerminal(.end)
     }
 
     public func event(_ event: Event<Element>) {
@@ -69,7 +96,7 @@ public final class Watcher<Element: Sendable>: Sendable {
     /// Frees the upstream before the terminal event travels on: the stack then never
     /// holds both a long chain's terminal delivery and its disposal at once.
     private func finishSubscription() {
-        subscription.withLock { $0 }?.dispose()
+        subscription.load()?.dispose()
     }
 
     /// Starts a subscription feeding this watcher: returns the watcher the source
@@ -86,12 +113,12 @@ public final class Watcher<Element: Sendable>: Sendable {
             StreamDiagnostics.subscriptionEnded()
         }
         StreamDiagnostics.subscriptionStarted()
-        fed.subscription.withLock { $0 = subscription }
+        _ = fed.subscription.storeIfNil(subscription)
         if fed.isStopped { subscription.dispose() }
         return (fed, subscription)
     }
 
     private convenience init(forwardingTo downstream: Watcher<Element>) {
-        self.init { event in downstream.event(event) }
+        self.init(onData: { downstream.data($0) }, onTerminal: { downstream.event($0) })
     }
 }

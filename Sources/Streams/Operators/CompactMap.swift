@@ -5,17 +5,13 @@ extension StreamType {
     ///     compactMap { Int($0) }: -1-------3---|
     ///
     /// A throw from `transform` is delivered as `.error` and disposes the upstream.
+    @inlinable
     public func compactMap<Result: Sendable>(
         _ transform: @escaping @Sendable (Element) throws -> Result?
     ) -> DataStream<Result> {
         DataStream { downstream in
-            self.watch(using: Watcher { event in
-                switch event {
-                case .data(let value):
-                    do { if let result = try transform(value) { downstream.data(result) } } catch { downstream.error(error) }
-                case .error(let error): downstream.error(error)
-                case .end: downstream.end()
-                }
+            self.watch(using: Watcher(forwardingTerminalsTo: downstream) { value in
+                do { if let result = try transform(value) { downstream.data(result) } } catch { downstream.error(error) }
             })
         }
     }

@@ -5,15 +5,11 @@ extension StreamType {
     ///     filter { $0 % 2 == 0 }: ---2---4-|
     ///
     /// A throw from `isIncluded` is delivered as `.error` and disposes the upstream.
+    @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Element) throws -> Bool) -> DataStream<Element> {
         DataStream { downstream in
-            self.watch(using: Watcher { event in
-                switch event {
-                case .data(let value):
-                    do { if try isIncluded(value) { downstream.data(value) } } catch { downstream.error(error) }
-                case .error(let error): downstream.error(error)
-                case .end: downstream.end()
-                }
+            self.watch(using: Watcher(forwardingTerminalsTo: downstream) { value in
+                do { if try isIncluded(value) { downstream.data(value) } } catch { downstream.error(error) }
             })
         }
     }

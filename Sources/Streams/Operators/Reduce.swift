@@ -5,25 +5,30 @@ extension StreamType {
     ///     reduce(0) { $0 + $1 }: -------6|
     ///
     /// A throw from `next` is delivered as `.error` and disposes the upstream.
+    @inlinable
     public func reduce<Result: Sendable>(
         _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
     ) -> DataStream<Result> {
         DataStream { downstream in
             let accumulator = Locked(initial)
-            return self.watch(using: Watcher { event in
-                switch event {
-                case .data(let value):
+            return self.watch(using: Watcher(
+                onData: { value in
                     do {
                         try accumulator.withLock { accumulated in accumulated = try next(accumulated, value) }
                     } catch {
                         downstream.error(error)
                     }
-                case .error(let error): downstream.error(error)
-                case .end:
-                    downstream.data(accumulator.withLock { $0 })
-                    downstream.end()
+                },
+                onTerminal: { event in
+                    switch event {
+                    case .data: break
+                    case .error(let error): downstream.error(error)
+                    case .end:
+                        downstream.data(accumulator.withLock { $0 })
+                        downstream.end()
+                    }
                 }
-            })
+            ))
         }
     }
 }

@@ -5,25 +5,21 @@ extension StreamType {
     ///     scan(0) { $0 + $1 }:         -1-3-6-|
     ///
     /// A throw from `next` is delivered as `.error` and disposes the upstream.
+    @inlinable
     public func scan<Result: Sendable>(
         _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
     ) -> DataStream<Result> {
         DataStream { downstream in
             let accumulator = Locked(initial)
-            return self.watch(using: Watcher { event in
-                switch event {
-                case .data(let value):
-                    do {
-                        let result = try accumulator.withLock { accumulated in
-                            accumulated = try next(accumulated, value)
-                            return accumulated
-                        }
-                        downstream.data(result)
-                    } catch {
-                        downstream.error(error)
+            return self.watch(using: Watcher(forwardingTerminalsTo: downstream) { value in
+                do {
+                    let result = try accumulator.withLock { accumulated in
+                        accumulated = try next(accumulated, value)
+                        return accumulated
                     }
-                case .error(let error): downstream.error(error)
-                case .end: downstream.end()
+                    downstream.data(result)
+                } catch {
+                    downstream.error(error)
                 }
             })
         }

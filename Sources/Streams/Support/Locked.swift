@@ -13,10 +13,12 @@ import Darwin
 /// reports false races on everything it protects. pthread locks are intercepted
 /// by the sanitizer, which keeps `--sanitize=thread` reports meaningful.
 // @unchecked: `value` is only touched inside `withLock`, under the mutex.
+@usableFromInline
 final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
+    @usableFromInline
     init(_ value: sending Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
@@ -31,7 +33,7 @@ final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access; never call out to user code from `body`.
-    @inline(__always)
+    @inlinable
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
