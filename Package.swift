@@ -27,7 +27,9 @@ let package = Package(
                 "Streams", "Domain", "NetCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // Compiled into the binary, so /openapi.yaml needs no file at run time (e.g. in the container).
+            resources: [.embedInCode("App/openapi.yaml")]
         ),
         .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Streams", "NetCore"]),

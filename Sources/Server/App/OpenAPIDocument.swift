@@ -1,4 +1,5 @@
-/// The repository's `openapi.yaml`.
+/// The repository's `openapi.yaml` (`Sources/Server/App/openapi.yaml` links to it),
+/// embedded at build time by SwiftPM's `embedInCode` resource rule.
 enum OpenAPIDocument {
-    static let bytes: [UInt8] = Array("openapi: 3.1.0\ninfo:\n  title: StreamService\n  version: 0.1.0\npaths: {}\n".utf8)
+    static var bytes: [UInt8] { PackageResources.openapi_yaml }
 }

@@ -98,3 +98,14 @@ final class OperationalRoutesTests: XCTestCase {
         return try XCTUnwrap(socket.localAddress()?.port)
     }
 }
+
+extension OperationalRoutesTests {
+    func testServedOpenAPIDocumentIsTheRepositoryFile() throws {
+        let repositoryFile = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("openapi.yaml")
+        let expected = try Data(contentsOf: repositoryFile)
+        let app = try AppHarness(self)
+        XCTAssertEqual(Data(try app.get("/openapi.yaml").body), expected)
+    }
+}
