@@ -1,5 +1,6 @@
-/// One measured job: `body` runs the whole workload once and returns a checksum, which is compared with
-/// `expected` so an optimiser (or a broken operator) cannot make a workload fast by skipping it.
+/// One measured job. `prepare` builds its inputs (only in the process that runs it, so each process's
+/// peak RSS is its own workload's) and returns the body, which runs the whole workload once and returns
+/// a checksum compared with `expected`, so an optimiser (or a broken operator) cannot skip the work.
 public struct Workload: Sendable {
     /// Stable key the table joins on, e.g. `a.from`, `d.100000`, `chain.10000`.
     public let id: String
@@ -8,14 +9,17 @@ public struct Workload: Sendable {
     /// What ns/element divides by: elements, deliveries or pairs.
     public let elements: Int
     public let expected: Int
-    public let body: @Sendable () -> Int
+    public let prepare: @Sendable () -> @Sendable () -> Int
 
-    public init(_ id: String, library: String? = nil, elements: Int, expected: Int, body: @escaping @Sendable () -> Int) {
+    public init(
+        _ id: String, library: String? = nil, elements: Int, expected: Int,
+        prepare: @escaping @Sendable () -> @Sendable () -> Int
+    ) {
         self.id = id
         self.library = library
         self.elements = elements
         self.expected = expected
-        self.body = body
+        self.prepare = prepare
     }
 }
 

@@ -9,7 +9,8 @@ public struct WorkloadTimer: Sendable {
     public func measure(_ workload: Workload, library: String) -> Measurement {
         let clock = ContinuousClock()
         var checksum = 0
-        let warmUp = clock.measure { checksum = workload.body() }
+        let body = workload.prepare()
+        let warmUp = clock.measure { checksum = body() }
         guard checksum == workload.expected else {
             return failure(workload, library: library, status: "wrong-result(got \(checksum))")
         }
@@ -18,7 +19,7 @@ public struct WorkloadTimer: Sendable {
             samples = [warmUp]
         } else {
             for _ in 0..<runs {
-                samples.append(clock.measure { checksum = workload.body() })
+                samples.append(clock.measure { checksum = body() })
                 guard checksum == workload.expected else {
                     return failure(workload, library: library, status: "wrong-result(got \(checksum))")
                 }

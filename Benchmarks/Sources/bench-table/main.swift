@@ -38,13 +38,13 @@ func cell(_ summary: ResultSet.Summary?) -> String {
 }
 
 var table: [[String]] = []
-var processes = 0, runs = Int.max
+var processes = 0, runCounts = Set<Int>()
 for row in rows {
     let o = results.summary(library: ours, workload: row.ours)
     let p = results.summary(library: peer, workload: row.peer)
     for summary in [o, p].compactMap({ $0 }) {
         processes = max(processes, summary.processes)
-        if summary.status == "ok" { runs = min(runs, summary.runsPerProcess) }
+        if summary.status == "ok" { runCounts.insert(summary.runsPerProcess) }
     }
     var ratio: Double?
     if let a = o?.nsPerElement, let b = p?.nsPerElement, o?.status == "ok", p?.status == "ok", b > 0 { ratio = a / b }
@@ -72,4 +72,5 @@ if let l = plain?.nsPerElement, let a = oursA?.nsPerElement, l > 0 {
 }
 let flat = Sizes.zip.map { Formatting.nanoseconds(results.summary(library: ours, workload: "d.\($0)")?.nsPerElement) }
 print("zip per pair, ours, n = \(Sizes.zip.map { Formatting.grouped($0) }.joined(separator: " / ")): \(flat.joined(separator: " / ")) ns")
-print("each cell: median over \(processes) process(es) of the median of \(runs == .max ? 0 : runs) timed runs after a warm-up; RSS = peak (VmHWM) of the workload's own process")
+let runs = runCounts.sorted(by: >).map(String.init).joined(separator: " or ")
+print("each cell: median over \(processes) process(es) of the median of \(runs) timed run(s) after a warm-up (1 where the warm-up alone took over 10 s); RSS = peak (VmHWM) of the workload's own process")

@@ -29,7 +29,9 @@ await server.appendRoute("GET /events") { _ in
 }
 
 print("flyingfox-server listening on http://\(options.host):\(options.port)")
+// The broadcast clock runs beside the server and stops with it.
 try await withThrowingDiscardingTaskGroup { group in
     group.addTask { await broadcast.run() }
-    group.addTask { try await server.run() }
+    try await server.run()
+    group.cancelAll()
 }

@@ -50,7 +50,9 @@ let app = Application(
     configuration: .init(address: .hostname(options.host, port: options.port), serverName: "hummingbird-bench")
 )
 print("hummingbird-server listening on http://\(options.host):\(options.port)")
+// The broadcast clock runs beside the server and stops with it.
 try await withThrowingDiscardingTaskGroup { group in
     group.addTask { await broadcast.run() }
-    group.addTask { try await app.runService() }
+    try await app.runService()
+    group.cancelAll()
 }
