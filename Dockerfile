@@ -22,6 +22,8 @@ COPY Package.* ./
 RUN swift package resolve
 
 COPY Sources ./Sources
+# Embedded in the binary through the symlink Sources/Server/App/openapi.yaml.
+COPY openapi.yaml ./
 # The manifest declares the test targets, so their folders must exist to load it.
 COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product stream-service \
