@@ -1,0 +1,37 @@
+import Foundation
+import NetCore
+import XCTest
+@testable import Server
+
+/// `--tls-cert/--tls-key` end to end: the assembled service answers over TLS
+/// with a certificate made by the `openssl` CLI at test time.
+final class TLSApplicationTests: XCTestCase {
+    func testServiceAnswersHealthOverTLSWithTheConfiguredCertificate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("app-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let certificate = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+        ]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        XCTAssertEqual(openssl.terminationStatus, 0)
+
+        let configuration = try ServiceConfiguration.resolve(
+            flags: [.host: "127.0.0.1", .port: "0", .tlsCert: certificate, .tlsKey: key], environment: [:])
+        let app = try AppHarness(self) { $0 = configuration }
+        XCTAssertEqual(app.logLines().first?["message"] as? String, "listening on https://127.0.0.1:\(app.port)")
+        let context = try TLSContext(configuration: .client(trustedCAFile: certificate))
+        let answer = try TLSExchange.run(
+            port: app.port, context: context,
+            request: "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", test: self)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), answer)
+        XCTAssertTrue(answer.hasSuffix(#"{"status":"ok"}"#), answer)
+    }
+}
