@@ -23,7 +23,7 @@ public final class DataStream<Element: Sendable>: StreamType {
         guard !subscription.isDisposed else { return subscription }
         let source = PendingSubscriptions.setUp(subscription) { subscribe(fed) }
         subscription.forgetPendingChildren()
-        subscription.appendAction { source.dispose() }
+        if source !== Disposable.nothing { subscription.appendAction { source.dispose() } }
         return subscription
     }
 }
@@ -34,7 +34,7 @@ extension DataStream {
         DataStream { watcher in
             watcher.data(value)
             watcher.end()
-            return Disposable()
+            return Disposable.nothing
         }
     }
 
@@ -48,7 +48,7 @@ extension DataStream {
     public static func just(error: Error) -> DataStream<Element> {
         DataStream { watcher in
             watcher.error(error)
-            return Disposable()
+            return Disposable.nothing
         }
     }
 
@@ -56,13 +56,13 @@ extension DataStream {
     public static func empty() -> DataStream<Element> {
         DataStream { watcher in
             watcher.end()
-            return Disposable()
+            return Disposable.nothing
         }
     }
 
     /// Never emits and never ends: `---`
     public static func never() -> DataStream<Element> {
-        DataStream { _ in Disposable() }
+        DataStream { _ in Disposable.nothing }
     }
 
     /// The elements of `sequence` in order, then end; stops early when the watcher stops.
@@ -74,7 +74,7 @@ extension DataStream {
                 watcher.data(value)
             }
             watcher.end()
-            return Disposable()
+            return Disposable.nothing
         }
     }
 
@@ -86,7 +86,7 @@ extension DataStream {
                 return try factory().watch(using: watcher)
             } catch {
                 watcher.error(error)
-                return Disposable()
+                return Disposable.nothing
             }
         }
     }

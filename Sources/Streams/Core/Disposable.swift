@@ -31,6 +31,11 @@ public final class Disposable: Sendable {
         state = Locked(State(action: action))
     }
 
+    /// What a source with nothing to cancel returns (`just`, `from`, …): shared, so
+    /// a synchronous source costs no allocation for it, and never disposed by the core.
+    @usableFromInline
+    static let nothing = Disposable()
+
     /// Whether `dispose()` has been called.
     public var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
 

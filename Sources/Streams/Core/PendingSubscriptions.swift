@@ -13,6 +13,7 @@ import Darwin
 /// them stops early (`take(2)` on an endless sequence), disposing its own pending
 /// subscription must still reach the source: so each subscription started during
 /// another's setup is registered as that one's pending child.
+@usableFromInline
 enum PendingSubscriptions {
     private final class Stack {
         var items: [Disposable] = []
@@ -46,6 +47,7 @@ enum PendingSubscriptions {
     /// while they are still being set up, and nothing else does.
     /// The subscription `watch` returns is adopted too, for stream types that do not
     /// register themselves (subjects, custom `StreamType`s).
+    @usableFromInline
     static func watch(under parent: Disposable, _ watch: () -> Disposable) {
         let stack = self.stack
         stack.items.append(parent)

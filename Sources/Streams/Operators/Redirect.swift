@@ -11,6 +11,7 @@ extension StreamType {
     /// ends at once lets the next one start in a loop, never by recursion, so
     /// 100,000 of them in a row use constant stack. A throw from `transform` is
     /// delivered as `.error`.
+    @inlinable
     public func redirect<Inner: StreamType>(
         maxConcurrent: Int = .max, _ transform: @escaping @Sendable (Element) throws -> Inner
     ) -> DataStream<Inner.Element> {
@@ -18,6 +19,7 @@ extension StreamType {
     }
 
     /// `redirect` over existential inner streams, the common core of redirect, concatMap and concat.
+    @inlinable
     func redirectAny<Value: Sendable>(
         maxConcurrent: Int, _ transform: @escaping @Sendable (Element) throws -> any StreamType<Value>
     ) -> DataStream<Value> {
@@ -36,21 +38,29 @@ extension StreamType {
                         state.active += 1
                         return value
                     }
-                    guard let value = next, !inners.isDisposed else { return }
-                    let inner: any StreamType<Value>
-                    do {
-                        inner = try transform(value)
-                    } catch {
-                        sink.update { _, outbox in outbox.error(error) }
-                        return
-                    }
-                    PendingSubscriptions.watch(under: inners) { inner.watch(using: Watcher { event in
-                        switch event {
-                        case .data(let value):
-                            sink.update { _, outbox in outbox.data(value) }
-                        case .error(let error):
-                            sink.update { _, outbox in outbox.error(error) }
-                        case .end:
+                    guard let value = next else { return }
+                    start(value)
+                }
+            }
+
+            // Watches the inner stream for `value`, whose slot is already counted in `active`.
+            @Sendable func start(_ value: Element) {
+                guard !inners.isDisposed else { return }
+                let inner: any StreamType<Value>
+                do {
+                    inner = try transform(value)
+                } catch {
+                    sink.update { _, outbox in outbox.error(error) }
+                    return
+                }
+                PendingSubscriptions.watch(under: inners) {
+                    inner.watch(using: Watcher(
+                        onData: { value in sink.update { _, outbox in outbox.data(value) } },
+                        onTerminal: { event in
+                            if case .error(let error) = event {
+                                sink.update { _, outbox in outbox.error(error) }
+                                return
+                            }
                             let startMore = sink.update { state, outbox -> Bool in
                                 state.active -= 1
                                 if state.isFinished { outbox.end() }
@@ -58,24 +68,34 @@ extension StreamType {
                             }
                             if startMore { starter.request(startWaiting) }
                         }
-                    }) }
+                    ))
                 }
             }
 
-            let outer = self.watch(using: Watcher { event in
-                switch event {
-                case .data(let value):
-                    sink.update { state, _ in state.waiting.append(value) }
-                    starter.request(startWaiting)
-                case .error(let error):
-                    sink.update { _, outbox in outbox.error(error) }
-                case .end:
+            let outer = self.watch(using: Watcher(
+                onData: { value in
+                    // A free slot and nobody waiting: start at once, skipping the queue.
+                    let startNow = sink.update { state, _ -> Bool in
+                        if state.waiting.isEmpty, state.active < limit {
+                            state.active += 1
+                            return true
+                        }
+                        state.waiting.append(value)
+                        return false
+                    }
+                    if startNow { start(value) } else { starter.request(startWaiting) }
+                },
+                onTerminal: { event in
                     sink.update { state, outbox in
+                        if case .error(let error) = event {
+                            outbox.error(error)
+                            return
+                        }
                         state.outerEnded = true
                         if state.isFinished { outbox.end() }
                     }
                 }
-            })
+            ))
             return Disposable {
                 outer.dispose()
                 inners.dispose()
@@ -85,10 +105,15 @@ extension StreamType {
 }
 
 /// What `redirect` tracks: running inner streams and source values waiting for a slot.
+@usableFromInline
 struct RedirectState<Element> {
-    var active = 0
-    var waiting = RingBuffer<Element>()
-    var outerEnded = false
+    @usableFromInline var active = 0
+    @usableFromInline var waiting = RingBuffer<Element>()
+    @usableFromInline var outerEnded = false
 
+    @inlinable
+    init() {}
+
+    @inlinable
     var isFinished: Bool { outerEnded && active == 0 && waiting.isEmpty }
 }

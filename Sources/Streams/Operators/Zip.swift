@@ -8,6 +8,7 @@ extension DataStream {
     ///
     /// Unpaired values wait in ring buffers (constant cost per pair however many
     /// wait); the first error fails the result and disposes both sources.
+    @inlinable
     public static func zip<A: StreamType, B: StreamType>(_ a: A, _ b: B) -> DataStream<Element>
     where Element == (A.Element, B.Element) {
         DataStream { downstream in
@@ -81,12 +82,17 @@ extension DataStream {
 }
 
 /// The values of two zipped sources waiting for a partner.
+@usableFromInline
 struct ZipPair<A, B> {
-    var left = RingBuffer<A>()
-    var right = RingBuffer<B>()
-    var leftEnded = false
-    var rightEnded = false
+    @usableFromInline var left = RingBuffer<A>()
+    @usableFromInline var right = RingBuffer<B>()
+    @usableFromInline var leftEnded = false
+    @usableFromInline var rightEnded = false
 
+    @inlinable
+    init() {}
+
+    @inlinable
     mutating func emitPairs(into outbox: inout Outbox<(A, B)>) {
         while !left.isEmpty, !right.isEmpty, let a = left.popFirst(), let b = right.popFirst() {
             outbox.data((a, b))

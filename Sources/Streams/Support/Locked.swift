@@ -16,7 +16,7 @@ import Darwin
 @usableFromInline
 final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    @usableFromInline var value: Value
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
     @usableFromInline
     init(_ value: sending Value) {

@@ -7,16 +7,22 @@
 /// another delivering leaves its events in the outbox and returns, and the
 /// delivering thread sends them on. So no lock is held across user code and a
 /// watcher that feeds one of the sources back cannot deadlock.
+@usableFromInline
 final class SerializedSink<State, Output: Sendable>: Sendable {
-    private struct Inner {
-        var state: State
-        var outbox = Outbox<Output>()
-        var delivering = false
+    @usableFromInline
+    struct Inner {
+        @usableFromInline var state: State
+        @usableFromInline var outbox = Outbox<Output>()
+        @usableFromInline var delivering = false
+
+        @inlinable
+        init(state: State) { self.state = state }
     }
 
-    private let inner: Locked<Inner>
-    let downstream: Watcher<Output>
+    @usableFromInline let inner: Locked<Inner>
+    @usableFromInline let downstream: Watcher<Output>
 
+    @inlinable
     init(_ state: sending State, downstream: Watcher<Output>) {
         inner = Locked(Inner(state: state))
         self.downstream = downstream
@@ -24,58 +30,88 @@ final class SerializedSink<State, Output: Sendable>: Sendable {
 
     /// Updates the state and queues events under the lock, then delivers the queue
     /// unless another thread is already doing so.
-    @discardableResult
+    @inlinable @discardableResult
     func update<Result: Sendable>(_ body: (inout State, inout Outbox<Output>) -> Result) -> Result {
-        let (result, deliverHere) = inner.withLock { inner -> (Result, Bool) in
+        var deliverHere = false
+        let result = inner.withLock { inner -> Result in
             let result = body(&inner.state, &inner.outbox)
-            guard !inner.delivering, !inner.outbox.isEmpty else { return (result, false) }
-            inner.delivering = true
-            return (result, true)
+            if !inner.delivering, !inner.outbox.isEmpty {
+                inner.delivering = true
+                deliverHere = true
+            }
+            return result
         }
         if deliverHere { deliver() }
         return result
     }
 
     /// Reads the state under the lock.
+    @inlinable
     func read<Result: Sendable>(_ body: (State) -> Result) -> Result {
         inner.withLock { body($0.state) }
     }
 
-    private func deliver() {
-        while let event = inner.withLock({ inner -> Event<Output>? in
-            if let event = inner.outbox.next() { return event }
-            inner.delivering = false
-            return nil
-        }) {
-            downstream.event(event)
+    @inlinable
+    func deliver() {
+        while true {
+            var terminal = false
+            var value: Output?
+            var failure: Error?
+            let more = inner.withLock { inner -> Bool in
+                guard let event = inner.outbox.next() else {
+                    inner.delivering = false
+                    return false
+                }
+                switch event {
+                case .data(let next): value = next
+                case .error(let error): failure = error; terminal = true
+                case .end: terminal = true
+                }
+                return true
+            }
+            guard more else { return }
+            if let value {
+                downstream.data(value)
+            } else if terminal {
+                if let failure { downstream.error(failure) } else { downstream.end() }
+            }
         }
     }
 }
 
 /// The events an operator has decided to send, in order; nothing is queued after a terminal one.
+@usableFromInline
 struct Outbox<Element> {
-    private var queue = RingBuffer<Event<Element>>()
-    private(set) var isTerminated = false
+    @usableFromInline var queue = RingBuffer<Event<Element>>()
+    @usableFromInline var isTerminated = false
 
+    @inlinable
+    init() {}
+
+    @inlinable
     var isEmpty: Bool { queue.isEmpty }
 
+    @inlinable
     mutating func data(_ value: Element) {
         guard !isTerminated else { return }
         queue.append(.data(value))
     }
 
+    @inlinable
     mutating func error(_ error: Error) {
         guard !isTerminated else { return }
         isTerminated = true
         queue.append(.error(error))
     }
 
+    @inlinable
     mutating func end() {
         guard !isTerminated else { return }
         isTerminated = true
         queue.append(.end)
     }
 
+    @inlinable
     mutating func event(_ event: Event<Element>) {
         switch event {
         case .data(let value): data(value)
@@ -84,5 +120,6 @@ struct Outbox<Element> {
         }
     }
 
-    fileprivate mutating func next() -> Event<Element>? { queue.popFirst() }
+    @inlinable
+    mutating func next() -> Event<Element>? { queue.popFirst() }
 }

@@ -7,13 +7,16 @@ import Synchronization
 /// thread already looping runs the next step once the current one returns.
 /// So `concat` of 100,000 synchronous streams or `retry` of a synchronous
 /// failure uses constant stack, whichever thread the requests come from.
+@usableFromInline
 final class Trampoline: Sendable {
-    private let requests = Atomic<Int>(0)
+    @usableFromInline let requests = Atomic<Int>(0)
 
+    @inlinable
     init() {}
 
     /// Runs `step` now, or after the step in progress on some thread returns.
     /// The same `step` must be passed on every call.
+    @inlinable
     func request(_ step: () -> Void) {
         guard requests.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
         repeat {
