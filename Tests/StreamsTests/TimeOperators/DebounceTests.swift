@@ -53,4 +53,10 @@ final class DebounceTests: XCTestCase {
         scheduler.advance(to: .seconds(1))
         XCTAssertEqual(recorder.marbles, [])
     }
+
+    func testAZeroDueTimeOnTheImmediateSchedulerPassesEveryValueAtOnce() {
+        let recorder = EventRecorder<Int>()
+        DataStream.just(data: [1, 2, 3]).debounce(.zero, scheduler: ImmediateScheduler()).watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.data(1), .data(2), .data(3), .end])
+    }
 }

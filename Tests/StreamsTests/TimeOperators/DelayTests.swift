@@ -44,4 +44,10 @@ final class DelayTests: XCTestCase {
         scheduler.advance(to: .seconds(1))
         XCTAssertEqual(recorder.marbles, [])
     }
+
+    func testAZeroDelayOnTheImmediateSchedulerPassesEventsThroughAtOnceInOrder() {
+        let recorder = EventRecorder<Int>()
+        DataStream.just(data: [1, 2, 3]).delay(.zero, scheduler: ImmediateScheduler()).watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.data(1), .data(2), .data(3), .end])
+    }
 }

@@ -65,4 +65,11 @@ final class IntervalTests: XCTestCase {
         let (recorder, _) = scheduler.record(DataStream.interval(period, scheduler: scheduler))
         XCTAssertEqual(recorder.marbles, [.at(0, .error(InvalidDurationError(operatorName: "interval", duration: period)))])
     }
+
+    func testOnTheImmediateSchedulerTheFirstTickArrivesBeforeWatchReturns() {
+        let recorder = EventRecorder<Int>()
+        let subscription = DataStream.interval(.seconds(100), scheduler: ImmediateScheduler()).watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.data(0)])
+        subscription.dispose()
+    }
 }
