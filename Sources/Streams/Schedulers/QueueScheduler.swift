@@ -29,6 +29,17 @@ public struct QueueScheduler: Scheduler {
 
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        guard delay > .zero else {
+            // Already due: a plain async costs far less than arming a Dispatch timer,
+            // which matters for observe(on:), which schedules one such job per batch.
+            let cancellation = Disposable()
+            queue.async {
+                guard !cancellation.isDisposed else { return }
+                cancellation.dispose()
+                work()
+            }
+            return cancellation
+        }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let cancellation = Disposable { timer.cancel() }
         timer.setEventHandler {

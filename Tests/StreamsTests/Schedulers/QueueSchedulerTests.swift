@@ -64,4 +64,32 @@ final class QueueSchedulerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(first, .zero)
         XCTAssertGreaterThanOrEqual(second, first)
     }
+
+    func testWorkDueAtOnceRunsInOrderWithOtherWorkOnTheQueue() {
+        let scheduler = QueueScheduler(label: "queue-scheduler-zero-delay-test")
+        let order = Mutex<[String]>([])
+        let done = expectation(description: "done")
+        scheduler.schedule { order.withLock { $0.append("first") } }
+        scheduler.schedule(after: .zero) { order.withLock { $0.append("second") } }
+        scheduler.schedule(after: .milliseconds(-5)) { order.withLock { $0.append("third") } }
+        scheduler.schedule {
+            order.withLock { $0.append("fourth") }
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(order.withLock { $0 }, ["first", "second", "third", "fourth"])
+    }
+
+    func testWorkDueAtOnceCanStillBeCancelledBeforeItRuns() {
+        let queue = DispatchQueue(label: "queue-scheduler-zero-delay-cancel-test")
+        let scheduler = QueueScheduler(queue: queue)
+        let ran = Counter()
+        let done = expectation(description: "done")
+        queue.sync {
+            scheduler.schedule(after: .zero) { ran.increment() }.dispose()
+            scheduler.schedule { done.fulfill() }
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(ran.value, 0)
+    }
 }
