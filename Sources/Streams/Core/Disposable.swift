@@ -6,7 +6,8 @@ import Synchronization
 /// threads it is called, and then releases it. Releasing a `Disposable`
 /// without calling `dispose()` does not cancel anything (as in RxSwift); keep
 /// it in a `DisposeBag` to tie the work to an owner's lifetime.
-public final class Disposable: Sendable {
+// @unchecked: `state` is only touched between `lock.lock()` and `lock.unlock()`.
+public final class Disposable: @unchecked Sendable {
     private struct State {
         var isDisposed = false
         var action: (@Sendable () -> Void)?
@@ -18,17 +19,26 @@ public final class Disposable: Sendable {
         var pruneAt = 32
     }
 
-    private let state: Locked<State>
+    // Inline lock and state: a subscription costs one allocation, not three.
+    private let lock = SpinLock()
+    @exclusivity(unchecked) private var state: State
     private let disposedFlag = Atomic<Bool>(false)
 
     /// A disposable with nothing to cancel.
     public init() {
-        state = Locked(State())
+        state = State()
     }
 
     /// A disposable that runs `action` the first time it is disposed.
     public init(_ action: @escaping @Sendable () -> Void) {
-        state = Locked(State(action: action))
+        state = State(action: action)
+    }
+
+    /// Runs `body` on the state under the lock; `body` never calls out.
+    private func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
     }
 
     /// What a source with nothing to cancel returns (`just`, `from`, …): shared, so
@@ -42,7 +52,7 @@ public final class Disposable: Sendable {
     /// Cancels the work. Idempotent and thread-safe.
     public func dispose() {
         guard !disposedFlag.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let (action, children) = state.withLock { state in
+        let (action, children) = withLock { state in
             state.isDisposed = true
             defer { state.action = nil; state.pendingChildren = [] }
             return (state.action, state.pendingChildren)
@@ -58,7 +68,7 @@ public final class Disposable: Sendable {
 
     /// Adds `next` to the work this disposable cancels; runs it at once if already disposed.
     func appendAction(_ next: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state -> Bool in
+        let runNow = withLock { state -> Bool in
             if state.isDisposed { return true }
             if let previous = state.action {
                 state.action = { previous(); next() }
@@ -72,7 +82,7 @@ public final class Disposable: Sendable {
 
     /// Registers a subscription started while this one was being set up.
     func adoptPendingChild(_ child: Disposable) {
-        let disposeNow = state.withLock { state -> Bool in
+        let disposeNow = withLock { state -> Bool in
             if state.isDisposed { return true }
             if state.pendingChildren.count >= state.pruneAt {
                 state.pendingChildren.removeAll { $0.isDisposed }
@@ -86,7 +96,7 @@ public final class Disposable: Sendable {
 
     /// Setup finished: from now on the returned source disposable reaches every child.
     func forgetPendingChildren() {
-        state.withLock { $0.pendingChildren = [] }
+        withLock { $0.pendingChildren = [] }
     }
 }
 

@@ -5,7 +5,8 @@ import Synchronization
 /// A watcher enforces the grammar `data* (error | end)?` for whoever feeds it:
 /// after its first terminal event, or once its subscription is disposed, it
 /// ignores everything. Events are delivered on the calling thread.
-public final class Watcher<Element: Sendable>: Sendable {
+// @unchecked: `subscription` is only touched under `subscriptionLock`; the rest is immutable or atomic.
+public final class Watcher<Element: Sendable>: @unchecked Sendable {
     // Values and terminal events take separate closures: the data path then never
     // builds an `Event`, whose generic metadata unspecialized code would look up
     // on every value.
@@ -15,7 +16,8 @@ public final class Watcher<Element: Sendable>: Sendable {
     /// Whether some subscription already feeds this watcher; a second one gets a forwarding watcher.
     private let claimed = Atomic<Bool>(false)
     /// Disposed when this watcher receives a terminal event, so the stream feeding it frees its resources.
-    private let subscription = AtomicLazyReference<Disposable>()
+    @exclusivity(unchecked) private var subscription: Disposable?
+    private let subscriptionLock = SpinLock()
 
     /// A watcher that hands every event to `handler`.
     public convenience init(_ handler: @escaping @Sendable (Event<Element>) -> Void) {
@@ -96,7 +98,10 @@ public final class Watcher<Element: Sendable>: Sendable {
     /// Frees the upstream before the terminal event travels on: the stack then never
     /// holds both a long chain's terminal delivery and its disposal at once.
     private func finishSubscription() {
-        subscription.load()?.dispose()
+        subscriptionLock.lock()
+        let current = subscription
+        subscriptionLock.unlock()
+        current?.dispose()
     }
 
     /// Starts a subscription feeding this watcher: returns the watcher the source
@@ -113,7 +118,9 @@ public final class Watcher<Element: Sendable>: Sendable {
             StreamDiagnostics.subscriptionEnded()
         }
         StreamDiagnostics.subscriptionStarted()
-        _ = fed.subscription.storeIfNil(subscription)
+        fed.subscriptionLock.lock()
+        fed.subscription = subscription
+        fed.subscriptionLock.unlock()
         if fed.isStopped { subscription.dispose() }
         return (fed, subscription)
     }

@@ -1,42 +1,26 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// A value behind a pthread mutex, in a class so `@Sendable` closures can share it.
+/// A value behind a lock, in a class so `@Sendable` closures can share it.
 ///
 /// Not `Synchronization.Mutex`: on Linux that one waits through futex calls in
 /// the uninstrumented standard library, so ThreadSanitizer cannot see it and
-/// reports false races on everything it protects. pthread locks are intercepted
-/// by the sanitizer, which keeps `--sanitize=thread` reports meaningful.
-// @unchecked: `value` is only touched inside `withLock`, under the mutex.
+/// reports false races on everything it protects. `SpinLock` is built on an
+/// `Atomic`, which the sanitizer understands, and is stored inline, so a
+/// `Locked` costs a single allocation.
+// @unchecked: `value` is only touched inside `withLock`, under the lock.
 @usableFromInline
 final class Locked<Value>: @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let lock = SpinLock()
     @usableFromInline @exclusivity(unchecked) var value: Value
 
-    @usableFromInline
+    @inlinable
     init(_ value: sending Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     /// Runs `body` with exclusive access; never call out to user code from `body`.
     @inlinable
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         return try body(&value)
     }
 }

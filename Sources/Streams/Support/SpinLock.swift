@@ -1,0 +1,47 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A lock stored inline (no allocation) for the core's tiny critical sections:
+/// a few field updates, never a call out to other code.
+///
+/// Built on an `Atomic` with acquire/release ordering, so ThreadSanitizer
+/// sees its happens-before edges (unlike `Synchronization.Mutex` on Linux).
+/// A waiter spins briefly, then yields its time slice, so a holder preempted
+/// on a busy machine is not starved.
+@usableFromInline
+struct SpinLock: ~Copyable, Sendable {
+    @usableFromInline let held = Atomic<Bool>(false)
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func lock() {
+        if held.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
+        lockContended()
+    }
+
+    @usableFromInline
+    func lockContended() {
+        var spins = 0
+        while true {
+            if !held.load(ordering: .relaxed),
+               held.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+                return
+            }
+            spins += 1
+            if spins >= 64 { sched_yield() }
+        }
+    }
+
+    @inlinable
+    func unlock() {
+        held.store(false, ordering: .releasing)
+    }
+}
