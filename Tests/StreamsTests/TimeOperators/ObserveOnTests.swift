@@ -63,4 +63,22 @@ final class ObserveOnTests: XCTestCase {
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(recorder.marbles, [])
     }
+
+    func testFeedbackThroughTheImmediateSchedulerDoesNotGrowTheStack() {
+        let rounds = 100_000
+        let feed = Mutex<Watcher<Int>?>(nil)
+        let source = DataStream<Int> { watcher in
+            feed.withLock { $0 = watcher }
+            return Disposable()
+        }
+        let received = Counter()
+        source.observe(on: ImmediateScheduler()).watch { event in
+            guard case .data(let value) = event else { return }
+            received.increment()
+            let watcher = feed.withLock { $0 }
+            if value < rounds { watcher?.data(value + 1) } else { watcher?.end() }
+        }
+        feed.withLock { $0 }?.data(1)
+        XCTAssertEqual(received.value, rounds)
+    }
 }

@@ -4,13 +4,19 @@
 /// At most one delivery job is pending or running at a time, so even on a
 /// concurrent queue the watcher gets one event at a time, in arrival order. A job
 /// delivers what was queued when it started and schedules another for later
-/// arrivals, so a busy source cannot monopolise a serial queue.
+/// arrivals, so a busy source cannot monopolise a serial queue. A scheduler that
+/// runs that next job at once (`ImmediateScheduler`) finds it handed back to the
+/// running job, which loops instead of nesting: feedback cannot grow the stack.
 final class ScheduledDelivery<Element: Sendable>: Sendable {
     private struct Queue {
         var events: [Event<Element>] = []
         var jobPending = false
         var generation: UInt64 = 0
         var cancelled = false
+        /// A running job is scheduling its successor.
+        var schedulingNext = false
+        /// That successor ran during the scheduling call and left the work to the running job.
+        var nextHandedBack = false
     }
 
     private let downstream: Watcher<Element>
@@ -48,22 +54,41 @@ final class ScheduledDelivery<Element: Sendable>: Sendable {
     }
 
     private func scheduleJob(_ generation: UInt64) {
-        job.start(generation, on: scheduler, after: .zero) { [self] in deliverBatch() }
+        job.start(generation, on: scheduler, after: .zero) { [self] in runJob() }
     }
 
-    private func deliverBatch() {
-        let batch = queue.withLock { queue -> [Event<Element>] in
-            defer { queue.events = [] }
-            return queue.cancelled ? [] : queue.events
+    private func runJob() {
+        let handedBack = queue.withLock { queue -> Bool in
+            guard queue.schedulingNext else { return false }
+            queue.nextHandedBack = true
+            return true
         }
-        for event in batch { downstream.event(event) }
-        let generation = queue.withLock { queue -> UInt64? in
-            guard !queue.cancelled, !queue.events.isEmpty else {
-                queue.jobPending = false
-                return nil
+        if !handedBack { deliverBatches() }
+    }
+
+    private func deliverBatches() {
+        while true {
+            let batch = queue.withLock { queue -> [Event<Element>] in
+                defer { queue.events = [] }
+                return queue.cancelled ? [] : queue.events
             }
-            return Self.claimJob(&queue)
+            for event in batch { downstream.event(event) }
+            let next = queue.withLock { queue -> UInt64? in
+                guard !queue.cancelled, !queue.events.isEmpty else {
+                    queue.jobPending = false
+                    return nil
+                }
+                queue.schedulingNext = true
+                return Self.claimJob(&queue)
+            }
+            guard let next else { return }
+            scheduleJob(next)
+            let handedBack = queue.withLock { queue -> Bool in
+                queue.schedulingNext = false
+                defer { queue.nextHandedBack = false }
+                return queue.nextHandedBack
+            }
+            guard handedBack else { return }
         }
-        if let generation { scheduleJob(generation) }
     }
 }
