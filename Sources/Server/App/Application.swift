@@ -40,6 +40,7 @@ public final class Application: Sendable {
     /// Throws `ConfigurationError` naming the flag when the address, port or TLS files are unusable.
     @discardableResult
     public func start() throws -> Int {
+        let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         let upstream: UpstreamServices
         do {
             upstream = try UpstreamServices.start(configuration)
@@ -67,6 +68,7 @@ public final class Application: Sendable {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         logger.info("listening on \(scheme)://\(host):\(port)", metadata: [
             "address": .string("\(host):\(port)"),
+            "open_files_limit": .stringConvertible(fileLimit),
             "upstream": .string(configuration.upstream?.absoluteString ?? upstream.demoServer?.baseURL.map { "embedded demo at \($0.absoluteString)" } ?? "embedded demo"),
         ])
         return port

@@ -22,9 +22,12 @@ public struct StdoutLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        // The access log's hot path: no handler metadata, so the event's is used as is.
+        var merged = metadata.isEmpty && metadataProvider == nil ? event.metadata ?? [:] : metadata
+        if !metadata.isEmpty || metadataProvider != nil {
+            if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+            if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        }
         if let error = event.error { merged["error"] = .string(String(describing: error)) }
         writer.write(formatter.line(time: LogTimestamp.now(), level: event.level, label: label, message: event.message.description, metadata: merged))
     }
