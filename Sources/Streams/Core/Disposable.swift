@@ -84,6 +84,8 @@ public final class Disposable: @unchecked Sendable {
     func adoptPendingChild(_ child: Disposable) {
         let disposeNow = withLock { state -> Bool in
             if state.isDisposed { return true }
+            // The previous child usually finished already (a synchronous inner stream).
+            while let last = state.pendingChildren.last, last.isDisposed { state.pendingChildren.removeLast() }
             if state.pendingChildren.count >= state.pruneAt {
                 state.pendingChildren.removeAll { $0.isDisposed }
                 state.pruneAt = max(32, state.pendingChildren.count * 2)

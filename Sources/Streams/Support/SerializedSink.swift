@@ -32,16 +32,16 @@ final class SerializedSink<State, Output: Sendable>: Sendable {
     /// unless another thread is already doing so.
     @inlinable @discardableResult
     func update<Result: Sendable>(_ body: (inout State, inout Outbox<Output>) -> Result) -> Result {
-        var deliverHere = false
+        var first: Event<Output>?
         let result = inner.withLock { inner -> Result in
             let result = body(&inner.state, &inner.outbox)
-            if !inner.delivering, !inner.outbox.isEmpty {
+            if !inner.delivering, let event = inner.outbox.next() {
                 inner.delivering = true
-                deliverHere = true
+                first = event
             }
             return result
         }
-        if deliverHere { deliver() }
+        if let first { deliver(first) }
         return result
     }
 
@@ -51,29 +51,20 @@ final class SerializedSink<State, Output: Sendable>: Sendable {
         inner.withLock { body($0.state) }
     }
 
+    /// Delivers `first`, then whatever was queued meanwhile, then gives up the delivering role.
     @inlinable
-    func deliver() {
-        while true {
-            var terminal = false
-            var value: Output?
-            var failure: Error?
-            let more = inner.withLock { inner -> Bool in
-                guard let event = inner.outbox.next() else {
-                    inner.delivering = false
-                    return false
-                }
-                switch event {
-                case .data(let next): value = next
-                case .error(let error): failure = error; terminal = true
-                case .end: terminal = true
-                }
-                return true
+    func deliver(_ first: Event<Output>) {
+        var next: Event<Output>? = first
+        while let event = next {
+            switch event {
+            case .data(let value): downstream.data(value)
+            case .error(let error): downstream.error(error)
+            case .end: downstream.end()
             }
-            guard more else { return }
-            if let value {
-                downstream.data(value)
-            } else if terminal {
-                if let failure { downstream.error(failure) } else { downstream.end() }
+            next = inner.withLock { inner -> Event<Output>? in
+                if let event = inner.outbox.next() { return event }
+                inner.delivering = false
+                return nil
             }
         }
     }
