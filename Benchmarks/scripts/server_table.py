@@ -79,6 +79,8 @@ if health:
             summary[server]["err"] = sum(r["err"] or 0 for r in runs)
             summary[server]["rounds"] = f"{len(runs)}" + (f" (+{failed} failed)" if failed else "")
         for server in ORDER:
+            if not health.get((c, server)):
+                continue
             s = summary[server]
             if server == "ours":
                 vs = " ; ".join(f"{p}: rps {ratio(s['rps'], summary[p]['rps'])}, p99 {ratio(s['p99'], summary[p]['p99'])}"
@@ -88,6 +90,16 @@ if health:
             rows.append([f"c={c}", server, fmt(s["rps"], 0), fmt(s["p50"], 2), fmt(s["p99"], 2), s["err"],
                          fmt(s["rss"]), fmt(s["other"], 2), s["rounds"], vs])
     table(["conns", "server", "req/s", "p50 ms", "p99 ms", "errors", "RSS MB", "other_cpu", "rounds", "ours vs peer"], rows)
+    verdicts = []
+    for c in sorted({c for c, _ in health}):
+        o = [r for r in health.get((c, "ours"), []) if not r["failed"]]
+        h = [r for r in health.get((c, "hummingbird"), []) if not r["failed"]]
+        if o and h:
+            rps_ok = med([r["rps"] for r in o]) >= med([r["rps"] for r in h])
+            p99_ok = med([r["p99"] for r in o]) <= med([r["p99"] for r in h])
+            verdicts.append(f"c={c}: req/s {'met' if rps_ok else 'MISSED'}, p99 {'met' if p99_ok else 'MISSED'}")
+    if verdicts:
+        print("goal (req/s ≥ Hummingbird's and p99 no worse): " + "; ".join(verdicts))
 
 
 def sse_rows(results, servers):
