@@ -59,4 +59,16 @@ final class DebounceTests: XCTestCase {
         DataStream.just(data: [1, 2, 3]).debounce(.zero, scheduler: ImmediateScheduler()).watch(using: recorder.watcher)
         XCTAssertEqual(recorder.events, [.data(1), .data(2), .data(3), .end])
     }
+
+    func testABurstOfValuesArmsOneTimerPerPauseNotOnePerValue() {
+        let base = TestScheduler()
+        let scheduler = CountingScheduler(base: base)
+        let source = base.hotMarbles((0..<10).map { Marble.at($0 * 50, .data($0)) })
+        let (recorder, subscription) = base.record(source.debounce(.milliseconds(300), scheduler: scheduler))
+        base.advance(to: .seconds(2))
+        XCTAssertEqual(recorder.marbles, [.at(750, .data(9))])
+        // Armed at 0 ms; at 300 and 600 ms it finds the deadline moved and waits for the rest.
+        XCTAssertEqual(scheduler.timersArmed, 3)
+        subscription.dispose()
+    }
 }

@@ -51,4 +51,15 @@ final class TimeoutTests: XCTestCase {
         XCTAssertEqual(source.watcherCount, 0)
         XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
     }
+
+    func testABusySourceDoesNotArmATimerPerValue() {
+        let base = TestScheduler()
+        let scheduler = CountingScheduler(base: base)
+        let source = base.hotMarbles((0..<100).map { Marble.at($0 * 10, .data($0)) } + [.at(1_000, .end)])
+        let (recorder, _) = base.record(source.timeout(.milliseconds(400), scheduler: scheduler))
+        base.advance(to: .seconds(2))
+        XCTAssertEqual(recorder.values.count, 100)
+        XCTAssertEqual(recorder.marbles.last, .at(1_000, .end))
+        XCTAssertLessThanOrEqual(scheduler.timersArmed, 4)
+    }
 }

@@ -6,26 +6,44 @@ extension StreamType {
     ///     source:              -a-b-------c---d-|
     ///     debounce(3 ticks):   ------b-------c--(d|)
     ///
+    /// A new value only moves the deadline; the one pending timer, when it fires
+    /// early for a moved deadline, waits again for the rest. So a fast typist costs
+    /// one timer per pause, not one per keystroke.
     /// ReactiveX: `debounce` (RxJava also `throttleWithTimeout`).
     public func debounce(_ dueTime: Duration, scheduler: any Scheduler) -> DataStream<Element> {
         DataStream { downstream in
             let cell = TimedOperatorCell(DebounceState<Element>(), downstream: downstream)
             let timer = TimerSlot()
+            @Sendable func expire(_ generation: UInt64) {
+                let rest = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
+                    guard state.timerArmed, state.generation == generation else { return nil }
+                    let now = scheduler.now
+                    guard now >= state.deadline else {
+                        state.generation += 1
+                        return (state.generation, state.deadline - now)
+                    }
+                    state.timerArmed = false
+                    if let value = state.waiting { outbox.data(value) }
+                    state.waiting = nil
+                    return nil
+                }
+                if let rest = rest ?? nil {
+                    timer.start(rest.generation, on: scheduler, after: rest.delay) { expire(rest.generation) }
+                }
+            }
             let upstream = watch { event in
                 switch event {
                 case .data(let value):
-                    let started = cell.update { state, _ -> UInt64 in
-                        state.generation += 1
+                    let arm = cell.update { state, _ -> UInt64? in
                         state.waiting = value
+                        state.deadline = scheduler.now + dueTime
+                        guard !state.timerArmed else { return nil }
+                        state.timerArmed = true
+                        state.generation += 1
                         return state.generation
                     }
-                    guard let generation = started else { return }
-                    timer.start(generation, on: scheduler, after: dueTime) {
-                        cell.update { state, outbox in
-                            guard state.generation == generation, let value = state.waiting else { return }
-                            state.waiting = nil
-                            outbox.data(value)
-                        }
+                    if let generation = arm ?? nil {
+                        timer.start(generation, on: scheduler, after: dueTime) { expire(generation) }
                     }
                 case .error(let error):
                     cell.update { state, outbox in
@@ -50,7 +68,11 @@ extension StreamType {
 }
 
 private struct DebounceState<Element: Sendable>: Sendable {
-    /// Identifies the latest value, so a timer started for an older one does nothing.
-    var generation: UInt64 = 0
     var waiting: Element?
+    /// When the waiting value is due, on the scheduler's clock.
+    var deadline: Duration = .zero
+    /// A timer is pending; it fires at or before `deadline`.
+    var timerArmed = false
+    /// Identifies the pending timer, so a superseded one does nothing.
+    var generation: UInt64 = 0
 }

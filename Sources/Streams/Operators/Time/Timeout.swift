@@ -7,28 +7,37 @@ extension StreamType {
     ///     timeout(4 ticks):    --a--b---#             # = StreamTimeoutError
     ///
     /// For a one-shot request stream this bounds the whole request; for a stream of
-    /// many values it bounds each gap (ReactiveX semantics).
+    /// many values it bounds each gap (ReactiveX semantics). A value only moves the
+    /// deadline; the one pending timer, when it fires for a moved deadline, waits
+    /// again for the rest, so a busy stream does not arm a timer per value.
     public func timeout(_ dueTime: Duration, scheduler: any Scheduler) -> DataStream<Element> {
         DataStream { downstream in
-            let cell = TimedOperatorCell(UInt64(1), downstream: downstream)
+            let cell = TimedOperatorCell(
+                TimeoutState(deadline: scheduler.now + dueTime),
+                downstream: downstream
+            )
             let timer = TimerSlot()
-            @Sendable func startWait(_ generation: UInt64) {
-                timer.start(generation, on: scheduler, after: dueTime) {
-                    cell.update { current, outbox in
-                        guard current == generation else { return }
-                        outbox.error(StreamTimeoutError(timeout: dueTime))
+            @Sendable func expire(_ generation: UInt64) {
+                let rest = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
+                    guard state.generation == generation else { return nil }
+                    let now = scheduler.now
+                    guard now >= state.deadline else {
+                        state.generation += 1
+                        return (state.generation, state.deadline - now)
                     }
+                    outbox.error(StreamTimeoutError(timeout: dueTime))
+                    return nil
+                }
+                if let rest = rest ?? nil {
+                    timer.start(rest.generation, on: scheduler, after: rest.delay) { expire(rest.generation) }
                 }
             }
-            startWait(1)
+            timer.start(1, on: scheduler, after: dueTime) { expire(1) }
             let upstream = watch { event in
-                let restart = cell.update { generation, outbox -> UInt64? in
+                cell.update { state, outbox in
+                    if case .data = event { state.deadline = scheduler.now + dueTime }
                     outbox.event(event)
-                    guard case .data = event else { return nil }
-                    generation += 1
-                    return generation
                 }
-                if let generation = restart ?? nil { startWait(generation) }
             }
             return Disposable {
                 upstream.dispose()
@@ -37,4 +46,11 @@ extension StreamType {
             }
         }
     }
+}
+
+private struct TimeoutState: Sendable {
+    /// When the source's silence becomes a timeout, on the scheduler's clock.
+    var deadline: Duration
+    /// Identifies the pending timer, so a superseded one does nothing.
+    var generation: UInt64 = 1
 }

@@ -1,0 +1,26 @@
+import Synchronization
+import Streams
+
+/// A virtual-time scheduler that counts the timers it is asked for, to show how
+/// many an operator arms.
+final class CountingScheduler: Scheduler {
+    let base: TestScheduler
+    private let count = Mutex(0)
+
+    init(base: TestScheduler) {
+        self.base = base
+    }
+
+    var timersArmed: Int { count.withLock { $0 } }
+    var now: Duration { base.now }
+
+    func schedule(_ work: @escaping @Sendable () -> Void) {
+        base.schedule(work)
+    }
+
+    @discardableResult
+    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        count.withLock { $0 += 1 }
+        return base.schedule(after: delay, work)
+    }
+}
