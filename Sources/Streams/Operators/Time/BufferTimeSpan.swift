@@ -24,7 +24,7 @@ extension StreamType {
             )
             let timer = TimerSlot()
             @Sendable func closeSpan(_ generation: UInt64) {
-                let next = cell.update { state, outbox -> UInt64? in
+                let next = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
                     guard state.generation == generation else { return nil }
                     outbox.data(state.collected)
                     state.collected = []
@@ -33,16 +33,14 @@ extension StreamType {
                     // Running late by a whole span or more: start afresh rather than emit a burst of empties.
                     if state.spanEnd <= now { state.spanEnd = now + timeSpan }
                     state.generation += 1
-                    return state.generation
+                    return (state.generation, state.spanEnd - now)
                 }
-                guard let next = next ?? nil else { return }
-                startTimer(next)
+                if let next = next ?? nil { startTimer(next.generation, after: next.delay) }
             }
-            @Sendable func startTimer(_ generation: UInt64) {
-                let delay = cell.update { state, _ in state.spanEnd - scheduler.now } ?? .zero
+            @Sendable func startTimer(_ generation: UInt64, after delay: Duration) {
                 timer.start(generation, on: scheduler, after: delay) { closeSpan(generation) }
             }
-            startTimer(1)
+            startTimer(1, after: timeSpan)
             let upstream = watch { event in
                 let restart = cell.update { state, outbox -> UInt64? in
                     switch event {
@@ -64,7 +62,7 @@ extension StreamType {
                     }
                     return nil
                 }
-                if let generation = restart ?? nil { startTimer(generation) }
+                if let generation = restart ?? nil { startTimer(generation, after: timeSpan) }
             }
             return Disposable {
                 upstream.dispose()
