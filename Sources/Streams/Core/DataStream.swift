@@ -23,7 +23,7 @@ public final class DataStream<Element: Sendable>: StreamType {
         guard !subscription.isDisposed else { return subscription }
         let source = PendingSubscriptions.setUp(subscription) { subscribe(fed) }
         subscription.forgetPendingChildren()
-        if source !== Disposable.nothing { subscription.appendAction { source.dispose() } }
+        if source !== Disposable.nothing { subscription.link(source) }
         return subscription
     }
 }

@@ -16,7 +16,8 @@ import Darwin
 @usableFromInline
 enum PendingSubscriptions {
     private final class Stack {
-        var items: [Disposable] = []
+        // Only ever touched by its own thread.
+        @exclusivity(unchecked) var items: [Disposable] = []
     }
 
     private static let key: pthread_key_t = {
