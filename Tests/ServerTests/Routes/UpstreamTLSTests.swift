@@ -1,0 +1,78 @@
+import Domain
+import Foundation
+import NetCore
+import Streams
+import Synchronization
+import XCTest
+@testable import Server
+
+/// The upstream client over TLS: certificate chain and hostname are verified.
+final class UpstreamTLSTests: XCTestCase {
+    private var directory: URL!
+    private var certificate: String { directory.appendingPathComponent("cert.pem").path }
+    private var key: String { directory.appendingPathComponent("key.pem").path }
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("upstream-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost",
+        ]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        XCTAssertEqual(openssl.terminationStatus, 0)
+        let upstream = DemoUpstream(configuration: .init(users: 10))
+        server = try TestServer(router: Router { request in
+            upstream.respond(to: DemoRequest(target: request.target, host: request.headers["Host"] ?? "localhost"))
+                .map(DemoUpstreamServer.response(for:))
+        }) { [certificate, key] in
+            $0.tls = .server(certificateChainFile: certificate, privateKeyFile: key)
+        }
+    }
+
+    override func tearDownWithError() throws {
+        server.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func send(_ url: String, trusting: Bool) throws -> UpstreamResponse {
+        let transport = HTTPUpstreamTransport(tlsConfiguration: .client(trustedCAFile: trusting ? certificate : nil))
+        let answered = expectation(description: "answer")
+        let result = Mutex<Result<UpstreamResponse, Error>?>(nil)
+        let subscription = transport.send(UpstreamRequest(url: URL(string: url)!)).watch { event in
+            switch event {
+            case .data(let response): result.withLock { $0 = .success(response) }
+            case .error(let error): result.withLock { $0 = .failure(error) }
+            case .end: break
+            }
+            if event.isTerminal { answered.fulfill() }
+        }
+        wait(for: [answered], timeout: 5)
+        subscription.dispose()
+        return try XCTUnwrap(result.withLock { $0 }).get()
+    }
+
+    func testTrustedCertificateForTheHostIsAccepted() throws {
+        let response = try send("https://localhost:\(server.port)/users/ada1", trusting: true)
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(try JSONDecoder().decode(GitHubUser.self, from: Data(response.body)).login, "ada1")
+    }
+
+    func testUntrustedCertificateIsRejected() {
+        XCTAssertThrowsError(try send("https://localhost:\(server.port)/users/ada1", trusting: false)) { error in
+            guard case .connection = error as? UpstreamError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testCertificateForAnotherHostnameIsRejected() {
+        XCTAssertThrowsError(try send("https://127.0.0.1:\(server.port)/users/ada1", trusting: true)) { error in
+            guard case .connection = error as? UpstreamError else { return XCTFail("\(error)") }
+        }
+    }
+}
