@@ -30,6 +30,7 @@ public final class DataStream<Element: Sendable>: StreamType {
 
 extension DataStream {
     /// One value, then end. `just(5)`: `-5|`
+    @inlinable
     public static func just(_ value: Element) -> DataStream<Element> {
         DataStream { watcher in
             watcher.data(value)
@@ -45,6 +46,7 @@ extension DataStream {
     }
 
     /// Fails at once. `just(error: e)`: `-#`
+    @inlinable
     public static func just(error: Error) -> DataStream<Element> {
         DataStream { watcher in
             watcher.error(error)
@@ -53,6 +55,7 @@ extension DataStream {
     }
 
     /// Ends at once without data: `-|`
+    @inlinable
     public static func empty() -> DataStream<Element> {
         DataStream { watcher in
             watcher.end()

@@ -70,12 +70,14 @@ public final class Watcher<Element: Sendable>: @unchecked Sendable {
         onData(value)
     }
 
+    @inlinable
     public func error(_ error: Error) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finishSubscription()
         onTerminal(.error(error))
     }
 
+    @inlinable
     public func end() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finishSubscription()
@@ -97,7 +99,8 @@ public final class Watcher<Element: Sendable>: @unchecked Sendable {
 
     /// Frees the upstream before the terminal event travels on: the stack then never
     /// holds both a long chain's terminal delivery and its disposal at once.
-    private func finishSubscription() {
+    @usableFromInline
+    func finishSubscription() {
         subscriptionLock.lock()
         let current = subscription
         subscriptionLock.unlock()
