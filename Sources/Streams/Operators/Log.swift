@@ -1,5 +1,6 @@
 extension StreamType {
-    /// Logs every event and the subscription's start and disposal, passing events on unchanged.
+    /// Logs every event and the subscription's start and disposal, passing events on
+    /// unchanged (ReactiveX: debug).
     ///
     ///     source:         -1-2-|
     ///     log("numbers"): -1-2-|   (writes "numbers: watched", "numbers: data(1)", …)
