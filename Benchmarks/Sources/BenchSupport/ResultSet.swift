@@ -33,6 +33,18 @@ public struct ResultSet: Sendable {
         )
     }
 
+    /// The median of the per-round ratios a/b, pairing the i-th process of each: rounds interleave, so a
+    /// pair ran under the same machine load, which a ratio of medians would not guarantee.
+    public func pairedRatio(_ a: (library: String, workload: String), _ b: (library: String, workload: String)) -> Double? {
+        let left = measurements[Self.key(a.library, a.workload)] ?? []
+        let right = measurements[Self.key(b.library, b.workload)] ?? []
+        let ratios = zip(left, right).compactMap { x, y -> Double? in
+            guard x.isOK, y.isOK, let p = x.nsPerElement, let q = y.nsPerElement, q > 0 else { return nil }
+            return p / q
+        }
+        return Statistics.median(ratios)
+    }
+
     private static func key(_ library: String, _ workload: String) -> String {
         library + "\u{1}" + workload
     }

@@ -46,8 +46,7 @@ for row in rows {
         processes = max(processes, summary.processes)
         if summary.status == "ok" { runCounts.insert(summary.runsPerProcess) }
     }
-    var ratio: Double?
-    if let a = o?.nsPerElement, let b = p?.nsPerElement, o?.status == "ok", p?.status == "ok", b > 0 { ratio = a / b }
+    let ratio = results.pairedRatio((ours, row.ours), (peer, row.peer))
     let verdict: String
     if let goal = row.goal, let ratio { verdict = ratio <= goal ? "met" : "MISSED" } else { verdict = "" }
     table.append([
@@ -65,12 +64,14 @@ let plain = results.summary(library: loop, workload: "a.loop")
 let oursA = results.summary(library: ours, workload: "a.from")
 print("")
 print("plain for-loop (a): \(Formatting.nanoseconds(plain?.nsPerElement)) ns/element", terminator: "")
-if let l = plain?.nsPerElement, let a = oursA?.nsPerElement, l > 0 {
-    print("; ours (a) is \(Formatting.ratio(a / l)) the loop (\(Formatting.nanoseconds(a - l)) ns/element of stream machinery)")
+if let l = plain?.nsPerElement, let a = oursA?.nsPerElement, l > 0,
+   let times = results.pairedRatio((ours, "a.from"), (loop, "a.loop")) {
+    print("; ours (a) is \(Formatting.ratio(times)) the loop (\(Formatting.nanoseconds(a - l)) ns/element of stream machinery)")
 } else {
     print("")
 }
 let flat = Sizes.zip.map { Formatting.nanoseconds(results.summary(library: ours, workload: "d.\($0)")?.nsPerElement) }
 print("zip per pair, ours, n = \(Sizes.zip.map { Formatting.grouped($0) }.joined(separator: " / ")): \(flat.joined(separator: " / ")) ns")
 let runs = runCounts.sorted(by: >).map(String.init).joined(separator: " or ")
+print("ratios: median of the per-round ratios (each round runs both libraries back to back)")
 print("each cell: median over \(processes) process(es) of the median of \(runs) timed run(s) after a warm-up (1 where the warm-up alone took over 10 s); RSS = peak (VmHWM) of the workload's own process")
