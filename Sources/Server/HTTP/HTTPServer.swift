@@ -23,6 +23,8 @@ public final class HTTPServer: Sendable {
     private let acceptQueue = DispatchQueue(label: "http.accept", qos: .userInitiated)
     private let state = Mutex(State())
     private let open = Atomic<Int>(0)
+    /// Serialises count changes with their callback, so observers never see counts out of order.
+    private let countChanges = Mutex<Void>(())
     private let cursor = Atomic<Int>(0)
 
     private struct State {
@@ -120,8 +122,7 @@ public final class HTTPServer: Sendable {
             Self.refuse(socket)
             return
         }
-        let count = open.wrappingAdd(1, ordering: .relaxed).newValue
-        observer.connectionsChanged?(count)
+        changeOpenCount(by: 1)
         let target = sets[Int(cursor.wrappingAdd(1, ordering: .relaxed).oldValue.magnitude % UInt(sets.count))]
         let remote = address.description
         target.loop.execute { [self] in
@@ -138,9 +139,16 @@ public final class HTTPServer: Sendable {
     }
 
     private func connectionClosed() {
-        let count = open.wrappingSubtract(1, ordering: .relaxed).newValue
-        observer.connectionsChanged?(count)
-        if count == 0 { finishIfDrained() }
+        if changeOpenCount(by: -1) == 0 { finishIfDrained() }
+    }
+
+    @discardableResult
+    private func changeOpenCount(by delta: Int) -> Int {
+        countChanges.withLock { _ in
+            let count = open.wrappingAdd(delta, ordering: .relaxed).newValue
+            observer.connectionsChanged?(count)
+            return count
+        }
     }
 
     private func finishIfDrained() {

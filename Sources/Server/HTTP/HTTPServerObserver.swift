@@ -2,7 +2,8 @@
 public struct HTTPServerObserver: Sendable {
     /// After each response (access log, `http_requests_total`, durations).
     public var requestCompleted: (@Sendable (CompletedRequest) -> Void)?
-    /// When a connection opens or closes, with the new open-connection count.
+    /// When a connection opens or closes, with the new open-connection count
+    /// (calls are serialised, so the last call always carries the current count).
     public var connectionsChanged: (@Sendable (Int) -> Void)?
 
     public init(
