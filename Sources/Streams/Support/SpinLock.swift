@@ -7,8 +7,9 @@ import Musl
 import Darwin
 #endif
 
-/// A lock stored inline (no allocation) for the core's tiny critical sections:
-/// a few field updates, never a call out to other code.
+/// A lock stored inline (no allocation) for the core's tiny, rarely contended
+/// critical sections (a subscription's own state): a few field updates, never
+/// a call out to other code. State that many threads hammer uses `Locked`.
 ///
 /// Built on an `Atomic` with acquire/release ordering, so ThreadSanitizer
 /// sees its happens-before edges (unlike `Synchronization.Mutex` on Linux).

@@ -19,15 +19,13 @@ final class ThreadSafetyContractTests: XCTestCase {
         let emitting = CancelFlag()
         let emitterDone = expectation(description: "emitter stopped")
         DispatchQueue.global().async {
-            var value = 0
-            while !emitting.isCancelled {
+            for value in 0..<2_000_000 where !emitting.isCancelled {
                 streamer.data(value)
-                value += 1
             }
             emitterDone.fulfill()
         }
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            for _ in 0..<2_000 {
+            for _ in 0..<500 {
                 streamer.map { $0 + 1 }.filter { $0 > 0 }.watch { _ in }.dispose()
             }
         }
