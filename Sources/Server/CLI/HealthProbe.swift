@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import NetCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -7,8 +9,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A tiny blocking HTTP/1.1 GET over a raw socket: enough to ask `/health`
-/// whether it answers 200, with no curl or HTTP client library.
+/// A tiny HTTP/1.1 GET: enough to ask `/health` whether it answers 200, with
+/// no curl or HTTP client library. `http` uses a blocking raw socket; `https`
+/// (a service started with `--tls-cert`) goes through NetCore's TLS client
+/// without verifying the certificate, since the check talks to its own service.
 enum HealthProbe {
     enum Outcome: Equatable {
         case healthy
@@ -16,11 +20,16 @@ enum HealthProbe {
     }
 
     static func check(url text: String, timeout: Duration) -> Outcome {
-        guard let url = URL(string: text), url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
-            return .unhealthy("expected an http:// URL")
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else {
+            return .unhealthy("expected an http:// or https:// URL")
+        }
+        let path = url.path.isEmpty ? "/" : url.path + (url.query.map { "?" + $0 } ?? "")
+        if scheme == "https" {
+            return checkOverTLS(host: host, port: url.port ?? 443, path: path, timeout: timeout)
         }
         let port = url.port ?? 80
-        let path = url.path.isEmpty ? "/" : url.path + (url.query.map { "?" + $0 } ?? "")
         let addresses: [SocketAddress]
         do {
             addresses = try SocketAddress.resolve(host: host, port: port)
@@ -37,8 +46,7 @@ enum HealthProbe {
         guard address.withSockaddr({ connect(descriptor, $0, $1) }) == 0 else {
             return .unhealthy("connect: \(String(cString: strerror(errno)))")
         }
-        let hostHeader = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nConnection: close\r\nUser-Agent: stream-service-healthcheck\r\n\r\n".utf8)
+        let request = Self.request(host: host, port: port, path: path)
         let sent = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == request.count else { return .unhealthy("send failed") }
         var received: [UInt8] = []
@@ -49,9 +57,73 @@ enum HealthProbe {
             guard count > 0 else { return .unhealthy(count == 0 ? "connection closed without an answer" : "no answer in time") }
             received += chunk[..<count]
         }
+        return outcome(statusLineIn: received)
+    }
+
+    private static func request(host: String, port: Int, path: String) -> [UInt8] {
+        let hostHeader = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return Array("GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nConnection: close\r\nUser-Agent: stream-service-healthcheck\r\n\r\n".utf8)
+    }
+
+    private static func outcome(statusLineIn received: [UInt8]) -> Outcome {
         let statusLine = String(decoding: received.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         let parts = statusLine.split(separator: " ")
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return .unhealthy("not an HTTP answer: \(statusLine)") }
         return parts[1] == "200" ? .healthy : .unhealthy("status \(parts[1])")
+    }
+
+    private static func checkOverTLS(host: String, port: Int, path: String, timeout: Duration) -> Outcome {
+        let context: TLSContext
+        do {
+            context = try TLSContext(configuration: .client(verifyPeer: false))
+        } catch {
+            return .unhealthy("\(error)")
+        }
+        let answer = TLSAnswer()
+        ByteStreamConnector.connect(host: host, port: port, tls: context, timeout: timeout) { result in
+            switch result {
+            case .failure(let error):
+                answer.finish(.unhealthy("\(error)"))
+            case .success(let stream):
+                answer.hold(stream)
+                var received: [UInt8] = []
+                stream.onRead = { bytes in
+                    received += bytes
+                    if received.contains(UInt8(ascii: "\n")) {
+                        answer.finish(outcome(statusLineIn: received))
+                        stream.close()
+                    }
+                }
+                stream.onClose = { _ in answer.finish(.unhealthy("connection closed without an answer")) }
+                stream.write(request(host: host, port: port, path: path))
+            }
+        }
+        return answer.wait(timeout: timeout) ?? .unhealthy("no answer in time")
+    }
+}
+
+/// The first outcome of a TLS check, handed from the event loop to the waiting caller.
+private final class TLSAnswer: Sendable {
+    private let outcome = Mutex<HealthProbe.Outcome?>(nil)
+    /// Keeps the client stream alive until the check is over.
+    private let stream = Mutex<ByteStream?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func hold(_ stream: ByteStream) { self.stream.withLock { $0 = stream } }
+
+    func finish(_ result: HealthProbe.Outcome) {
+        let first = outcome.withLock { outcome -> Bool in
+            guard outcome == nil else { return false }
+            outcome = result
+            return true
+        }
+        if first { done.signal() }
+    }
+
+    func wait(timeout: Duration) -> HealthProbe.Outcome? {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        _ = done.wait(timeout: .now() + seconds)
+        defer { stream.withLock { $0 = nil } }
+        return outcome.withLock { $0 }
     }
 }

@@ -9,7 +9,7 @@ struct HealthcheckCommand: ParsableCommand {
         abstract: "Exit 0 when the service's /health answers 200, else 1."
     )
 
-    @Option(help: "URL to check (http only). (default: http://127.0.0.1:$PORT/health, PORT defaulting to 8080)") var url: String?
+    @Option(help: "URL to check, http or https (certificate not verified: it checks its own service). (default: http://127.0.0.1:$PORT/health, PORT defaulting to 8080)") var url: String?
     @Option(help: "Seconds to wait for the answer.") var timeout: Double = 3
 
     func run() throws {

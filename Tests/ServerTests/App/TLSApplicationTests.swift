@@ -33,5 +33,8 @@ final class TLSApplicationTests: XCTestCase {
             request: "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", test: self)
         XCTAssertTrue(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), answer)
         XCTAssertTrue(answer.hasSuffix(#"{"status":"ok"}"#), answer)
+
+        let check = try ServiceProcess(["healthcheck", "--url", "https://127.0.0.1:\(app.port)/health"])
+        XCTAssertEqual(check.exitStatus(), 0, check.output)
     }
 }
