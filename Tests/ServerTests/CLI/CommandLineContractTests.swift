@@ -72,3 +72,11 @@ final class CommandLineContractTests: XCTestCase {
         XCTAssertEqual(service.exitStatus(), 0)
     }
 }
+
+extension CommandLineContractTests {
+    func testHealthcheckDefaultsToTheServicesOwnPortAndScheme() {
+        XCTAssertEqual(HealthcheckCommand.defaultURL(environment: [:]), "http://127.0.0.1:8080/health")
+        XCTAssertEqual(HealthcheckCommand.defaultURL(environment: ["PORT": "9000"]), "http://127.0.0.1:9000/health")
+        XCTAssertEqual(HealthcheckCommand.defaultURL(environment: ["PORT": "9443", "TLS_CERT": "/c.pem"]), "https://127.0.0.1:9443/health")
+    }
+}
