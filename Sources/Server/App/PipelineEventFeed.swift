@@ -33,9 +33,13 @@ public final class PipelineEventFeed: Sendable {
     }
 
     /// Starts forwarding the hub's events and, when `clock` is given, a tick every `clock`; dispose to stop.
-    public func start(clock: Duration?, scheduler: any Scheduler = QueueScheduler(label: "events.clock")) -> Disposable {
+    ///
+    /// Both are published from `scheduler` (one serial queue): the hub delivers under
+    /// its lock on whichever thread ran the pipeline, often an event loop, and fanning
+    /// an event out to thousands of clients there would stall that loop's requests.
+    public func start(clock: Duration?, scheduler: any Scheduler = QueueScheduler(label: "events.feed")) -> Disposable {
         let broadcaster = self.broadcaster
-        let events = hub.events().watch(data: { delivery in
+        let events = hub.events().observe(on: scheduler).watch(data: { delivery in
             if case .event(let event) = delivery { broadcaster.publish(.pipeline(event)) }
         })
         guard let clock, clock > .zero else { return events }
