@@ -21,10 +21,10 @@ public final class HTTPServer: Sendable {
     private let group: EventLoopGroup
     private let sets: [ConnectionSet]
     private let acceptQueue = DispatchQueue(label: "http.accept", qos: .userInitiated)
-    private let state = Mutex(State())
+    private let state = PThreadMutex(State())
     private let open = Atomic<Int>(0)
     /// Serialises count changes with their callback, so observers never see counts out of order.
-    private let countChanges = Mutex<Void>(())
+    private let countChanges = PThreadMutex<Void>(())
     private let cursor = Atomic<Int>(0)
 
     private struct State {
