@@ -54,7 +54,7 @@ RUN groupadd --system --gid 10001 streamservice \
 
 COPY --from=build /staging/ /usr/local/bin/
 # Fail the build here, not at start-up, if a shared library is missing.
-RUN if ldd /usr/local/bin/stream-service | grep 'not found'; then exit 1; fi
+RUN if command -v ldd >/dev/null && ldd /usr/local/bin/stream-service | grep 'not found'; then exit 1; fi
 
 USER 10001:10001
 
