@@ -5,7 +5,7 @@ extension StreamType where Element: Hashable {
     ///     distinct(): -1-2---3---|
     public func distinct() -> DataStream<Element> {
         DataStream { downstream in
-            let seen = Locked<Set<Element>>([])
+            let seen = OperatorState<Set<Element>>([])
             return self.watch(using: Watcher { event in
                 switch event {
                 case .data(let value):

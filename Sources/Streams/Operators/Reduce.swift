@@ -10,7 +10,7 @@ extension StreamType {
         _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
     ) -> DataStream<Result> {
         DataStream { downstream in
-            let accumulator = Locked(initial)
+            let accumulator = OperatorState(initial)
             return self.watch(using: Watcher(
                 onData: { value in
                     do {

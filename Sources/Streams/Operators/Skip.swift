@@ -5,7 +5,7 @@ extension StreamType {
     ///     skip(2): -----3-4-|
     public func skip(_ count: Int) -> DataStream<Element> {
         DataStream { downstream in
-            let remaining = Locked(max(0, count))
+            let remaining = OperatorState(max(0, count))
             return self.watch(using: Watcher { event in
                 switch event {
                 case .data(let value):

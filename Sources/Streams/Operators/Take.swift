@@ -8,7 +8,7 @@ extension StreamType {
     public func take(_ count: Int) -> DataStream<Element> {
         guard count > 0 else { return .empty() }
         return DataStream { downstream in
-            let remaining = Locked(count)
+            let remaining = OperatorState(count)
             return self.watch(using: Watcher { event in
                 switch event {
                 case .data(let value):

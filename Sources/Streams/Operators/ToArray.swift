@@ -5,7 +5,7 @@ extension StreamType {
     ///     toArray(): -------[1,2,3]|
     public func toArray() -> DataStream<[Element]> {
         DataStream { downstream in
-            let collected = Locked<[Element]>([])
+            let collected = OperatorState<[Element]>([])
             return self.watch(using: Watcher { event in
                 switch event {
                 case .data(let value): collected.withLock { $0.append(value) }

@@ -9,7 +9,7 @@ extension StreamType {
         by isEquivalent: @escaping @Sendable (Element, Element) throws -> Bool
     ) -> DataStream<Element> {
         DataStream { downstream in
-            let previous = Locked<Element?>(nil)
+            let previous = OperatorState<Element?>(nil)
             return self.watch(using: Watcher { event in
                 switch event {
                 case .data(let value):
