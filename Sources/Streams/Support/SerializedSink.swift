@@ -71,8 +71,12 @@ final class SerializedSink<State, Output: Sendable>: Sendable {
 }
 
 /// The events an operator has decided to send, in order; nothing is queued after a terminal one.
+///
+/// The oldest event waits in `first`, the rest in a ring buffer: the usual case,
+/// one event decided and delivered at once, never touches the buffer.
 @usableFromInline
 struct Outbox<Element> {
+    @usableFromInline var first: Event<Element>?
     @usableFromInline var queue = RingBuffer<Event<Element>>()
     @usableFromInline var isTerminated = false
 
@@ -80,26 +84,26 @@ struct Outbox<Element> {
     init() {}
 
     @inlinable
-    var isEmpty: Bool { queue.isEmpty }
+    var isEmpty: Bool { first == nil && queue.isEmpty }
 
     @inlinable
     mutating func data(_ value: Element) {
         guard !isTerminated else { return }
-        queue.append(.data(value))
+        push(.data(value))
     }
 
     @inlinable
     mutating func error(_ error: Error) {
         guard !isTerminated else { return }
         isTerminated = true
-        queue.append(.error(error))
+        push(.error(error))
     }
 
     @inlinable
     mutating func end() {
         guard !isTerminated else { return }
         isTerminated = true
-        queue.append(.end)
+        push(.end)
     }
 
     @inlinable
@@ -112,5 +116,20 @@ struct Outbox<Element> {
     }
 
     @inlinable
-    mutating func next() -> Event<Element>? { queue.popFirst() }
+    mutating func push(_ event: Event<Element>) {
+        if first == nil, queue.isEmpty {
+            first = event
+        } else {
+            queue.append(event)
+        }
+    }
+
+    @inlinable
+    mutating func next() -> Event<Element>? {
+        if let event = first {
+            first = nil
+            return event
+        }
+        return queue.popFirst()
+    }
 }
