@@ -1,7 +1,9 @@
 /// When and how long to wait before trying an upstream call again: exponential backoff
 /// with jitter for retryable failures, honouring a server's `Retry-After`.
 public struct RetryPolicy: Sendable, Equatable {
-    /// Additional attempts after the first one.
+    /// Additional attempts after the first one. Six rides out a 30 % failure rate: a call
+    /// then fails for good with probability 0.3⁷ ≈ 0.02 %, so a page of ten users with
+    /// avatars (eleven calls) still succeeds 99.7 % of the time.
     public var maxRetries: Int
     public var baseDelay: Duration
     public var maxDelay: Duration
@@ -11,7 +13,7 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxRetryAfter: Duration
 
     public init(
-        maxRetries: Int = 3, baseDelay: Duration = .milliseconds(25), maxDelay: Duration = .seconds(1),
+        maxRetries: Int = 6, baseDelay: Duration = .milliseconds(25), maxDelay: Duration = .seconds(1),
         jitter: Double = 0.5, maxRetryAfter: Duration = .seconds(5)
     ) {
         self.maxRetries = maxRetries

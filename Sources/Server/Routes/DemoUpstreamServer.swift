@@ -12,7 +12,6 @@ public final class DemoUpstreamServer: Sendable {
         let upstream = DemoUpstream(configuration: configuration)
         self.upstream = upstream
         var serverConfiguration = HTTPServerConfiguration(host: host, port: port)
-        serverConfiguration.loopCount = 1
         serverConfiguration.serverName = "StreamService-demo-upstream"
         server = HTTPServer(configuration: serverConfiguration) { request in
             let demoRequest = DemoRequest(
