@@ -25,6 +25,8 @@ public final class Disposable: @unchecked Sendable {
     private let lock = SpinLock()
     @exclusivity(unchecked) private var state: State
     private let disposedFlag = Atomic<Bool>(false)
+    /// Whether `adoptPendingChild` ever ran, so `forgetPendingChildren` can skip the lock.
+    private let hasPendingChildren = Atomic<Bool>(false)
 
     /// A disposable with nothing to cancel.
     public init() {
@@ -112,11 +114,14 @@ public final class Disposable: @unchecked Sendable {
             state.pruneAt = max(32, state.pendingChildren.count * 2)
         }
         state.pendingChildren.append(child)
+        hasPendingChildren.store(true, ordering: .relaxed)
         lock.unlock()
     }
 
     /// Setup finished: from now on the returned source disposable reaches every child.
     func forgetPendingChildren() {
+        // Children are adopted on the setting-up thread only, the one calling this.
+        guard hasPendingChildren.load(ordering: .relaxed) else { return }
         lock.lock()
         let children = state.pendingChildren
         state.pendingChildren = []

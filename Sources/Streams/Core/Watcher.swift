@@ -5,8 +5,7 @@ import Synchronization
 /// A watcher enforces the grammar `data* (error | end)?` for whoever feeds it:
 /// after its first terminal event, or once its subscription is disposed, it
 /// ignores everything. Events are delivered on the calling thread.
-// @unchecked: `subscription` is only touched under `subscriptionLock`; the rest is immutable or atomic.
-public final class Watcher<Element: Sendable>: @unchecked Sendable {
+public final class Watcher<Element: Sendable>: Sendable {
     // Values and terminal events take separate closures: the data path then never
     // builds an `Event`, whose generic metadata unspecialized code would look up
     // on every value.
@@ -16,8 +15,9 @@ public final class Watcher<Element: Sendable>: @unchecked Sendable {
     /// Whether some subscription already feeds this watcher; a second one gets a forwarding watcher.
     private let claimed = Atomic<Bool>(false)
     /// Disposed when this watcher receives a terminal event, so the stream feeding it frees its resources.
-    @exclusivity(unchecked) private var subscription: Disposable?
-    private let subscriptionLock = SpinLock()
+    /// Set once (in `beginSubscription`) and held +1 until deinit.
+    /// An atomic reference rather than a lock: on x86 both its store and its load are plain moves.
+    private let subscription = Atomic<Unmanaged<Disposable>?>(nil)
 
     /// A watcher that hands every event to `handler`.
     public convenience init(_ handler: @escaping @Sendable (Event<Element>) -> Void) {
@@ -92,6 +92,10 @@ public final class Watcher<Element: Sendable>: @unchecked Sendable {
         }
     }
 
+    deinit {
+        subscription.load(ordering: .acquiring)?.release()
+    }
+
     /// Stops delivery without a terminal event (the subscription was disposed).
     func stop() {
         stopped.store(true, ordering: .releasing)
@@ -101,10 +105,7 @@ public final class Watcher<Element: Sendable>: @unchecked Sendable {
     /// holds both a long chain's terminal delivery and its disposal at once.
     @usableFromInline
     func finishSubscription() {
-        subscriptionLock.lock()
-        let current = subscription
-        subscriptionLock.unlock()
-        current?.dispose()
+        subscription.load(ordering: .acquiring)?.takeUnretainedValue().dispose()
     }
 
     /// Starts a subscription feeding this watcher: returns the watcher the source
@@ -121,9 +122,8 @@ public final class Watcher<Element: Sendable>: @unchecked Sendable {
             StreamDiagnostics.subscriptionEnded()
         }
         StreamDiagnostics.subscriptionStarted()
-        fed.subscriptionLock.lock()
-        fed.subscription = subscription
-        fed.subscriptionLock.unlock()
+        // Each fed watcher begins exactly one subscription (`claimed` sees to that), so a plain store.
+        fed.subscription.store(Unmanaged.passRetained(subscription), ordering: .releasing)
         if fed.isStopped { subscription.dispose() }
         return (fed, subscription)
     }
