@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NetCore
 import Streams
-import Synchronization
 
 /// The assembled service: upstream (real or embedded demo), routes, metrics,
 /// access log, SSE heartbeats and the HTTP server, with graceful shutdown.
@@ -18,7 +17,7 @@ public final class Application: Sendable {
     private let heartbeat: HeartbeatClock
     private let responder: EventStreamResponder
     private let shutdownFlag = ShutdownFlag()
-    private let state = Mutex(Running())
+    private let state = PThreadMutex(Running())
 
     private struct Running: Sendable {
         var server: HTTPServer?

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import NetCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -104,9 +103,9 @@ enum HealthProbe {
 
 /// The first outcome of a TLS check, handed from the event loop to the waiting caller.
 private final class TLSAnswer: Sendable {
-    private let outcome = Mutex<HealthProbe.Outcome?>(nil)
+    private let outcome = PThreadMutex<HealthProbe.Outcome?>(nil)
     /// Keeps the client stream alive until the check is over.
-    private let stream = Mutex<ByteStream?>(nil)
+    private let stream = PThreadMutex<ByteStream?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
     func hold(_ stream: ByteStream) { self.stream.withLock { $0 = stream } }

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import NetCore
 
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +17,7 @@ public final class LineWriter: Sendable {
         var drainScheduled = false
     }
 
-    private let pending = Mutex(Pending())
+    private let pending = PThreadMutex(Pending())
     private let queue = DispatchQueue(label: "log.writer", qos: .utility)
     private let output: @Sendable ([UInt8]) -> Void
 

@@ -1,4 +1,4 @@
-import Synchronization
+import NetCore
 
 /// A monotonically increasing count, one per combination of label values
 /// (`http_requests_total{method="GET",route="/health",status="200"}`).
@@ -6,7 +6,7 @@ public final class Counter: MetricFamily {
     public let name: String
     let help: String
     let labelNames: [String]
-    private let values = Mutex<[[String]: Double]>([:])
+    private let values = PThreadMutex<[[String]: Double]>([:])
 
     init(name: String, help: String, labelNames: [String]) {
         self.name = name

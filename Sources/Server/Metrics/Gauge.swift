@@ -1,11 +1,11 @@
-import Synchronization
+import NetCore
 
 /// A value that goes up and down, either set by the app or read from a closure
 /// at scrape time (`stream_subscriptions_live` reads the Streams counter).
 public final class Gauge: MetricFamily {
     public let name: String
     let help: String
-    private let stored = Mutex<Double>(0)
+    private let stored = PThreadMutex<Double>(0)
     private let sample: (@Sendable () -> Double)?
 
     init(name: String, help: String, sample: (@Sendable () -> Double)? = nil) {

@@ -1,4 +1,4 @@
-import Synchronization
+import NetCore
 
 /// Observations counted into cumulative buckets, with their sum and count,
 /// one series per combination of label values.
@@ -17,7 +17,7 @@ public final class Histogram: MetricFamily {
     let labelNames: [String]
     /// Upper bounds, ascending; `+Inf` is implied.
     let buckets: [Double]
-    private let series = Mutex<[[String]: Series]>([:])
+    private let series = PThreadMutex<[[String]: Series]>([:])
 
     init(name: String, help: String, labelNames: [String], buckets: [Double]) {
         self.name = name

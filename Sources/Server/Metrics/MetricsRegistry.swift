@@ -1,4 +1,4 @@
-import Synchronization
+import NetCore
 
 /// The metric families the service exposes at `/metrics`, rendered in
 /// registration order in Prometheus text format.
@@ -12,7 +12,7 @@ public final class MetricsRegistry: Sendable {
         case collector(@Sendable () -> String)
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = PThreadMutex<[Entry]>([])
 
     public init() {}
 

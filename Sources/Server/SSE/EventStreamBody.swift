@@ -1,5 +1,5 @@
+import NetCore
 import Streams
-import Synchronization
 
 /// The body of an SSE response: the feed's encoded events with heartbeats
 /// mixed in, ending when the feed ends.
@@ -14,7 +14,7 @@ enum EventStreamBody {
     static func make(events: DataStream<[UInt8]>, heartbeats: DataStream<[UInt8]>?) -> DataStream<[UInt8]> {
         guard let heartbeats else { return events }
         return DataStream { watcher in
-            let gate = Mutex(false)
+            let gate = PThreadMutex(false)
             let deliver: @Sendable (Event<[UInt8]>) -> Void = { event in
                 gate.withLock { finished in
                     guard !finished else { return }

@@ -1,5 +1,5 @@
+import NetCore
 import Streams
-import Synchronization
 
 /// One timer for every open event stream: each beat is a comment message that
 /// keeps proxies and clients from timing an idle stream out. Sharing the clock
@@ -10,7 +10,7 @@ public final class HeartbeatClock: Sendable {
 
     public let period: Duration
     private let beats = Streamer<[UInt8]>()
-    private let ticking = Mutex<Disposable?>(nil)
+    private let ticking = PThreadMutex<Disposable?>(nil)
     private let scheduler: any Scheduler
 
     public init(period: Duration, scheduler: any Scheduler = QueueScheduler(label: "sse.heartbeat")) {

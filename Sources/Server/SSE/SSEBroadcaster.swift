@@ -1,5 +1,5 @@
+import NetCore
 import Streams
-import Synchronization
 
 /// A hot SSE feed shared by many clients: each published item is numbered
 /// (1, 2, 3, … as its SSE `id`), encoded once, and the same bytes go to every
@@ -38,10 +38,10 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
 
     public let capacity: Int
     private let encode: @Sendable (Item) -> ServerSentEvent
-    private let state = Mutex(State())
+    private let state = PThreadMutex(State())
     /// Publishing is serialized, so every subscriber sees items in id order even
     /// though delivery happens outside `state`'s lock.
-    private let publishing = Mutex(())
+    private let publishing = PThreadMutex(())
 
     /// - Parameter encode: the message for an item; its `id` field is replaced by the item's number.
     public init(capacity: Int, encode: @escaping @Sendable (Item) -> ServerSentEvent) {

@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import NetCore
 import XCTest
 @testable import Server
 
@@ -73,7 +73,7 @@ final class LoggingTests: XCTestCase {
 /// Everything a `LineWriter` outputs, kept in memory.
 final class CapturedOutput: Sendable {
     private final class Bytes: Sendable {
-        let value = Mutex<[UInt8]>([])
+        let value = PThreadMutex<[UInt8]>([])
     }
 
     private let bytes = Bytes()

@@ -1,12 +1,12 @@
+import NetCore
 import Streams
-import Synchronization
 import XCTest
 @testable import Server
 
 final class ReadinessRouteTests: XCTestCase {
     private func status(probe: DataStream<Bool>, shuttingDown: Bool = false) -> Int? {
         let route = ReadinessRoute(probe: { probe }, isShuttingDown: { shuttingDown })
-        let status = Mutex<Int?>(nil)
+        let status = PThreadMutex<Int?>(nil)
         route.handle(Request(method: .get, target: "/ready")).watch(data: { response in status.withLock { $0 = response.status.code } })
         return status.withLock { $0 }
     }

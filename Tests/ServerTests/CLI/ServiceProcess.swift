@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetCore
 import XCTest
 
 /// The built `stream-service` executable run as a child process, with its
@@ -7,7 +7,7 @@ import XCTest
 final class ServiceProcess {
     /// Bytes a pipe delivered, appended from the pipe's handler thread.
     private final class Captured: Sendable {
-        let bytes = Mutex<[UInt8]>([])
+        let bytes = PThreadMutex<[UInt8]>([])
         /// Signalled on every append, so a reader can wait for more output.
         let arrived = DispatchSemaphore(value: 0)
         func append(_ data: Data) {

@@ -1,5 +1,5 @@
+import NetCore
 import Streams
-import Synchronization
 import XCTest
 @testable import Server
 
@@ -19,7 +19,7 @@ final class SSEBroadcasterTests: XCTestCase {
     }
 
     func testEveryAdmittingSubscriberGetsTheSameEncodedBytes() {
-        let encodings = Mutex(0)
+        let encodings = PThreadMutex(0)
         let feed = SSEBroadcaster<String>(capacity: 4) { item in
             encodings.withLock { $0 += 1 }
             return ServerSentEvent(data: item)
@@ -112,7 +112,7 @@ final class SSEBroadcasterTests: XCTestCase {
 
 /// Collects the bytes a watcher receives.
 final class Received: Sendable {
-    private let bytes = Mutex<[UInt8]>([])
+    private let bytes = PThreadMutex<[UInt8]>([])
     var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
     @Sendable func append(_ chunk: [UInt8]) { bytes.withLock { $0 += chunk } }
 }
