@@ -24,7 +24,7 @@ public final class HTTPServer: Sendable {
     private let state = PThreadMutex(State())
     private let open = Atomic<Int>(0)
     /// Serialises count changes with their callback, so observers never see counts out of order.
-    private let countChanges = PThreadMutex<Void>(())
+    private let countChanges = PThreadMutex<Int>(0)
     private let cursor = Atomic<Int>(0)
 
     private struct State {
@@ -144,8 +144,9 @@ public final class HTTPServer: Sendable {
 
     @discardableResult
     private func changeOpenCount(by delta: Int) -> Int {
-        countChanges.withLock { _ in
-            let count = open.wrappingAdd(delta, ordering: .relaxed).newValue
+        countChanges.withLock { count in
+            count += delta
+            open.store(count, ordering: .relaxed)
             observer.connectionsChanged?(count)
             return count
         }
