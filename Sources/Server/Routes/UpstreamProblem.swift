@@ -3,13 +3,15 @@ import Domain
 /// How upstream failures become problem+json answers: 404 for an unknown user,
 /// 503 + Retry-After for GitHub's rate limit, 504 for timeouts, 502 for the rest.
 enum UpstreamProblem {
-    static func httpError(for error: Error, subject: String) -> HTTPError {
+    /// - Parameter notFoundMeansUnknownUser: false where a 404 from the upstream is not about the
+    ///   requested user (an avatar missing from a list): it is then an upstream failure, 502.
+    static func httpError(for error: Error, subject: String, notFoundMeansUnknownUser: Bool = true) -> HTTPError {
         guard let upstreamError = error as? UpstreamError else {
             if let httpError = error as? HTTPError { return httpError }
             return HTTPError(.badGateway, detail: "Upstream request for \(subject) failed: \(error)")
         }
         switch upstreamError {
-        case .status(404, _):
+        case .status(404, _) where notFoundMeansUnknownUser:
             return HTTPError(.notFound, detail: "Unknown user: \(subject)")
         case .rateLimited(let seconds):
             return HTTPError(
@@ -26,8 +28,8 @@ enum UpstreamProblem {
         }
     }
 
-    static func response(for error: Error, subject: String, instance: String) -> Response {
-        httpError(for: error, subject: subject).response(instance: instance)
+    static func response(for error: Error, subject: String, instance: String, notFoundMeansUnknownUser: Bool = true) -> Response {
+        httpError(for: error, subject: subject, notFoundMeansUnknownUser: notFoundMeansUnknownUser).response(instance: instance)
     }
 
     static func badParameter(_ error: QueryParameterError, instance: String) -> Response {
