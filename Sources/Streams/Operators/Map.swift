@@ -13,22 +13,3 @@ extension StreamType {
         }
     }
 }
-
-/// One `map` subscription. The value closure captures only this object, so a
-/// value goes straight to `receive` without unpacking a closure context.
-@usableFromInline
-final class MapStage<Input: Sendable, Output: Sendable>: Sendable {
-    @usableFromInline let transform: @Sendable (Input) throws -> Output
-    @usableFromInline let downstream: Watcher<Output>
-
-    @inlinable
-    init(transform: @escaping @Sendable (Input) throws -> Output, downstream: Watcher<Output>) {
-        self.transform = transform
-        self.downstream = downstream
-    }
-
-    @inlinable
-    func receive(_ value: Input) {
-        do { downstream.data(try transform(value)) } catch { downstream.error(error) }
-    }
-}

@@ -1,0 +1,63 @@
+/// The events an operator has decided to send, in order; nothing is queued after a terminal one.
+///
+/// The oldest event waits in `first`, the rest in a ring buffer: the usual case,
+/// one event decided and delivered at once, never touches the buffer.
+@usableFromInline
+struct Outbox<Element> {
+    @usableFromInline var first: Event<Element>?
+    @usableFromInline var queue = RingBuffer<Event<Element>>()
+    @usableFromInline var isTerminated = false
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool { first == nil && queue.isEmpty }
+
+    @inlinable
+    mutating func data(_ value: Element) {
+        guard !isTerminated else { return }
+        push(.data(value))
+    }
+
+    @inlinable
+    mutating func error(_ error: Error) {
+        guard !isTerminated else { return }
+        isTerminated = true
+        push(.error(error))
+    }
+
+    @inlinable
+    mutating func end() {
+        guard !isTerminated else { return }
+        isTerminated = true
+        push(.end)
+    }
+
+    @inlinable
+    mutating func event(_ event: Event<Element>) {
+        switch event {
+        case .data(let value): data(value)
+        case .error(let failure): error(failure)
+        case .end: end()
+        }
+    }
+
+    @inlinable
+    mutating func push(_ event: Event<Element>) {
+        if first == nil, queue.isEmpty {
+            first = event
+        } else {
+            queue.append(event)
+        }
+    }
+
+    @inlinable
+    mutating func next() -> Event<Element>? {
+        if let event = first {
+            first = nil
+            return event
+        }
+        return queue.popFirst()
+    }
+}

@@ -1,0 +1,13 @@
+/// What `redirect` tracks: running inner streams and source values waiting for a slot.
+@usableFromInline
+struct RedirectState<Element> {
+    @usableFromInline var active = 0
+    @usableFromInline var waiting = RingBuffer<Element>()
+    @usableFromInline var outerEnded = false
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isFinished: Bool { outerEnded && active == 0 && waiting.isEmpty }
+}

@@ -1,0 +1,96 @@
+/// One `redirect` subscription: the running inner streams and the source values
+/// waiting for a slot. Its watchers' closures capture only this object, so an
+/// inner stream costs no closure context.
+@usableFromInline
+final class Redirection<Element: Sendable, Value: Sendable>: Sendable {
+    @usableFromInline let sink: SerializedSink<RedirectState<Element>, Value>
+    /// Holds the running inner subscriptions, even while they are still being set up.
+    @usableFromInline let inners = Disposable()
+    @usableFromInline let starter = Trampoline()
+    @usableFromInline let limit: Int
+    @usableFromInline let transform: @Sendable (Element) throws -> any StreamType<Value>
+    @usableFromInline let downstream: Watcher<Value>
+
+    @inlinable
+    init(limit: Int, transform: @escaping @Sendable (Element) throws -> any StreamType<Value>, downstream: Watcher<Value>) {
+        sink = SerializedSink(RedirectState(), downstream: downstream)
+        self.limit = limit
+        self.transform = transform
+        self.downstream = downstream
+    }
+
+    @inlinable
+    func outerData(_ value: Element) {
+        // A free slot and nobody waiting: start at once, skipping the queue.
+        let limit = self.limit
+        let startNow = sink.update { state, _ -> Bool in
+            if state.waiting.isEmpty, state.active < limit {
+                state.active += 1
+                return true
+            }
+            state.waiting.append(value)
+            return false
+        }
+        if startNow { start(value) } else { starter.request(startWaiting) }
+    }
+
+    @inlinable
+    func outerTerminal(_ event: Event<Element>) {
+        sink.update { state, outbox in
+            if case .error(let error) = event {
+                outbox.error(error)
+                return
+            }
+            state.outerEnded = true
+            if state.isFinished { outbox.end() }
+        }
+    }
+
+    /// Starts waiting inner streams while slots are free; run only through `starter`.
+    @inlinable
+    func startWaiting() {
+        let limit = self.limit
+        while !downstream.isStopped {
+            let next = sink.update { state, _ -> Element? in
+                guard state.active < limit, let value = state.waiting.popFirst() else { return nil }
+                state.active += 1
+                return value
+            }
+            guard let value = next else { return }
+            start(value)
+        }
+    }
+
+    /// Watches the inner stream for `value`, whose slot is already counted in `active`.
+    @inlinable
+    func start(_ value: Element) {
+        guard !inners.isDisposed else { return }
+        let inner: any StreamType<Value>
+        do {
+            inner = try transform(value)
+        } catch {
+            sink.update { _, outbox in outbox.error(error) }
+            return
+        }
+        PendingSubscriptions.watch(under: inners) {
+            inner.watch(using: Watcher(
+                onData: { [self] value in sink.update { _, outbox in outbox.data(value) } },
+                onTerminal: { [self] event in innerTerminal(event) }
+            ))
+        }
+    }
+
+    @inlinable
+    func innerTerminal(_ event: Event<Value>) {
+        if case .error(let error) = event {
+            sink.update { _, outbox in outbox.error(error) }
+            return
+        }
+        let startMore = sink.update { state, outbox -> Bool in
+            state.active -= 1
+            if state.isFinished { outbox.end() }
+            return !state.waiting.isEmpty
+        }
+        if startMore { starter.request(startWaiting) }
+    }
+}
