@@ -25,8 +25,7 @@ public struct EventStreamResponder: Sendable {
 
     /// A `200` event stream of already-encoded messages.
     public func response(encoded events: DataStream<[UInt8]>) -> Response {
-        let feed = DataStream.concat(DataStream.just(Self.prelude), events)
-        let body = EventStreamBody.make(events: feed, heartbeats: heartbeat?.stream).counted(in: subscribers)
+        let body = EventStreamBody.make(prelude: Self.prelude, events: events, heartbeats: heartbeat?.stream).counted(in: subscribers)
         var response = Response.stream(body, contentType: Self.contentType, shutdownTrailer: Self.shutdownEvent)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
         response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")

@@ -41,7 +41,9 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     private let state = PThreadMutex(State())
     /// Publishing is serialized, so every subscriber sees items in id order even
     /// though delivery happens outside `state`'s lock.
-    private let publishing = PThreadMutex(())
+    /// The value is unused; not `Void`, whose empty storage would share the mutex
+    /// pointer's address, which ThreadSanitizer misreads as a race.
+    private let publishing = PThreadMutex(false)
 
     /// - Parameter encode: the message for an item; its `id` field is replaced by the item's number.
     public init(capacity: Int, encode: @escaping @Sendable (Item) -> ServerSentEvent) {

@@ -55,3 +55,14 @@ final class EventStreamBodyTests: XCTestCase {
         XCTAssertEqual(gauge.value, 0)
     }
 }
+
+extension EventStreamBodyTests {
+    func testPreludeComesFirstThenTheFeed() {
+        let events = Streamer<[UInt8]>()
+        let received = Received()
+        let subscription = EventStreamBody.make(prelude: Array("p".utf8), events: events.asDataStream(), heartbeats: nil).watch(data: received.append)
+        events.data(Array("a".utf8))
+        XCTAssertEqual(received.text, "pa")
+        subscription.dispose()
+    }
+}
