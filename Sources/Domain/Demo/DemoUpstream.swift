@@ -22,6 +22,7 @@ public final class DemoUpstream: Sendable {
     public let configuration: Configuration
     public let directory: DemoDirectory
     private let faults: FaultInjector
+    private let identicons = IdenticonCache()
     private let scheduler: any Scheduler
 
     public init(configuration: Configuration = Configuration(), scheduler: any Scheduler = QueueScheduler.global) {
@@ -110,7 +111,7 @@ public final class DemoUpstream: Sendable {
 
     private func avatar(login: String) -> DemoResponse {
         guard let user = directory.user(login: login) else { return Self.notFound }
-        let png = Identicon(login: user.login).png()
+        let png = identicons.png(for: user.login)
         return DemoResponse(
             status: 200,
             headers: ["Content-Type": "image/png", "Cache-Control": "public, max-age=86400", "ETag": "\"\(user.login)-v1\""],
