@@ -18,6 +18,8 @@ enum PendingSubscriptions {
     private final class Stack {
         // Only ever touched by its own thread.
         @exclusivity(unchecked) var items: [Disposable] = []
+        /// Entries below this index belong to sources delivering to a watcher's own code.
+        @exclusivity(unchecked) var floor = 0
     }
 
     private static let key: pthread_key_t = {
@@ -60,9 +62,21 @@ enum PendingSubscriptions {
     /// Runs `setup` with `subscription` registered as pending on this thread.
     static func setUp(_ subscription: Disposable, _ setup: () -> Disposable) -> Disposable {
         let stack = self.stack
-        stack.items.last?.adoptPendingChild(subscription)
+        if stack.items.count > stack.floor { stack.items.last?.adoptPendingChild(subscription) }
         stack.items.append(subscription)
         defer { stack.items.removeLast() }
         return setup()
+    }
+
+    /// Runs a watcher's own code (the closures a user gives `watch`): whatever it
+    /// subscribes to is its business, not a child of the source delivering to it, so
+    /// that source ending or being disposed leaves those subscriptions alone.
+    @usableFromInline
+    static func outsideSetup(_ body: () -> Void) {
+        let stack = self.stack
+        let saved = stack.floor
+        stack.floor = stack.items.count
+        body()
+        stack.floor = saved
     }
 }

@@ -20,8 +20,14 @@ public final class Watcher<Element: Sendable>: Sendable {
     private let subscription = Atomic<Unmanaged<Disposable>?>(nil)
 
     /// A watcher that hands every event to `handler`.
+    ///
+    /// Subscriptions that `handler` starts belong to the caller's code: they are
+    /// never tied to the source that is delivering (see `PendingSubscriptions`).
     public convenience init(_ handler: @escaping @Sendable (Event<Element>) -> Void) {
-        self.init(onData: { handler(.data($0)) }, onTerminal: handler)
+        self.init(
+            onData: { value in PendingSubscriptions.outsideSetup { handler(.data(value)) } },
+            onTerminal: { event in PendingSubscriptions.outsideSetup { handler(event) } }
+        )
     }
 
     /// A watcher with one closure per kind of event; any may be left out.
@@ -30,13 +36,26 @@ public final class Watcher<Element: Sendable>: Sendable {
         error: (@Sendable (Error) -> Void)? = nil,
         end: (@Sendable () -> Void)? = nil
     ) {
-        self.init(onData: data ?? { _ in }, onTerminal: { event in
+        let onData: @Sendable (Element) -> Void
+        if let data {
+            onData = { value in PendingSubscriptions.outsideSetup { data(value) } }
+        } else {
+            onData = { _ in }
+        }
+        self.init(onData: onData, onTerminal: { event in
             switch event {
             case .data: break
-            case .error(let failure): error?(failure)
-            case .end: end?()
+            case .error(let failure): if let error { PendingSubscriptions.outsideSetup { error(failure) } }
+            case .end: if let end { PendingSubscriptions.outsideSetup { end() } }
             }
         })
+    }
+
+    /// An operator's watcher: every event to `handler`, which is the library's own
+    /// code, so subscriptions it starts stay tied to the subscription being set up.
+    @usableFromInline
+    static func relay(_ handler: @escaping @Sendable (Event<Element>) -> Void) -> Watcher<Element> {
+        Watcher(onData: { handler(.data($0)) }, onTerminal: handler)
     }
 
     /// A watcher with a closure for values and one for the terminal event (`.error` or `.end`).

@@ -16,7 +16,7 @@ extension StreamType {
     ) -> DataStream<Element> {
         DataStream { downstream in
             watched?()
-            let subscription = self.watch(using: Watcher { event in
+            let subscription = self.watch(using: Watcher.relay { event in
                 switch event {
                 case .data(let value):
                     do {

@@ -12,7 +12,7 @@ extension DataStream {
     where Element == (A.Element, B.Element) {
         DataStream { downstream in
             let sink = SerializedSink(LatestPair<A.Element, B.Element>(), downstream: downstream)
-            let first = a.watch(using: Watcher { event in
+            let first = a.watch(using: Watcher.relay { event in
                 sink.update { state, outbox in
                     switch event {
                     case .data(let value): state.left = value
@@ -22,7 +22,7 @@ extension DataStream {
                     state.emit(after: event, into: &outbox, isLeft: true)
                 }
             })
-            let second = b.watch(using: Watcher { event in
+            let second = b.watch(using: Watcher.relay { event in
                 sink.update { state, outbox in
                     switch event {
                     case .data(let value): state.right = value
@@ -61,7 +61,7 @@ extension DataStream {
             let subscriptions = CompositeDisposable()
             for (index, source) in sources.enumerated() {
                 guard !downstream.isStopped, let key = subscriptions.reserveKey() else { break }
-                subscriptions.insert(source.watch(using: Watcher { event in
+                subscriptions.insert(source.watch(using: Watcher.relay { event in
                     sink.update { state, outbox in state.receive(event, from: index, into: &outbox) }
                 }), forKey: key)
             }

@@ -5,7 +5,7 @@ extension StreamType {
     ///     dematerialize(): -1-2-#
     public func dematerialize<Value: Sendable>() -> DataStream<Value> where Element == Event<Value> {
         DataStream { downstream in
-            self.watch(using: Watcher { event in
+            self.watch(using: Watcher.relay { event in
                 switch event {
                 case .data(let inner): downstream.event(inner)
                 case .error(let error): downstream.error(error)

@@ -6,7 +6,7 @@ extension StreamType where Element: Hashable {
     public func distinct() -> DataStream<Element> {
         DataStream { downstream in
             let seen = OperatorState<Set<Element>>([])
-            return self.watch(using: Watcher { event in
+            return self.watch(using: Watcher.relay { event in
                 switch event {
                 case .data(let value):
                     if seen.withLock({ $0.insert(value).inserted }) { downstream.data(value) }

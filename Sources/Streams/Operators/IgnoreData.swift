@@ -5,7 +5,7 @@ extension StreamType {
     ///     ignoreData(): -------|
     public func ignoreData() -> DataStream<Element> {
         DataStream { downstream in
-            self.watch(using: Watcher { event in
+            self.watch(using: Watcher.relay { event in
                 if event.isTerminal { downstream.event(event) }
             })
         }

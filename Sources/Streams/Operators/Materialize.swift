@@ -5,7 +5,7 @@ extension StreamType {
     ///     materialize(): -.data(1)-.data(2)-.error(#)|
     public func materialize() -> DataStream<Event<Element>> {
         DataStream { downstream in
-            self.watch(using: Watcher { event in
+            self.watch(using: Watcher.relay { event in
                 downstream.data(event)
                 if event.isTerminal { downstream.end() }
             })

@@ -22,7 +22,7 @@ extension DataStream {
             let subscriptions = CompositeDisposable()
             for source in sources {
                 guard !downstream.isStopped, let key = subscriptions.reserveKey() else { break }
-                let subscription = source.watch(using: Watcher { event in
+                let subscription = source.watch(using: Watcher.relay { event in
                     sink.update { running, outbox in
                         switch event {
                         case .data(let value): outbox.data(value)

@@ -20,7 +20,7 @@ extension StreamType {
         DataStream { downstream in
             // Holds the fallback subscription, even while it is still being set up.
             let fallback = Disposable()
-            let source = self.watch(using: Watcher { event in
+            let source = self.watch(using: Watcher.relay { event in
                 switch event {
                 case .data(let value): downstream.data(value)
                 case .end: downstream.end()

@@ -17,7 +17,7 @@ extension StreamType {
         DataStream { downstream in
             let sink = SerializedSink(LatestInnerState(), downstream: downstream)
             let current = SerialDisposable()
-            let outer = self.watch(using: Watcher { event in
+            let outer = self.watch(using: Watcher.relay { event in
                 switch event {
                 case .data(let value):
                     let generation = sink.update { state, _ -> UInt64 in
@@ -35,7 +35,7 @@ extension StreamType {
                         sink.update { _, outbox in outbox.error(error) }
                         return
                     }
-                    PendingSubscriptions.watch(under: slot) { inner.watch(using: Watcher { event in
+                    PendingSubscriptions.watch(under: slot) { inner.watch(using: Watcher.relay { event in
                         sink.update { state, outbox in
                             guard state.generation == generation else { return }
                             switch event {

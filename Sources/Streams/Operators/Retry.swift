@@ -37,7 +37,7 @@ extension StreamType {
 
             @Sendable func watchAttempt() {
                 guard !downstream.isStopped else { return }
-                PendingSubscriptions.watch(under: attempts) { self.watch(using: Watcher { event in
+                PendingSubscriptions.watch(under: attempts) { self.watch(using: Watcher.relay { event in
                     switch event {
                     case .data(let value): downstream.data(value)
                     case .end: downstream.end()

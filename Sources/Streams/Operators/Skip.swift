@@ -6,7 +6,7 @@ extension StreamType {
     public func skip(_ count: Int) -> DataStream<Element> {
         DataStream { downstream in
             let remaining = OperatorState(max(0, count))
-            return self.watch(using: Watcher { event in
+            return self.watch(using: Watcher.relay { event in
                 switch event {
                 case .data(let value):
                     let skipping = remaining.withLock { remaining -> Bool in

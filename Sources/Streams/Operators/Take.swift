@@ -9,7 +9,7 @@ extension StreamType {
         guard count > 0 else { return .empty() }
         return DataStream { downstream in
             let remaining = OperatorState(count)
-            return self.watch(using: Watcher { event in
+            return self.watch(using: Watcher.relay { event in
                 switch event {
                 case .data(let value):
                     let left = remaining.withLock { remaining -> Int in

@@ -9,7 +9,7 @@ extension StreamType {
     public func takeUntil<Notifier: StreamType>(_ notifier: Notifier) -> DataStream<Element> {
         DataStream { downstream in
             let sink = SerializedSink((), downstream: downstream)
-            let stop = notifier.watch(using: Watcher { event in
+            let stop = notifier.watch(using: Watcher.relay { event in
                 sink.update { _, outbox in
                     switch event {
                     case .data: outbox.end()
@@ -19,7 +19,7 @@ extension StreamType {
                 }
             })
             guard !downstream.isStopped else { return stop }
-            let source = self.watch(using: Watcher { event in
+            let source = self.watch(using: Watcher.relay { event in
                 sink.update { _, outbox in outbox.event(event) }
             })
             return Disposable {

@@ -7,7 +7,7 @@ extension StreamType {
     /// A throw from `predicate` is delivered as `.error` and disposes the upstream.
     public func takeWhile(_ predicate: @escaping @Sendable (Element) throws -> Bool) -> DataStream<Element> {
         DataStream { downstream in
-            self.watch(using: Watcher { event in
+            self.watch(using: Watcher.relay { event in
                 switch event {
                 case .data(let value):
                     do {

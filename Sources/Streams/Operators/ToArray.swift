@@ -6,7 +6,7 @@ extension StreamType {
     public func toArray() -> DataStream<[Element]> {
         DataStream { downstream in
             let collected = OperatorState<[Element]>([])
-            return self.watch(using: Watcher { event in
+            return self.watch(using: Watcher.relay { event in
                 switch event {
                 case .data(let value): collected.withLock { $0.append(value) }
                 case .error(let error): downstream.error(error)

@@ -10,7 +10,7 @@ extension StreamType {
     ) -> DataStream<Element> {
         DataStream { downstream in
             let previous = OperatorState<Element?>(nil)
-            return self.watch(using: Watcher { event in
+            return self.watch(using: Watcher.relay { event in
                 switch event {
                 case .data(let value):
                     do {

@@ -13,7 +13,7 @@ extension StreamType {
     ) -> DataStream<Result> {
         DataStream { downstream in
             let sink = SerializedSink<Other.Element?, Result>(nil, downstream: downstream)
-            let latest = other.watch(using: Watcher { event in
+            let latest = other.watch(using: Watcher.relay { event in
                 sink.update { latest, outbox in
                     switch event {
                     case .data(let value): latest = value
@@ -22,7 +22,7 @@ extension StreamType {
                     }
                 }
             })
-            let source = self.watch(using: Watcher { event in
+            let source = self.watch(using: Watcher.relay { event in
                 sink.update { latest, outbox in
                     switch event {
                     case .data(let value):

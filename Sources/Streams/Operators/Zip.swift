@@ -13,7 +13,7 @@ extension DataStream {
     where Element == (A.Element, B.Element) {
         DataStream { downstream in
             let sink = SerializedSink(ZipPair<A.Element, B.Element>(), downstream: downstream)
-            let first = a.watch(using: Watcher { event in
+            let first = a.watch(using: Watcher.relay { event in
                 sink.update { state, outbox in
                     switch event {
                     case .data(let value): state.left.append(value)
@@ -23,7 +23,7 @@ extension DataStream {
                     state.emitPairs(into: &outbox)
                 }
             })
-            let second = b.watch(using: Watcher { event in
+            let second = b.watch(using: Watcher.relay { event in
                 sink.update { state, outbox in
                     switch event {
                     case .data(let value): state.right.append(value)
@@ -65,7 +65,7 @@ extension DataStream {
             let subscriptions = CompositeDisposable()
             for (index, source) in sources.enumerated() {
                 guard !downstream.isStopped, let key = subscriptions.reserveKey() else { break }
-                subscriptions.insert(source.watch(using: Watcher { event in
+                subscriptions.insert(source.watch(using: Watcher.relay { event in
                     sink.update { state, outbox in
                         switch event {
                         case .data(let value): state.queues[index].append(value)

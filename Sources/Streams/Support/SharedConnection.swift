@@ -29,7 +29,7 @@ final class SharedConnection<Element: Sendable>: Sendable {
         }
         let subscription = subject.watch(using: watcher)
         if connects {
-            let source = upstream.watch(using: Watcher { [weak self] event in
+            let source = upstream.watch(using: Watcher.relay { [weak self] event in
                 if event.isTerminal { self?.disconnect(generation, disposing: false) }
                 subject.event(event)
             })
