@@ -1,0 +1,33 @@
+import Dispatch
+import Foundation
+import Streams
+import XCTest
+@testable import Server
+
+/// A body stream that starts synchronously and continues from another thread must
+/// arrive whole: nothing may tie the body's later parts to the handler stream that
+/// delivered the response and then ended.
+final class ConcurrentBodyTests: XCTestCase {
+    func testABodyContinuedFromAnotherThreadArrivesWholeOnEveryRequest() throws {
+        var router = Router()
+        router.get("/s") { _ in
+            let continued = DataStream<[UInt8]> { watcher in
+                DispatchQueue.global().async {
+                    watcher.data(Array("a".utf8))
+                    watcher.data(Array("b".utf8))
+                    watcher.end()
+                }
+                return Disposable()
+            }
+            return .just(.stream(DataStream.concat(DataStream.just(Array("p".utf8)), continued), contentType: "text/plain"))
+        }
+        let server = try TestServer(router: router)
+        let client = try server.client()
+        for attempt in 0..<300 {
+            try client.send("GET /s HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try client.readResponse()
+            XCTAssertEqual(response.bodyText, "pab", "request \(attempt)")
+            if response.bodyText != "pab" { break }
+        }
+    }
+}
