@@ -1,3 +1,4 @@
+import NetCore
 import Synchronization
 
 /// Decides, from a seeded generator, which demo requests fail and how. The same seed and
@@ -9,11 +10,11 @@ public final class FaultInjector: Sendable {
     }
 
     public let rate: Double
-    private let generator: Mutex<StableHash>
+    private let generator: PThreadMutex<StableHash>
 
     public init(rate: Double, seed: Int = 42) {
         self.rate = min(max(rate, 0), 1)
-        generator = Mutex(StableHash(seed))
+        generator = PThreadMutex(StableHash(seed))
     }
 
     /// `nil` for a healthy answer; otherwise 500, 503 or a cut body, equally likely.

@@ -1,4 +1,5 @@
 import Streams
+import NetCore
 import Synchronization
 
 /// The in-process feed of pipeline events behind `/events`: numbers every event, keeps
@@ -24,11 +25,11 @@ public final class PipelineEventHub: Sendable {
     }
 
     public let replayCapacity: Int
-    private let state = Mutex(State())
+    private let state = PThreadMutex(State())
     /// Serializes publishing and joining, so every subscriber sees ids in order and a
     /// resume misses nothing; delivery happens outside `state`, so a subscriber may
     /// unsubscribe (a client disconnecting) from within its own delivery.
-    private let publishing = Mutex(())
+    private let publishing = PThreadMutex(false)
 
     public init(replayCapacity: Int = 1000) {
         self.replayCapacity = max(1, replayCapacity)

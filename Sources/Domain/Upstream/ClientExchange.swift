@@ -17,14 +17,14 @@ final class ClientExchange: Sendable {
     private let transport: HTTPUpstreamTransport
     private let watcher: Watcher<UpstreamResponse>
     private let origin: ConnectionPool.Origin
-    private let state: Mutex<State>
+    private let state: PThreadMutex<State>
 
     init(request: UpstreamRequest, transport: HTTPUpstreamTransport, watcher: Watcher<UpstreamResponse>) {
         self.request = request
         self.transport = transport
         self.watcher = watcher
         origin = .init(secure: request.isSecure, host: request.host, port: request.port)
-        state = Mutex(State(parser: HTTPResponseParser(requestMethod: request.method)))
+        state = PThreadMutex(State(parser: HTTPResponseParser(requestMethod: request.method)))
     }
 
     func start() {

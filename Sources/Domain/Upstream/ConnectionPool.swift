@@ -10,7 +10,7 @@ final class ConnectionPool: Sendable {
         let port: Int
     }
 
-    private let idle = Mutex<[Origin: [ByteStream]]>([:])
+    private let idle = PThreadMutex<[Origin: [ByteStream]]>([:])
     let maxIdlePerOrigin: Int
 
     init(maxIdlePerOrigin: Int) {

@@ -1,4 +1,5 @@
 import Streams
+import NetCore
 import Synchronization
 
 /// Re-subscribes to a fresh attempt after a retryable `UpstreamError`, waiting as the
@@ -48,7 +49,7 @@ enum Retrying {
 /// The one piece of work in progress (an attempt or a wait); replacing it after
 /// cancellation disposes the newcomer at once.
 final class CurrentWork: Sendable {
-    private let state = Mutex<(work: Disposable?, cancelled: Bool)>((nil, false))
+    private let state = PThreadMutex<(work: Disposable?, cancelled: Bool)>((nil, false))
 
     func replace(with next: Disposable) {
         let disposeNow = state.withLock { state -> Bool in

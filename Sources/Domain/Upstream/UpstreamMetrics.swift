@@ -1,3 +1,4 @@
+import NetCore
 import Synchronization
 
 /// Counters for upstream traffic, rendered in Prometheus text format for `/metrics`.
@@ -19,7 +20,7 @@ public final class UpstreamMetrics: Sendable {
         var durationSum = 0.0
     }
 
-    private let state = Mutex(State())
+    private let state = PThreadMutex(State())
     private let inFlightGauge = Atomic<Int>(0)
 
     public init() {}

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Streams
+import NetCore
 import Synchronization
 
 /// `GET /users/stream`: Server-Sent Events, one `user` event as each avatar lands,
@@ -33,7 +34,7 @@ struct UsersStreamRoute: Sendable {
 
     /// Counts what the run sent, for the `end` summary.
     final class Tally: Sendable {
-        private let counts = Mutex((users: 0, errors: 0))
+        private let counts = PThreadMutex((users: 0, errors: 0))
         let started = ContinuousClock.now
 
         func user() { counts.withLock { $0.users += 1 } }
