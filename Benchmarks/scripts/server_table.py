@@ -19,7 +19,7 @@ def med(values):
 
 
 def num(text, key):
-    m = re.search(rf"\b{key}=([0-9.]+)", text)
+    m = re.search(rf"\b{key}=(-?[0-9.]+)", text)
     return float(m.group(1)) if m else None
 
 
