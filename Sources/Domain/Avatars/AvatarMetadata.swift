@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `/users` tells about a user's avatar: where to get it and what it is.
 public struct AvatarMetadata: Codable, Sendable, Equatable {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import NetCore
 
 /// A request to the demo upstream, independent of any transport.
 public struct DemoRequest: Sendable, Equatable {
@@ -22,8 +27,8 @@ public struct DemoRequest: Sendable, Equatable {
         if parts.count == 2 {
             for pair in parts[1].split(separator: "&") {
                 let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let key = String(keyValue[0]).removingPercentEncoding ?? String(keyValue[0])
-                let value = keyValue.count == 2 ? (String(keyValue[1]).removingPercentEncoding ?? String(keyValue[1])) : ""
+                let key = PercentEncoding.decodeStrictly(keyValue[0]) ?? String(keyValue[0])
+                let value = keyValue.count == 2 ? (PercentEncoding.decodeStrictly(keyValue[1]) ?? String(keyValue[1])) : ""
                 query[key] = value
             }
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Streams
 
 /// The embedded GitHub-compatible upstream: users, repos and identicon avatars, with

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One thing that happened inside a pipeline, as `/events` shows it.
 public struct PipelineEvent: Sendable, Equatable, Codable {

@@ -1,3 +1,5 @@
+import NetCore
+
 /// Which hub events a `/events` subscriber wants: `?pipeline=` and `?kinds=` (comma list).
 public struct PipelineEventFilter: Sendable, Equatable {
     public var pipeline: String?
@@ -21,7 +23,7 @@ public struct PipelineEventFilter: Sendable, Equatable {
         }
         var parsed = Set<PipelineEvent.Kind>()
         for name in kinds.split(separator: ",") {
-            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            let trimmed = name.trimmingWhitespace()
             guard let kind = PipelineEvent.Kind(rawValue: trimmed) else { throw Invalid.unknownKind(trimmed) }
             parsed.insert(kind)
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Streams
 
 /// `/users/{login}/avatar`: looks the user up, then fetches the image their

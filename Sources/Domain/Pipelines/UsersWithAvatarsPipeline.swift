@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Streams
 
 /// A page of users, each with its avatar fetched and described (content type, size,

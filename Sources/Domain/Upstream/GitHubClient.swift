@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import NetCore
 import Streams
 
 /// The GitHub REST calls this service makes, each a cold `DataStream` with a per-attempt
@@ -161,7 +166,7 @@ public final class GitHubClient: Sendable {
     /// nil for a 2xx answer; otherwise the error it stands for.
     static func failure(for response: UpstreamResponse) -> UpstreamError? {
         guard !(200..<300).contains(response.status) else { return nil }
-        let retryAfter = response.header("retry-after").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let retryAfter = response.header("retry-after").flatMap { Int($0.trimmingWhitespace()) }
         if response.status == 403 || response.status == 429, response.header("x-ratelimit-remaining") == "0" {
             let reset = response.header("x-ratelimit-reset").flatMap(Double.init).map { max(1, Int($0 - Date().timeIntervalSince1970)) }
             return .rateLimited(retryAfterSeconds: retryAfter ?? reset ?? 60)
@@ -179,7 +184,7 @@ public final class GitHubClient: Sendable {
     }
 
     static func escape(_ segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
+        PercentEncoding.encodePathSegment(segment)
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NetCore
 
 /// Incremental parser for one HTTP/1.1 response on a client connection: status line,
@@ -71,7 +75,7 @@ struct HTTPResponseParser {
             case .chunkSize:
                 guard let line = takeLine() else { return .needMore }
                 let sizeText = line.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-                guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
+                guard let size = Int(sizeText.trimmingWhitespace(), radix: 16), size >= 0 else {
                     throw Failure.malformed("bad chunk size")
                 }
                 phase = size == 0 ? .trailers : .chunkData(remaining: size)
@@ -114,7 +118,7 @@ struct HTTPResponseParser {
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { throw Failure.malformed("bad header line") }
             let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingWhitespace()
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
         if let connection = headers["connection"]?.lowercased() {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One GET (or other method) against the upstream, fully addressed.
 public struct UpstreamRequest: Sendable, Equatable {

@@ -1,8 +1,21 @@
+import Dispatch
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NetCore
 import Streams
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The assembled service: upstream (real or embedded demo), routes, metrics,
 /// access log, SSE heartbeats and the HTTP server, with graceful shutdown.

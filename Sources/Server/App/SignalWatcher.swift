@@ -1,6 +1,12 @@
 // Dispatch sources are thread-safe but not yet annotated Sendable on Linux.
 @preconcurrency import Dispatch
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns signals into calls on a queue (via Dispatch signal sources), after
 /// disabling their default action of killing the process.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 
 /// Prints a startup error as the one line the CLI contract promises (on stderr,
 /// so it is not mistaken for a log event) and exits with status 64.
@@ -20,6 +19,6 @@ enum CommandLineFailure {
     }
 
     private static func report(_ line: String) {
-        FileHandle.standardError.write(Data((line.split(whereSeparator: \.isNewline).joined(separator: " ") + "\n").utf8))
+        LineWriter.writeToStandardError(Array((line.split(whereSeparator: \.isNewline).joined(separator: " ") + "\n").utf8))
     }
 }

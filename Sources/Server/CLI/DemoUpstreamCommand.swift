@@ -1,6 +1,19 @@
 import ArgumentParser
+import Dispatch
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `stream-service demo-upstream`: only the embedded GitHub-compatible demo upstream.
 struct DemoUpstreamCommand: ParsableCommand {

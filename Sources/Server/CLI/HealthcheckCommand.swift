@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `stream-service healthcheck`: exit 0 iff `GET /health` answers 200, for a
 /// container HEALTHCHECK in an image without curl.

@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
+import NetCore
 
 /// The validated settings of `stream-service serve`.
 ///
@@ -97,9 +102,9 @@ private struct SettingReader {
 
     func host(_ setting: ConfigurationSetting) throws(ConfigurationError) -> String? {
         guard let found = raw(setting) else { return nil }
-        let host = found.value.trimmingCharacters(in: .whitespaces)
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-:_[]%"))
-        guard !host.isEmpty, host.unicodeScalars.allSatisfy(allowed.contains) else {
+        let host = found.value.trimmingWhitespace()
+        let isAllowed = { (scalar: Unicode.Scalar) in scalar.isLetterMarkOrNumber || ".-:_[]%".unicodeScalars.contains(scalar) }
+        guard !host.isEmpty, host.unicodeScalars.allSatisfy(isAllowed) else {
             throw failure(setting, found, "expected a host name or IP address, e.g. 0.0.0.0 or ::")
         }
         return host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
@@ -107,7 +112,7 @@ private struct SettingReader {
 
     func integer(_ setting: ConfigurationSetting, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
         guard let found = raw(setting) else { return nil }
-        guard let value = Int(found.value.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+        guard let value = Int(found.value.trimmingWhitespace()), range.contains(value) else {
             throw failure(setting, found, "expected an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
@@ -115,7 +120,7 @@ private struct SettingReader {
 
     func fraction(_ setting: ConfigurationSetting) throws(ConfigurationError) -> Double? {
         guard let found = raw(setting) else { return nil }
-        guard let value = Double(found.value.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 1 else {
+        guard let value = Double(found.value.trimmingWhitespace()), value >= 0, value <= 1 else {
             throw failure(setting, found, "expected a number from 0.0 to 1.0")
         }
         return value
@@ -124,7 +129,7 @@ private struct SettingReader {
     func seconds(_ setting: ConfigurationSetting, allowZero: Bool) throws(ConfigurationError) -> Duration? {
         guard let found = raw(setting) else { return nil }
         let limit = 86_400.0
-        guard let value = Double(found.value.trimmingCharacters(in: .whitespaces)), value.isFinite,
+        guard let value = Double(found.value.trimmingWhitespace()), value.isFinite,
             allowZero ? value >= 0 : value > 0, value <= limit
         else {
             let range = allowZero ? "from 0 to \(Int(limit))" : "greater than 0, at most \(Int(limit))"
@@ -145,7 +150,7 @@ private struct SettingReader {
 
     func choice<Value>(_ setting: ConfigurationSetting, _ options: [(String, Value)]) throws(ConfigurationError) -> Value? {
         guard let found = raw(setting) else { return nil }
-        let wanted = found.value.trimmingCharacters(in: .whitespaces).lowercased()
+        let wanted = found.value.trimmingWhitespace().lowercased()
         guard let match = options.first(where: { $0.0 == wanted }) else {
             throw failure(setting, found, "expected one of \(options.map(\.0).joined(separator: ", "))")
         }
@@ -170,9 +175,13 @@ private struct SettingReader {
     }
 
     func requireReadableFile(_ setting: ConfigurationSetting, _ found: (value: String, fromEnvironment: Bool)) throws(ConfigurationError) {
+        #if canImport(FoundationEssentials)
+        var isDirectory = false
+        #else
         var isDirectory: ObjCBool = false
+        #endif
         let exists = FileManager.default.fileExists(atPath: found.value, isDirectory: &isDirectory)
-        guard exists, !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: found.value) else {
+        guard exists, !Bool(isDirectory), FileManager.default.isReadableFile(atPath: found.value) else {
             throw failure(setting, found, exists ? "not a readable file" : "no such file")
         }
     }

@@ -1,3 +1,5 @@
+import NetCore
+
 /// Percent-decoded `name=value` pairs of a request target's query, in order.
 public struct QueryItems: Sendable, Equatable, Sequence {
     public typealias Item = (name: String, value: String)
@@ -13,9 +15,9 @@ public struct QueryItems: Sendable, Equatable, Sequence {
         var parsed: [Item] = []
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             if let eq = pair.firstIndex(of: "=") {
-                parsed.append((PercentDecoding.decode(pair[..<eq]), PercentDecoding.decode(pair[pair.index(after: eq)...])))
+                parsed.append((PercentEncoding.decode(pair[..<eq]), PercentEncoding.decode(pair[pair.index(after: eq)...])))
             } else {
-                parsed.append((PercentDecoding.decode(pair), ""))
+                parsed.append((PercentEncoding.decode(pair), ""))
             }
         }
         items = parsed

@@ -1,3 +1,5 @@
+import NetCore
+
 /// A parsed HTTP request as handlers see it.
 public struct Request: Sendable {
     public var method: HTTPMethod
@@ -65,6 +67,6 @@ public struct Request: Sendable {
             let afterScheme = pathPart[pathPart.index(pathPart.firstIndex(of: ":")!, offsetBy: 3)...]
             pathPart = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? "/"
         }
-        return (PercentDecoding.decode(pathPart, plusAsSpace: false), query)
+        return (PercentEncoding.decode(pathPart, plusAsSpace: false), query)
     }
 }

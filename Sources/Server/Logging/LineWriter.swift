@@ -56,6 +56,11 @@ public final class LineWriter: Sendable {
         if !batch.isEmpty { output(batch) }
     }
 
+    /// Writes `bytes` to standard error at once (unbuffered), for the few lines that must not wait.
+    static func writeToStandardError(_ bytes: [UInt8]) {
+        writeFully(bytes, to: STDERR_FILENO)
+    }
+
     private static func writeFully(_ bytes: [UInt8], to descriptor: Int32) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0

@@ -1,4 +1,5 @@
 import Domain
+import NetCore
 import Streams
 
 /// `GET /users/{login}/avatar`: the image bytes with a content-hash `ETag`;
@@ -29,7 +30,7 @@ struct AvatarRoute: Sendable {
     /// `If-None-Match` uses weak comparison: `W/` prefixes are ignored, `*` matches anything.
     static func matches(_ header: String, etag: String) -> Bool {
         header.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            let tag = candidate.trimmingWhitespace()
             return tag == "*" || tag == etag || tag == "W/" + etag
         }
     }

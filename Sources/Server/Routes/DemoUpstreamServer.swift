@@ -1,5 +1,10 @@
+import Dispatch
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Streams
 
 /// Puts the demo upstream on a socket: in-process on its own loopback port for

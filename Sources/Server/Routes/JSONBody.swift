@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Encodes route answers as compact camelCase JSON with unescaped slashes (URLs stay readable).
 enum JSONBody {

@@ -1,3 +1,4 @@
+import NetCore
 import Streams
 
 /// Turns SSE feeds into responses with the headers, heartbeats, shutdown event
@@ -46,6 +47,6 @@ public struct EventStreamResponder: Sendable {
 extension Request {
     /// The `Last-Event-ID` a reconnecting EventSource sends, as a number; nil when absent or not a number.
     public var lastEventID: Int? {
-        headers["Last-Event-ID"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        headers["Last-Event-ID"].flatMap { Int($0.trimmingWhitespace()) }
     }
 }

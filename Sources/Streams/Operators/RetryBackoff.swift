@@ -1,4 +1,11 @@
-import Foundation
+// `pow` comes from the C library; Streams needs nothing from Foundation.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How `retry(_:backoff:scheduler:)` waits between attempts: exponential
 /// backoff with jitter, a predicate choosing which errors are retried, and an
@@ -50,7 +57,7 @@ public struct RetryBackoff: Sendable {
     public func delay(beforeRetry retry: Int, after error: Error) -> Duration? {
         guard retryIf(error) else { return nil }
         if let overridden = delayOverride(error, retry) { return max(overridden, .zero) }
-        let growth = Foundation.pow(multiplier, Double(max(0, retry - 1)))
+        let growth = pow(multiplier, Double(max(0, retry - 1)))
         let exponential = growth.isFinite ? initialDelay * growth : maxDelay
         let capped = min(max(exponential, .zero), maxDelay)
         return capped * (1 - jitter * random())
