@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The GitHub REST v3 shapes the demo upstream serves and the upstream client reads.
 /// Only the fields this service uses, plus a few that make the demo look familiar.
 public struct GitHubUser: Codable, Sendable, Equatable {

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import NetCore
 
 /// Incremental parser for one HTTP/1.1 response on a client connection: status line,

@@ -1,10 +1,5 @@
 import Dispatch
 import Domain
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Logging
 import NetCore
 import Streams
