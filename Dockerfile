@@ -27,7 +27,7 @@ COPY openapi.yaml ./
 # The manifest declares the test targets, so their folders must exist to load it.
 COPY Tests ./Tests
 # Resource bundles, if a target ever gets one, must sit next to the binary.
-# Stripping saves 18 MB (debug info and symbols); to symbolicate a crash
+# Stripping saves 15 MB (debug info and symbols); to symbolicate a crash
 # backtrace use the unstripped binary in this stage (`--target build`).
 RUN swift build -c release --static-swift-stdlib --product stream-service \
  && bin="$(swift build -c release --show-bin-path)" \
