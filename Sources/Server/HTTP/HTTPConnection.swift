@@ -128,9 +128,9 @@ final class HTTPConnection: @unchecked Sendable {
         let exchange = Exchange(request: routed, startedAt: .now)
         current = exchange
         let pattern = routed.routePattern
-        let loop = stream.loop
+        let hop = LoopHop(loop: stream.loop)
         let subscription = responses.watch { [self] event in
-            loop.executeSoon { self.handlerEvent(event, for: exchange, pattern: pattern) }
+            hop.run { self.handlerEvent(event, for: exchange, pattern: pattern) }
         }
         if exchange.responded || exchange.finished || current !== exchange {
             subscription.dispose()
@@ -216,9 +216,9 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func watchBody(_ chunks: DataStream<[UInt8]>, for exchange: Exchange, pattern: String?) {
         guard current === exchange, !exchange.finished else { return }
-        let loop = stream.loop
+        let hop = LoopHop(loop: stream.loop)
         let subscription = chunks.watch { [self] event in
-            loop.executeSoon { self.bodyEvent(event, for: exchange, pattern: pattern) }
+            hop.run { self.bodyEvent(event, for: exchange, pattern: pattern) }
         }
         if exchange.finished || current !== exchange {
             subscription.dispose()

@@ -1,0 +1,30 @@
+import Synchronization
+
+/// Brings one stream's events onto an event loop in the order they were emitted.
+///
+/// A stream may emit its events on different threads (serialized, one at a time):
+/// an async source's values from a worker thread, then its end from the loop.
+/// Running loop-thread events inline while earlier ones still wait in the loop's
+/// queue would overtake them, so once an event has been queued every later one is
+/// queued too, until the queue has caught up.
+public final class LoopHop: Sendable {
+    private let loop: EventLoop
+    private let queued = Atomic<Int>(0)
+
+    public init(loop: EventLoop) {
+        self.loop = loop
+    }
+
+    /// Runs `work` inline when on the loop with nothing queued before it, else queues it.
+    public func run(_ work: @escaping @Sendable () -> Void) {
+        if queued.load(ordering: .acquiring) == 0, loop.inLoop {
+            work()
+            return
+        }
+        queued.add(1, ordering: .acquiringAndReleasing)
+        loop.execute { [self] in
+            work()
+            queued.subtract(1, ordering: .acquiringAndReleasing)
+        }
+    }
+}
