@@ -40,6 +40,15 @@ final class AppHarness {
         return try client.readResponse()
     }
 
+    /// The access-log lines, once at least `count` have been written: a request's
+    /// line is written after its response bytes, so a client may read first.
+    func accessLogLines(count: Int, timeout: TimeInterval = 5) -> [[String: Any]] {
+        let lines = { self.logLines().filter { $0["request_id"] != nil } }
+        let written = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in lines().count >= count }, object: nil)
+        _ = XCTWaiter.wait(for: [written], timeout: timeout)
+        return lines()
+    }
+
     /// The JSON log lines written so far.
     func logLines() -> [[String: Any]] {
         output.lines().compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }

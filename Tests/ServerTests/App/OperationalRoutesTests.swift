@@ -74,7 +74,7 @@ final class OperationalRoutesTests: XCTestCase {
     func testEveryRequestGetsOneAccessLogLine() throws {
         let app = try AppHarness(self)
         _ = try app.get("/health?probe=1")
-        let lines = app.logLines().filter { $0["request_id"] != nil }
+        let lines = app.accessLogLines(count: 1)
         XCTAssertEqual(lines.count, 1)
         let line = try XCTUnwrap(lines.first)
         XCTAssertEqual(line["method"] as? String, "GET")
