@@ -12,15 +12,40 @@
 /// disposed, so resources are freed either way.
 public final class DataStream<Element: Sendable>: StreamType {
     private let subscribe: @Sendable (Watcher<Element>) -> Disposable
+    /// Set for a synchronous in-memory stream: operators on it compose this instead of
+    /// watching it (see `SynchronousSource`), and `watch` runs it in one loop.
+    @usableFromInline let synchronousSource: SynchronousSource<Element>?
 
     public init(_ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
         self.subscribe = subscribe
+        self.synchronousSource = nil
+    }
+
+    /// A fused stream: `watch` runs `source` into the watcher; `subscribe` is not used.
+    @inlinable
+    convenience init(synchronous source: SynchronousSource<Element>) {
+        self.init(synchronousSource: source)
+    }
+
+    @usableFromInline
+    init(synchronousSource source: SynchronousSource<Element>) {
+        self.subscribe = { _ in Disposable.nothing }
+        self.synchronousSource = source
     }
 
     @discardableResult
     public func watch(using watcher: Watcher<Element>) -> Disposable {
         let (fed, subscription) = watcher.beginSubscription()
         guard !subscription.isDisposed else { return subscription }
+        if let synchronousSource {
+            // The subscription is the stop flag: disposal and the watcher's terminal event both set it.
+            _ = PendingSubscriptions.setUp(subscription) {
+                synchronousSource.deliver(to: fed, stop: subscription)
+                return Disposable.nothing
+            }
+            subscription.forgetPendingChildren()
+            return subscription
+        }
         let source = PendingSubscriptions.setUp(subscription) { subscribe(fed) }
         subscription.forgetPendingChildren()
         if source !== Disposable.nothing { subscription.link(source) }
@@ -32,11 +57,7 @@ extension DataStream {
     /// One value, then end. `just(5)`: `-5|`
     @inlinable
     public static func just(_ value: Element) -> DataStream<Element> {
-        DataStream { watcher in
-            watcher.data(value)
-            watcher.end()
-            return Disposable.nothing
-        }
+        DataStream(synchronous: .just(value))
     }
 
     /// The values in order, then end. `just(data: [1, 2, 3])`: `-1-2-3|`
@@ -48,19 +69,13 @@ extension DataStream {
     /// Fails at once. `just(error: e)`: `-#`
     @inlinable
     public static func just(error: Error) -> DataStream<Element> {
-        DataStream { watcher in
-            watcher.error(error)
-            return Disposable.nothing
-        }
+        DataStream(synchronous: .failure(error))
     }
 
     /// Ends at once without data: `-|`
     @inlinable
     public static func empty() -> DataStream<Element> {
-        DataStream { watcher in
-            watcher.end()
-            return Disposable.nothing
-        }
+        DataStream(synchronous: .empty)
     }
 
     /// Never emits and never ends: `---`
@@ -71,14 +86,7 @@ extension DataStream {
     /// The elements of `sequence` in order, then end; stops early when the watcher stops.
     @inlinable
     public static func from<S: Sequence & Sendable>(_ sequence: S) -> DataStream<Element> where S.Element == Element {
-        DataStream { watcher in
-            for value in sequence {
-                if watcher.isStopped { break }
-                watcher.data(value)
-            }
-            watcher.end()
-            return Disposable.nothing
-        }
+        DataStream(synchronous: .from(sequence))
     }
 
     /// Calls `factory` anew for every watcher; a throw becomes an error event.

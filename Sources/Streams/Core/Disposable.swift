@@ -24,7 +24,7 @@ public final class Disposable: @unchecked Sendable {
     // Inline lock and state: a subscription costs one allocation, not three.
     private let lock = SpinLock()
     @exclusivity(unchecked) private var state: State
-    private let disposedFlag = Atomic<Bool>(false)
+    @usableFromInline let disposedFlag = Atomic<Bool>(false)
     /// Whether `adoptPendingChild` ever ran, so `forgetPendingChildren` can skip the lock.
     private let hasPendingChildren = Atomic<Bool>(false)
 
@@ -45,6 +45,10 @@ public final class Disposable: @unchecked Sendable {
 
     /// Whether `dispose()` has been called.
     public var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
+
+    /// `isDisposed` as a relaxed load: the per-value stop check of a fused synchronous source.
+    @inlinable
+    var isDisposedRelaxed: Bool { disposedFlag.load(ordering: .relaxed) }
 
     /// Cancels the work. Idempotent and thread-safe.
     public func dispose() {

@@ -59,6 +59,16 @@ enum PendingSubscriptions {
         if !subscription.isDisposed { parent.adoptPendingChild(subscription) }
     }
 
+    /// Runs `body` (a fused inner stream run inline) with `parent` as the pending
+    /// subscription on this thread, like `watch(under:)` without a subscription to adopt.
+    @usableFromInline
+    static func run(under parent: Disposable, _ body: () -> Void) {
+        let stack = self.stack
+        stack.items.append(parent)
+        body()
+        stack.items.removeLast()
+    }
+
     /// Runs `setup` with `subscription` registered as pending on this thread.
     static func setUp(_ subscription: Disposable, _ setup: () -> Disposable) -> Disposable {
         let stack = self.stack

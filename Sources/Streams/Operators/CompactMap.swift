@@ -9,7 +9,8 @@ extension StreamType {
     public func compactMap<Result: Sendable>(
         _ transform: @escaping @Sendable (Element) throws -> Result?
     ) -> DataStream<Result> {
-        DataStream { downstream in
+        if let source = fusable { return DataStream<Result>(synchronous: source.compactMap(transform)) }
+        return DataStream { downstream in
             self.watch(using: Watcher(forwardingTerminalsTo: downstream) { value in
                 do { if let result = try transform(value) { downstream.data(result) } } catch { downstream.error(error) }
             })

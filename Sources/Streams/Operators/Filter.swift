@@ -7,7 +7,8 @@ extension StreamType {
     /// A throw from `isIncluded` is delivered as `.error` and disposes the upstream.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Element) throws -> Bool) -> DataStream<Element> {
-        DataStream { downstream in
+        if let source = fusable { return DataStream(synchronous: source.filter(isIncluded)) }
+        return DataStream { downstream in
             self.watch(using: Watcher(forwardingTerminalsTo: downstream) { value in
                 do { if try isIncluded(value) { downstream.data(value) } } catch { downstream.error(error) }
             })

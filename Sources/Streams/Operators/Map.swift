@@ -7,7 +7,8 @@ extension StreamType {
     /// A throw from `transform` is delivered as `.error` and disposes the upstream.
     @inlinable
     public func map<Result: Sendable>(_ transform: @escaping @Sendable (Element) throws -> Result) -> DataStream<Result> {
-        DataStream { downstream in
+        if let source = fusable { return DataStream<Result>(synchronous: source.map(transform)) }
+        return DataStream { downstream in
             let stage = MapStage(transform: transform, downstream: downstream)
             return self.watch(using: Watcher(forwardingTerminalsTo: downstream) { [stage] value in stage.receive(value) })
         }

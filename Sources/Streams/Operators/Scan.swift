@@ -9,7 +9,8 @@ extension StreamType {
     public func scan<Result: Sendable>(
         _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
     ) -> DataStream<Result> {
-        DataStream { downstream in
+        if let source = fusable { return DataStream<Result>(synchronous: source.scan(initial, next)) }
+        return DataStream { downstream in
             let accumulator = OperatorState(initial)
             return self.watch(using: Watcher(forwardingTerminalsTo: downstream) { value in
                 do {

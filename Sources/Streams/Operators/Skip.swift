@@ -4,7 +4,8 @@ extension StreamType {
     ///     source:  -1-2-3-4-|
     ///     skip(2): -----3-4-|
     public func skip(_ count: Int) -> DataStream<Element> {
-        DataStream { downstream in
+        if let source = fusable { return DataStream(synchronous: source.skip(count)) }
+        return DataStream { downstream in
             let remaining = OperatorState(max(0, count))
             return self.watch(using: Watcher.relay { event in
                 switch event {

@@ -7,6 +7,7 @@ extension StreamType {
     /// `take(0)` ends at once without watching the source.
     public func take(_ count: Int) -> DataStream<Element> {
         guard count > 0 else { return .empty() }
+        if let source = fusable { return DataStream(synchronous: source.take(count)) }
         return DataStream { downstream in
             let remaining = OperatorState(count)
             return self.watch(using: Watcher.relay { event in

@@ -4,7 +4,8 @@ extension StreamType {
     ///     source:    -1-2-3-|
     ///     toArray(): -------[1,2,3]|
     public func toArray() -> DataStream<[Element]> {
-        DataStream { downstream in
+        if let source = fusable { return DataStream<[Element]>(synchronous: source.toArray()) }
+        return DataStream { downstream in
             let collected = OperatorState<[Element]>([])
             return self.watch(using: Watcher.relay { event in
                 switch event {

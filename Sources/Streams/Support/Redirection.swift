@@ -72,12 +72,36 @@ final class Redirection<Element: Sendable, Value: Sendable>: Sendable {
             sink.update { _, outbox in outbox.error(error) }
             return
         }
+        if let source = (inner as? DataStream<Value>)?.synchronousSource {
+            runInline(source)
+            return
+        }
         PendingSubscriptions.watch(under: inners) {
             inner.watch(using: Watcher(
                 onData: { [self] value in sink.update { _, outbox in outbox.data(value) } },
                 onTerminal: { [self] event in innerTerminal(event) }
             ))
         }
+    }
+
+    /// Runs a fused synchronous inner stream in place of a subscription: its values go
+    /// through the sink as an inner watcher's would, its return or throw ends the inner.
+    /// Stops when the redirect is disposed (`inners`) or its watcher has stopped.
+    @inlinable
+    func runInline(_ source: SynchronousSource<Value>) {
+        var failure: Error?
+        PendingSubscriptions.run(under: inners) {
+            do {
+                try source.run(inners) { [self] value in
+                    sink.update { _, outbox in outbox.data(value) }
+                    return !downstream.isStopped
+                }
+            } catch {
+                failure = error
+            }
+        }
+        guard !inners.isDisposed, !downstream.isStopped else { return }
+        if let failure { innerTerminal(.error(failure)) } else { innerTerminal(.end) }
     }
 
     @inlinable
