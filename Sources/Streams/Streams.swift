@@ -30,5 +30,13 @@
 //    instead of recursed into; operators are thin closures around a
 //    `Watcher`, so chains of thousands of operators fit the default stack.
 //
+// **Synchronous fusion**: `from`, `just`, `just(data:)`, `just(error:)` and
+// `empty` carry a `SynchronousSource`, and `map`, `filter`, `compactMap`,
+// `scan`, `reduce`, `toArray`, `skip` and `take` on such a stream compose it
+// (up to 64 stages, then they fall back to watchers) instead of subscribing:
+// one subscription and one loop run the whole chain, checking for disposal
+// before every source value, and `redirect`/`concatMap`/`concat` run a fused
+// inner stream inline. The events are exactly those of the unfused chain.
+//
 // Operator closures may throw: the error is delivered downstream as
 // `.error` and the upstream is disposed.
