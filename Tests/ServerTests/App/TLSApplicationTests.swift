@@ -7,21 +7,10 @@ import XCTest
 /// with a certificate made by the `openssl` CLI at test time.
 final class TLSApplicationTests: XCTestCase {
     func testServiceAnswersHealthOverTLSWithTheConfiguredCertificate() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("app-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        let certificate = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        XCTAssertEqual(openssl.terminationStatus, 0)
+        let identity = try SelfSignedCertificate(label: "app-tls")
+        addTeardownBlock { identity.remove() }
+        let certificate = identity.certificatePath
+        let key = identity.keyPath
 
         let configuration = try ServiceConfiguration.resolve(
             flags: [.host: "127.0.0.1", .port: "0", .tlsCert: certificate, .tlsKey: key], environment: [:])

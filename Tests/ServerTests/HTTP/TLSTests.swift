@@ -4,28 +4,16 @@ import XCTest
 @testable import Server
 
 final class TLSTests: XCTestCase {
-    private var directory: URL!
-    private var certificate: String { directory.appendingPathComponent("cert.pem").path }
-    private var key: String { directory.appendingPathComponent("key.pem").path }
+    private var identity: SelfSignedCertificate!
+    private var certificate: String { identity.certificatePath }
+    private var key: String { identity.keyPath }
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=DNS:localhost",
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        XCTAssertEqual(openssl.terminationStatus, 0)
+        identity = try SelfSignedCertificate(label: "tls")
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        identity.remove()
     }
 
     private func tlsServer() throws -> TestServer {

@@ -8,25 +8,13 @@ import XCTest
 
 /// The upstream client over TLS: certificate chain and hostname are verified.
 final class UpstreamTLSTests: XCTestCase {
-    private var directory: URL!
-    private var certificate: String { directory.appendingPathComponent("cert.pem").path }
-    private var key: String { directory.appendingPathComponent("key.pem").path }
+    private var identity: SelfSignedCertificate!
+    private var certificate: String { identity.certificatePath }
+    private var key: String { identity.keyPath }
     private var server: TestServer!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("upstream-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=DNS:localhost",
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        XCTAssertEqual(openssl.terminationStatus, 0)
+        identity = try SelfSignedCertificate(label: "upstream-tls")
         let upstream = DemoUpstream(configuration: .init(users: 10))
         server = try TestServer(router: Router { request in
             upstream.respond(to: DemoRequest(target: request.target, host: request.headers["Host"] ?? "localhost"))
@@ -38,7 +26,7 @@ final class UpstreamTLSTests: XCTestCase {
 
     override func tearDownWithError() throws {
         server.stop()
-        try? FileManager.default.removeItem(at: directory)
+        identity.remove()
     }
 
     func send(_ url: String, trusting: Bool) throws -> UpstreamResponse {
