@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -31,6 +32,20 @@ enum PendingSubscriptions {
         return key
     }()
 
+    /// Entries on every thread's stack together: while it is zero no thread is setting
+    /// up a subscription, so a watcher's code can run without touching thread-local state.
+    private static let entries = Atomic<Int>(0)
+
+    private static func push(_ stack: Stack, _ entry: Disposable) {
+        entries.add(1, ordering: .relaxed)
+        stack.items.append(entry)
+    }
+
+    private static func pop(_ stack: Stack) {
+        stack.items.removeLast()
+        entries.subtract(1, ordering: .relaxed)
+    }
+
     private static var stack: Stack {
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<Stack>.fromOpaque(pointer).takeUnretainedValue()
@@ -53,9 +68,9 @@ enum PendingSubscriptions {
     @usableFromInline
     static func watch(under parent: Disposable, _ watch: () -> Disposable) {
         let stack = self.stack
-        stack.items.append(parent)
+        push(stack, parent)
         let subscription = watch()
-        stack.items.removeLast()
+        pop(stack)
         if !subscription.isDisposed { parent.adoptPendingChild(subscription) }
     }
 
@@ -64,17 +79,17 @@ enum PendingSubscriptions {
     @usableFromInline
     static func run(under parent: Disposable, _ body: () -> Void) {
         let stack = self.stack
-        stack.items.append(parent)
+        push(stack, parent)
         body()
-        stack.items.removeLast()
+        pop(stack)
     }
 
     /// Runs `setup` with `subscription` registered as pending on this thread.
     static func setUp(_ subscription: Disposable, _ setup: () -> Disposable) -> Disposable {
         let stack = self.stack
         if stack.items.count > stack.floor { stack.items.last?.adoptPendingChild(subscription) }
-        stack.items.append(subscription)
-        defer { stack.items.removeLast() }
+        push(stack, subscription)
+        defer { pop(stack) }
         return setup()
     }
 
@@ -83,6 +98,8 @@ enum PendingSubscriptions {
     /// that source ending or being disposed leaves those subscriptions alone.
     @usableFromInline
     static func outsideSetup(_ body: () -> Void) {
+        // No setup anywhere means none on this thread: nothing could adopt what `body` starts.
+        guard entries.load(ordering: .relaxed) > 0 else { return body() }
         let stack = self.stack
         let saved = stack.floor
         stack.floor = stack.items.count
