@@ -2,7 +2,6 @@ import Domain
 import Foundation
 import NetCore
 import Streams
-import Synchronization
 import XCTest
 @testable import Server
 
@@ -22,19 +21,7 @@ final class DemoUpstreamServerTests: XCTestCase {
 
     func fetch(_ path: String, transport: HTTPUpstreamTransport? = nil) throws -> UpstreamResponse {
         let url = URL(string: path, relativeTo: demo.baseURL)!.absoluteURL
-        let answered = expectation(description: "answer to \(path)")
-        let result = Mutex<Result<UpstreamResponse, Error>?>(nil)
-        let subscription = (transport ?? self.transport).send(UpstreamRequest(url: url, headers: ["Accept-Encoding": "gzip"])).watch { event in
-            switch event {
-            case .data(let response): result.withLock { $0 = .success(response) }
-            case .error(let error): result.withLock { $0 = .failure(error) }
-            case .end: break
-            }
-            if event.isTerminal { answered.fulfill() }
-        }
-        wait(for: [answered], timeout: 5)
-        subscription.dispose()
-        return try XCTUnwrap(result.withLock { $0 }).get()
+        return try answer(to: UpstreamRequest(url: url, headers: ["Accept-Encoding": "gzip"]), via: transport ?? self.transport)
     }
 
     func testUsersPageArrivesWithANextLinkToTheSameServer() throws {

@@ -2,7 +2,6 @@ import Domain
 import Foundation
 import NetCore
 import Streams
-import Synchronization
 import XCTest
 @testable import Server
 
@@ -31,19 +30,7 @@ final class UpstreamTLSTests: XCTestCase {
 
     func send(_ url: String, trusting: Bool) throws -> UpstreamResponse {
         let transport = HTTPUpstreamTransport(tlsConfiguration: .client(trustedCAFile: trusting ? certificate : nil))
-        let answered = expectation(description: "answer")
-        let result = Mutex<Result<UpstreamResponse, Error>?>(nil)
-        let subscription = transport.send(UpstreamRequest(url: URL(string: url)!)).watch { event in
-            switch event {
-            case .data(let response): result.withLock { $0 = .success(response) }
-            case .error(let error): result.withLock { $0 = .failure(error) }
-            case .end: break
-            }
-            if event.isTerminal { answered.fulfill() }
-        }
-        wait(for: [answered], timeout: 5)
-        subscription.dispose()
-        return try XCTUnwrap(result.withLock { $0 }).get()
+        return try answer(to: UpstreamRequest(url: URL(string: url)!), via: transport)
     }
 
     func testTrustedCertificateForTheHostIsAccepted() throws {
