@@ -86,7 +86,6 @@ public final class Application: Sendable {
         let readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
         let router = ServiceRouter(
             metrics: metrics, responder: responder, eventFeed: feed,
-            tickSchedulers: SchedulerPool(count: EventLoopGroup.coreCount, label: "sse.ticks"),
             readiness: readiness, userRoutes: upstream.routes(responder: responder)
         ).build()
         let metrics = self.metrics

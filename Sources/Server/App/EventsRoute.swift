@@ -17,7 +17,7 @@ struct EventsRoute: Sendable {
         } catch {
             return .just(.problem(status: .badRequest, detail: "Invalid query: \(error)", instance: request.path))
         }
-        let events = feed.broadcaster.subscribe(after: request.lastEventID) { PipelineEventFeed.admits($0, filter) }
+        let events = feed.broadcaster.subscribe(after: request.lastEventID, on: request.loopScheduler?.loop) { PipelineEventFeed.admits($0, filter) }
         return .just(responder.response(encoded: events))
     }
 }

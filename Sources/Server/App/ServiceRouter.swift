@@ -6,14 +6,13 @@ struct ServiceRouter {
     let metrics: ServiceMetrics
     let responder: EventStreamResponder
     let eventFeed: PipelineEventFeed
-    let tickSchedulers: SchedulerPool
     let readiness: ReadinessRoute
     let userRoutes: UserRoutes?
 
     func build() -> Router {
         var router = Router()
         let metricsRoute = MetricsRoute(registry: metrics.registry)
-        let ticks = TicksRoute(responder: responder, schedulers: tickSchedulers)
+        let ticks = TicksRoute(responder: responder)
         let events = EventsRoute(feed: eventFeed, responder: responder)
         let readiness = self.readiness
         router.get("/health") { HealthRoute.handle($0) }

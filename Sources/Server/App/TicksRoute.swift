@@ -14,7 +14,6 @@ struct TicksRoute: Sendable {
     static let defaultCount = 10
 
     let responder: EventStreamResponder
-    let schedulers: SchedulerPool
 
     func handle(_ request: Request) -> DataStream<Response> {
         let everyMs: Int
@@ -31,7 +30,9 @@ struct TicksRoute: Sendable {
             resumeAt = lastSeen + 1
         }
         let first = resumeAt
-        let ticks = DataStream.interval(.milliseconds(everyMs), scheduler: schedulers.next())
+        // On the connection's own loop: each tick is written where it fires, and all feeds share one timer per loop.
+        let scheduler: any Scheduler = request.loopScheduler ?? QueueScheduler.global
+        let ticks = DataStream.interval(.milliseconds(everyMs), scheduler: scheduler)
             .take(count - first)
             .map { index in
                 let k = first + index

@@ -28,7 +28,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds graceful shutdown may take before connections are cut. [env: SHUTDOWN_TIMEOUT] (default: 8)") var shutdownTimeout: String?
     @Option(help: "Largest accepted request body in bytes. [env: MAX_BODY_BYTES] (default: 1048576)") var maxBodyBytes: String?
     @Option(help: "Most connections open at once. [env: MAX_CONNECTIONS] (default: 16384)") var maxConnections: String?
-    @Option(help: "Seconds between heartbeat comments on event streams. [env: SSE_HEARTBEAT] (default: 15)") var sseHeartbeat: String?
+    @Option(help: "Seconds between heartbeat comments on an idle event stream. [env: SSE_HEARTBEAT] (default: 15)") var sseHeartbeat: String?
     @Option(help: "Seconds between `tick K` broadcasts on /events (pipeline `clock`); 0 = none. [env: EVENTS_CLOCK] (default: 0)") var eventsClock: String?
     @Option(help: "PEM certificate chain; enables TLS (1.2+) with --tls-key. [env: TLS_CERT]") var tlsCert: String?
     @Option(help: "PEM private key for --tls-cert. [env: TLS_KEY]") var tlsKey: String?

@@ -6,11 +6,14 @@ import NetCore
 // @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would.
 final class ConnectionSet: @unchecked Sendable {
     let loop: EventLoop
+    /// Timed work for this loop's connections, run on the loop.
+    let scheduler: EventLoopScheduler
     private var connections: [ObjectIdentifier: HTTPConnection] = [:]
     private var sweepTimer: DispatchSourceTimer?
 
     init(loop: EventLoop) {
         self.loop = loop
+        scheduler = EventLoopScheduler(loop: loop)
     }
 
     var count: Int { connections.count }

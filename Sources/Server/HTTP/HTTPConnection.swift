@@ -14,6 +14,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     let stream: ByteStream
     private let context: ServerContext
+    private let scheduler: EventLoopScheduler
     private var parser: RequestParser
     private var pending: [Pending] = []
     private var current: Exchange?
@@ -27,9 +28,10 @@ final class HTTPConnection: @unchecked Sendable {
     private var requestStartedAt: UInt64?
     var onClosed: (() -> Void)?
 
-    init(stream: ByteStream, context: ServerContext) {
+    init(stream: ByteStream, context: ServerContext, scheduler: EventLoopScheduler) {
         self.stream = stream
         self.context = context
+        self.scheduler = scheduler
         parser = RequestParser(limits: context.configuration.limits)
         idleSince = DispatchTime.now().uptimeNanoseconds
     }
@@ -73,7 +75,7 @@ final class HTTPConnection: @unchecked Sendable {
             id: RequestID.next(incoming: head.headers["X-Request-ID"]),
             remoteAddress: stream.remoteAddress
         )
-        request.routePattern = nil
+        request.loopScheduler = scheduler
         return request
     }
 

@@ -133,7 +133,7 @@ public final class HTTPServer: Sendable {
                 return
             }
             let stream = ByteStream(socket: socket, loop: target.loop, remoteAddress: remote, tls: tlsSession)
-            let connection = HTTPConnection(stream: stream, context: context)
+            let connection = HTTPConnection(stream: stream, context: context, scheduler: target.scheduler)
             target.adopt(connection) { [self] in connectionClosed() }
         }
     }

@@ -19,6 +19,9 @@ public struct Request: Sendable {
     public var id: String
     /// The peer's address, e.g. `127.0.0.1:53122` or `[::1]:53122`.
     public var remoteAddress: String
+    /// Runs timed work on the event loop that serves this request's connection, so a
+    /// timer-driven response (`/ticks`) is written with no thread hop; nil outside a server.
+    public var loopScheduler: EventLoopScheduler?
 
     public init(
         method: HTTPMethod,
@@ -41,6 +44,7 @@ public struct Request: Sendable {
         self.routePattern = nil
         self.id = id
         self.remoteAddress = remoteAddress
+        self.loopScheduler = nil
     }
 
     /// Whether the connection stays open after this request's response

@@ -3,15 +3,33 @@ import XCTest
 @testable import Server
 
 final class EventStreamBodyTests: XCTestCase {
-    func testHeartbeatsAreMixedIntoTheFeed() {
+    func testHeartbeatsAreMixedIntoAnIdleFeed() {
         let events = Streamer<[UInt8]>()
         let beats = Streamer<[UInt8]>()
         let received = Received()
         let subscription = EventStreamBody.make(events: events.asDataStream(), heartbeats: beats.asDataStream()).watch(data: received.append)
+        // events: -a-------b--
+        // beats:  ---h--h-----h
+        // body:   -a----h--b---  (the beat after an event is skipped)
         events.data(Array("a".utf8))
         beats.data(Array("h".utf8))
+        beats.data(Array("h".utf8))
         events.data(Array("b".utf8))
+        beats.data(Array("h".utf8))
         XCTAssertEqual(received.text, "ahb")
+        subscription.dispose()
+    }
+
+    func testAFeedWithAnEventBetweenEveryTwoBeatsGetsNoHeartbeat() {
+        let events = Streamer<[UInt8]>()
+        let beats = Streamer<[UInt8]>()
+        let received = Received()
+        let subscription = EventStreamBody.make(prelude: Array("p".utf8), events: events.asDataStream(), heartbeats: beats.asDataStream()).watch(data: received.append)
+        for event in ["a", "b", "c"] {
+            beats.data(Array("h".utf8))
+            events.data(Array(event.utf8))
+        }
+        XCTAssertEqual(received.text, "pabc")
         subscription.dispose()
     }
 

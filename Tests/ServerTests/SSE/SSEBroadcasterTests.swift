@@ -108,6 +108,64 @@ final class SSEBroadcasterTests: XCTestCase {
         XCTAssertEqual(ids, Array(1...1000))
         subscription.dispose()
     }
+
+    func testSubscribersOnEventLoopsGetEveryItemInOrderOnTheirOwnLoop() {
+        let feed = broadcaster(capacity: 1)
+        let loops = [EventLoop(label: "test.a"), EventLoop(label: "test.b")]
+        let offLoop = PThreadMutex(0)
+        let received = (0..<4).map { _ in Received() }
+        let allEnded = expectation(description: "every subscriber ended")
+        allEnded.expectedFulfillmentCount = received.count
+        let subscriptions = PThreadMutex<[Disposable]>([])
+        let subscribed = DispatchGroup()
+        for (index, sink) in received.enumerated() {
+            let loop = loops[index % loops.count]
+            subscribed.enter()
+            loop.execute {
+                let subscription = feed.subscribe(on: loop).watch(
+                    data: { bytes in
+                        if !loop.inLoop { offLoop.withLock { $0 += 1 } }
+                        sink.append(bytes)
+                    },
+                    end: { allEnded.fulfill() }
+                )
+                subscriptions.withLock { $0.append(subscription) }
+                subscribed.leave()
+            }
+        }
+        subscribed.wait()
+        for item in 1...200 { feed.publish("\(item)") }
+        feed.end()
+        wait(for: [allEnded], timeout: 5)
+        let expected = (1...200).map { "id: \($0)\ndata: \($0)\n\n" }.joined()
+        for sink in received { XCTAssertEqual(sink.text, expected) }
+        XCTAssertEqual(offLoop.withLock { $0 }, 0, "delivered off the subscriber's loop")
+        subscriptions.withLock { $0.forEach { $0.dispose() } }
+    }
+
+    func testLoopSubscriberJoiningMidFeedGetsEachLaterItemOnce() {
+        let feed = broadcaster(capacity: 10_000)
+        let loop = EventLoop(label: "test.join")
+        let received = Received()
+        let ended = expectation(description: "ended")
+        let joined = PThreadMutex<(lastSeen: Int, subscription: Disposable)?>(nil)
+        let publisher = DispatchQueue(label: "test.publisher")
+        let published = DispatchGroup()
+        publisher.async(group: published) { for item in 1...5_000 { feed.publish("\(item)") } }
+        // Joins while the publisher runs, resuming after whatever was the last item at that moment.
+        loop.execute {
+            let lastSeen = feed.lastID
+            let subscription = feed.subscribe(after: lastSeen, on: loop).watch(data: received.append, end: { ended.fulfill() })
+            joined.withLock { $0 = (lastSeen, subscription) }
+        }
+        published.wait()
+        publisher.async { feed.end() }
+        wait(for: [ended], timeout: 5)
+        let ids = received.text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map { Int($0.dropFirst(4))! }
+        let lastSeen = joined.withLock { $0?.lastSeen ?? 0 }
+        XCTAssertEqual(ids, Array(lastSeen + 1 ..< 5_001), "each item after the one last seen, once, in order")
+        joined.withLock { $0?.subscription.dispose() }
+    }
 }
 
 /// Collects the bytes a watcher receives.
