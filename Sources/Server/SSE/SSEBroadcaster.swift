@@ -113,21 +113,21 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                 return (entry.bytes, state.deliveryGroups())
             }
             guard let delivery else { return }
-            Self.deliver(.data(delivery.bytes), admitting: { $0.admits(item) }, to: delivery.groups[...])
+            Self.deliver(.data(delivery.bytes), admitting: { $0.admits(item) }, to: delivery.groups)
         }
     }
 
-    /// Delivers `event` to each group in turn: on the publishing thread for the group without
-    /// a loop, else in one turn of the group's loop, which then hands on to the next group.
-    /// A publish runs while the previous one's turns are still queued; each loop's queue is
-    /// first-in first-out, so every subscriber still gets the items in order.
-    private static func deliver(_ event: Event<[UInt8]>, admitting admits: @escaping @Sendable (Subscriber) -> Bool, to groups: ArraySlice<DeliveryGroup>) {
-        guard let group = groups.first else { return }
-        let deliverGroup: @Sendable () -> Void = {
-            for subscriber in group.subscribers where admits(subscriber) { subscriber.watcher.event(event) }
-            deliver(event, admitting: admits, to: groups.dropFirst())
+    /// Delivers `event` to every group at once: on the publishing thread for the group without
+    /// a loop, else in one turn of the group's loop. A publish may run while the previous one's
+    /// turns are still queued; each loop's queue is first-in first-out, so every subscriber
+    /// still gets the items in order.
+    private static func deliver(_ event: Event<[UInt8]>, admitting admits: @escaping @Sendable (Subscriber) -> Bool, to groups: [DeliveryGroup]) {
+        for group in groups {
+            let deliverGroup: @Sendable () -> Void = {
+                for subscriber in group.subscribers where admits(subscriber) { subscriber.watcher.event(event) }
+            }
+            if let loop = group.loop { loop.execute(deliverGroup) } else { deliverGroup() }
         }
-        if let loop = group.loop { loop.execute(deliverGroup) } else { deliverGroup() }
     }
 
     /// Ends every subscriber's feed; later subscribers end at once.
@@ -141,7 +141,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                 }
                 return state.deliveryGroups()
             }
-            Self.deliver(.end, admitting: { _ in true }, to: groups[...])
+            Self.deliver(.end, admitting: { _ in true }, to: groups)
         }
     }
 
