@@ -27,6 +27,8 @@ public final class ByteStream: @unchecked Sendable {
     private var outputStart = 0
     private var plaintextBeforeHandshake: [UInt8] = []
     private var closeWhenFlushed = false
+    /// Output is waiting for the loop's write batch to end (see `EventLoop.batchingWrites`).
+    private var heldForBatch = false
     public private(set) var isClosed = false
     private var isReady = false
     /// Monotonic nanoseconds of the last moment the output buffer was empty or moved.
@@ -94,6 +96,14 @@ public final class ByteStream: @unchecked Sendable {
             flushTLS()
             return
         }
+        if loop.isBatchingWrites || heldForBatch {
+            output.append(contentsOf: bytes)
+            if !heldForBatch && !writeSourceRunning {
+                heldForBatch = true
+                loop.holdUntilBatchEnds(self)
+            }
+            return
+        }
         if bufferedByteCount == 0 {
             // Fast path: straight to the kernel without copying into the buffer.
             switch socket.write(bytes) {
@@ -112,6 +122,13 @@ public final class ByteStream: @unchecked Sendable {
         } else {
             output.append(contentsOf: bytes)
         }
+    }
+
+    /// Sends what was held back during a write batch.
+    func sendHeldOutput() {
+        guard heldForBatch else { return }
+        heldForBatch = false
+        if !writeSourceRunning { flush() }
     }
 
     /// Closes once everything written so far has been sent.

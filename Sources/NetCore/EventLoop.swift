@@ -10,6 +10,9 @@ public final class EventLoop: Sendable {
     nonisolated(unsafe) let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     /// Scratch space for decrypted TLS bytes, likewise shared.
     nonisolated(unsafe) let plaintextBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    /// Loop-confined: how many `batchingWrites` calls are running, and the streams holding output until they end.
+    nonisolated(unsafe) private var batchDepth = 0
+    nonisolated(unsafe) private var heldStreams: [ByteStream] = []
 
     public init(label: String) {
         queue = DispatchQueue(label: label, qos: .userInitiated)
@@ -28,6 +31,26 @@ public final class EventLoop: Sendable {
 
     public func execute(_ work: @escaping @Sendable () -> Void) {
         queue.async(execute: work)
+    }
+
+    /// Runs `body` (on the loop) with socket writes held back until it returns, then sends
+    /// each stream's output with one system call: a feed's last event and its end, or a
+    /// response head and the first bytes of its body, leave in one segment instead of two.
+    public func batchingWrites(_ body: () -> Void) {
+        batchDepth += 1
+        body()
+        batchDepth -= 1
+        guard batchDepth == 0, !heldStreams.isEmpty else { return }
+        let streams = heldStreams
+        heldStreams = []
+        for stream in streams { stream.sendHeldOutput() }
+    }
+
+    /// True inside `batchingWrites`, when a write should wait for the batch to end.
+    var isBatchingWrites: Bool { batchDepth > 0 }
+
+    func holdUntilBatchEnds(_ stream: ByteStream) {
+        heldStreams.append(stream)
     }
 
     /// Runs `work` now when already on the loop, else enqueues it.

@@ -46,11 +46,19 @@ public final class EventLoopScheduler: RepeatingScheduler {
     var pendingCount: Int { timers.withLock { $0.heap.count } }
 
     private func add(_ scheduled: ScheduledWork, after delay: Duration) -> Disposable {
-        let deadline = DispatchTime.now().uptimeNanoseconds + delay.nanoseconds
-        timers.withLock { timers in
+        let now = DispatchTime.now().uptimeNanoseconds
+        let deadline = now + delay.nanoseconds
+        let fireNow = timers.withLock { timers -> Bool in
             timers.push(TimerEntry(deadline: deadline, work: scheduled, order: timers.nextOrder))
-            armIfEarlier(&timers)
+            // Already due (a feed's first tick): a queued job is far cheaper than re-arming the Dispatch timer.
+            guard deadline <= now else {
+                armIfEarlier(&timers)
+                return false
+            }
+            defer { timers.fireQueued = true }
+            return !timers.fireQueued
         }
+        if fireNow { loop.execute { [self] in fire(timerExpired: false) } }
         return Disposable { [weak self] in
             guard scheduled.cancel() else { return }
             self?.timers.withLock { $0.noteCancelled() }
@@ -58,10 +66,10 @@ public final class EventLoopScheduler: RepeatingScheduler {
     }
 
     /// Runs every timer that is due, re-files the repeating ones, and re-arms for the next deadline.
-    private func fire() {
+    private func fire(timerExpired: Bool) {
         let now = DispatchTime.now().uptimeNanoseconds
         let due = timers.withLock { timers -> [ScheduledWork] in
-            timers.armedDeadline = nil
+            if timerExpired { timers.armedDeadline = nil } else { timers.fireQueued = false }
             var due: [ScheduledWork] = []
             while let first = timers.heap.first, first.deadline <= now {
                 let entry = timers.popFirst()
@@ -79,7 +87,10 @@ public final class EventLoopScheduler: RepeatingScheduler {
             armIfEarlier(&timers)
             return due
         }
-        for scheduled in due { scheduled.runIfPending() }
+        // Feeds due together send in one batch: a last tick and the end of its response share a segment.
+        loop.batchingWrites {
+            for scheduled in due { scheduled.runIfPending() }
+        }
     }
 
     private func armIfEarlier(_ timers: inout Timers) {
@@ -87,7 +98,7 @@ public final class EventLoopScheduler: RepeatingScheduler {
         if let armed = timers.armedDeadline, armed <= earliest { return }
         let source = timers.source ?? {
             let source = DispatchSource.makeTimerSource(queue: loop.queue)
-            source.setEventHandler { [weak self] in self?.fire() }
+            source.setEventHandler { [weak self] in self?.fire(timerExpired: true) }
             source.activate()
             timers.source = source
             return source
@@ -147,6 +158,8 @@ private struct Timers {
     var heap: [TimerEntry] = []
     var source: DispatchSourceTimer?
     var armedDeadline: UInt64?
+    /// A `fire` job is already queued on the loop for work that was due when added.
+    var fireQueued = false
     var cancelledInHeap = 0
     private var counter: UInt64 = 0
 

@@ -16,6 +16,8 @@ final class Exchange: @unchecked Sendable {
     var keepAlive = true
     var isChunked = false
     var shutdownTrailer: [UInt8]?
+    /// A streamed response's head, held until its body starts so both leave in one write.
+    var pendingHead: [UInt8]?
 
     init(request: Request, startedAt: ContinuousClock.Instant) {
         self.request = request

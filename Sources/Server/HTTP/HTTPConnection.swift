@@ -204,11 +204,12 @@ final class HTTPConnection: @unchecked Sendable {
                 status: response.status, version: request.version, headers: response.headers,
                 framing: framing, keepAlive: exchange.keepAlive, serverName: configuration.serverName, into: &out
             )
-            stream.write(out)
             guard !isHead && response.status.allowsBody else {
+                stream.write(out)
                 finish(exchange, pattern: pattern, completed: true)
                 return
             }
+            exchange.pendingHead = out
             exchange.bodySubscription = Disposable() // marks the exchange as streaming before any chunk arrives
             // Subscribed from a fresh loop turn: a subscription started while the handler's stream is
             // still delivering would belong to that stream's subscription and end with it.
@@ -218,16 +219,26 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func watchBody(_ chunks: DataStream<[UInt8]>, for exchange: Exchange, pattern: String?) {
         guard current === exchange, !exchange.finished else { return }
-        let hop = LoopHop(loop: stream.loop)
-        let subscription = chunks.watch { [self] event in
-            hop.run { self.bodyEvent(event, for: exchange, pattern: pattern) }
+        // The head and what the body emits at once (an SSE prelude) leave in one segment.
+        stream.loop.batchingWrites {
+            writePendingHead(of: exchange)
+            let hop = LoopHop(loop: stream.loop)
+            let subscription = chunks.watch { [self] event in
+                hop.run { self.bodyEvent(event, for: exchange, pattern: pattern) }
+            }
+            if exchange.finished || current !== exchange {
+                subscription.dispose()
+            } else {
+                exchange.bodySubscription = subscription
+                if draining { endStreamForShutdown(exchange, pattern: pattern) }
+            }
         }
-        if exchange.finished || current !== exchange {
-            subscription.dispose()
-        } else {
-            exchange.bodySubscription = subscription
-            if draining { endStreamForShutdown(exchange, pattern: pattern) }
-        }
+    }
+
+    private func writePendingHead(of exchange: Exchange) {
+        guard let head = exchange.pendingHead else { return }
+        exchange.pendingHead = nil
+        stream.write(head)
     }
 
     private func bodyEvent(_ event: Event<[UInt8]>, for exchange: Exchange, pattern: String?) {
@@ -341,6 +352,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func endStreamForShutdown(_ exchange: Exchange, pattern: String?) {
+        writePendingHead(of: exchange)
         exchange.bodySubscription?.dispose()
         exchange.bodySubscription = nil
         exchange.keepAlive = false
