@@ -96,7 +96,7 @@ public final class ByteStream: @unchecked Sendable {
             flushTLS()
             return
         }
-        if loop.isBatchingWrites || heldForBatch {
+        if loop.isBatchingWrites {
             output.append(contentsOf: bytes)
             if !heldForBatch && !writeSourceRunning {
                 heldForBatch = true
