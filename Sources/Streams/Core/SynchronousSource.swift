@@ -11,21 +11,41 @@
 /// `watch`, an inline `redirect` inner) turns a return into `.end` and a throw
 /// into `.error`, so the grammar is that of the unfused chain.
 ///
+/// `runBatches(stop, body)` is the same source cut into batches of at most
+/// `batchSize` values, for consumers that take every value (`reduce`, `toArray`):
+/// each stage then makes one pass over a batch, so the per-value cost is the
+/// operator closures alone, not a framework call per stage as well. It exists
+/// only while every stage can run that way: from a sequence source through
+/// `map`, `filter`, `compactMap`, `scan` and `skip` (not `take`, which must not
+/// pull values past its last one). The values, their order, the error and the
+/// result are those of `run`; what differs is that a stage's closure sees a
+/// whole batch before the next stage sees its first value, and that `stop` is
+/// checked once per batch. A throw at a batch's k-th value first hands the
+/// k values before it downstream, then leaves as the throw.
+///
 /// `depth` counts the composed stages: past `maxDepth` operators stop fusing
 /// (see `DataStream.fusable`), so a long chain never nests deeper than the
 /// unfused path would.
 @usableFromInline
 struct SynchronousSource<Element: Sendable>: Sendable {
     @usableFromInline typealias Body = (Element) throws -> Bool
-    @usableFromInline let run: @Sendable (_ stop: Disposable, _ body: Body) throws -> Void
+    @usableFromInline typealias Run = @Sendable (_ stop: Disposable, _ body: Body) throws -> Void
+    @usableFromInline typealias BatchBody = (UnsafeBufferPointer<Element>) throws -> Void
+    @usableFromInline typealias RunBatches = @Sendable (_ stop: Disposable, _ body: BatchBody) throws -> Void
+
+    @usableFromInline let run: Run
+    @usableFromInline let runBatches: RunBatches?
     @usableFromInline let depth: Int
 
     @usableFromInline static var maxDepth: Int { 64 }
+    /// Small enough for a stage's output batch to live on the stack and in L1.
+    @usableFromInline static var batchSize: Int { 256 }
 
     @inlinable
-    init(depth: Int, _ run: @escaping @Sendable (_ stop: Disposable, _ body: Body) throws -> Void) {
+    init(depth: Int, _ run: @escaping Run, batches runBatches: RunBatches? = nil) {
         self.depth = depth
         self.run = run
+        self.runBatches = runBatches
     }
 
     /// Runs the source into `watcher`: values, then `.end`, or `.error` for a throw.
@@ -41,16 +61,56 @@ struct SynchronousSource<Element: Sendable>: Sendable {
         }
     }
 
+    /// Every value, in batches when the stages allow it, else one at a time: for the
+    /// consumers that never stop early.
+    @inlinable
+    func forEachBatch(_ stop: Disposable, _ body: BatchBody) throws {
+        if let runBatches {
+            try runBatches(stop, body)
+            return
+        }
+        try run(stop) { value in
+            try withUnsafePointer(to: value) { try body(UnsafeBufferPointer(start: $0, count: 1)) }
+            return true
+        }
+    }
+
     // MARK: Sources
 
     @inlinable
     static func from<S: Sequence & Sendable>(_ sequence: S) -> SynchronousSource<Element> where S.Element == Element {
-        SynchronousSource(depth: 0) { stop, body in
+        SynchronousSource(depth: 0, { stop, body in
             for value in sequence {
                 if stop.isDisposedRelaxed { return }
                 guard try body(value) else { return }
             }
-        }
+        }, batches: { stop, body in
+            // Contiguous storage (an array) is handed out in place; anything else is copied in.
+            let sliced: Void? = try sequence.withContiguousStorageIfAvailable { all in
+                var start = 0
+                while start < all.count, !stop.isDisposedRelaxed {
+                    let end = min(start + batchSize, all.count)
+                    try body(UnsafeBufferPointer(rebasing: all[start..<end]))
+                    start = end
+                }
+            }
+            guard sliced == nil else { return }
+            try withUnsafeTemporaryAllocation(of: Element.self, capacity: batchSize) { buffer in
+                var batch = OutputBatch(buffer)
+                var iterator = sequence.makeIterator()
+                var exhausted = false
+                while !exhausted, !stop.isDisposedRelaxed {
+                    while batch.count < batchSize {
+                        guard let value = iterator.next() else {
+                            exhausted = true
+                            break
+                        }
+                        batch.append(value)
+                    }
+                    try batch.flush(into: body)
+                }
+            }
+        })
     }
 
     @inlinable
@@ -73,63 +133,78 @@ struct SynchronousSource<Element: Sendable>: Sendable {
 
     // MARK: Stages
 
-    @inlinable
+    @inlinable @inline(__always)
     func map<Result: Sendable>(
         _ transform: @escaping @Sendable (Element) throws -> Result
     ) -> SynchronousSource<Result> {
         let upstream = self
-        return SynchronousSource<Result>(depth: depth + 1) { stop, body in
+        return SynchronousSource<Result>(depth: depth + 1, { stop, body in
             try upstream.run(stop) { value in try body(try transform(value)) }
-        }
+        }, batches: batches { input, output in
+            for value in input { output.append(try transform(value)) }
+        })
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func filter(_ isIncluded: @escaping @Sendable (Element) throws -> Bool) -> SynchronousSource<Element> {
         let upstream = self
-        return SynchronousSource(depth: depth + 1) { stop, body in
+        return SynchronousSource(depth: depth + 1, { stop, body in
             try upstream.run(stop) { value in try isIncluded(value) ? try body(value) : true }
-        }
+        }, batches: batches { input, output in
+            for value in input where try isIncluded(value) { output.append(value) }
+        })
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func compactMap<Result: Sendable>(
         _ transform: @escaping @Sendable (Element) throws -> Result?
     ) -> SynchronousSource<Result> {
         let upstream = self
-        return SynchronousSource<Result>(depth: depth + 1) { stop, body in
+        return SynchronousSource<Result>(depth: depth + 1, { stop, body in
             try upstream.run(stop) { value in
                 guard let result = try transform(value) else { return true }
                 return try body(result)
             }
-        }
+        }, batches: batches { input, output in
+            for value in input {
+                if let result = try transform(value) { output.append(result) }
+            }
+        })
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func scan<Result: Sendable>(
         _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
     ) -> SynchronousSource<Result> {
         let upstream = self
-        return SynchronousSource<Result>(depth: depth + 1) { stop, body in
+        return SynchronousSource<Result>(depth: depth + 1, { stop, body in
             var accumulated = initial
             try upstream.run(stop) { value in
                 accumulated = try next(accumulated, value)
                 return try body(accumulated)
             }
-        }
+        }, batches: batches(state: initial) { input, output, accumulated in
+            for value in input {
+                accumulated = try next(accumulated, value)
+                output.append(accumulated)
+            }
+        })
     }
 
     /// Folds the values and emits the result once the upstream is done (not when stopped).
-    @inlinable
+    @inlinable @inline(__always)
     func reduce<Result: Sendable>(
         _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
     ) -> SynchronousSource<Result> {
         let upstream = self
+        // A closure of its own (capturing only `next`), so the optimizer can specialize it
+        // for a literal `next` and run the fold without a call per value.
+        let fold: @Sendable (UnsafeBufferPointer<Element>, inout Result) throws -> Void = { batch, accumulated in
+            for value in batch { accumulated = try next(accumulated, value) }
+        }
         return SynchronousSource<Result>(depth: depth + 1) { stop, body in
             var accumulated = initial
-            try upstream.run(stop) { value in
-                accumulated = try next(accumulated, value)
-                return true
-            }
+            try upstream.forEachBatch(stop) { batch in try fold(batch, &accumulated) }
             if stop.isDisposedRelaxed { return }
             _ = try body(accumulated)
         }
@@ -140,10 +215,7 @@ struct SynchronousSource<Element: Sendable>: Sendable {
         let upstream = self
         return SynchronousSource<[Element]>(depth: depth + 1) { stop, body in
             var collected: [Element] = []
-            try upstream.run(stop) { value in
-                collected.append(value)
-                return true
-            }
+            try upstream.forEachBatch(stop) { batch in collected.append(contentsOf: batch) }
             if stop.isDisposedRelaxed { return }
             _ = try body(collected)
         }
@@ -152,7 +224,7 @@ struct SynchronousSource<Element: Sendable>: Sendable {
     @inlinable
     func skip(_ count: Int) -> SynchronousSource<Element> {
         let upstream = self
-        return SynchronousSource(depth: depth + 1) { stop, body in
+        return SynchronousSource(depth: depth + 1, { stop, body in
             var remaining = count
             try upstream.run(stop) { value in
                 if remaining > 0 {
@@ -161,10 +233,22 @@ struct SynchronousSource<Element: Sendable>: Sendable {
                 }
                 return try body(value)
             }
-        }
+        }, batches: runBatches.map { upstreamBatches in { @Sendable stop, body in
+            var remaining = max(0, count)
+            try upstreamBatches(stop) { batch in
+                guard remaining < batch.count else {
+                    remaining -= batch.count
+                    return
+                }
+                let rest = UnsafeBufferPointer(rebasing: batch[remaining...])
+                remaining = 0
+                try body(rest)
+            }
+        } })
     }
 
     /// The first `count` values (`count > 0`); returning `false` after the last one completes the stream.
+    /// It has no batched form: a batch would pull values past the last one.
     @inlinable
     func take(_ count: Int) -> SynchronousSource<Element> {
         let upstream = self
@@ -175,6 +259,75 @@ struct SynchronousSource<Element: Sendable>: Sendable {
                 return try body(value) && remaining > 0
             }
         }
+    }
+
+    // MARK: Batches
+
+    /// The batched form of a stage over this source (nil if this source has none): `kernel`
+    /// turns each input batch into the stage's output batch, at most one output per input
+    /// (so the output never outgrows `batchSize`), carrying `state` from batch to batch.
+    /// A throw hands the outputs before it downstream, then leaves.
+    ///
+    /// `kernel` is a closure of its own that captures only the operator's closure: when that
+    /// is a literal without captures, the optimizer specializes `kernel` for it and the loop
+    /// runs with the operator's closure inlined.
+    @inlinable
+    func batches<Result, State: Sendable>(
+        state initial: State,
+        _ kernel: @escaping @Sendable (UnsafeBufferPointer<Element>, inout OutputBatch<Result>, inout State) throws -> Void
+    ) -> SynchronousSource<Result>.RunBatches? {
+        guard let upstream = runBatches else { return nil }
+        return { stop, body in
+            try withUnsafeTemporaryAllocation(of: Result.self, capacity: Self.batchSize) { buffer in
+                var output = OutputBatch(buffer)
+                var state = initial
+                try upstream(stop) { input in
+                    do {
+                        try kernel(input, &output, &state)
+                    } catch {
+                        try output.flush(into: body)
+                        throw error
+                    }
+                    try output.flush(into: body)
+                }
+            }
+        }
+    }
+
+    @inlinable
+    func batches<Result>(
+        _ kernel: @escaping @Sendable (UnsafeBufferPointer<Element>, inout OutputBatch<Result>) throws -> Void
+    ) -> SynchronousSource<Result>.RunBatches? {
+        batches(state: ()) { input, output, _ in try kernel(input, &output) }
+    }
+}
+
+/// The values a batch stage has produced so far, initialized in place in a temporary buffer.
+@usableFromInline
+struct OutputBatch<Element> {
+    @usableFromInline let base: UnsafeMutablePointer<Element>
+    @usableFromInline var count = 0
+
+    @inlinable
+    init(_ buffer: UnsafeMutableBufferPointer<Element>) {
+        base = buffer.baseAddress!
+    }
+
+    @inlinable
+    mutating func append(_ value: Element) {
+        (base + count).initialize(to: value)
+        count += 1
+    }
+
+    /// Hands the values downstream (if any) and empties the batch, also when `body` throws.
+    @inlinable
+    mutating func flush(into body: (UnsafeBufferPointer<Element>) throws -> Void) throws {
+        guard count > 0 else { return }
+        defer {
+            base.deinitialize(count: count)
+            count = 0
+        }
+        try body(UnsafeBufferPointer(start: base, count: count))
     }
 }
 

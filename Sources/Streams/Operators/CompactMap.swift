@@ -5,7 +5,7 @@ extension StreamType {
     ///     compactMap { Int($0) }: -1-------3---|
     ///
     /// A throw from `transform` is delivered as `.error` and disposes the upstream.
-    @inlinable
+    @inlinable @inline(__always)
     public func compactMap<Result: Sendable>(
         _ transform: @escaping @Sendable (Element) throws -> Result?
     ) -> DataStream<Result> {

@@ -5,7 +5,7 @@ extension StreamType {
     ///     filter { $0 % 2 == 0 }: ---2---4-|
     ///
     /// A throw from `isIncluded` is delivered as `.error` and disposes the upstream.
-    @inlinable
+    @inlinable @inline(__always)
     public func filter(_ isIncluded: @escaping @Sendable (Element) throws -> Bool) -> DataStream<Element> {
         if let source = fusable { return DataStream(synchronous: source.filter(isIncluded)) }
         return DataStream { downstream in

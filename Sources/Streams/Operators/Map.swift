@@ -5,7 +5,7 @@ extension StreamType {
     ///     map { $0 * 10 }: -10-20-30-|
     ///
     /// A throw from `transform` is delivered as `.error` and disposes the upstream.
-    @inlinable
+    @inlinable @inline(__always)
     public func map<Result: Sendable>(_ transform: @escaping @Sendable (Element) throws -> Result) -> DataStream<Result> {
         if let source = fusable { return DataStream<Result>(synchronous: source.map(transform)) }
         return DataStream { downstream in

@@ -5,7 +5,7 @@ extension StreamType {
     ///     scan(0) { $0 + $1 }:         -1-3-6-|
     ///
     /// A throw from `next` is delivered as `.error` and disposes the upstream.
-    @inlinable
+    @inlinable @inline(__always)
     public func scan<Result: Sendable>(
         _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
     ) -> DataStream<Result> {
