@@ -37,6 +37,14 @@
 // one subscription and one loop run the whole chain, checking for disposal
 // before every source value, and `redirect`/`concatMap`/`concat` run a fused
 // inner stream inline. The events are exactly those of the unfused chain.
+// `reduce` and `toArray`, which take every value, run such a chain a batch
+// of up to 256 values at a time when it has no `take` (checking for disposal
+// before every batch): each of `map`, `filter`, `compactMap`, `scan` and
+// `skip` makes one pass over a batch before the next stage sees it, so their
+// closures do not alternate value by value as they would unfused. Values,
+// order, errors and results are unchanged; keep side effects in `call`,
+// which is never batched. An operator closure without captures is then
+// specialized into its stage's loop by the optimizer.
 //
 // Operator closures may throw: the error is delivered downstream as
 // `.error` and the upstream is disposed.

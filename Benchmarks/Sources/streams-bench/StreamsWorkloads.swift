@@ -4,7 +4,7 @@ import Streams
 /// The workloads on our Streams, written as the README shows them, plus the plain loop floor.
 enum StreamsWorkloads {
     static func all() -> [Workload] {
-        [plainLoop(), mapFilterReduceFrom(), mapFilterReduceCreate(), redirect(), fanOut()]
+        [plainLoop(), mapFilterReduceFrom(), mapFilterReduceCapturing(), mapFilterReduceCreate(), redirect(), fanOut()]
             + Sizes.zip.map(zip) + [chain()]
     }
 
@@ -30,6 +30,19 @@ enum StreamsWorkloads {
         return Workload("a.from", elements: count, expected: Expected.mapFilterReduce(count)) {
             let input = Array(0..<count)
             return { lastValue(of: DataStream.from(input).map { $0 * 2 }.filter { $0 % 3 == 0 }.reduce(0, +)) }
+        }
+    }
+
+    /// (a) with `from`, but the closures capture values known only at run time: the optimizer
+    /// cannot specialize them into the stage loops, so each value costs a closure call per stage.
+    static func mapFilterReduceCapturing() -> Workload {
+        let count = Sizes.mapFilterReduce
+        return Workload("a.captures", elements: count, expected: Expected.mapFilterReduce(count)) {
+            let input = Array(0..<count)
+            let factor = input[1] * 2, divisor = input[3]
+            return {
+                lastValue(of: DataStream.from(input).map { $0 * factor }.filter { $0 % divisor == 0 }.reduce(0) { $0 + $1 * input[1] })
+            }
         }
     }
 
