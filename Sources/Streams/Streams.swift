@@ -38,7 +38,7 @@
 // before every source value, and `redirect`/`concatMap`/`concat` run a fused
 // inner stream inline. The events are exactly those of the unfused chain.
 // `reduce` and `toArray`, which take every value, run such a chain a batch
-// of up to 256 values at a time when it has no `take` (checking for disposal
+// of up to 128 values at a time when it has no `take` (checking for disposal
 // before every batch): each of `map`, `filter`, `compactMap`, `scan` and
 // `skip` makes one pass over a batch before the next stage sees it, so their
 // closures do not alternate value by value as they would unfused. Values,

@@ -87,7 +87,15 @@ final class SubjectCore<Element: Sendable>: Sendable {
             switch current {
             case .deliver(let event, let watchers):
                 switch event {
-                case .data(let value): for entry in watchers { entry.watcher.data(value) }
+                case .data(let value):
+                    // The local `watchers` array keeps every watcher alive for the whole loop, so each is
+                    // called through a borrowed reference: copying the entries out retained and released
+                    // every watcher once per value, nearly half the cost of a delivery.
+                    watchers.withUnsafeBufferPointer { entries in
+                        for index in entries.indices {
+                            Unmanaged.passUnretained(entries[index].watcher)._withUnsafeGuaranteedRef { $0.data(value) }
+                        }
+                    }
                 case .error(let error): for entry in watchers { entry.watcher.error(error) }
                 case .end: for entry in watchers { entry.watcher.end() }
                 }

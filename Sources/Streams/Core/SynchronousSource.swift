@@ -38,8 +38,9 @@ struct SynchronousSource<Element: Sendable>: Sendable {
     @usableFromInline let depth: Int
 
     @usableFromInline static var maxDepth: Int { 64 }
-    /// Small enough for a stage's output batch to live on the stack and in L1.
-    @usableFromInline static var batchSize: Int { 256 }
+    /// A stage's output batch of 8-byte values is then 1 KiB, the most the standard library
+    /// puts on the stack without asking the runtime whether the stack has room.
+    @usableFromInline static var batchSize: Int { 128 }
 
     @inlinable
     init(depth: Int, _ run: @escaping Run, batches runBatches: RunBatches? = nil) {

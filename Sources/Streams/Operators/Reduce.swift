@@ -7,7 +7,7 @@ extension StreamType {
     /// A throw from `next` is delivered as `.error` and disposes the upstream.
     ///
     /// Over a synchronous source (`from`, and `map`/`filter`/`compactMap`/`scan`/`skip` on it)
-    /// the upstream stages run a batch of up to 256 values at a time: the same values and
+    /// the upstream stages run a batch of up to 128 values at a time: the same values and
     /// result, but each stage's closure runs over a batch before the next stage's does.
     @inlinable @inline(__always)
     public func reduce<Result: Sendable>(

@@ -5,7 +5,7 @@ extension StreamType {
     ///     toArray(): -------[1,2,3]|
     ///
     /// Over a synchronous source (`from`, and `map`/`filter`/`compactMap`/`scan`/`skip` on it)
-    /// the upstream stages run a batch of up to 256 values at a time: the same values and
+    /// the upstream stages run a batch of up to 128 values at a time: the same values and
     /// result, but each stage's closure runs over a batch before the next stage's does.
     public func toArray() -> DataStream<[Element]> {
         if let source = fusable { return DataStream<[Element]>(synchronous: source.toArray()) }
