@@ -61,7 +61,7 @@ public final class Application: Sendable {
         do {
             port = try server.start()
         } catch {
-            Task { await upstream.shutdown() }
+            upstream.stop()
             throw StartupFailure.configurationError(for: error, configuration: configuration)
         }
         let feedSubscription = feed.start(clock: configuration.eventsClock)

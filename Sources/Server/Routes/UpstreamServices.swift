@@ -62,4 +62,10 @@ public final class UpstreamServices: Sendable {
     public func shutdown() async {
         await demoServer?.shutdown()
     }
+
+    /// Blocks until the embedded demo upstream has stopped: for a failed start, so the process
+    /// never exits while the demo server's threads are still shutting down.
+    public func stop() {
+        demoServer?.stop()
+    }
 }

@@ -141,7 +141,7 @@ struct SynchronousSource<Element: Sendable>: Sendable {
         let upstream = self
         return SynchronousSource<Result>(depth: depth + 1, { stop, body in
             try upstream.run(stop) { value in try body(try transform(value)) }
-        }, batches: batches { input, output in
+        }, batches: batches(state: ()) { input, output, _ in
             for value in input { output.append(try transform(value)) }
         })
     }
@@ -151,7 +151,7 @@ struct SynchronousSource<Element: Sendable>: Sendable {
         let upstream = self
         return SynchronousSource(depth: depth + 1, { stop, body in
             try upstream.run(stop) { value in try isIncluded(value) ? try body(value) : true }
-        }, batches: batches { input, output in
+        }, batches: batches(state: ()) { input, output, _ in
             for value in input where try isIncluded(value) { output.append(value) }
         })
     }
@@ -166,7 +166,7 @@ struct SynchronousSource<Element: Sendable>: Sendable {
                 guard let result = try transform(value) else { return true }
                 return try body(result)
             }
-        }, batches: batches { input, output in
+        }, batches: batches(state: ()) { input, output, _ in
             for value in input {
                 if let result = try transform(value) { output.append(result) }
             }
@@ -266,7 +266,8 @@ struct SynchronousSource<Element: Sendable>: Sendable {
 
     /// The batched form of a stage over this source (nil if this source has none): `kernel`
     /// turns each input batch into the stage's output batch, at most one output per input
-    /// (so the output never outgrows `batchSize`), carrying `state` from batch to batch.
+    /// (so the output never outgrows `batchSize`), carrying `state` from batch to batch
+    /// (`()` for the stateless stages).
     /// A throw hands the outputs before it downstream, then leaves.
     ///
     /// `kernel` is a closure of its own that captures only the operator's closure: when that
@@ -293,13 +294,6 @@ struct SynchronousSource<Element: Sendable>: Sendable {
                 }
             }
         }
-    }
-
-    @inlinable
-    func batches<Result>(
-        _ kernel: @escaping @Sendable (UnsafeBufferPointer<Element>, inout OutputBatch<Result>) throws -> Void
-    ) -> SynchronousSource<Result>.RunBatches? {
-        batches(state: ()) { input, output, _ in try kernel(input, &output) }
     }
 }
 
