@@ -272,7 +272,9 @@ struct SynchronousSource<Element: Sendable>: Sendable {
     ///
     /// `kernel` is a closure of its own that captures only the operator's closure: when that
     /// is a literal without captures, the optimizer specializes `kernel` for it and the loop
-    /// runs with the operator's closure inlined.
+    /// runs with the operator's closure inlined. That needs the kernel formed in the caller's
+    /// code, which is why the public operators with a fused form are `@inline(__always)` and
+    /// keep their watcher-based form in a function of its own.
     @inlinable
     func batches<Result, State: Sendable>(
         state initial: State,

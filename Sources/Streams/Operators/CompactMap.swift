@@ -10,7 +10,15 @@ extension StreamType {
         _ transform: @escaping @Sendable (Element) throws -> Result?
     ) -> DataStream<Result> {
         if let source = fusable { return DataStream<Result>(synchronous: source.compactMap(transform)) }
-        return DataStream { downstream in
+        return watchingCompactMap(transform)
+    }
+
+    /// `compactMap` over a stream that is not fused: a watcher per subscription.
+    @inlinable
+    func watchingCompactMap<Result: Sendable>(
+        _ transform: @escaping @Sendable (Element) throws -> Result?
+    ) -> DataStream<Result> {
+        DataStream { downstream in
             self.watch(using: Watcher(forwardingTerminalsTo: downstream) { value in
                 do { if let result = try transform(value) { downstream.data(result) } } catch { downstream.error(error) }
             })

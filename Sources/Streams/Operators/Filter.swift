@@ -8,7 +8,13 @@ extension StreamType {
     @inlinable @inline(__always)
     public func filter(_ isIncluded: @escaping @Sendable (Element) throws -> Bool) -> DataStream<Element> {
         if let source = fusable { return DataStream(synchronous: source.filter(isIncluded)) }
-        return DataStream { downstream in
+        return watchingFilter(isIncluded)
+    }
+
+    /// `filter` over a stream that is not fused: a watcher per subscription.
+    @inlinable
+    func watchingFilter(_ isIncluded: @escaping @Sendable (Element) throws -> Bool) -> DataStream<Element> {
+        DataStream { downstream in
             self.watch(using: Watcher(forwardingTerminalsTo: downstream) { value in
                 do { if try isIncluded(value) { downstream.data(value) } } catch { downstream.error(error) }
             })

@@ -8,7 +8,13 @@ extension StreamType {
     @inlinable @inline(__always)
     public func map<Result: Sendable>(_ transform: @escaping @Sendable (Element) throws -> Result) -> DataStream<Result> {
         if let source = fusable { return DataStream<Result>(synchronous: source.map(transform)) }
-        return DataStream { downstream in
+        return watchingMap(transform)
+    }
+
+    /// `map` over a stream that is not fused: a watcher per subscription.
+    @inlinable
+    func watchingMap<Result: Sendable>(_ transform: @escaping @Sendable (Element) throws -> Result) -> DataStream<Result> {
+        DataStream { downstream in
             let stage = MapStage(transform: transform, downstream: downstream)
             return self.watch(using: Watcher(forwardingTerminalsTo: downstream) { [stage] value in stage.receive(value) })
         }

@@ -14,7 +14,15 @@ extension StreamType {
         _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
     ) -> DataStream<Result> {
         if let source = fusable { return DataStream<Result>(synchronous: source.reduce(initial, next)) }
-        return DataStream { downstream in
+        return watchingReduce(initial, next)
+    }
+
+    /// `reduce` over a stream that is not fused: a watcher per subscription.
+    @inlinable
+    func watchingReduce<Result: Sendable>(
+        _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
+    ) -> DataStream<Result> {
+        DataStream { downstream in
             let accumulator = OperatorState(initial)
             return self.watch(using: Watcher(
                 onData: { value in

@@ -10,7 +10,15 @@ extension StreamType {
         _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
     ) -> DataStream<Result> {
         if let source = fusable { return DataStream<Result>(synchronous: source.scan(initial, next)) }
-        return DataStream { downstream in
+        return watchingScan(initial, next)
+    }
+
+    /// `scan` over a stream that is not fused: a watcher per subscription.
+    @inlinable
+    func watchingScan<Result: Sendable>(
+        _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
+    ) -> DataStream<Result> {
+        DataStream { downstream in
             let accumulator = OperatorState(initial)
             return self.watch(using: Watcher(forwardingTerminalsTo: downstream) { value in
                 do {
