@@ -9,23 +9,6 @@ import Streams
 final class BatchedFusionTests: XCTestCase {
     private let sizes = [0, 1, 127, 128, 129, 1_000]
 
-    private func unfused<S: Sequence & Sendable>(_ values: S) -> DataStream<S.Element> {
-        DataStream { watcher in
-            for value in values {
-                if watcher.isStopped { break }
-                watcher.data(value)
-            }
-            watcher.end()
-            return Disposable()
-        }
-    }
-
-    private func events<E: Sendable>(_ stream: DataStream<E>) -> [Event<E>] {
-        let recorder = EventRecorder<E>()
-        stream.watch(using: recorder.watcher)
-        return recorder.events
-    }
-
     /// The pipeline over an array (handed out in place), over a range (copied into batches)
     /// and over an unfusable source, for every size.
     private func assertSame<E: Sendable & Equatable>(
@@ -116,25 +99,7 @@ final class BatchedFusionTests: XCTestCase {
     }
 
     func testDisposalFromAnotherThreadStopsAnEndlessBatchedReduce() {
-        let baseline = StreamDiagnostics.liveSubscriptions
-        let flowing = DispatchSemaphore(value: 0)
-        let signalled = Atomic<Bool>(false)
-        let notifier = Streamer<Int>()
-        DispatchQueue.global().async {
-            flowing.wait()
-            notifier.data(0)
-        }
-        let recorder = EventRecorder<Int>()
-        DataStream.from(1...)
-            .map { x -> Int in
-                if !signalled.exchange(true, ordering: .relaxed) { flowing.signal() }
-                return x & 1
-            }
-            .reduce(0, +)
-            .takeUntil(notifier)
-            .watch(using: recorder.watcher)
-        XCTAssertEqual(recorder.events, [.end], "stopped, so no sum")
-        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
+        assertAnotherThreadStopsAnEndlessFusedSource { $0.map { $0 & 1 }.reduce(0, +) }
     }
 
     /// The documented difference: under `reduce`, `map` runs over a whole batch before

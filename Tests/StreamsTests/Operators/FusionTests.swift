@@ -6,24 +6,6 @@ import Streams
 /// subscriptions. Every fused pipeline must deliver exactly what the same pipeline over
 /// an unfusable source (`DataStream { watcher in … }`) delivers.
 final class FusionTests: XCTestCase {
-    /// The same values as `from`, through a hand-written source that operators cannot fuse.
-    private func unfused<S: Sequence & Sendable>(_ values: S) -> DataStream<S.Element> {
-        DataStream { watcher in
-            for value in values {
-                if watcher.isStopped { break }
-                watcher.data(value)
-            }
-            watcher.end()
-            return Disposable()
-        }
-    }
-
-    private func events<E: Sendable>(_ stream: DataStream<E>) -> [Event<E>] {
-        let recorder = EventRecorder<E>()
-        stream.watch(using: recorder.watcher)
-        return recorder.events
-    }
-
     private func assertSame<E: Sendable & Equatable>(
         _ pipeline: (DataStream<Int>) -> DataStream<E>, input: [Int] = Array(0..<20),
         file: StaticString = #filePath, line: UInt = #line
@@ -78,26 +60,8 @@ final class FusionTests: XCTestCase {
     }
 
     func testDisposalFromAnotherThreadStopsAnEndlessFusedSource() {
-        let baseline = StreamDiagnostics.liveSubscriptions
-        let flowing = DispatchSemaphore(value: 0)
-        let signalled = Atomic<Bool>(false)
-        let notifier = Streamer<Int>()
-        DispatchQueue.global().async {
-            flowing.wait()
-            notifier.data(0)
-        }
-        let recorder = EventRecorder<Int>()
         // Filters out everything: the stop check must be per source value, not per survivor.
-        DataStream.from(1...)
-            .map { x -> Int in
-                if !signalled.exchange(true, ordering: .relaxed) { flowing.signal() }
-                return x
-            }
-            .filter { _ in false }
-            .takeUntil(notifier)
-            .watch(using: recorder.watcher)
-        XCTAssertEqual(recorder.events, [.end])
-        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
+        assertAnotherThreadStopsAnEndlessFusedSource { $0.filter { _ in false } }
     }
 
     func testLiveSubscriptionsReturnToBaseline() {
