@@ -1,5 +1,4 @@
 import XCTest
-import Synchronization
 import Streams
 
 /// Synchronous fusion: operators on `from`/`just`/`empty` compose closures instead of
