@@ -40,18 +40,7 @@ final class DebounceTests: XCTestCase {
     }
 
     func testDisposingWhileAValueWaitsCancelsTheTimerAndReleasesTheSubscription() {
-        let baseline = StreamDiagnostics.liveSubscriptions
-        let scheduler = TestScheduler()
-        let source = Streamer<String>()
-        let (recorder, subscription) = scheduler.record(source.debounce(.milliseconds(300), scheduler: scheduler))
-        source.data("a")
-        XCTAssertEqual(scheduler.pendingCount, 1)
-        subscription.dispose()
-        XCTAssertEqual(scheduler.pendingCount, 0)
-        XCTAssertEqual(source.watcherCount, 0)
-        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
-        scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [])
+        assertDisposingCancelsPendingWork(feeding: "a") { source, scheduler in source.debounce(.milliseconds(300), scheduler: scheduler) }
     }
 
     func testAZeroDueTimeOnTheImmediateSchedulerPassesEveryValueAtOnce() {

@@ -31,18 +31,7 @@ final class DelayTests: XCTestCase {
     }
 
     func testDisposingCancelsTheTimerAndReleasesTheSubscription() {
-        let baseline = StreamDiagnostics.liveSubscriptions
-        let scheduler = TestScheduler()
-        let source = Streamer<Int>()
-        let (recorder, subscription) = scheduler.record(source.delay(.milliseconds(300), scheduler: scheduler))
-        source.data(1)
-        XCTAssertEqual(scheduler.pendingCount, 1)
-        subscription.dispose()
-        XCTAssertEqual(scheduler.pendingCount, 0)
-        XCTAssertEqual(source.watcherCount, 0)
-        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
-        scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [])
+        assertDisposingCancelsPendingWork(feeding: 1) { source, scheduler in source.delay(.milliseconds(300), scheduler: scheduler) }
     }
 
     func testAZeroDelayOnTheImmediateSchedulerPassesEventsThroughAtOnceInOrder() {

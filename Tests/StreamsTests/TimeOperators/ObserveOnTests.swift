@@ -50,18 +50,7 @@ final class ObserveOnTests: XCTestCase {
     }
 
     func testDisposingDropsQueuedEventsAndCancelsTheDelivery() {
-        let baseline = StreamDiagnostics.liveSubscriptions
-        let scheduler = TestScheduler()
-        let source = Streamer<Int>()
-        let (recorder, subscription) = scheduler.record(source.observe(on: scheduler))
-        source.data(1)
-        XCTAssertEqual(scheduler.pendingCount, 1)
-        subscription.dispose()
-        XCTAssertEqual(scheduler.pendingCount, 0)
-        XCTAssertEqual(source.watcherCount, 0)
-        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
-        scheduler.advance(by: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [])
+        assertDisposingCancelsPendingWork(feeding: 1) { source, scheduler in source.observe(on: scheduler) }
     }
 
     func testFeedbackThroughTheImmediateSchedulerDoesNotGrowTheStack() {
