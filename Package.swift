@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The one lock, once-flag and Duration conversions every module shares (`package` access),
@@ -23,20 +25,22 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Sockets, TLS and gzip shared by the server and the upstream client.
         .target(name: "NetCore", dependencies: ["ConcurrencyHelpers", "CZlib", "COpenSSL"]),
-        .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore"]),
+        .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
         .executableTarget(
             name: "Server",
             dependencies: [
                 "ConcurrencyHelpers", "Streams", "Domain", "NetCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // Compiled into the binary, so /openapi.yaml needs no file at run time (e.g. in the container).
             resources: [.embedInCode("App/openapi.yaml")]
         ),
         .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "ConcurrencyHelpers", "Streams", "NetCore"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "ConcurrencyHelpers", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")]),
     ],
     swiftLanguageModes: [.v6]
 )

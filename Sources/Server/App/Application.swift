@@ -36,12 +36,13 @@ public final class Application: Sendable {
         var stopped = false
     }
 
-    public init(configuration: ServiceConfiguration, logger: Logger) {
+    /// `metrics` is this application's own registry (see `ServiceMetrics` for why not the global one).
+    public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics()) {
         self.configuration = configuration
         self.logger = logger
-        metrics = ServiceMetrics()
+        self.metrics = metrics
         heartbeat = HeartbeatClock(period: configuration.sseHeartbeat)
-        responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.sseSubscribers)
+        responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.http.sseSubscribers)
     }
 
     /// Starts everything; returns the port the API listens on. The first log line names the address.
@@ -51,11 +52,10 @@ public final class Application: Sendable {
         let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         let upstream: UpstreamServices
         do {
-            upstream = try UpstreamServices.start(configuration)
+            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream())
         } catch {
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }
-        upstream.installMetrics(into: metrics.registry)
         let feed = PipelineEventFeed(hub: upstream.hub)
         let server = makeServer(upstream: upstream, feed: feed)
         let port: Int
@@ -89,14 +89,14 @@ public final class Application: Sendable {
             metrics: metrics, responder: responder, eventFeed: feed,
             readiness: readiness, userRoutes: upstream.routes(responder: responder)
         ).build()
-        let metrics = self.metrics
+        let metrics = self.metrics.http
         let accessLog = AccessLog(logger: logger)
         let observer = HTTPServerObserver(
             requestCompleted: { request in
                 metrics.record(request)
                 accessLog.record(request)
             },
-            connectionsChanged: { open in metrics.connectionsOpen.set(Double(open)) })
+            connectionsChanged: { open in metrics.connectionsChanged(to: open) })
         return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer)
     }
 

@@ -11,7 +11,7 @@ struct ServiceRouter {
 
     func build() -> Router {
         var router = Router()
-        let metricsRoute = MetricsRoute(registry: metrics.registry)
+        let metricsRoute = MetricsRoute(metrics: metrics)
         let ticks = TicksRoute(responder: responder)
         let events = EventsRoute(feed: eventFeed, responder: responder)
         let readiness = self.readiness

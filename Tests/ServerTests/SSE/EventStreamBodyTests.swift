@@ -1,3 +1,5 @@
+import CoreMetrics
+import MetricsTestKit
 import Streams
 import XCTest
 @testable import Server
@@ -63,14 +65,15 @@ final class EventStreamBodyTests: XCTestCase {
         subscription.dispose()
     }
 
-    func testCountedStreamMovesTheGaugeUpAndBackDownOnce() {
-        let gauge = MetricsRegistry().gauge("g", help: "G.")
+    func testCountedStreamMovesTheGaugeUpAndBackDownOnce() throws {
+        let recorded = TestMetrics()
+        let gauge = Meter(label: "g", factory: recorded)
         let source = Streamer<[UInt8]>()
         let subscription = source.asDataStream().counted(in: gauge).watch(data: { _ in })
-        XCTAssertEqual(gauge.value, 1)
+        XCTAssertEqual(try recorded.expectMeter(gauge).values, [1])
         source.end()
         subscription.dispose()
-        XCTAssertEqual(gauge.value, 0)
+        XCTAssertEqual(try recorded.expectMeter(gauge).values, [1, 0])
     }
 }
 

@@ -1,0 +1,63 @@
+import ConcurrencyHelpers
+import CoreMetrics
+
+/// The HTTP server's metrics, emitted through swift-metrics: the application picks
+/// the backend (this service serves a Prometheus registry at `/metrics`), and a library
+/// user gets whatever `MetricsSystem` was bootstrapped with.
+///
+/// - `http_requests_total{method,route,status}` (counter)
+/// - `http_request_duration_seconds{route}` (timer: a histogram in Prometheus)
+/// - `http_connections_open` and `sse_subscribers` (meters: gauges in Prometheus)
+public final class HTTPMetrics: Sendable {
+    public static let requestsName = "http_requests_total"
+    public static let durationName = "http_request_duration_seconds"
+    public static let connectionsName = "http_connections_open"
+    public static let sseSubscribersName = "sse_subscribers"
+
+    /// Upper bounds of the duration histogram: 1 ms to 10 s, from a `/health` answer
+    /// to a `/users` page whose avatars needed retries.
+    public static let durationBuckets: [Duration] = [
+        .milliseconds(1), .microseconds(2500), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+
+    /// Route label for requests that matched no route, so scanners cannot blow up cardinality.
+    public static let unmatchedRoute = "unmatched"
+
+    private let factory: any MetricsFactory
+    private let connectionsOpen: Meter
+    /// Server-Sent Events responses currently streaming (see `EventStreamResponder`).
+    public let sseSubscribers: Meter
+
+    /// Makes the handles from `factory`; the default is the process-wide `MetricsSystem`,
+    /// so bootstrap it before creating servers.
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        self.factory = factory
+        connectionsOpen = Meter(label: Self.connectionsName, factory: factory)
+        sseSubscribers = Meter(label: Self.sseSubscribersName, factory: factory)
+        connectionsOpen.set(0)
+        sseSubscribers.set(0)
+    }
+
+    /// Counts and times one answered request, labelled by its route pattern (never its path).
+    public func record(_ request: CompletedRequest) {
+        let route = request.routePattern ?? Self.unmatchedRoute
+        let series = [("method", Self.methodLabel(request.method)), ("route", route), ("status", String(request.status))]
+        Counter(label: Self.requestsName, dimensions: series, factory: factory).increment()
+        Timer(label: Self.durationName, dimensions: [("route", route)], factory: factory)
+            .recordNanoseconds(Int64(clamping: request.duration.nanoseconds))
+    }
+
+    /// The server's open-connection count after a connection opened or closed.
+    public func connectionsChanged(to open: Int) {
+        connectionsOpen.set(open)
+    }
+
+    /// Standard methods as sent; anything else is one label, for the same cardinality reason as routes.
+    static func methodLabel(_ method: HTTPMethod) -> String {
+        switch method {
+        case .get, .head, .post, .put, .patch, .delete, .options: method.rawValue
+        default: "other"
+        }
+    }
+}
