@@ -59,6 +59,7 @@ final class OperationalRoutesTests: XCTestCase {
             "upstream_retries_total counter", "upstream_request_duration_seconds histogram", "upstream_in_flight gauge",
         ] {
             XCTAssertTrue(text.contains("# TYPE \(family)\n"), "missing \(family)")
+            XCTAssertTrue(text.contains("# HELP \(family.prefix { $0 != " " }) "), "no help for \(family)")
         }
         XCTAssertEqual(PrometheusSample.value(of: "http_connections_open", in: text), 1, "the scraping connection is open")
     }
