@@ -4,6 +4,8 @@ import Streams
 import Synchronization
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 /// The user API on 127.0.0.1 talking over real sockets to a demo upstream (or to
 /// `upstreamURL`), both on ephemeral ports.
