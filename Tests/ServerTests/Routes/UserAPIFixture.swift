@@ -105,19 +105,3 @@ struct SSEReader {
         return messages
     }
 }
-
-extension XCTestCase {
-    /// Waits, without sleeping the test thread, until `condition` holds or `timeout` passes.
-    func waitUntil(_ description: String, timeout: TimeInterval = 2, _ condition: @escaping @Sendable () -> Bool) {
-        let done = expectation(description: description)
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "test.poll"))
-        let fulfilled = Atomic<Bool>(false)
-        timer.schedule(deadline: .now(), repeating: .milliseconds(10))
-        timer.setEventHandler {
-            if condition(), !fulfilled.exchange(true, ordering: .relaxed) { done.fulfill() }
-        }
-        timer.resume()
-        wait(for: [done], timeout: timeout)
-        timer.cancel()
-    }
-}
