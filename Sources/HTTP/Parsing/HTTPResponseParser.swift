@@ -69,8 +69,7 @@ struct HTTPResponseParser {
                 return .needMore
             case .chunkSize:
                 guard let line = takeLine() else { return .needMore }
-                let sizeText = line.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-                guard let size = Int(sizeText.trimmingWhitespace(), radix: 16), size >= 0 else {
+                guard case .success(let size) = ChunkedCodec.size(ofSizeLine: line) else {
                     throw Failure.malformed("bad chunk size")
                 }
                 phase = size == 0 ? .trailers : .chunkData(remaining: size)
@@ -145,9 +144,9 @@ struct HTTPResponseParser {
         return .complete(response, reusable: keepAlive && buffer.isEmpty)
     }
 
-    private mutating func takeLine() -> String? {
+    private mutating func takeLine() -> [UInt8]? {
         guard let end = buffer.firstRange(of: [13, 10]) else { return nil }
-        let line = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+        let line = Array(buffer[..<end.lowerBound])
         buffer.removeSubrange(..<end.upperBound)
         return line
     }

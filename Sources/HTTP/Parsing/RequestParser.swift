@@ -32,7 +32,6 @@ public struct RequestParser {
     private var trailerFields = 0
     private var head: RequestHead?
     private var body: [UInt8] = []
-    private var pendingLineStart = false
 
     public init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
@@ -265,21 +264,12 @@ public struct RequestParser {
     }
 
     private mutating func parseChunkSize(_ output: (Output) -> Void) {
-        // chunk-size [ chunk-ext ]: hex digits, then optionally ";..." (extensions are ignored).
-        var size = 0
-        var digits = 0
-        var index = 0
-        while index < line.count, let digit = HTTPSyntax.hexValue(line[index]) {
-            size = size << 4 | Int(digit)
-            digits += 1
-            index += 1
-            if digits > 15 { return fail(.malformed("chunk size too large"), output) }
-        }
-        guard digits > 0 else { return fail(.malformed("invalid chunk size"), output) }
-        while index < line.count && (line[index] == 32 || line[index] == 9) { index += 1 }
-        guard index == line.count || line[index] == 59 else { return fail(.malformed("invalid chunk size"), output) }
-        guard line[index...].allSatisfy(HTTPSyntax.isFieldValueCharacter) else {
-            return fail(.malformed("invalid chunk extension"), output)
+        let size: Int
+        switch ChunkedCodec.size(ofSizeLine: line) {
+        case .success(let value): size = value
+        case .failure(.sizeTooLarge): return fail(.malformed("chunk size too large"), output)
+        case .failure(.invalidSize): return fail(.malformed("invalid chunk size"), output)
+        case .failure(.invalidExtension): return fail(.malformed("invalid chunk extension"), output)
         }
         if size == 0 {
             trailerFields = 0

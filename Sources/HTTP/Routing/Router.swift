@@ -61,6 +61,12 @@ public struct Router: Sendable {
     /// Resolves and runs `request`, answering 404/405 problems itself.
     public func handle(_ request: Request) -> DataStream<Response> {
         var request = request
+        return route(&request)
+    }
+
+    /// Resolves `request` once and runs it, answering 404/405 problems itself; a
+    /// matched route's pattern and path parameters are filled into `request`.
+    package func route(_ request: inout Request) -> DataStream<Response> {
         switch resolve(method: request.method, path: request.path) {
         case .matched(let handler, let pattern, let parameters):
             request.routePattern = pattern

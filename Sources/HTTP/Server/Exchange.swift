@@ -14,7 +14,7 @@ final class Exchange: @unchecked Sendable {
     var status = 0
     var bodyBytes = 0
     var keepAlive = true
-    var isChunked = false
+    var framing = ResponseWriter.StreamFraming.none
     var shutdownTrailer: [UInt8]?
     /// A streamed response's head, held until its body starts so both leave in one write.
     var pendingHead: [UInt8]?

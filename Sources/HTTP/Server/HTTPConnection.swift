@@ -16,6 +16,7 @@ final class HTTPConnection: @unchecked Sendable {
     let stream: ByteStream
     private let context: ServerContext
     private let scheduler: EventLoopScheduler
+    private let writer: ResponseWriter
     private var parser: RequestParser
     private var pending: [Pending] = []
     private var current: Exchange?
@@ -33,6 +34,7 @@ final class HTTPConnection: @unchecked Sendable {
         self.stream = stream
         self.context = context
         self.scheduler = scheduler
+        writer = context.writer
         parser = RequestParser(limits: context.configuration.limits)
         idleSince = DispatchTime.now().uptimeNanoseconds
     }
@@ -91,7 +93,7 @@ final class HTTPConnection: @unchecked Sendable {
             }
             switch next {
             case .failure(let error):
-                answerParseFailure(error)
+                answerAndClose(error.status, detail: error.description)
                 return
             case .request(let request):
                 run(request)
@@ -103,37 +105,20 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func answerParseFailure(_ error: HTTPParseError) {
-        var out: [UInt8] = []
-        let problem = Response.problem(status: error.status, detail: error.description)
-        let body = problem.bodyBytes ?? []
-        ResponseHeadEncoder.encode(
-            status: error.status, version: .http1_1, headers: problem.headers,
-            framing: .contentLength(body.count), keepAlive: false,
-            serverName: context.configuration.serverName, into: &out
-        )
-        out.append(contentsOf: body)
-        stream.write(out)
+    /// A request that never reaches a handler (unparseable, or too slow to arrive) gets a problem, then the close.
+    private func answerAndClose(_ status: HTTPStatus, detail: String) {
+        stream.write(writer.closingProblem(status, detail: detail))
         stream.closeAfterFlush()
     }
 
     private func run(_ request: Request) {
         var routed = request
-        let responses: DataStream<Response>
-        switch context.router.resolve(method: request.method, path: request.path) {
-        case .matched(let handler, let pattern, let parameters):
-            routed.routePattern = pattern
-            routed.pathParameters = parameters
-            responses = handler(routed)
-        case .notFound, .methodNotAllowed:
-            responses = context.router.handle(routed)
-        }
+        let responses = context.router.route(&routed)
         let exchange = Exchange(request: routed, startedAt: .now)
         current = exchange
-        let pattern = routed.routePattern
         let hop = LoopHop(loop: stream.loop)
         let subscription = responses.watch { [self] event in
-            hop.run { self.handlerEvent(event, for: exchange, pattern: pattern) }
+            hop.run { self.handlerEvent(event, for: exchange) }
         }
         if exchange.responded || exchange.finished || current !== exchange {
             subscription.dispose()
@@ -142,9 +127,9 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func handlerEvent(_ event: Event<Response>, for exchange: Exchange, pattern: String?) {
+    private func handlerEvent(_ event: Event<Response>, for exchange: Exchange) {
         guard current === exchange, !exchange.responded else { return }
-        var response: Response
+        let response: Response
         switch event {
         case .data(let value):
             response = value
@@ -158,80 +143,51 @@ final class HTTPConnection: @unchecked Sendable {
         exchange.responded = true
         exchange.handlerSubscription?.dispose()
         exchange.handlerSubscription = nil
-        respond(with: &response, to: exchange, pattern: pattern)
+        respond(with: response, to: exchange)
     }
 
-    private func respond(with response: inout Response, to exchange: Exchange, pattern: String?) {
+    private func respond(with response: Response, to exchange: Exchange) {
         let request = exchange.request
-        let configuration = context.configuration
-        let isHead = request.method == .head
         exchange.status = response.status.code
         exchange.keepAlive = request.wantsKeepAlive && !(draining && pending.isEmpty) && !context.isShuttingDown()
-        response.headers.replaceOrAdd(name: "X-Request-ID", value: request.id)
-
-        var out: [UInt8] = []
         switch response.body {
-        case .bytes(var body):
-            if response.status.allowsBody,
-               body.count >= configuration.compressionMinimumBytes,
-               !response.headers.contains("Content-Encoding"),
-               ContentCoding.isCompressible(contentType: response.headers["Content-Type"]) {
-                response.headers.add(name: "Vary", value: "Accept-Encoding")
-                if ContentCoding.acceptsGzip(request.headers["Accept-Encoding"]), let compressed = try? Gzip.compress(body) {
-                    body = compressed
-                    response.headers.add(name: "Content-Encoding", value: "gzip")
-                }
-            }
-            let framing: ResponseHeadEncoder.Framing = response.status.allowsBody ? .contentLength(body.count) : .none
-            out.reserveCapacity(256 + body.count)
-            ResponseHeadEncoder.encode(
-                status: response.status, version: request.version, headers: response.headers,
-                framing: framing, keepAlive: exchange.keepAlive, serverName: configuration.serverName, into: &out
-            )
-            if !isHead && response.status.allowsBody {
-                out.append(contentsOf: body)
-                exchange.bodyBytes = body.count
-            }
-            stream.write(out)
-            finish(exchange, pattern: pattern, completed: true)
+        case .bytes(let body):
+            let (bytes, bodyBytes) = writer.fixed(response, body: body, for: request, keepAlive: exchange.keepAlive)
+            exchange.bodyBytes = bodyBytes
+            stream.write(bytes)
+            finish(exchange, completed: true)
 
         case .stream(let chunks):
-            let chunked = request.version != .http1_0
-            if !chunked { exchange.keepAlive = false }
-            exchange.isChunked = chunked
-            exchange.shutdownTrailer = response.shutdownTrailer
-            let framing: ResponseHeadEncoder.Framing = !response.status.allowsBody ? .none : (chunked ? .chunked : .untilClose)
-            ResponseHeadEncoder.encode(
-                status: response.status, version: request.version, headers: response.headers,
-                framing: framing, keepAlive: exchange.keepAlive, serverName: configuration.serverName, into: &out
-            )
-            guard !isHead && response.status.allowsBody else {
-                stream.write(out)
-                finish(exchange, pattern: pattern, completed: true)
+            let (head, framing) = writer.streamHead(response, for: request, keepAlive: &exchange.keepAlive)
+            guard framing != .none else {
+                stream.write(head)
+                finish(exchange, completed: true)
                 return
             }
-            exchange.pendingHead = out
+            exchange.framing = framing
+            exchange.shutdownTrailer = response.shutdownTrailer
+            exchange.pendingHead = head
             exchange.bodySubscription = Disposable() // marks the exchange as streaming before any chunk arrives
             // Subscribed from a fresh loop turn: a subscription started while the handler's stream is
             // still delivering would belong to that stream's subscription and end with it.
-            stream.loop.execute { [self] in watchBody(chunks, for: exchange, pattern: pattern) }
+            stream.loop.execute { [self] in watchBody(chunks, for: exchange) }
         }
     }
 
-    private func watchBody(_ chunks: DataStream<[UInt8]>, for exchange: Exchange, pattern: String?) {
+    private func watchBody(_ chunks: DataStream<[UInt8]>, for exchange: Exchange) {
         guard current === exchange, !exchange.finished else { return }
         // The head and what the body emits at once (an SSE prelude) leave in one segment.
         stream.loop.batchingWrites {
             writePendingHead(of: exchange)
             let hop = LoopHop(loop: stream.loop)
             let subscription = chunks.watch { [self] event in
-                hop.run { self.bodyEvent(event, for: exchange, pattern: pattern) }
+                hop.run { self.bodyEvent(event, for: exchange) }
             }
             if exchange.finished || current !== exchange {
                 subscription.dispose()
             } else {
                 exchange.bodySubscription = subscription
-                if draining { endStreamForShutdown(exchange, pattern: pattern) }
+                if draining { endStreamForShutdown(exchange) }
             }
         }
     }
@@ -242,32 +198,32 @@ final class HTTPConnection: @unchecked Sendable {
         stream.write(head)
     }
 
-    private func bodyEvent(_ event: Event<[UInt8]>, for exchange: Exchange, pattern: String?) {
+    private func bodyEvent(_ event: Event<[UInt8]>, for exchange: Exchange) {
         guard current === exchange, !exchange.finished else { return }
         switch event {
         case .data(let bytes):
             guard !bytes.isEmpty else { return }
             exchange.bodyBytes += bytes.count
-            if exchange.isChunked { stream.write(ResponseHeadEncoder.chunk(bytes)) } else { stream.write(bytes) }
+            stream.write(ResponseWriter.piece(bytes, framing: exchange.framing))
             if stream.bufferedByteCount > context.configuration.limits.maxStreamBufferBytes {
                 // Slow-client policy: a reader this far behind is dropped instead of buffered forever.
                 stream.close(.failed("slow client: output buffer over \(context.configuration.limits.maxStreamBufferBytes) bytes"))
             }
         case .end:
-            if exchange.isChunked { stream.write(ResponseHeadEncoder.lastChunk) }
-            finish(exchange, pattern: pattern, completed: true)
+            if let end = ResponseWriter.end(framing: exchange.framing) { stream.write(end) }
+            finish(exchange, completed: true)
         case .error:
             // Mid-body there is no way to report an error: close without the last chunk so the client sees truncation.
-            finish(exchange, pattern: pattern, completed: false)
+            finish(exchange, completed: false)
             stream.close(.local)
         }
     }
 
-    private func finish(_ exchange: Exchange, pattern: String?, completed: Bool) {
+    private func finish(_ exchange: Exchange, completed: Bool) {
         guard !exchange.finished else { return }
         exchange.finished = true
         exchange.disposeSubscriptions()
-        report(exchange, pattern: pattern, completed: completed)
+        report(exchange, completed: completed)
         guard current === exchange else { return }
         current = nil
         servedRequests += 1
@@ -288,11 +244,11 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func report(_ exchange: Exchange, pattern: String?, completed: Bool) {
+    private func report(_ exchange: Exchange, completed: Bool) {
         guard let callback = context.observer.requestCompleted else { return }
         let request = exchange.request
         callback(CompletedRequest(
-            method: request.method, path: request.path, target: request.target, routePattern: pattern,
+            method: request.method, path: request.path, target: request.target, routePattern: request.routePattern,
             status: exchange.status, duration: .now - exchange.startedAt, bodyBytes: exchange.bodyBytes,
             requestID: request.id, remoteAddress: request.remoteAddress, userAgent: request.headers["User-Agent"],
             completed: completed
@@ -326,17 +282,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func timeOutRequest() {
         readingPaused = true
         stream.pauseReading()
-        let problem = Response.problem(status: .requestTimeout, detail: "The request was not received in time")
-        let body = problem.bodyBytes ?? []
-        var out: [UInt8] = []
-        ResponseHeadEncoder.encode(
-            status: .requestTimeout, version: .http1_1, headers: problem.headers,
-            framing: .contentLength(body.count), keepAlive: false,
-            serverName: context.configuration.serverName, into: &out
-        )
-        out.append(contentsOf: body)
-        stream.write(out)
-        stream.closeAfterFlush()
+        answerAndClose(.requestTimeout, detail: "The request was not received in time")
     }
 
     /// Graceful shutdown: finish what is in flight, end streams, close when idle.
@@ -344,7 +290,7 @@ final class HTTPConnection: @unchecked Sendable {
         guard !draining, !stream.isClosed else { return }
         draining = true
         if let current {
-            if current.isStreaming { endStreamForShutdown(current, pattern: current.request.routePattern) }
+            if current.isStreaming { endStreamForShutdown(current) }
             return
         }
         if pending.isEmpty && !parser.hasPartialRequest {
@@ -352,17 +298,17 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func endStreamForShutdown(_ exchange: Exchange, pattern: String?) {
+    private func endStreamForShutdown(_ exchange: Exchange) {
         writePendingHead(of: exchange)
         exchange.bodySubscription?.dispose()
         exchange.bodySubscription = nil
         exchange.keepAlive = false
         if let trailer = exchange.shutdownTrailer, !trailer.isEmpty {
             exchange.bodyBytes += trailer.count
-            stream.write(exchange.isChunked ? ResponseHeadEncoder.chunk(trailer) : trailer)
+            stream.write(ResponseWriter.piece(trailer, framing: exchange.framing))
         }
-        if exchange.isChunked { stream.write(ResponseHeadEncoder.lastChunk) }
-        finish(exchange, pattern: pattern, completed: true)
+        if let end = ResponseWriter.end(framing: exchange.framing) { stream.write(end) }
+        finish(exchange, completed: true)
     }
 
     func forceClose() {
@@ -375,7 +321,7 @@ final class HTTPConnection: @unchecked Sendable {
             current.disposeSubscriptions()
             if !current.finished {
                 current.finished = true
-                report(current, pattern: current.request.routePattern, completed: false)
+                report(current, completed: false)
             }
         }
         pending.removeAll()

@@ -120,7 +120,7 @@ public final class HTTPServer: Sendable {
             return
         }
         if open.load(ordering: .relaxed) >= configuration.limits.maxConnections {
-            Self.refuse(socket)
+            refuse(socket, writer: context.writer)
             return
         }
         changeOpenCount(by: 1)
@@ -172,10 +172,8 @@ public final class HTTPServer: Sendable {
     }
 
     /// Over the connection limit: a best-effort 503 without reading the request, then close.
-    private static func refuse(_ socket: Socket) {
-        let problem = ProblemDetails(status: .serviceUnavailable, detail: "Too many connections").json
-        let response = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nContent-Length: \(problem.utf8.count)\r\nConnection: close\r\n\r\n\(problem)"
-        var bytes = Array(response.utf8)
+    private func refuse(_ socket: Socket, writer: ResponseWriter) {
+        var bytes = writer.closingProblem(.serviceUnavailable, detail: "Too many connections")
         bytes.withUnsafeMutableBytes { _ = socket.write(UnsafeRawBufferPointer($0)) }
         socket.close()
     }

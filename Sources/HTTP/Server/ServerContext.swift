@@ -8,6 +8,7 @@ final class ServerContext: Sendable {
     let router: Router
     let observer: HTTPServerObserver
     let tls: TLSContext?
+    let writer: ResponseWriter
     private let shuttingDown = Atomic<Bool>(false)
 
     init(configuration: HTTPServerConfiguration, router: Router, observer: HTTPServerObserver, tls: TLSContext?) {
@@ -15,6 +16,9 @@ final class ServerContext: Sendable {
         self.router = router
         self.observer = observer
         self.tls = tls
+        writer = ResponseWriter(
+            serverName: configuration.serverName,
+            compressor: ResponseCompressor(minimumBytes: configuration.compressionMinimumBytes))
     }
 
     func isShuttingDown() -> Bool { shuttingDown.load(ordering: .relaxed) }

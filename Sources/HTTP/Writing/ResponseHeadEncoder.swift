@@ -80,29 +80,5 @@ enum ResponseHeadEncoder {
         }
     }
 
-    /// `<hex size>\r\n<bytes>\r\n`, one chunk of a chunked body.
-    static func chunk(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 12)
-        appendHex(bytes.count, to: &out)
-        out.append(13)
-        out.append(10)
-        out.append(contentsOf: bytes)
-        out.append(13)
-        out.append(10)
-        return out
-    }
-
-    static func appendHex(_ value: Int, to out: inout [UInt8]) {
-        var shift = (Int.bitWidth - value.leadingZeroBitCount + 3) / 4 * 4 - 4
-        if shift < 0 { out.append(48); return }
-        while shift >= 0 {
-            out.append(hexDigits[(value >> shift) & 0xF])
-            shift -= 4
-        }
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-    static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
     static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 }

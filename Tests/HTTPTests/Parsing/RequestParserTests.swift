@@ -79,10 +79,10 @@ final class RequestParserTests: XCTestCase {
 
 final class ResponseHeadEncoderTests: XCTestCase {
     func testFramesChunksWithHexSizes() {
-        XCTAssertEqual(String(decoding: ResponseHeadEncoder.chunk(Array("abc".utf8)), as: UTF8.self), "3\r\nabc\r\n")
-        XCTAssertEqual(Array(ResponseHeadEncoder.chunk([UInt8](repeating: 0, count: 4096)).prefix(6)), Array("1000\r\n".utf8))
+        XCTAssertEqual(String(decoding: ChunkedCodec.chunk(Array("abc".utf8)), as: UTF8.self), "3\r\nabc\r\n")
+        XCTAssertEqual(Array(ChunkedCodec.chunk([UInt8](repeating: 0, count: 4096)).prefix(6)), Array("1000\r\n".utf8))
         var out: [UInt8] = []
-        ResponseHeadEncoder.appendHex(255, to: &out)
+        ChunkedCodec.appendHex(255, to: &out)
         XCTAssertEqual(out, Array("ff".utf8))
     }
 
