@@ -1,6 +1,7 @@
 import ConcurrencyHelpers
 import Dispatch
 import Domain
+import HTTP
 import Logging
 import NetCore
 import Streams
@@ -42,7 +43,7 @@ public final class Application: Sendable {
         self.logger = logger
         self.metrics = metrics
         heartbeat = HeartbeatClock(period: configuration.sseHeartbeat)
-        responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.http.sseSubscribers)
+        responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.sseSubscribers)
     }
 
     /// Starts everything; returns the port the API listens on. The first log line names the address.
@@ -89,15 +90,9 @@ public final class Application: Sendable {
             metrics: metrics, responder: responder, eventFeed: feed,
             readiness: readiness, userRoutes: upstream.routes(responder: responder)
         ).build()
-        let metrics = self.metrics.http
         let accessLog = AccessLog(logger: logger)
-        let observer = HTTPServerObserver(
-            requestCompleted: { request in
-                metrics.record(request)
-                accessLog.record(request)
-            },
-            connectionsChanged: { open in metrics.connectionsChanged(to: open) })
-        return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer)
+        let observer = HTTPServerObserver(requestCompleted: { request in accessLog.record(request) })
+        return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer, metrics: metrics.http)
     }
 
     func serverConfiguration() -> HTTPServerConfiguration {

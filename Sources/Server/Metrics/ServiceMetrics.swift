@@ -1,11 +1,12 @@
 import CoreMetrics
 import Domain
+import HTTP
 import Prometheus
 import Streams
 
 /// The application's metrics backend: one Prometheus registry per `Application`,
 /// the swift-metrics factory over it that the HTTP engine and the upstream client
-/// emit through, and the gauge sampled at scrape time.
+/// emit through, the service's own SSE gauge, and the gauge sampled at scrape time.
 ///
 /// Each `Application` gets its own registry and passes the factory explicitly rather
 /// than through `MetricsSystem.bootstrap`, which a process may call only once: the
@@ -13,6 +14,7 @@ import Streams
 /// requests. `ServeCommand` bootstraps the global system with this same factory, so a
 /// library that emits through `MetricsSystem` shows up at `/metrics` too.
 public final class ServiceMetrics: Sendable {
+    public static let sseSubscribersName = "sse_subscribers"
     public static let liveSubscriptionsName = "stream_subscriptions_live"
 
     /// The families this service exposes, with their `# HELP` text and histogram buckets.
@@ -22,7 +24,7 @@ public final class ServiceMetrics: Sendable {
             HTTPMetrics.durationName, help: "Time from a request's arrival to its last response byte, by route pattern.",
             buckets: HTTPMetrics.durationBuckets),
         MetricDescription(HTTPMetrics.connectionsName, help: "Client connections currently open."),
-        MetricDescription(HTTPMetrics.sseSubscribersName, help: "Server-Sent Events responses currently streaming."),
+        MetricDescription(sseSubscribersName, help: "Server-Sent Events responses currently streaming."),
         MetricDescription(liveSubscriptionsName, help: "Stream subscriptions alive in the process (Streams leak check)."),
         MetricDescription(UpstreamMetrics.requestsName, help: "Upstream HTTP attempts by outcome."),
         MetricDescription(UpstreamMetrics.retriesName, help: "Upstream attempts repeated after a retryable failure."),
@@ -33,12 +35,16 @@ public final class ServiceMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     public let factory: DescribedPrometheusFactory
     public let http: HTTPMetrics
+    /// Server-Sent Events responses currently streaming (counted by `EventStreamResponder`).
+    public let sseSubscribers: Meter
     private let liveSubscriptions: Meter
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         factory = DescribedPrometheusFactory(registry: registry, descriptions: Self.descriptions)
         http = HTTPMetrics(factory: factory)
+        sseSubscribers = Meter(label: Self.sseSubscribersName, factory: factory)
+        sseSubscribers.set(0)
         liveSubscriptions = Meter(label: Self.liveSubscriptionsName, factory: factory)
     }
 

@@ -1,3 +1,4 @@
+import HTTP
 import Streams
 import XCTest
 @testable import Server
