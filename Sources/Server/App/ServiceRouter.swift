@@ -19,6 +19,7 @@ struct ServiceRouter {
         router.get("/ready") { readiness.handle($0) }
         router.get("/metrics") { metricsRoute.handle($0) }
         router.get("/openapi.yaml") { OpenAPIRoute.handle($0) }
+        PageRoute.register(on: &router)
         router.get("/ticks") { ticks.handle($0) }
         router.get("/events") { events.handle($0) }
         userRoutes?.register(on: &router)
