@@ -9,13 +9,14 @@ struct SelfSignedCertificate {
     var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
     var keyPath: String { directory.appendingPathComponent("key.pem").path }
 
-    init(label: String) throws {
+    /// - Parameter rsa: an RSA-2048 key instead of P-256, for tests about RSA key-exchange suites.
+    init(label: String, rsa: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         openssl.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "req", "-x509", "-newkey"] + (rsa ? ["rsa:2048"] : ["ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]) + ["-nodes",
             "-keyout", keyPath, "-out", certificatePath, "-days", "1", "-subj", "/CN=localhost",
             "-addext", "subjectAltName=DNS:localhost",
         ]
