@@ -5,8 +5,13 @@ ensure_system_packages() {
         echo "error: 'swift' is not on PATH. Install Swift 6 (https://www.swift.org/install) and retry." >&2
         exit 1
     fi
+    ensure_debian_packages libssl-dev zlib1g-dev
+}
+
+# Installs the named Debian packages that are missing (as root), or exits 1 naming them.
+ensure_debian_packages() {
     local missing=()
-    for pkg in libssl-dev zlib1g-dev; do
+    for pkg in "$@"; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
     done
     ((${#missing[@]} == 0)) && return 0
