@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Foundation
 import NetCore
 import XCTest
@@ -87,7 +88,7 @@ final class TLSProfileTests: XCTestCase {
 
     func testTheNetCoreClientNegotiatesHTTP11ByALPN() throws {
         let context = try TLSContext(configuration: .client(trustedCAFile: identity.certificatePath))
-        let agreed = PThreadMutex<String?>(nil)
+        let agreed = Locked<String?>(nil)
         let connected = expectation(description: "connected")
         ByteStreamConnector.connect(host: "localhost", port: server.port, tls: context, timeout: .seconds(5)) { result in
             if case .success(let connection) = result {
