@@ -8,9 +8,13 @@ struct ServiceRouter {
     let eventFeed: PipelineEventFeed
     let readiness: ReadinessRoute
     let userRoutes: UserRoutes?
+    var corsOrigins: CORSOrigins = .none
 
     func build() -> Router {
         var router = Router()
+        // CORS outermost, so 404/405 problems and 304s carry its headers too.
+        router.add(middleware: CORSMiddleware(origins: corsOrigins))
+        router.add(middleware: CacheControlMiddleware())
         let metricsRoute = MetricsRoute(registry: metrics.registry)
         let ticks = TicksRoute(responder: responder)
         let events = EventsRoute(feed: eventFeed, responder: responder)

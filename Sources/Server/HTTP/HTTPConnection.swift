@@ -118,16 +118,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func run(_ request: Request) {
-        var routed = request
-        let responses: DataStream<Response>
-        switch context.router.resolve(method: request.method, path: request.path) {
-        case .matched(let handler, let pattern, let parameters):
-            routed.routePattern = pattern
-            routed.pathParameters = parameters
-            responses = handler(routed)
-        case .notFound, .methodNotAllowed:
-            responses = context.router.handle(routed)
-        }
+        let (routed, responses) = context.router.route(request)
         let exchange = Exchange(request: routed, startedAt: .now)
         current = exchange
         let pattern = routed.routePattern
@@ -180,6 +171,9 @@ final class HTTPConnection: @unchecked Sendable {
                 if ContentCoding.acceptsGzip(request.headers["Accept-Encoding"]), let compressed = try? Gzip.compress(body) {
                     body = compressed
                     response.headers.add(name: "Content-Encoding", value: "gzip")
+                    if let etag = response.headers["ETag"] {
+                        response.headers.replaceOrAdd(name: "ETag", value: EntityTag.gzipVariant(of: etag))
+                    }
                 }
             }
             let framing: ResponseHeadEncoder.Framing = response.status.allowsBody ? .contentLength(body.count) : .none

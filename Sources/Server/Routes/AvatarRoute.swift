@@ -19,7 +19,7 @@ struct AvatarRoute: Sendable {
 
     static func response(for image: AvatarImage, ifNoneMatch: String?) -> Response {
         let etag = EntityTag.strong(for: image.bytes)
-        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "public, max-age=3600"]
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "max-age=3600"]
         if let ifNoneMatch, EntityTag.matches(ifNoneMatch, etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
