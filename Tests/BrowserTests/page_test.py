@@ -16,6 +16,7 @@ import tempfile
 import time
 import traceback
 
+from other_origin import OtherOrigin
 from service import Service
 
 try:
@@ -229,6 +230,49 @@ class Suite:
         assert "Reset" in notice, notice
         wait_for("the status to say it resumed", lambda: "resumed after event" in driver.find_element(By.ID, "feed-status").text)
 
+    # ---- Pages on other origins ------------------------------------------
+
+    def cross_origin_tests(self):
+        allowed, refused = OtherOrigin(), OtherOrigin()
+        service = self.service("--cors-origins", allowed.origin, name="cors")
+        driver = browser()
+        try:
+            self.check("a page from an origin in --cors-origins reads the feed and the JSON",
+                       lambda: self.allowed_origin_works(driver, allowed, service))
+            self.check("a page from an origin not in the list is refused by the browser",
+                       lambda: self.other_origin_is_refused(driver, refused, service))
+        finally:
+            driver.quit()
+            service.stop()
+            allowed.stop()
+            refused.stop()
+
+    def results(self, driver):
+        return driver.execute_script("return window.results")
+
+    def allowed_origin_works(self, driver, page, service):
+        driver.get(f"{page.origin}/?api={service.origin}")
+        wait_for("the fetch result", lambda: (self.results(driver) or {}).get("fetch"))
+        results = self.results(driver)
+        assert results.get("open"), f"the EventSource did not open: {results}"
+        fetched = results["fetch"]
+        assert fetched.get("status") == 200 and fetched.get("users") == 2, f"fetch: {fetched}"
+        assert fetched.get("etag"), f"the exposed ETag is not readable: {fetched}"
+        wait_for("pipeline events over the cross-origin EventSource", lambda: self.results(driver)["events"] > 0)
+        errors = console_errors(driver)
+        assert not errors, f"console errors: {errors}"
+
+    def other_origin_is_refused(self, driver, page, service):
+        driver.get_log("browser")  # forget the previous page's messages
+        driver.get(f"{page.origin}/?api={service.origin}")
+        wait_for("the fetch result", lambda: (self.results(driver) or {}).get("fetch"))
+        results = self.results(driver)
+        assert "error" in results["fetch"], f"the fetch was not refused: {results}"
+        wait_for("the EventSource to close", lambda: self.results(driver).get("feedState") == 2)
+        assert results["events"] == 0, results
+        blocked = [e["message"] for e in console_errors(driver) if "CORS policy" in e["message"]]
+        assert blocked, "the browser logged no CORS refusal"
+
     def run(self):
         missing = [name for name, path in (("chromium", CHROMIUM), ("chromedriver (chromium-driver)", CHROMEDRIVER)) if not path]
         if missing:
@@ -236,6 +280,7 @@ class Suite:
             return 2
         started = time.monotonic()
         self.page_tests()
+        self.cross_origin_tests()
         if self.screenshots:
             self.check("screenshots are written to " + self.screenshots, self.screenshot_run)
         print(f"browser tests: {self.failures} failed, {time.monotonic() - started:.1f}s; logs in {self.logs}")
