@@ -1,3 +1,4 @@
+import HTTP
 import Streams
 
 /// Cross-origin reads by browsers (the Fetch standard's CORS protocol) for the

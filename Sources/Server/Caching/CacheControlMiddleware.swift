@@ -1,3 +1,4 @@
+import HTTP
 import Streams
 
 /// `Cache-Control` on every answer, by route, plus conditional GET for the user JSON:

@@ -1,3 +1,4 @@
+import HTTP
 /// A document compiled into the binary (the page, its style and script, the API
 /// description): its tag is computed once, and a client that has it gets `304`.
 struct EmbeddedDocument: Sendable {

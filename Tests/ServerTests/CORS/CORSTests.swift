@@ -1,5 +1,7 @@
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 /// CORS over real sockets: what a browser on another origin is told.
 final class CORSTests: XCTestCase {

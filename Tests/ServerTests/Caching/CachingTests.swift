@@ -1,5 +1,7 @@
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 /// `Cache-Control`, `ETag` and `304` over real sockets, route by route.
 final class CachingTests: XCTestCase {
