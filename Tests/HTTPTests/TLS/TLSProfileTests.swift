@@ -32,11 +32,16 @@ final class TLSProfileTests: XCTestCase {
         try OpenSSLClient.handshake(port: server.port, arguments)
     }
 
+    /// A handshake offering only `suite` (`-cipher` for TLS 1.2, `-ciphersuites` for 1.3) agrees on it.
+    private func assertAgrees(on suite: String, _ version: String, _ option: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let outcome = try handshake(version, option, suite)
+        XCTAssertTrue(outcome.connected, "\(suite): \(outcome.output)", file: file, line: line)
+        XCTAssertTrue(outcome.output.contains("Cipher is \(suite)"), outcome.output, file: file, line: line)
+    }
+
     func testTLS12AcceptsECDHEWithAEADCiphers() throws {
         for cipher in ["ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-RSA-CHACHA20-POLY1305"] {
-            let outcome = try handshake("-tls1_2", "-cipher", cipher)
-            XCTAssertTrue(outcome.connected, "\(cipher): \(outcome.output)")
-            XCTAssertTrue(outcome.output.contains("Cipher is \(cipher)"), outcome.output)
+            try assertAgrees(on: cipher, "-tls1_2", "-cipher")
         }
     }
 
@@ -49,9 +54,7 @@ final class TLSProfileTests: XCTestCase {
 
     func testTLS13AcceptsItsThreeStandardSuites() throws {
         for suite in ["TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"] {
-            let outcome = try handshake("-tls1_3", "-ciphersuites", suite)
-            XCTAssertTrue(outcome.connected, "\(suite): \(outcome.output)")
-            XCTAssertTrue(outcome.output.contains("Cipher is \(suite)"), outcome.output)
+            try assertAgrees(on: suite, "-tls1_3", "-ciphersuites")
         }
     }
 
