@@ -13,9 +13,9 @@ struct ServiceRouter {
 
     func build() -> Router {
         var router = Router()
-        // CORS outermost, so 404/405 problems and 304s carry its headers too.
-        router.add(middleware: CORSMiddleware(origins: corsOrigins))
+        // Caching outermost, so a CORS preflight gets Cache-Control too and a 304 keeps the CORS headers.
         router.add(middleware: CacheControlMiddleware())
+        router.add(middleware: CORSMiddleware(origins: corsOrigins))
         let metricsRoute = MetricsRoute(registry: metrics.registry)
         let ticks = TicksRoute(responder: responder)
         let events = EventsRoute(feed: eventFeed, responder: responder)

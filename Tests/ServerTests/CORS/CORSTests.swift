@@ -57,6 +57,15 @@ final class CORSTests: XCTestCase {
         let headers = try XCTUnwrap(response.header("Access-Control-Allow-Headers"))
         for name in ["Last-Event-ID", "If-None-Match", "Cache-Control"] { XCTAssertTrue(headers.contains(name), headers) }
         XCTAssertEqual(response.header("Access-Control-Max-Age"), "600")
+        XCTAssertEqual(response.header("Cache-Control"), "no-store")
+    }
+
+    func testARevalidated304KeepsTheCORSHeaders() throws {
+        let app = try app(.list([allowed]))
+        let etag = try XCTUnwrap(app.get("/users/ada1", headers: ["Origin": allowed]).header("ETag"))
+        let response = try app.get("/users/ada1", headers: ["Origin": allowed, "If-None-Match": etag])
+        XCTAssertEqual(response.status, 304)
+        XCTAssertEqual(response.header("Access-Control-Allow-Origin"), allowed)
     }
 
     func testAPreflightFromAnotherOriginGetsNoCORSHeaders() throws {
