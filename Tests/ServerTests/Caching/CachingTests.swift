@@ -23,6 +23,15 @@ final class CachingTests: XCTestCase {
         XCTAssertEqual(try app.get("/no/such/path").header("Cache-Control"), "no-store")
     }
 
+    func testProblemsTheConnectionAnswersItselfAreNeverStored() throws {
+        let app = try AppHarness(self)
+        let client = try app.client()
+        try client.send("GET /\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let response = try client.readResponse()
+        XCTAssertEqual(response.status, 414)
+        XCTAssertEqual(response.header("Cache-Control"), "no-store")
+    }
+
     func testUserDataHasAShortMaxAgeAndAStrongETag() throws {
         let app = try AppHarness(self)
         for path in ["/users?limit=3", "/users/ada1"] {
