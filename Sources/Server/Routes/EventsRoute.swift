@@ -11,12 +11,13 @@ struct EventsRoute: Sendable {
     func handle(_ request: Request) -> DataStream<Response> {
         let filter: PipelineEventFilter
         do {
-            filter = try PipelineEventFilter(pipeline: request.query["pipeline"], kinds: request.query["kinds"])
-        } catch PipelineEventFilter.Invalid.unknownKind(let kind) {
-            let known = PipelineEvent.Kind.allCases.map(\.rawValue).joined(separator: ",")
-            return .just(.problem(status: .badRequest, detail: "Query parameter 'kinds' has unknown kind '\(kind)'; known kinds: \(known)", instance: request.path))
+            let parameters = request.queryParameters
+            let pipeline = try parameters.value("pipeline")
+            filter = PipelineEventFilter(
+                pipeline: pipeline?.isEmpty == false ? pipeline : nil,
+                kinds: try parameters.choices("kinds", of: PipelineEvent.Kind.self))
         } catch {
-            return .just(.problem(status: .badRequest, detail: "Invalid query: \(error)", instance: request.path))
+            return .just(error.response(instance: request.path))
         }
         let events = feed.broadcaster.subscribe(after: request.lastEventID, on: request.loopScheduler?.loop) { PipelineEventFeed.admits($0, filter) }
         return .just(responder.response(encoded: events))

@@ -20,10 +20,11 @@ struct TicksRoute: Sendable {
         let everyMs: Int
         let count: Int
         do {
-            everyMs = try Self.integer("everyMs", in: request, range: Self.everyMsRange, default: Self.defaultEveryMs)
-            count = try Self.integer("count", in: request, range: Self.countRange, default: Self.defaultCount)
+            let parameters = request.queryParameters
+            everyMs = try parameters.integer("everyMs", in: Self.everyMsRange, default: Self.defaultEveryMs)
+            count = try parameters.integer("count", in: Self.countRange, default: Self.defaultCount)
         } catch {
-            return .just(.problem(status: .badRequest, detail: error.detail, instance: request.path))
+            return .just(error.response(instance: request.path))
         }
         var resumeAt = 0
         if let lastSeen = request.lastEventID, lastSeen >= 0 {
@@ -40,17 +41,5 @@ struct TicksRoute: Sendable {
                 return ServerSentEvent(id: String(k), data: "tick \(k)")
             }
         return .just(responder.response(ticks))
-    }
-
-    struct InvalidParameter: Error {
-        let detail: String
-    }
-
-    static func integer(_ name: String, in request: Request, range: ClosedRange<Int>, default value: Int) throws(InvalidParameter) -> Int {
-        guard let text = request.query[name] else { return value }
-        guard let number = Int(text), range.contains(number) else {
-            throw InvalidParameter(detail: "Query parameter '\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
-        }
-        return number
     }
 }

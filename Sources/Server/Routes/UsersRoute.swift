@@ -10,9 +10,9 @@ struct UsersRoute: Sendable {
     func handle(_ request: Request) -> DataStream<Response> {
         let query: UsersQuery
         do {
-            query = try UsersQuery.parse { request.query[$0] }
+            query = try UsersQuery(request.queryParameters)
         } catch {
-            return .just(UpstreamProblem.badParameter(error, instance: request.path))
+            return .just(error.response(instance: request.path))
         }
         let trace = PipelineTrace(hub: hub, pipeline: UsersWithAvatarsPipeline.name, requestId: request.id)
         return pipeline.list(query, trace: trace)

@@ -51,9 +51,9 @@ struct UsersStreamRoute: Sendable {
     func handle(_ request: Request) -> DataStream<Response> {
         let query: UsersQuery
         do {
-            query = try UsersQuery.parse { request.query[$0] }
+            query = try UsersQuery(request.queryParameters)
         } catch {
-            return .just(UpstreamProblem.badParameter(error, instance: request.path))
+            return .just(error.response(instance: request.path))
         }
         let trace = PipelineTrace(hub: hub, pipeline: "users-stream", requestId: request.id)
         return .just(responder.response(Self.events(pipeline.outcomes(query, trace: trace))))
