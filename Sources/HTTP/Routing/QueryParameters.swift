@@ -63,7 +63,7 @@ public struct QueryParameters: Sendable {
 }
 
 /// A query parameter that failed validation: answered 400, naming the parameter and quoting the value.
-public struct InvalidQueryParameter: Error, Sendable, Equatable, CustomStringConvertible {
+public struct InvalidQueryParameter: HTTPResponseError, Sendable, Equatable, CustomStringConvertible {
     public static let title = "Invalid query parameter"
 
     public let name: String
