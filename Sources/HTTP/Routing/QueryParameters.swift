@@ -1,3 +1,5 @@
+import Streams
+
 /// Validated reads of a request's query parameters. Every route reads its parameters
 /// through this type, so a bad one always gets the same answer: 400 with the problem
 /// `InvalidQueryParameter.response(instance:)` describes. A parameter given twice
@@ -92,4 +94,22 @@ public struct InvalidQueryParameter: HTTPResponseError, Sendable, Equatable, Cus
 extension Request {
     /// This request's query, for validated reads.
     public var queryParameters: QueryParameters { QueryParameters(query) }
+
+    /// The answer of `handler` given what `read` makes of the query parameters, or the 400
+    /// problem for the first bad one:
+    ///
+    ///     static func limit(_ parameters: QueryParameters) throws(InvalidQueryParameter) -> Int {
+    ///         try parameters.integer("limit", in: 1...100, default: 30)
+    ///     }
+    ///     request.withQuery(limit) { limit in … }
+    public func withQuery<Query>(
+        _ read: (QueryParameters) throws(InvalidQueryParameter) -> Query,
+        _ handler: (Query) -> DataStream<Response>
+    ) -> DataStream<Response> {
+        do {
+            return handler(try read(queryParameters))
+        } catch {
+            return .just(error.response(instance: path))
+        }
+    }
 }

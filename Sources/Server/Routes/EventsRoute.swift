@@ -9,17 +9,17 @@ struct EventsRoute: Sendable {
     let responder: EventStreamResponder
 
     func handle(_ request: Request) -> DataStream<Response> {
-        let filter: PipelineEventFilter
-        do {
-            let parameters = request.queryParameters
-            let pipeline = try parameters.value("pipeline")
-            filter = PipelineEventFilter(
-                pipeline: pipeline?.isEmpty == false ? pipeline : nil,
-                kinds: try parameters.choices("kinds", of: PipelineEvent.Kind.self))
-        } catch {
-            return .just(error.response(instance: request.path))
+        request.withQuery(Self.filter) { filter in
+            let events = feed.broadcaster.subscribe(after: request.lastEventID, on: request.loopScheduler?.loop) { PipelineEventFeed.admits($0, filter) }
+            return .just(responder.response(encoded: events))
         }
-        let events = feed.broadcaster.subscribe(after: request.lastEventID, on: request.loopScheduler?.loop) { PipelineEventFeed.admits($0, filter) }
-        return .just(responder.response(encoded: events))
+    }
+
+    /// `?pipeline=` (empty: any) and `?kinds=` (comma list; empty: any).
+    static func filter(_ parameters: QueryParameters) throws(InvalidQueryParameter) -> PipelineEventFilter {
+        let pipeline = try parameters.value("pipeline")
+        return PipelineEventFilter(
+            pipeline: pipeline?.isEmpty == false ? pipeline : nil,
+            kinds: try parameters.choices("kinds", of: PipelineEvent.Kind.self))
     }
 }

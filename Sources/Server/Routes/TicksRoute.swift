@@ -17,29 +17,28 @@ struct TicksRoute: Sendable {
     let responder: EventStreamResponder
 
     func handle(_ request: Request) -> DataStream<Response> {
-        let everyMs: Int
-        let count: Int
-        do {
-            let parameters = request.queryParameters
-            everyMs = try parameters.integer("everyMs", in: Self.everyMsRange, default: Self.defaultEveryMs)
-            count = try parameters.integer("count", in: Self.countRange, default: Self.defaultCount)
-        } catch {
-            return .just(error.response(instance: request.path))
-        }
-        var resumeAt = 0
-        if let lastSeen = request.lastEventID, lastSeen >= 0 {
-            guard lastSeen < count - 1 else { return .just(EventStreamResponder.noMoreEvents()) }
-            resumeAt = lastSeen + 1
-        }
-        let first = resumeAt
-        // On the connection's own loop: each tick is written where it fires, and all feeds share one timer per loop.
-        let scheduler: any Scheduler = request.loopScheduler ?? QueueScheduler.global
-        let ticks = DataStream.interval(.milliseconds(everyMs), scheduler: scheduler)
-            .take(count - first)
-            .map { index in
-                let k = first + index
-                return ServerSentEvent(id: String(k), data: "tick \(k)")
+        request.withQuery(Self.pace) { everyMs, count in
+            var resumeAt = 0
+            if let lastSeen = request.lastEventID, lastSeen >= 0 {
+                guard lastSeen < count - 1 else { return .just(EventStreamResponder.noMoreEvents()) }
+                resumeAt = lastSeen + 1
             }
-        return .just(responder.response(ticks))
+            let first = resumeAt
+            // On the connection's own loop: each tick is written where it fires, and all feeds share one timer per loop.
+            let scheduler: any Scheduler = request.loopScheduler ?? QueueScheduler.global
+            let ticks = DataStream.interval(.milliseconds(everyMs), scheduler: scheduler)
+                .take(count - first)
+                .map { index in
+                    let k = first + index
+                    return ServerSentEvent(id: String(k), data: "tick \(k)")
+                }
+            return .just(responder.response(ticks))
+        }
+    }
+
+    /// `?everyMs=` and `?count=`, validated.
+    static func pace(_ parameters: QueryParameters) throws(InvalidQueryParameter) -> (everyMs: Int, count: Int) {
+        (try parameters.integer("everyMs", in: everyMsRange, default: defaultEveryMs),
+         try parameters.integer("count", in: countRange, default: defaultCount))
     }
 }

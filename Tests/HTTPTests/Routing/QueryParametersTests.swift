@@ -1,3 +1,4 @@
+import Streams
 import XCTest
 @testable import HTTP
 
@@ -65,5 +66,24 @@ final class QueryParametersTests: XCTestCase {
         XCTAssertEqual(
             String(decoding: try XCTUnwrap(response.bodyBytes), as: UTF8.self),
             #"{"type":"about:blank","title":"Invalid query parameter","status":400,"detail":"Query parameter 'n' must be a number, got 'x'","instance":"/x"}"#)
+    }
+
+    private static func n(_ parameters: QueryParameters) throws(InvalidQueryParameter) -> Int {
+        try parameters.integer("n", in: 1...9, default: 1)
+    }
+
+    func testWithQueryHandsTheReadParametersToTheHandler() async throws {
+        let request = Request(method: .get, target: "/x?n=4")
+        let response = try await request.withQuery(Self.n) { n in .just(.text("n=\(n)")) }.first()
+        XCTAssertEqual(response?.bodyBytes, Array("n=4".utf8))
+    }
+
+    func testWithQueryAnswersABadParameterWithoutRunningTheHandler() async throws {
+        let request = Request(method: .get, target: "/x?n=40")
+        let response = try await request.withQuery(Self.n) { _ -> DataStream<Response> in
+            XCTFail("the handler ran")
+            return .never()
+        }.first()
+        XCTAssertEqual(response?.status, .badRequest)
     }
 }
