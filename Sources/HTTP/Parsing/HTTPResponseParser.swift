@@ -100,7 +100,7 @@ struct HTTPResponseParser {
         if statusLine[0] == "HTTP/1.0" { keepAlive = false }
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { throw Failure.malformed("bad header line") }
-            headers.add(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingWhitespace())
+            headers.add(name: String(line[..<colon]), value: String(line[line.index(after: colon)...].trimmingSpaces))
         }
         if headers.containsToken("close", in: "Connection") { keepAlive = false }
         if headers.containsToken("keep-alive", in: "Connection") { keepAlive = true }

@@ -68,3 +68,13 @@ enum HTTPSyntax {
         return .success((name, value))
     }
 }
+
+extension StringProtocol {
+    /// Without leading and trailing OWS (RFC 9110 §5.6.3: spaces and tabs only).
+    var trimmingSpaces: Substring {
+        var s = Substring(self)
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return s
+    }
+}
