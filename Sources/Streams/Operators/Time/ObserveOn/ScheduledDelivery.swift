@@ -24,7 +24,7 @@ final class ScheduledDelivery<Element: Sendable>: Sendable {
     private let downstream: Watcher<Element>
     private let scheduler: any Scheduler
     private let queue = Locked(Queue())
-    private let job = TimerSlot()
+    private let job = SerialDisposable()
 
     init(to downstream: Watcher<Element>, on scheduler: any Scheduler) {
         self.downstream = downstream
@@ -46,7 +46,7 @@ final class ScheduledDelivery<Element: Sendable>: Sendable {
             queue.cancelled = true
             queue.events = []
         }
-        job.close()
+        job.dispose()
     }
 
     private static func claimJob(_ queue: inout Queue) -> UInt64 {
@@ -56,7 +56,7 @@ final class ScheduledDelivery<Element: Sendable>: Sendable {
     }
 
     private func scheduleJob(_ generation: UInt64) {
-        job.start(generation, on: scheduler, after: .zero) { [self] in runJob() }
+        job.schedule(generation, on: scheduler, after: .zero) { [self] in runJob() }
     }
 
     private func runJob() {

@@ -20,3 +20,18 @@ extension StreamType {
         }
     }
 }
+
+extension SynchronousSource {
+    /// The fused form of `map` (see `SynchronousSource`).
+    @inlinable @inline(__always)
+    func map<Result: Sendable>(
+        _ transform: @escaping @Sendable (Element) throws -> Result
+    ) -> SynchronousSource<Result> {
+        let upstream = self
+        return SynchronousSource<Result>(depth: depth + 1, { stop, body in
+            try upstream.run(stop) { value in try body(try transform(value)) }
+        }, batches: batches(state: ()) { input, output, _ in
+            for value in input { output.append(try transform(value)) }
+        })
+    }
+}

@@ -16,7 +16,7 @@ extension StreamType {
                 TimeoutState(deadline: scheduler.now + dueTime),
                 downstream: downstream
             )
-            let timer = TimerSlot()
+            let timer = SerialDisposable()
             @Sendable func expire(_ generation: UInt64) {
                 let rest = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
                     guard state.generation == generation else { return nil }
@@ -29,10 +29,10 @@ extension StreamType {
                     return nil
                 }
                 if let rest = rest ?? nil {
-                    timer.start(rest.generation, on: scheduler, after: rest.delay) { expire(rest.generation) }
+                    timer.schedule(rest.generation, on: scheduler, after: rest.delay) { expire(rest.generation) }
                 }
             }
-            timer.start(1, on: scheduler, after: dueTime) { expire(1) }
+            timer.schedule(1, on: scheduler, after: dueTime) { expire(1) }
             let upstream = watch { event in
                 cell.update { state, outbox in
                     if case .data = event { state.deadline = scheduler.now + dueTime }
@@ -41,7 +41,7 @@ extension StreamType {
             }
             return Disposable {
                 upstream.dispose()
-                timer.close()
+                timer.dispose()
                 cell.shutDown()
             }
         }

@@ -14,7 +14,7 @@ final class PeriodicTicker: Sendable {
     private let scheduler: any Scheduler
     private let origin: Duration
     private let period: Duration
-    private let timer = TimerSlot()
+    private let timer = SerialDisposable()
     /// The index of the next tick. Only one tick run is active at a time; the lock
     /// makes the index visible across the threads those runs happen on.
     private let nextIndex = Locked(0)
@@ -38,7 +38,7 @@ final class PeriodicTicker: Sendable {
     }
 
     func cancel() {
-        timer.close()
+        timer.dispose()
     }
 
     private func due(_ index: Int) -> Duration {
@@ -46,7 +46,7 @@ final class PeriodicTicker: Sendable {
     }
 
     private func scheduleOneShot(index: Int, now: Duration) {
-        timer.start(UInt64(index) + 1, on: scheduler, after: due(index) - now) { [self] in oneShotRun() }
+        timer.schedule(UInt64(index) + 1, on: scheduler, after: due(index) - now) { [self] in oneShotRun() }
     }
 
     /// A one-shot timer fires exactly for the next tick (or late): emit it and any
