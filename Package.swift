@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Streams", targets: ["Streams"]),
+        // Virtual-time test kit for Streams pipelines (as RxTest is to RxSwift).
+        .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
         .library(name: "NetCore", targets: ["NetCore"]),
         .executable(name: "stream-service", targets: ["Server"]),
     ],
@@ -19,6 +21,7 @@ let package = Package(
         .target(name: "ConcurrencyHelpers"),
         // Reactive library: Foundation and Dispatch only.
         .target(name: "Streams", dependencies: ["ConcurrencyHelpers"]),
+        .target(name: "StreamsTesting", dependencies: ["ConcurrencyHelpers", "Streams"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Sockets, TLS and gzip shared by the server and the upstream client.
@@ -34,7 +37,7 @@ let package = Package(
             // Compiled into the binary, so /openapi.yaml needs no file at run time (e.g. in the container).
             resources: [.embedInCode("App/openapi.yaml")]
         ),
-        .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams"]),
+        .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams", "StreamsTesting"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "ConcurrencyHelpers", "Streams", "NetCore"]),
     ],

@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class ReduceTests: XCTestCase {
     // -1-2-3-|  reduce(0,+)  -------6|

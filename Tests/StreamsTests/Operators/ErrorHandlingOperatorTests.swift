@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class RecoverTests: XCTestCase {
     // -1-#  recover(9)  -1-9|

@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class FilterTests: XCTestCase {
     // -1-2-3-4-|  filter(even)  ---2---4-|

@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class MapTests: XCTestCase {
     // -1-2-3-|  map(*10)  -10-20-30-|

@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class StartWithTests: XCTestCase {
     // ---1-2-|  startWith(0)  0--1-2-|
