@@ -58,6 +58,7 @@ extension TestScheduler {
     /// Creates the stream at `created`, watches it at `subscribed` and disposes that
     /// watch at `disposed` (virtual milliseconds), advancing the clock to `disposed`;
     /// returns what the watch recorded (RxTest: `start(created:subscribed:disposed:)`).
+    /// A `subscribed` before `created` creates the stream at `subscribed`, just before watching it.
     ///
     ///     let recorder = scheduler.start { source.filter { $0 > 1 } }
     ///     XCTAssertEqual(recorder.events, [.data(300, 2), .end(400)])
@@ -68,7 +69,7 @@ extension TestScheduler {
         let recorder = RecordingWatcher<S.Element>(self)
         let stream = Locked<S?>(nil)
         let subscription = SerialDisposable()
-        at(created) { stream.withLock { $0 = create() } }
+        at(min(created, subscribed)) { stream.withLock { $0 = create() } }
         at(subscribed) {
             guard let source = stream.withLock({ $0 }) else { return }
             subscription.replace(with: source.watch(using: recorder.watcher))
