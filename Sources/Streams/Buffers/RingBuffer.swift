@@ -22,6 +22,9 @@ struct RingBuffer<Element> {
         count += 1
     }
 
+    /// The oldest element, left in place.
+    var first: Element? { count > 0 ? storage[head] : nil }
+
     @inlinable
     mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
