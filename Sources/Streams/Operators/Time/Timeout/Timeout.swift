@@ -11,6 +11,11 @@ extension StreamType {
     /// deadline; the one pending timer, when it fires for a moved deadline, waits
     /// again for the rest, so a busy stream does not arm a timer per value.
     public func timeout(_ dueTime: Duration, scheduler: any Scheduler) -> DataStream<Element> {
+        timeout(dueTime, scheduler: scheduler, failure: { StreamTimeoutError(timeout: dueTime) })
+    }
+
+    /// `timeout` failing with what `failure` makes.
+    func timeout(_ dueTime: Duration, scheduler: any Scheduler, failure: @escaping @Sendable () -> Error) -> DataStream<Element> {
         DataStream { downstream in
             let cell = TimedOperatorCell(
                 TimeoutState(deadline: scheduler.now + dueTime),
@@ -25,7 +30,7 @@ extension StreamType {
                         state.generation += 1
                         return (state.generation, state.deadline - now)
                     }
-                    outbox.error(StreamTimeoutError(timeout: dueTime))
+                    outbox.error(failure())
                     return nil
                 }
                 if let rest = rest ?? nil {
