@@ -66,9 +66,11 @@ public struct Infallible<Element: Sendable>: StreamType {
     }
 
     /// The values as an `AsyncStream`, iterated without `try`: `for await x in stream.values`.
-    /// Ending the loop, or cancelling its task, disposes the subscription.
+    /// Ending the loop, or cancelling its task, disposes the subscription. At most 65,536
+    /// values wait for a busy consumer; past that the oldest are dropped (failing is not
+    /// an option for a stream that cannot fail).
     public var values: AsyncStream<Element> {
-        AsyncStream { continuation in
+        AsyncStream(bufferingPolicy: .bufferingNewest(65_536)) { continuation in
             let subscription = SerialDisposable()
             continuation.onTermination = { _ in subscription.dispose() }
             subscription.replace(with: stream.watch(

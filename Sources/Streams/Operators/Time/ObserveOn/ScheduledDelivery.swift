@@ -11,7 +11,11 @@ import ConcurrencyHelpers
 /// running job, which loops instead of nesting: feedback cannot grow the stack.
 final class ScheduledDelivery<Element: Sendable>: Sendable {
     private struct Queue {
-        var events: [Event<Element>] = []
+        var events = RingBuffer<Event<Element>>()
+        /// `.data` events in `events`, held to the limit's capacity.
+        var waitingValues = 0
+        /// The limit's `.fail` has queued its error: nothing more is accepted.
+        var overflowed = false
         var jobPending = false
         var generation: UInt64 = 0
         var cancelled = false
@@ -26,25 +30,53 @@ final class ScheduledDelivery<Element: Sendable>: Sendable {
     private let queue = Locked(Queue())
     private let job = SerialDisposable()
 
-    init(to downstream: Watcher<Element>, on scheduler: any Scheduler) {
+    private let limit: BufferLimit
+
+    init(to downstream: Watcher<Element>, on scheduler: any Scheduler, limit: BufferLimit) {
         self.downstream = downstream
         self.scheduler = scheduler
+        self.limit = limit
     }
 
     func enqueue(_ event: Event<Element>) {
         let generation = queue.withLock { queue -> UInt64? in
-            guard !queue.cancelled else { return nil }
+            guard !queue.cancelled, !queue.overflowed else { return nil }
+            if case .data = event {
+                guard admit(&queue) else { return nil }
+            }
             queue.events.append(event)
             return queue.jobPending ? nil : Self.claimJob(&queue)
         }
         if let generation { scheduleJob(generation) }
     }
 
+    /// Makes room for one more value as the limit says; false if the value is not to be queued.
+    private func admit(_ queue: inout Queue) -> Bool {
+        guard queue.waitingValues >= limit.capacity else {
+            queue.waitingValues += 1
+            return true
+        }
+        limit.recordDrop()
+        switch limit.overflow {
+        case .dropNewest:
+            return false
+        case .dropOldest:
+            // Only values wait before the newest event (a terminal one ends the queue).
+            _ = queue.events.popFirst()
+            return true
+        case .fail:
+            queue.overflowed = true
+            // Values are waiting, so a delivery job is pending: it delivers the error after them.
+            queue.events.append(.error(BufferOverflowError(capacity: limit.capacity)))
+            return false
+        }
+    }
+
     /// Drops what is queued and cancels the pending job.
     func cancel() {
         queue.withLock { queue in
             queue.cancelled = true
-            queue.events = []
+            queue.events = RingBuffer()
         }
         job.dispose()
     }
@@ -70,11 +102,14 @@ final class ScheduledDelivery<Element: Sendable>: Sendable {
 
     private func deliverBatches() {
         while true {
-            let batch = queue.withLock { queue -> [Event<Element>] in
-                defer { queue.events = [] }
-                return queue.cancelled ? [] : queue.events
+            var batch = queue.withLock { queue -> RingBuffer<Event<Element>> in
+                defer {
+                    queue.events = RingBuffer()
+                    queue.waitingValues = 0
+                }
+                return queue.cancelled ? RingBuffer() : queue.events
             }
-            for event in batch { downstream.event(event) }
+            while let event = batch.popFirst() { downstream.event(event) }
             let next = queue.withLock { queue -> UInt64? in
                 guard !queue.cancelled, !queue.events.isEmpty else {
                     queue.jobPending = false
