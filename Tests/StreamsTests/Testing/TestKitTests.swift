@@ -79,6 +79,17 @@ final class TestStreamTests: XCTestCase {
         XCTAssertEqual(source.subscriptions, [SubscriptionSpan(200, 300), SubscriptionSpan(300, 400), SubscriptionSpan(400, 500)])
     }
 
+    /// The example of the StreamsTesting guide, kept true.
+    func testTheGuidesSearchWaitsForTheUserToPause() {
+        let scheduler = TestScheduler()
+        let typed = scheduler.hotStream("-s-w---i--|", frame: .milliseconds(100))
+        let recorder = scheduler.start(subscribed: 0) {
+            typed.debounce(.milliseconds(250), scheduler: scheduler)
+        }
+        XCTAssertEqual(recorder.events, [.data(550, "w"), .data(950, "i"), .end(1_000)])
+        XCTAssertEqual(typed.subscriptions, [SubscriptionSpan(0, 1_000)])
+    }
+
     func testTheRecordingWatcherStampsVirtualTime() {
         let scheduler = TestScheduler()
         let source = Streamer<Int>()
