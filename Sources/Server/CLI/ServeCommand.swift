@@ -34,6 +34,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "PEM private key for --tls-cert. [env: TLS_KEY]") var tlsKey: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)") var logLevel: String?
     @Option(help: "json or text. [env: LOG_FORMAT] (default: text)") var logFormat: String?
+    @Option(help: "Origins whose pages may read the API (CORS), comma-separated, e.g. https://app.example,http://localhost:3000; * for any. [env: CORS_ORIGINS] (default: none)") var corsOrigins: String?
 
     /// The options given on the command line, by setting.
     var flags: [ConfigurationSetting: String] {
@@ -43,6 +44,7 @@ struct ServeCommand: ParsableCommand {
             (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.shutdownTimeout, shutdownTimeout),
             (.maxBodyBytes, maxBodyBytes), (.maxConnections, maxConnections), (.sseHeartbeat, sseHeartbeat), (.eventsClock, eventsClock),
             (.tlsCert, tlsCert), (.tlsKey, tlsKey), (.logLevel, logLevel), (.logFormat, logFormat),
+            (.corsOrigins, corsOrigins),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })
     }
