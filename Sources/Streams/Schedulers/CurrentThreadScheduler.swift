@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Runs work on the calling thread, but never nested: work scheduled while this
 /// thread is already running scheduled work waits in the thread's queue and runs
 /// when the current piece returns (RxSwift: `CurrentThreadScheduler`, the
@@ -65,24 +57,9 @@ private final class TrampolineQueue {
     var running = false
     var pending = RingBuffer<(@Sendable () -> Void, Disposable?)>()
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
-        }
-        return key
-    }()
+    private static let queues = ThreadLocal<TrampolineQueue>()
 
-    static var current: TrampolineQueue? {
-        guard let pointer = pthread_getspecific(key) else { return nil }
-        return Unmanaged<TrampolineQueue>.fromOpaque(pointer).takeUnretainedValue()
-    }
+    static var current: TrampolineQueue? { queues.ifMade }
 
-    static func forCurrentThread() -> TrampolineQueue {
-        if let queue = current { return queue }
-        let queue = TrampolineQueue()
-        pthread_setspecific(key, Unmanaged.passRetained(queue as AnyObject).toOpaque())
-        return queue
-    }
+    static func forCurrentThread() -> TrampolineQueue { queues.value { TrampolineQueue() } }
 }
