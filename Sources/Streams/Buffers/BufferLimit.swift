@@ -33,7 +33,7 @@ public struct BufferLimit: Sendable {
     /// Waiting values at most (≥ 1); `Int.max` for unbounded.
     public let capacity: Int
     public let overflow: Overflow
-    private let counter: DropCounter
+    @usableFromInline let counter: DropCounter
 
     public init(capacity: Int, overflow: Overflow) {
         self.capacity = max(1, capacity)
@@ -56,20 +56,41 @@ public struct BufferLimit: Sendable {
     public var droppedCount: Int { counter.count.load(ordering: .relaxed) }
 
     func recordDrop() { counter.count.add(1, ordering: .relaxed) }
+
+    /// Applies this limit to a buffer it does not hold itself, such as the HTTP layer's
+    /// output buffer for a streamed response, measured in `unit`s (bytes there): nil while
+    /// `waiting` is within `capacity`, else the error to end the stream with, counted in
+    /// `droppedCount`. The owner applies `.fail` whatever `overflow` says: the bytes of a
+    /// framed body cannot be dropped one by one.
+    @inlinable
+    public func overflow(waiting: Int, unit: String = "values") -> BufferOverflowError? {
+        guard waiting > capacity else { return nil }
+        return overflowed(unit: unit)
+    }
+
+    @usableFromInline
+    func overflowed(unit: String) -> BufferOverflowError {
+        recordDrop()
+        return BufferOverflowError(capacity: capacity, unit: unit)
+    }
 }
 
 /// The shared count behind `BufferLimit.droppedCount`.
-private final class DropCounter: Sendable {
+@usableFromInline
+final class DropCounter: Sendable {
     let count = Atomic<Int>(0)
 }
 
 /// What a `.fail` buffer limit delivers when its consumer falls `capacity` values behind.
 public struct BufferOverflowError: Error, Equatable, CustomStringConvertible {
     public let capacity: Int
+    /// What `capacity` counts: values, or bytes for a byte buffer.
+    public let unit: String
 
-    public init(capacity: Int) {
+    public init(capacity: Int, unit: String = "values") {
         self.capacity = capacity
+        self.unit = unit
     }
 
-    public var description: String { "the consumer fell more than \(capacity) values behind" }
+    public var description: String { "the consumer fell more than \(capacity) \(unit) behind" }
 }

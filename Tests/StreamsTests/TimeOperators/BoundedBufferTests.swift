@@ -97,3 +97,21 @@ final class ValuesBufferLimitTests: XCTestCase {
         XCTAssertEqual(values, 100_000)
     }
 }
+
+/// A buffer the library does not hold (the HTTP layer's output buffer, in bytes)
+/// applies the same limit through `overflow(waiting:unit:)`.
+final class ExternalBufferLimitTests: XCTestCase {
+    func testWithinTheCapacityNothingOverflows() {
+        let limit = BufferLimit.fail(1_024)
+        XCTAssertNil(limit.overflow(waiting: 1_024, unit: "bytes"))
+        XCTAssertEqual(limit.droppedCount, 0)
+    }
+
+    func testPastTheCapacityTheOverflowIsCountedAndNamesItsUnit() {
+        let limit = BufferLimit.fail(1_024)
+        let overflow = limit.overflow(waiting: 1_025, unit: "bytes")
+        XCTAssertEqual(overflow, BufferOverflowError(capacity: 1_024, unit: "bytes"))
+        XCTAssertEqual(overflow.map(String.init(describing:)), "the consumer fell more than 1024 bytes behind")
+        XCTAssertEqual(limit.droppedCount, 1)
+    }
+}
