@@ -1,5 +1,6 @@
 import Foundation
 import Streams
+import StreamsTesting
 import XCTest
 @testable import Domain
 
