@@ -13,10 +13,14 @@ public struct UsersQuery: Sendable, Equatable {
     public var concurrency: Int
     public var onAvatarError: AvatarErrorPolicy
     public var embed: Embed
+    /// Fetch each user's public profile (`GET /users/{login}`) beside the avatar: fills
+    /// `name` and `profile`. Off by default: it doubles the upstream requests, and GitHub's
+    /// list has no names.
+    public var profile: Bool
 
     public init(
         since: Int = 0, limit: Int = 30, avatars: AvatarMode = .parallel, concurrency: Int = 8,
-        onAvatarError: AvatarErrorPolicy = .fail, embed: Embed = .none
+        onAvatarError: AvatarErrorPolicy = .fail, embed: Embed = .none, profile: Bool = false
     ) {
         self.since = since
         self.limit = limit
@@ -24,6 +28,7 @@ public struct UsersQuery: Sendable, Equatable {
         self.concurrency = concurrency
         self.onAvatarError = onAvatarError
         self.embed = embed
+        self.profile = profile
     }
 
     /// Reads the query parameters through `value(name)`; absent ones take their defaults.
@@ -35,6 +40,7 @@ public struct UsersQuery: Sendable, Equatable {
         query.avatars = try choice("avatars", value("avatars"), default: query.avatars)
         query.onAvatarError = try choice("onAvatarError", value("onAvatarError"), default: query.onAvatarError)
         query.embed = try choice("embed", value("embed"), default: query.embed)
+        query.profile = try choice("profile", value("profile"), default: Flag(query.profile)).isOn
         return query
     }
 
@@ -54,6 +60,14 @@ public struct UsersQuery: Sendable, Equatable {
         }
         return value
     }
+}
+
+/// A boolean query parameter, spelled `true` or `false`.
+enum Flag: String, CaseIterable {
+    case on = "true", off = "false"
+
+    init(_ value: Bool) { self = value ? .on : .off }
+    var isOn: Bool { self == .on }
 }
 
 /// A query parameter that failed validation; routes answer 400 naming it.

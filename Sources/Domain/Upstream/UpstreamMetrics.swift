@@ -16,9 +16,22 @@ public final class UpstreamMetrics: Sendable {
     private struct State {
         var outcomes: [Outcome: Int] = [:]
         var retries = 0
+        var cache = CacheCounts()
         var bucketCounts = [Int](repeating: 0, count: UpstreamMetrics.bucketBounds.count)
         var durationCount = 0
         var durationSum = 0.0
+    }
+
+    /// What the response cache and single flight saved.
+    public struct CacheCounts: Sendable, Equatable {
+        /// Answers served from the store after a 304.
+        public var hits = 0
+        /// GETs sent without a stored answer.
+        public var misses = 0
+        /// Conditional GETs sent because an answer was stored.
+        public var revalidations = 0
+        /// GETs that joined an identical request in flight instead of sending their own.
+        public var coalesced = 0
     }
 
     private let state = Locked(State())
@@ -48,7 +61,13 @@ public final class UpstreamMetrics: Sendable {
 
     func retried() { state.withLock { $0.retries += 1 } }
 
-    /// The four upstream metric families in Prometheus text exposition format.
+    public var cache: CacheCounts { state.withLock { $0.cache } }
+    func cacheHit() { state.withLock { $0.cache.hits += 1 } }
+    func cacheMissed() { state.withLock { $0.cache.misses += 1 } }
+    func cacheRevalidated() { state.withLock { $0.cache.revalidations += 1 } }
+    func coalesced() { state.withLock { $0.cache.coalesced += 1 } }
+
+    /// The upstream metric families in Prometheus text exposition format.
     public func render() -> String {
         let snapshot = state.withLock { $0 }
         var lines = [
@@ -75,6 +94,18 @@ public final class UpstreamMetrics: Sendable {
             "# HELP upstream_in_flight Upstream requests currently waiting for an answer.",
             "# TYPE upstream_in_flight gauge",
             "upstream_in_flight \(inFlight)",
+            "# HELP upstream_cache_hits_total Upstream answers served from the response cache after a 304.",
+            "# TYPE upstream_cache_hits_total counter",
+            "upstream_cache_hits_total \(snapshot.cache.hits)",
+            "# HELP upstream_cache_misses_total Upstream GETs sent without a cached answer.",
+            "# TYPE upstream_cache_misses_total counter",
+            "upstream_cache_misses_total \(snapshot.cache.misses)",
+            "# HELP upstream_cache_revalidations_total Conditional upstream GETs sent for a cached answer.",
+            "# TYPE upstream_cache_revalidations_total counter",
+            "upstream_cache_revalidations_total \(snapshot.cache.revalidations)",
+            "# HELP upstream_coalesced_requests_total Upstream GETs that joined an identical request in flight.",
+            "# TYPE upstream_coalesced_requests_total counter",
+            "upstream_coalesced_requests_total \(snapshot.cache.coalesced)",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

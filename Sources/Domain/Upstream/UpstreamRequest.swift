@@ -17,6 +17,7 @@ public struct UpstreamRequest: Sendable, Equatable {
     }
 
     public var isSecure: Bool { url.scheme?.lowercased() == "https" }
+    public var origin: UpstreamOrigin { UpstreamOrigin(url) }
     public var host: String { url.host ?? "127.0.0.1" }
     public var port: Int { url.port ?? (isSecure ? 443 : 80) }
 
@@ -27,6 +28,21 @@ public struct UpstreamRequest: Sendable, Equatable {
         if path.isEmpty { path = "/" }
         if let query = components?.percentEncodedQuery, !query.isEmpty { return path + "?" + query }
         return path
+    }
+
+    /// The same request sent to `target` after a redirect: `Authorization` goes along only
+    /// while the origin stays the same (as browsers and curl do), never to another origin.
+    public func redirected(to target: URL) -> UpstreamRequest {
+        var next = UpstreamRequest(method: method, url: target, headers: headers)
+        if UpstreamOrigin(target) != origin {
+            next.headers = next.headers.filter { $0.key.lowercased() != "authorization" }
+        }
+        return next
+    }
+
+    /// A header's value, whatever the case of its name.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.lowercased() == name.lowercased() }?.value
     }
 
     /// `Host` value: the port only when it is not the scheme's default.

@@ -32,13 +32,15 @@ public final class UpstreamServices: Sendable {
             baseURL = upstream
         } else {
             let demo = DemoUpstreamServer(configuration: .init(
-                users: configuration.demoUsers, latency: configuration.demoLatency, failureRate: configuration.demoFailureRate))
+                users: configuration.demoUsers, latency: configuration.demoLatency, failureRate: configuration.demoFailureRate,
+                rateLimit: configuration.demoRateLimit))
             try demo.start()
             demoServer = demo
             baseURL = demo.baseURL!
         }
+        let cache = configuration.upstreamCacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: configuration.upstreamCacheBytes) : nil
         let client = GitHubClient(
-            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry),
+            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache),
             transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "upstream.timers"))
         return UpstreamServices(client: client, demoServer: demoServer)
     }
@@ -53,7 +55,8 @@ public final class UpstreamServices: Sendable {
     }
 
     /// Adds `upstream_requests_total{outcome}`, `upstream_retries_total`,
-    /// `upstream_request_duration_seconds` and `upstream_in_flight` to `/metrics`.
+    /// `upstream_request_duration_seconds`, `upstream_in_flight` and the response cache's
+    /// `upstream_cache_{hits,misses,revalidations}_total` and `upstream_coalesced_requests_total` to `/metrics`.
     public func installMetrics(into registry: MetricsRegistry) {
         let metrics = client.metrics
         registry.addCollector { metrics.render() }
