@@ -41,6 +41,15 @@ public final class DemoUpstream: Sendable {
     private let identicons = IdenticonCache()
     private let scheduler: any Scheduler
     private let avatarPort = Locked<Int?>(nil)
+    private let served = Locked(Statistics())
+
+    /// What the demo has answered so far: every request, and how many got a 304.
+    public struct Statistics: Sendable, Equatable {
+        public var requests = 0
+        public var notModified = 0
+    }
+
+    public var statistics: Statistics { served.withLock { $0 } }
 
     public init(configuration: Configuration = Configuration(), scheduler: any Scheduler = QueueScheduler.global) {
         self.configuration = configuration
@@ -65,6 +74,15 @@ public final class DemoUpstream: Sendable {
 
     /// The answer without latency, fault injection included.
     public func answer(_ request: DemoRequest, now: Date = Date()) -> DemoResponse {
+        let response = faultOrRoute(request, now: now)
+        served.withLock { statistics in
+            statistics.requests += 1
+            if response.status == 304 { statistics.notModified += 1 }
+        }
+        return response
+    }
+
+    private func faultOrRoute(_ request: DemoRequest, now: Date) -> DemoResponse {
         if let fault = faults.nextFault() {
             switch fault {
             case .status(let status):

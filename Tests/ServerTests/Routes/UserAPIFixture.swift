@@ -12,15 +12,16 @@ final class UserAPIFixture {
     let services: UpstreamServices
     let api: TestServer
     let metrics: UpstreamMetrics
+    let transport = HTTPUpstreamTransport()
 
     init(
-        users: Int = 60, latency: Duration = .zero, failureRate: Double = 0, upstreamURL: URL? = nil,
+        users: Int = 60, latency: Duration = .zero, failureRate: Double = 0, rateLimit: Int = 0, upstreamURL: URL? = nil,
         timeout: Duration = .seconds(2), retry: RetryPolicy = RetryPolicy(maxRetries: 6, baseDelay: .milliseconds(5), maxDelay: .milliseconds(100)),
-        heartbeat: HeartbeatClock? = nil
+        token: String? = nil, cacheBytes: Int = 0, heartbeat: HeartbeatClock? = nil
     ) throws {
         var baseURL = upstreamURL
         if upstreamURL == nil {
-            let demo = DemoUpstreamServer(configuration: .init(users: users, latency: latency, failureRate: failureRate))
+            let demo = DemoUpstreamServer(configuration: .init(users: users, latency: latency, failureRate: failureRate, rateLimit: rateLimit))
             try demo.start()
             self.demo = demo
             baseURL = demo.baseURL
@@ -29,8 +30,10 @@ final class UserAPIFixture {
         }
         metrics = UpstreamMetrics()
         let client = GitHubClient(
-            configuration: .init(baseURL: baseURL!, timeout: timeout, retry: retry),
-            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "test.upstream"), metrics: metrics)
+            configuration: .init(
+                baseURL: baseURL!, token: token, timeout: timeout, retry: retry,
+                cache: cacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: cacheBytes) : nil),
+            transport: transport, scheduler: QueueScheduler(label: "test.upstream"), metrics: metrics)
         services = UpstreamServices(client: client, hub: PipelineEventHub())
         var router = Router()
         services.routes(responder: EventStreamResponder(heartbeat: heartbeat, subscribers: nil)).register(on: &router)

@@ -3,8 +3,8 @@ import Streams
 
 /// Coalesces concurrent identical GETs (same URL, same credential) into one upstream
 /// request: the first caller's request becomes a shared stream — many watchers, one
-/// upstream call — that later callers join until it answers. A caller that joins after
-/// the answer starts a new request.
+/// upstream call — that later callers join until it answers. A caller that comes after
+/// the answer starts a new request (a redirect back to the same URL is a new hop).
 ///
 ///     caller A:   --send(u)----------200|
 ///     caller B:        --send(u)-----200|   (joined A's request: one upstream call)
@@ -34,10 +34,11 @@ public final class SingleFlightTransport: UpstreamTransport {
                 if let flight = flights.byKey[key] { return (flight.answer, true) }
                 flights.nextID += 1
                 let id = flights.nextID
-                // `replay(1)`: a caller joining between the answer and the end still gets it.
+                // `replay(1)`: a caller that joined just before the answer but watches just
+                // after it still gets it.
                 let answer = next.send(request)
                     .call(
-                        error: { [weak self] _ in self?.land(key, id) }, end: { [weak self] in self?.land(key, id) },
+                        data: { [weak self] _ in self?.land(key, id) }, error: { [weak self] _ in self?.land(key, id) },
                         disposed: { [weak self] in self?.land(key, id) })
                     .replay(1)
                 flights.byKey[key] = Flight(id: id, answer: answer)
