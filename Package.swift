@@ -36,7 +36,10 @@ let package = Package(
         ),
         .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "ConcurrencyHelpers", "Streams", "NetCore"]),
+        .testTarget(
+            name: "ServerTests", dependencies: ["Server", "Domain", "ConcurrencyHelpers", "Streams", "NetCore"],
+            // An extract of GitHub's published REST schemas the demo upstream is checked against.
+            resources: [.copy("Routes/Resources")]),
     ],
     swiftLanguageModes: [.v6]
 )
