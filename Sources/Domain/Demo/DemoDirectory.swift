@@ -49,8 +49,9 @@ public struct DemoDirectory: Sendable {
             blog: sparse ? "" : "https://\(login).example",
             followers: Int(hash.next() % 1000), following: Int(hash.next() % 100),
             createdAt: Self.timestamp(daysAfter2008: id % 5000),
-            // Every fourth user's avatar_url goes through a redirect to the avatar origin.
-            avatarBehindRedirect: id % 4 == 2)
+            // One user in ten has an avatar_url that redirects to the avatar origin: enough to
+            // exercise redirects on every page, few enough to keep a page's avatars one round trip.
+            avatarBehindRedirect: id % 10 == 2)
     }
 
     public func user(login: String) -> DemoUser? {
