@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "NetCore", targets: ["NetCore"]),
+        .library(name: "HTTP", targets: ["HTTP"]),
         .executable(name: "stream-service", targets: ["Server"]),
     ],
     dependencies: [
@@ -23,11 +24,13 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Sockets, TLS and gzip shared by the server and the upstream client.
         .target(name: "NetCore", dependencies: ["ConcurrencyHelpers", "CZlib", "COpenSSL"]),
-        .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore"]),
+        // HTTP/1.1 library, server and client: parsing, routing, response writing, SSE, event-loop scheduling.
+        .target(name: "HTTP", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore"]),
+        .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore", "HTTP"]),
         .executableTarget(
             name: "Server",
             dependencies: [
-                "ConcurrencyHelpers", "Streams", "Domain", "NetCore",
+                "ConcurrencyHelpers", "Streams", "Domain", "NetCore", "HTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -35,9 +38,12 @@ let package = Package(
             resources: [.embedInCode("App/openapi.yaml")]
         ),
         .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore", "HTTP"]),
+        // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
+        .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "ConcurrencyHelpers"], path: "Tests/HTTPTestSupport"),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore"]),
         .testTarget(
-            name: "ServerTests", dependencies: ["Server", "Domain", "ConcurrencyHelpers", "Streams", "NetCore"],
+            name: "ServerTests", dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore"],
             // An extract of GitHub's published REST schemas the demo upstream is checked against.
             resources: [.copy("Routes/Resources")]),
     ],

@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 import Streams
 
 /// Puts the demo upstream on two sockets, as GitHub serves its API and its avatars
