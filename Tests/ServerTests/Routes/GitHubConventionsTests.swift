@@ -4,6 +4,8 @@ import Foundation
 import Streams
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 /// GitHub's documented conventions, over real sockets: the service against upstreams on
 /// 127.0.0.1 that redirect, rate-limit and page as GitHub does.
