@@ -124,6 +124,19 @@ final class GitHubClientTests: XCTestCase {
         XCTAssertEqual(transport.requests.first?.headers["Authorization"], "Bearer secret")
     }
 
+    func testRedirectIsFollowedAndEachHopIsRetriedOnItsOwn() {
+        let transport = ScriptedTransport([
+            .respond(UpstreamResponse(status: 302, headers: ["location": "http://avatars.test/u/1?v=4"])),
+            json(503), .respond(UpstreamResponse(status: 200, headers: ["content-type": "image/png"], body: [7])),
+        ])
+        let recorder = EventRecorder<AvatarImage>()
+        recorder.watch(client(transport, token: "secret").avatar(url: URL(string: "http://demo.test/ada1.png")!, login: "ada1"))
+        scheduler.run()
+        XCTAssertEqual(recorder.values, [AvatarImage(bytes: [7], contentType: "image/png")])
+        XCTAssertEqual(transport.requests.map(\.url.absoluteString), ["http://demo.test/ada1.png", "http://avatars.test/u/1?v=4", "http://avatars.test/u/1?v=4"])
+        XCTAssertEqual(transport.requests.map { $0.headers["Authorization"] }, ["Bearer secret", nil, nil], "no token to another origin")
+    }
+
     func testRequestsCarryGitHubsDocumentedHeaders() {
         let transport = ScriptedTransport([json(200, "[]")])
         client(transport).users(since: 0, perPage: 1).watch { _ in }

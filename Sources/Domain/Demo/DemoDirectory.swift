@@ -49,9 +49,10 @@ public struct DemoDirectory: Sendable {
             blog: sparse ? "" : "https://\(login).example",
             followers: Int(hash.next() % 1000), following: Int(hash.next() % 100),
             createdAt: Self.timestamp(daysAfter2008: id % 5000),
-            // One user in ten has an avatar_url that redirects to the avatar origin: enough to
-            // exercise redirects on every page, few enough to keep a page's avatars one round trip.
-            avatarBehindRedirect: id % 10 == 2)
+            // One user in twenty has an avatar_url that redirects to the avatar origin: every
+            // page of 20 meets a redirect, and the extra round trips still fit in the slack of
+            // a parallel page (100 avatars, 16 at a time: 7 rounds of 50 ms with or without them).
+            avatarBehindRedirect: id % 20 == 2)
     }
 
     public func user(login: String) -> DemoUser? {

@@ -14,9 +14,10 @@ import Streams
 ///
 /// Requests follow GitHub's conventions: `Accept: application/vnd.github+json`,
 /// `X-GitHub-Api-Version: 2022-11-28`, a `User-Agent` naming the service and its version,
-/// the token only to the API origin. Below the client, the transport stack follows
-/// redirects (`RedirectFollowingTransport`), coalesces identical GETs in flight
-/// (`SingleFlightTransport`) and revalidates cached answers (`CachingTransport`).
+/// the token only to the API origin, redirects followed (up to 5 hops, each hop a request
+/// of its own with its own retries). Below the client, the transport stack coalesces
+/// identical GETs in flight (`SingleFlightTransport`) and revalidates cached answers
+/// (`CachingTransport`).
 public final class GitHubClient: Sendable {
     public struct Configuration: Sendable {
         public var baseURL: URL
@@ -43,6 +44,9 @@ public final class GitHubClient: Sendable {
     }
 
     public static let apiVersion = "2022-11-28"
+    /// Five hops, as curl's `--max-redirs` examples and Octokit use; a longer chain is a loop in practice.
+    public static let maxRedirects = 5
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
     /// 10 pages = 1,000 repositories: covers all but a handful of accounts while bounding
     /// one profile to 10 of the 5,000 requests an authenticated token gets per hour.
     public static let defaultMaxRepoPages = 10
@@ -53,12 +57,12 @@ public final class GitHubClient: Sendable {
     public let metrics: UpstreamMetrics
     let clock = ContinuousClock()
 
-    /// - Parameter transport: sends single exchanges; the client wraps it in the cache,
-    ///   single-flight and redirect stages.
+    /// - Parameter transport: sends single exchanges; the client wraps it in the cache and
+    ///   single-flight stages.
     public init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = .shared) {
         self.configuration = configuration
         let cached = configuration.cache.map { CachingTransport(transport, store: $0, metrics: metrics) } ?? transport
-        self.transport = RedirectFollowingTransport(SingleFlightTransport(cached, metrics: metrics))
+        self.transport = SingleFlightTransport(cached, metrics: metrics)
         self.scheduler = scheduler
         self.metrics = metrics
     }
@@ -105,10 +109,32 @@ public final class GitHubClient: Sendable {
             .recover(false)
     }
 
-    /// One GET with retries; a final failure is an `UpstreamFailure` naming `stage` and the
-    /// retries spent.
-    func get(_ url: URL, stage: UpstreamStage, trace: PipelineTrace?) -> DataStream<UpstreamResponse> {
-        let request = request(url)
+    /// One GET, following redirects; a final failure is an `UpstreamFailure` naming `stage`.
+    ///
+    ///     retried(url):   --302(b)|
+    ///     retried(b):             --200|
+    ///     get(url):       ----------200|
+    func get(_ url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int = GitHubClient.maxRedirects) -> DataStream<UpstreamResponse> {
+        retried(request(url), stage: stage, trace: trace).redirect { response -> DataStream<UpstreamResponse> in
+            guard Self.redirectStatuses.contains(response.status), let location = response.header("location") else {
+                return .just(response)
+            }
+            guard hopsLeft > 0 else {
+                return .just(error: UpstreamFailure(.malformed("more than \(Self.maxRedirects) redirects, the last to \(location)"), stage: stage))
+            }
+            guard let target = URL(string: location, relativeTo: url)?.absoluteURL, ["http", "https"].contains(target.scheme?.lowercased())
+            else {
+                return .just(error: UpstreamFailure(.malformed("redirect to an unusable location \(location)"), stage: stage))
+            }
+            // `request(_:)` gives the token to the API origin only, so a hop to another
+            // origin (an avatar host, another port) goes without it.
+            return self.get(target, stage: stage, trace: trace, hopsLeft: hopsLeft - 1)
+        }
+    }
+
+    /// One request with retries; a final failure is an `UpstreamFailure` naming `stage` and
+    /// the retries spent.
+    private func retried(_ request: UpstreamRequest, stage: UpstreamStage, trace: PipelineTrace?) -> DataStream<UpstreamResponse> {
         let policy = configuration.retry
         return DataStream.deferred { [self] in
             let retries = Locked(0)
@@ -125,7 +151,8 @@ public final class GitHubClient: Sendable {
         }
     }
 
-    /// One attempt: timed out, checked for a 2xx, and measured (outcome, duration, in flight).
+    /// One attempt: timed out, checked for a 2xx (or a redirect to follow), and measured
+    /// (outcome, duration, in flight).
     private func measuredAttempt(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
         DataStream.deferred { [self] in
             let started = clock.now
@@ -138,6 +165,7 @@ public final class GitHubClient: Sendable {
             return transport.send(request)
                 .timeout(configuration.timeout, scheduler: scheduler)
                 .map { response throws(UpstreamError) in
+                    if Self.redirectStatuses.contains(response.status), response.header("location") != nil { return response }
                     if let failure = UpstreamError(answer: response) { throw failure }
                     return response
                 }

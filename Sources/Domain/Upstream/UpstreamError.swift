@@ -32,8 +32,6 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var isNotFound: Bool { self == .status(404, retryAfterSeconds: nil) }
-
     /// Connection errors, timeouts, 5xx and rate limits are worth another try; other 4xx
     /// never. Whether a server-named wait is short enough is `RetryPolicy`'s call.
     public var isRetryable: Bool {

@@ -20,20 +20,9 @@ public struct UpstreamRequest: Sendable, Equatable {
     public var isSecure: Bool { clientRequest.isSecure }
     public var host: String { clientRequest.host }
     public var port: Int { clientRequest.port }
-    public var origin: UpstreamOrigin { UpstreamOrigin(url) }
 
     /// Path plus query, as sent on the request line.
     public var target: String { clientRequest.target }
-
-    /// The same request sent to `target` after a redirect: `Authorization` goes along only
-    /// while the origin stays the same (as browsers and curl do), never to another origin.
-    public func redirected(to target: URL) -> UpstreamRequest {
-        var next = UpstreamRequest(method: method, url: target, headers: headers)
-        if UpstreamOrigin(target) != origin {
-            next.headers = next.headers.filter { $0.key.lowercased() != "authorization" }
-        }
-        return next
-    }
 
     /// A header's value, whatever the case of its name.
     public func header(_ name: String) -> String? {
