@@ -239,5 +239,8 @@ final class GitHubClientTests: XCTestCase {
         XCTAssertTrue(text.contains("upstream_request_duration_seconds_bucket{le=\"0.025\"} 1"))
         XCTAssertTrue(text.contains("upstream_in_flight 0"))
         XCTAssertTrue(text.contains("upstream_retries_total 0"))
+        for family in ["upstream_cache_hits_total", "upstream_cache_misses_total", "upstream_cache_revalidations_total", "upstream_coalesced_requests_total"] {
+            XCTAssertTrue(text.contains("# TYPE \(family) counter\n\(family) 0"), family)
+        }
     }
 }
