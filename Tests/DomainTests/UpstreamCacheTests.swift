@@ -1,4 +1,5 @@
 import Foundation
+import MetricsTestKit
 import Streams
 import XCTest
 @testable import Domain
@@ -57,13 +58,13 @@ final class InMemoryUpstreamCacheTests: XCTestCase {
 final class CachingTransportTests: XCTestCase {
     let url = URL(string: "http://u.test/users/ada1")!
 
-    func testSecondGetIsConditionalAndA304IsAnsweredWithTheStoredBody() {
+    func testSecondGetIsConditionalAndA304IsAnsweredWithTheStoredBody() throws {
         let transport = ScriptedTransport([
             .respond(UpstreamResponse(status: 200, headers: ["etag": "W/\"v1\"", "last-modified": "Mon", "x-ratelimit-remaining": "9"], body: Array("stored".utf8))),
             .respond(UpstreamResponse(status: 304, headers: ["etag": "W/\"v1\"", "x-ratelimit-remaining": "8"])),
         ])
-        let metrics = UpstreamMetrics()
-        let caching = CachingTransport(transport, store: InMemoryUpstreamCache(), metrics: metrics)
+        let recorded = TestMetrics()
+        let caching = CachingTransport(transport, store: InMemoryUpstreamCache(), metrics: UpstreamMetrics(factory: recorded))
         let first = EventRecorder<UpstreamResponse>(), second = EventRecorder<UpstreamResponse>()
         first.watch(caching.send(UpstreamRequest(url: url)))
         second.watch(caching.send(UpstreamRequest(url: url)))
@@ -73,7 +74,12 @@ final class CachingTransportTests: XCTestCase {
         XCTAssertEqual(second.values.first?.status, 200)
         XCTAssertEqual(second.values.first?.body, Array("stored".utf8))
         XCTAssertEqual(second.values.first?.header("x-ratelimit-remaining"), "8", "the 304's fresh headers")
-        XCTAssertEqual(metrics.cache, UpstreamMetrics.CacheCounts(hits: 1, misses: 1, revalidations: 1, coalesced: 0))
+        for (name, count) in [
+            (UpstreamMetrics.cacheHitsName, 1), (UpstreamMetrics.cacheMissesName, 1), (UpstreamMetrics.cacheRevalidationsName, 1),
+            (UpstreamMetrics.coalescedName, 0),
+        ] {
+            XCTAssertEqual(try recorded.expectCounter(name).totalValue, Int64(count), name)
+        }
     }
 
     func testAnswersForOneTokenAreNotRevalidatedForAnother() {
@@ -89,18 +95,18 @@ final class CachingTransportTests: XCTestCase {
 }
 
 final class SingleFlightTransportTests: XCTestCase {
-    func testConcurrentIdenticalGetsShareOneRequest() {
+    func testConcurrentIdenticalGetsShareOneRequest() throws {
         let scheduler = TestScheduler()
         let upstream = DemoUpstream(configuration: .init(users: 5, latency: .milliseconds(100)), scheduler: scheduler)
-        let metrics = UpstreamMetrics()
-        let transport = SingleFlightTransport(DemoUpstreamTransport(upstream: upstream), metrics: metrics)
+        let recorded = TestMetrics()
+        let transport = SingleFlightTransport(DemoUpstreamTransport(upstream: upstream), metrics: UpstreamMetrics(factory: recorded))
         let request = UpstreamRequest(url: URL(string: "http://demo.test/users/ada1")!)
         let recorders = (0..<5).map { _ in EventRecorder<UpstreamResponse>() }
         for recorder in recorders { recorder.watch(transport.send(request)) }
         scheduler.advance(by: .milliseconds(100))
         XCTAssertEqual(recorders.map { $0.values.first?.status }, Array(repeating: 200, count: 5))
         XCTAssertEqual(upstream.statistics.requests, 1)
-        XCTAssertEqual(metrics.cache.coalesced, 4)
+        XCTAssertEqual(try recorded.expectCounter(UpstreamMetrics.coalescedName).totalValue, 4)
         XCTAssertEqual(transport.inFlight, 0)
     }
 

@@ -222,38 +222,3 @@ final class ProfilePipelineTests: XCTestCase {
         XCTAssertEqual(RepoSummary(repos: repos), RepoSummary(count: 7, stars: 15, topLanguages: ["Go", "Swift", "C"]))
     }
 }
-
-final class UsersQueryTests: XCTestCase {
-    func parse(_ parameters: [String: String]) throws -> UsersQuery {
-        try UsersQuery.parse { parameters[$0] }
-    }
-
-    func testDefaultsApplyWhenParametersAreAbsent() throws {
-        XCTAssertEqual(try parse([:]), UsersQuery())
-    }
-
-    func testLimitOutsideOneToHundredNamesTheParameter() {
-        for value in ["0", "101", "ten"] {
-            XCTAssertThrowsError(try parse(["limit": value])) { XCTAssertEqual(($0 as? QueryParameterError)?.parameter, "limit") }
-        }
-    }
-
-    func testConcurrencyOutsideOneToSixtyFourIsRejected() {
-        XCTAssertThrowsError(try parse(["concurrency": "65"])) { XCTAssertEqual(($0 as? QueryParameterError)?.parameter, "concurrency") }
-    }
-
-    func testUnknownEnumValuesAreRejected() {
-        XCTAssertThrowsError(try parse(["avatars": "sideways"])) { XCTAssertEqual(($0 as? QueryParameterError)?.parameter, "avatars") }
-        XCTAssertThrowsError(try parse(["onAvatarError": "ignore"])) { XCTAssertEqual(($0 as? QueryParameterError)?.parameter, "onAvatarError") }
-        XCTAssertThrowsError(try parse(["embed": "base64"])) { XCTAssertEqual(($0 as? QueryParameterError)?.parameter, "embed") }
-    }
-
-    func testAllParametersParse() throws {
-        let query = try parse(["since": "5", "limit": "7", "avatars": "serial", "concurrency": "3", "onAvatarError": "skip", "embed": "data-uri", "profile": "true"])
-        XCTAssertEqual(query, UsersQuery(since: 5, limit: 7, avatars: .serial, concurrency: 3, onAvatarError: .skip, embed: .dataURI, profile: true))
-    }
-
-    func testProfileMustBeTrueOrFalse() {
-        XCTAssertThrowsError(try parse(["profile": "yes"])) { XCTAssertEqual(($0 as? QueryParameterError)?.parameter, "profile") }
-    }
-}

@@ -59,7 +59,7 @@ public final class GitHubClient: Sendable {
 
     /// - Parameter transport: sends single exchanges; the client wraps it in the cache and
     ///   single-flight stages.
-    public init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = .shared) {
+    public init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = UpstreamMetrics()) {
         self.configuration = configuration
         let cached = configuration.cache.map { CachingTransport(transport, store: $0, metrics: metrics) } ?? transport
         self.transport = SingleFlightTransport(cached, metrics: metrics)

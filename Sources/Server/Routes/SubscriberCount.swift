@@ -1,11 +1,12 @@
 import ConcurrencyHelpers
+import CoreMetrics
 import HTTP
 import Streams
 
 extension DataStream {
     /// This stream, counting its live subscriptions in `gauge` (up on subscribe,
     /// down exactly once when it ends, fails or is disposed).
-    func counted(in gauge: Gauge?) -> DataStream<Element> {
+    func counted(in gauge: Meter?) -> DataStream<Element> {
         guard let gauge else { return self }
         return DataStream.deferred {
             let counted = OnceFlag()

@@ -41,10 +41,4 @@ enum UpstreamProblem {
         case .users: nil
         }
     }
-
-    static func badParameter(_ error: QueryParameterError, instance: String) -> Response {
-        .problem(
-            status: .badRequest, detail: "Query parameter '\(error.parameter)' \(error.reason)",
-            title: "Invalid query parameter", instance: instance)
-    }
 }

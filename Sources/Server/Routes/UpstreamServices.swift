@@ -24,7 +24,8 @@ public final class UpstreamServices: Sendable {
     /// Talks to `configuration.upstream`, or starts the demo upstream in-process when it is nil.
     /// Throws when the demo upstream cannot bind its loopback port.
     public static func start(
-        _ configuration: ServiceConfiguration, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy()
+        _ configuration: ServiceConfiguration, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
+        metrics: UpstreamMetrics = UpstreamMetrics()
     ) throws -> UpstreamServices {
         var demoServer: DemoUpstreamServer?
         let baseURL: URL
@@ -41,7 +42,7 @@ public final class UpstreamServices: Sendable {
         let cache = configuration.upstreamCacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: configuration.upstreamCacheBytes) : nil
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache),
-            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "upstream.timers"))
+            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "upstream.timers"), metrics: metrics)
         return UpstreamServices(client: client, demoServer: demoServer)
     }
 
@@ -52,14 +53,6 @@ public final class UpstreamServices: Sendable {
     /// For `/ready`: true while the upstream answers HTTP at all.
     public func isUpstreamReachable(timeout: Duration = .seconds(2)) -> DataStream<Bool> {
         client.probe(timeout: timeout)
-    }
-
-    /// Adds `upstream_requests_total{outcome}`, `upstream_retries_total`,
-    /// `upstream_request_duration_seconds`, `upstream_in_flight` and the response cache's
-    /// `upstream_cache_{hits,misses,revalidations}_total` and `upstream_coalesced_requests_total` to `/metrics`.
-    public func installMetrics(into registry: MetricsRegistry) {
-        let metrics = client.metrics
-        registry.addCollector { metrics.render() }
     }
 
     public func shutdown() async {

@@ -89,7 +89,7 @@ final class GitHubConventionsTests: XCTestCase {
         XCTAssertEqual(response.status, 503)
         XCTAssertEqual(response.header("Retry-After"), "60")
         XCTAssertEqual(api.requests.count, 1, "a 60 s wait is not spent inside the request")
-        XCTAssertEqual(fixture.metrics.requests(.rateLimited), 1)
+        XCTAssertEqual(fixture.metrics.sample(#"upstream_requests_total{outcome="rate_limited"}"#), 1)
     }
 
     func testLong429Becomes503WithRetryAfterAndAShortOneIsRetried() async throws {
@@ -148,10 +148,10 @@ final class GitHubConventionsTests: XCTestCase {
         let second = try fixture.get("/users/ada1")
         XCTAssertEqual(first.status, 200)
         XCTAssertEqual(second.bodyText, first.bodyText)
-        let cache = fixture.metrics.cache
-        XCTAssertEqual(cache.misses, 2, "user and repos, first time")
-        XCTAssertEqual(cache.revalidations, 2)
-        XCTAssertEqual(cache.hits, 2)
+        let metrics = fixture.metrics
+        XCTAssertEqual(metrics.sample(UpstreamMetrics.cacheMissesName), 2, "user and repos, first time")
+        XCTAssertEqual(metrics.sample(UpstreamMetrics.cacheRevalidationsName), 2)
+        XCTAssertEqual(metrics.sample(UpstreamMetrics.cacheHitsName), 2)
         XCTAssertEqual(fixture.demo!.upstream.statistics.notModified, 2)
     }
 
@@ -163,6 +163,6 @@ final class GitHubConventionsTests: XCTestCase {
         XCTAssertEqual(Set(bodies.map { $0 }).count, 1)
         XCTAssertEqual(bodies.first, Identicon(login: "ada1").png())
         XCTAssertEqual(fixture.demo!.upstream.statistics.requests, 2, "one user lookup and one avatar for eight callers")
-        XCTAssertEqual(fixture.metrics.cache.coalesced, 14)
+        XCTAssertEqual(fixture.metrics.sample(UpstreamMetrics.coalescedName), 14)
     }
 }
