@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 import NetCore
 import Streams
 
@@ -58,6 +59,8 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         switch error {
         case let upstream as UpstreamError: self = upstream
         case let failure as UpstreamFailure: self = failure.error
+        case HTTPClientError.connection(let reason): self = .connection(reason)
+        case HTTPClientError.malformed(let reason): self = .malformed(reason)
         case is StreamTimeoutError: self = .timeout
         case is DecodingError: self = .malformed(String(describing: error))
         default: self = .connection(String(describing: error))
