@@ -13,7 +13,8 @@ final class UserAPIFixture {
     let demo: DemoUpstreamServer?
     let services: UpstreamServices
     let api: TestServer
-    let metrics: UpstreamMetrics
+    /// The upstream client's metrics, in a registry of this fixture's own.
+    let metrics = ServiceMetrics()
 
     init(
         users: Int = 60, latency: Duration = .zero, failureRate: Double = 0, upstreamURL: URL? = nil,
@@ -29,10 +30,9 @@ final class UserAPIFixture {
         } else {
             demo = nil
         }
-        metrics = UpstreamMetrics()
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL!, timeout: timeout, retry: retry),
-            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "test.upstream"), metrics: metrics)
+            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "test.upstream"), metrics: metrics.upstream())
         services = UpstreamServices(client: client, hub: PipelineEventHub())
         var router = Router()
         services.routes(responder: EventStreamResponder(heartbeat: heartbeat, subscribers: nil)).register(on: &router)

@@ -51,10 +51,10 @@ final class UsersStreamRouteTests: XCTestCase {
         }
         let metrics = fixture.metrics
         // Between one avatar's answer and the next request there is a moment with none in flight.
-        waitUntil("the next avatar is being fetched", timeout: 2) { metrics.inFlight == 1 }
+        waitUntil("the next avatar is being fetched", timeout: 2) { metrics.sample("upstream_in_flight") == 1 }
         withExtendedLifetime(client) {}
         _ = consume client
-        waitUntil("upstream requests cancelled", timeout: 1) { metrics.inFlight == 0 }
+        waitUntil("upstream requests cancelled", timeout: 1) { metrics.sample("upstream_in_flight") == 0 }
         waitUntil("subscriptions released", timeout: 1) { StreamDiagnostics.liveSubscriptions <= baseline }
         let demo = fixture.demo!
         waitUntil("upstream connections closed", timeout: 1) { demo.openConnections == 0 }
