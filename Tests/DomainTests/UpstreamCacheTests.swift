@@ -1,6 +1,7 @@
 import Foundation
 import MetricsTestKit
 import Streams
+import StreamsTesting
 import XCTest
 @testable import Domain
 

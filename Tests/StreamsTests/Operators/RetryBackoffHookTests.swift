@@ -1,5 +1,6 @@
 import Synchronization
 import Streams
+import StreamsTesting
 import XCTest
 
 /// `RetryBackoff.onRetry`: the hook a caller uses to publish retry events and count retries.
