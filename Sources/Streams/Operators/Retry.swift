@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 extension StreamType {
     /// Watches the stream again after an error, up to `maxRetries` times; the
