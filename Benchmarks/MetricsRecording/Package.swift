@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 // What recording a request's metrics costs the HTTP engine (issue 11): HTTPMetrics, which keeps each
 // series' swift-metrics handles, against making the handles per request, both over swift-prometheus.
-// A package of its own, apart from Benchmarks/ (whose peers' dependency graph has a target named like
-// one of the root's). Build release only; run by scripts/bench-metrics, never by `swift test`.
+// A package of its own, apart from Benchmarks/: it builds only the HTTP library and the Prometheus
+// backend it measures, not the peers. Build release only; run by scripts/bench-metrics, never by `swift test`.
 import Foundation
 import PackageDescription
 
