@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "NetCore", targets: ["NetCore"]),
+        .library(name: "Redis", targets: ["Redis"]),
         .executable(name: "stream-service", targets: ["Server"]),
     ],
     dependencies: [
@@ -21,6 +22,8 @@ let package = Package(
         // Sockets, TLS and gzip shared by the server and the upstream client.
         .target(name: "NetCore", dependencies: ["CZlib", "COpenSSL"]),
         .target(name: "Domain", dependencies: ["Streams", "NetCore"]),
+        // RESP2 client on NetCore sockets: the shared event feed and cache tier of scaled-out replicas.
+        .target(name: "Redis", dependencies: ["NetCore"]),
         .executableTarget(
             name: "Server",
             dependencies: [
@@ -33,6 +36,9 @@ let package = Package(
         ),
         .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Streams", "NetCore"]),
+        // Starts and stops real redis-server processes for the tests that need one.
+        .target(name: "RedisTestSupport", dependencies: ["NetCore"], path: "Tests/RedisTestSupport"),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "NetCore"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "Streams", "NetCore"]),
     ],
     swiftLanguageModes: [.v6]
