@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "NetCore", targets: ["NetCore"]),
+        .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Redis", targets: ["Redis"]),
         .executable(name: "stream-service", targets: ["Server"]),
     ],
@@ -15,31 +16,39 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        // The one lock, once-flag and Duration conversions every module shares (`package` access),
+        // as NIOConcurrencyHelpers is to swift-nio.
+        .target(name: "ConcurrencyHelpers"),
         // Reactive library: Foundation and Dispatch only.
-        .target(name: "Streams"),
+        .target(name: "Streams", dependencies: ["ConcurrencyHelpers"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Sockets, TLS and gzip shared by the server and the upstream client.
-        .target(name: "NetCore", dependencies: ["CZlib", "COpenSSL"]),
-        .target(name: "Domain", dependencies: ["Streams", "NetCore"]),
+        .target(name: "NetCore", dependencies: ["ConcurrencyHelpers", "CZlib", "COpenSSL"]),
+        // HTTP/1.1 library, server and client: parsing, routing, response writing, SSE, event-loop scheduling.
+        .target(name: "HTTP", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore"]),
+        .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore", "HTTP"]),
         // RESP2 client on NetCore sockets: the shared event feed and cache tier of scaled-out replicas.
-        .target(name: "Redis", dependencies: ["NetCore"]),
+        .target(name: "Redis", dependencies: ["ConcurrencyHelpers", "NetCore"]),
         .executableTarget(
             name: "Server",
             dependencies: [
-                "Streams", "Domain", "NetCore",
+                "ConcurrencyHelpers", "Streams", "Domain", "NetCore", "HTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Compiled into the binary, so /openapi.yaml needs no file at run time (e.g. in the container).
             resources: [.embedInCode("App/openapi.yaml")]
         ),
-        .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "Streams", "NetCore"]),
-        // Starts and stops real redis-server processes for the tests that need one.
+        .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore", "HTTP"]),
+        // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
+        .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "ConcurrencyHelpers"], path: "Tests/HTTPTestSupport"),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore"]),
+        // Starts, pauses and stops real redis-server processes for the tests that need one.
         .target(name: "RedisTestSupport", dependencies: ["NetCore"], path: "Tests/RedisTestSupport"),
-        .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "NetCore"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "Streams", "NetCore"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "HTTPTestSupport", "ConcurrencyHelpers", "NetCore"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

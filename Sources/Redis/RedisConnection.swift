@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Dispatch
 import NetCore
 
@@ -30,7 +31,7 @@ public final class RedisConnection: @unchecked Sendable {
     public let configuration: RedisConfiguration
     public let loop: EventLoop
     private let tls: TLSContext?
-    private let snapshot = PThreadMutex(Snapshot())
+    private let snapshot = Locked(Snapshot())
     private let onStateChange: (@Sendable (RedisConnectionState) -> Void)?
 
     // Loop-confined.
@@ -224,7 +225,7 @@ public final class RedisConnection: @unchecked Sendable {
         failedAttempts += 1
         reconnectTimer?.cancel()
         let timer = DispatchSource.makeTimerSource(queue: loop.queue)
-        timer.schedule(deadline: .now() + .nanoseconds(Int(delay / .nanoseconds(1))))
+        timer.schedule(deadline: .now() + delay.dispatchInterval)
         timer.setEventHandler { [weak self] in
             self?.reconnectTimer = nil
             self?.connect()
@@ -253,7 +254,7 @@ public final class RedisConnection: @unchecked Sendable {
     // MARK: - Replies
 
     private func enqueue(_ completion: @escaping Completion, timeout: Duration) {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout / .nanoseconds(1)))
+        let deadline = DispatchTime.now().uptimeNanoseconds + timeout.nanoseconds
         pending.append(Pending(completion: completion, deadline: deadline, timeout: timeout))
     }
 

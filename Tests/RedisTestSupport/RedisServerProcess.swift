@@ -91,6 +91,13 @@ public final class RedisServerProcess: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// `total_connections_received` from INFO: how often clients have connected so far.
+    public var connectionsReceived: Int {
+        let info = (try? cli(["INFO", "stats"])) ?? ""
+        let line = info.split(whereSeparator: \.isNewline).first { $0.hasPrefix("total_connections_received:") }
+        return line.flatMap { Int($0.split(separator: ":")[1]) } ?? 0
+    }
+
     private func launch() throws {
         process.executableURL = URL(fileURLWithPath: Self.executable)
         var arguments = ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", ""]

@@ -1,5 +1,7 @@
+import ConcurrencyHelpers
 import Dispatch
 import Domain
+import HTTP
 import Logging
 import NetCore
 import Streams
@@ -25,7 +27,7 @@ public final class Application: Sendable {
     private let heartbeat: HeartbeatClock
     private let responder: EventStreamResponder
     private let shutdownFlag = ShutdownFlag()
-    private let state = PThreadMutex(Running())
+    private let state = Locked(Running())
 
     private struct Running: Sendable {
         var server: HTTPServer?

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Dispatch
 import Domain
 #if canImport(FoundationEssentials)
@@ -5,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 import Streams
 
 /// Puts the demo upstream on a socket: in-process on its own loopback port for

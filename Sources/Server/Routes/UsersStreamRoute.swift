@@ -1,4 +1,6 @@
+import ConcurrencyHelpers
 import Domain
+import HTTP
 import Streams
 import NetCore
 import Synchronization
@@ -33,7 +35,7 @@ struct UsersStreamRoute: Sendable {
 
     /// Counts what the run sent, for the `end` summary.
     final class Tally: Sendable {
-        private let counts = PThreadMutex((users: 0, errors: 0))
+        private let counts = Locked((users: 0, errors: 0))
         let started = ContinuousClock.now
 
         func user() { counts.withLock { $0.users += 1 } }

@@ -1,7 +1,10 @@
+import ConcurrencyHelpers
 import Logging
 import NetCore
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 final class LoggingTests: XCTestCase {
     func testTextLineHasTimeLevelLabelMessageAndSortedMetadata() {
@@ -73,7 +76,7 @@ final class LoggingTests: XCTestCase {
 /// Everything a `LineWriter` outputs, kept in memory.
 final class CapturedOutput: Sendable {
     private final class Bytes: Sendable {
-        let value = PThreadMutex<[UInt8]>([])
+        let value = Locked<[UInt8]>([])
     }
 
     private let bytes = Bytes()

@@ -1,0 +1,58 @@
+import ConcurrencyHelpers
+import Dispatch
+import NetCore
+
+/// The connections pinned to one event loop, and the periodic sweep that
+/// enforces their timeouts (one timer per loop, not one per connection).
+// @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would.
+final class ConnectionSet: @unchecked Sendable {
+    let loop: EventLoop
+    /// Timed work for this loop's connections, run on the loop.
+    let scheduler: EventLoopScheduler
+    private var connections: [ObjectIdentifier: HTTPConnection] = [:]
+    private var sweepTimer: DispatchSourceTimer?
+
+    init(loop: EventLoop) {
+        self.loop = loop
+        scheduler = EventLoopScheduler(loop: loop)
+    }
+
+    var count: Int { connections.count }
+
+    func adopt(_ connection: HTTPConnection, onClosed: @escaping () -> Void) {
+        let id = ObjectIdentifier(connection)
+        connections[id] = connection
+        connection.onClosed = { [unowned self] in
+            connections[id] = nil
+            onClosed()
+        }
+        connection.start()
+    }
+
+    func startSweeping(every interval: Duration) {
+        let timer = DispatchSource.makeTimerSource(queue: loop.queue)
+        let nanos = Int(interval.nanoseconds)
+        timer.schedule(deadline: .now() + .nanoseconds(nanos), repeating: .nanoseconds(nanos), leeway: .nanoseconds(nanos / 4))
+        timer.setEventHandler { [weak self] in self?.sweep() }
+        sweepTimer = timer
+        timer.resume()
+    }
+
+    func stopSweeping() {
+        sweepTimer?.cancel()
+        sweepTimer = nil
+    }
+
+    func beginShutdown() {
+        for connection in Array(connections.values) { connection.beginShutdown() }
+    }
+
+    func closeAll() {
+        for connection in Array(connections.values) { connection.forceClose() }
+    }
+
+    private func sweep() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        for connection in Array(connections.values) { connection.checkTimeouts(now: now) }
+    }
+}
