@@ -33,7 +33,7 @@ let package = Package(
         .executableTarget(
             name: "Server",
             dependencies: [
-                "ConcurrencyHelpers", "Streams", "Domain", "NetCore", "HTTP",
+                "ConcurrencyHelpers", "Streams", "Domain", "NetCore", "HTTP", "Redis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -48,7 +48,7 @@ let package = Package(
         // Starts, pauses and stops real redis-server processes for the tests that need one.
         .target(name: "RedisTestSupport", dependencies: ["NetCore"], path: "Tests/RedisTestSupport"),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "HTTPTestSupport", "ConcurrencyHelpers", "NetCore"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore", "Redis", "RedisTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

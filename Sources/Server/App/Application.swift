@@ -4,6 +4,7 @@ import Domain
 import HTTP
 import Logging
 import NetCore
+import Redis
 import Streams
 
 #if canImport(Glibc)
@@ -33,6 +34,7 @@ public final class Application: Sendable {
         var server: HTTPServer?
         var upstream: UpstreamServices?
         var eventFeed: Disposable?
+        var sharedFeed: SharedEventFeed?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var stopped = false
     }
@@ -57,7 +59,8 @@ public final class Application: Sendable {
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }
         upstream.installMetrics(into: metrics.registry)
-        let feed = PipelineEventFeed(hub: upstream.hub)
+        // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
+        let feed = PipelineEventFeed(hub: upstream.hub, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
         let server = makeServer(upstream: upstream, feed: feed)
         let port: Int
         do {
@@ -66,12 +69,21 @@ public final class Application: Sendable {
             upstream.stop()
             throw StartupFailure.configurationError(for: error, configuration: configuration)
         }
-        let feedSubscription = feed.start(clock: configuration.eventsClock)
+        let shared: SharedEventFeed?
+        do {
+            shared = try startSharedFeed(feed, port: port)
+        } catch {
+            server.shutdown(deadline: .zero) {}
+            upstream.stop()
+            throw ConfigurationError(.redisUrl, value: nil, reason: "cannot set up TLS for Redis: \(error)")
+        }
+        let feedSubscription = feed.start(clock: configuration.eventsClock, shared: shared)
         heartbeat.start()
         state.withLock {
             $0.server = server
             $0.upstream = upstream
             $0.eventFeed = feedSubscription
+            $0.sharedFeed = shared
         }
         let scheme = configuration.tls == nil ? "http" : "https"
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -83,9 +95,30 @@ public final class Application: Sendable {
         return port
     }
 
+    /// With `--redis-url`: connects this replica's feed to the shared one (connections come up in the background).
+    private func startSharedFeed(_ feed: PipelineEventFeed, port: Int) throws -> SharedEventFeed? {
+        guard let url = configuration.redisURL else { return nil }
+        let replicaID = configuration.replicaID ?? "\(Self.hostname()):\(port)"
+        let shared = try SharedEventFeed(url: url, replicaID: replicaID, feed: feed, clock: configuration.eventsClock, logger: logger)
+        shared.installMetrics(into: metrics.registry)
+        shared.start()
+        return shared
+    }
+
+    static func hostname() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed) -> HTTPServer {
         let shutdownFlag = self.shutdownFlag
-        let readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
+        let state = self.state
+        var readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
+        if configuration.redisURL != nil {
+            // Before Redis is first reached the shared feed is not there yet: degraded.
+            readiness.eventsStatus = { state.withLock { $0.sharedFeed }?.status ?? SharedEventFeed.degraded }
+        }
         let router = ServiceRouter(
             metrics: metrics, responder: responder, eventFeed: feed,
             readiness: readiness, userRoutes: upstream.routes(responder: responder)
@@ -108,7 +141,18 @@ public final class Application: Sendable {
         server.limits.maxBodyBytes = configuration.maxBodyBytes
         server.limits.maxConnections = configuration.maxConnections
         server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
+        if configuration.redisURL != nil {
+            // Replicas share one feed, so the ids of their requests must not collide there.
+            server.requestIDPrefix = "req-\(Self.requestIDScope(configuration.replicaID))-"
+        }
         return server
+    }
+
+    /// What sets this process's generated request ids apart: the replica id, or hostname and pid
+    /// (the port may still be 0 here), reduced to token characters.
+    static func requestIDScope(_ replicaID: String?) -> String {
+        let scope = replicaID ?? "\(hostname())-\(getpid())"
+        return String(scope.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") ? $0 : "-" })
     }
 
     /// The API port once started.
@@ -126,11 +170,12 @@ public final class Application: Sendable {
         }
         if alreadyStopped { completion(); return }
         guard shutdownFlag.raise() else { return }
-        let (server, upstream, feed) = state.withLock { ($0.server, $0.upstream, $0.eventFeed) }
+        let (server, upstream, feed, shared) = state.withLock { ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed) }
         logger.info("shutting down", metadata: ["deadline_s": .stringConvertible(configuration.shutdownTimeout.seconds)])
         let finish: @Sendable () -> Void = { [self] in
             heartbeat.stop()
             feed?.dispose()
+            shared?.stop()
             Task {
                 await upstream?.shutdown()
                 let waiters = state.withLock { state -> [@Sendable () -> Void] in

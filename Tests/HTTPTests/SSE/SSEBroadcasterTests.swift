@@ -60,7 +60,7 @@ final class SSEBroadcasterTests: XCTestCase {
         for item in ["a", "b", "c", "d"] { feed.publish(item) }
         let received = Received()
         let subscription = feed.subscribe(after: 1).watch(data: received.append)
-        XCTAssertEqual(received.text, "event: reset\ndata: {\"oldestAvailableId\":3}\n\nid: 3\ndata: c\n\nid: 4\ndata: d\n\n")
+        XCTAssertEqual(received.text, "id: 2\nevent: reset\ndata: {\"oldestAvailableId\":3}\n\nid: 3\ndata: c\n\nid: 4\ndata: d\n\n")
         subscription.dispose()
     }
 
@@ -78,7 +78,7 @@ final class SSEBroadcasterTests: XCTestCase {
         feed.publish("a")
         let received = Received()
         let subscription = feed.subscribe(after: 500).watch(data: received.append)
-        XCTAssertTrue(received.text.hasPrefix("event: reset\n"), received.text)
+        XCTAssertTrue(received.text.hasPrefix("id: 1\nevent: reset\n"), received.text)
         subscription.dispose()
     }
 

@@ -1,0 +1,122 @@
+import ConcurrencyHelpers
+import Domain
+import HTTP
+import Logging
+import Redis
+
+/// `/events` shared by every replica with the same `--redis-url`: this replica's
+/// events are published to one Redis stream (`SharedFeedPublisher`) and every
+/// replica's broadcaster is fed from that stream (`SharedFeedIngest`), so all of
+/// them show the same ids, data and order, and `Last-Event-ID` resumes on any.
+///
+/// Two connections: publishing is pipelined, reading blocks in XREAD. Requests
+/// never wait on either; while one is down the feed is "degraded" (`/ready`).
+final class SharedEventFeed: Sendable {
+    static let degraded = "degraded"
+    static let shared = "shared"
+
+    let replicaID: String
+    let publisher: SharedFeedPublisher
+    private let ingest: SharedFeedIngest
+    private let publishConnection: RedisConnection
+    private let readConnection: RedisConnection
+    private let clock: Duration?
+
+    /// Throws when `rediss://` cannot set up TLS (e.g. an unreadable CA store).
+    init(url: RedisURL, replicaID: String, feed: PipelineEventFeed, clock: Duration?, logger: Logger) throws {
+        self.replicaID = replicaID
+        self.clock = clock
+        let keys = SharedFeedKeys()
+        let configuration = RedisConfiguration(url: url)
+        // Both connections report to relays filled in below: their handlers need the publisher and ingest.
+        let publishRelay = Locked<(@Sendable (RedisConnectionState) -> Void)?>(nil)
+        let readRelay = Locked<(@Sendable (RedisConnectionState) -> Void)?>(nil)
+        publishConnection = try RedisConnection(configuration: configuration) { state in publishRelay.withLock { $0 }?(state) }
+        readConnection = try RedisConnection(configuration: configuration) { state in readRelay.withLock { $0 }?(state) }
+        let broadcaster = feed.broadcaster
+        publisher = SharedFeedPublisher(connection: publishConnection, keys: keys, retention: broadcaster.capacity)
+        ingest = SharedFeedIngest(
+            connection: readConnection, keys: keys, replayCount: broadcaster.capacity,
+            sink: SharedFeedIngest.Sink(
+                publish: { entry in
+                    if let item = PipelineEventFeed.item(from: entry) { broadcaster.publish(item, id: entry.id) }
+                },
+                restart: { lastID, notifying in broadcaster.restart(at: lastID, notifying: notifying) },
+                lastID: { broadcaster.lastID }),
+            onError: { message in logger.error("\(message)") })
+        let publisher = self.publisher, ingest = self.ingest
+        publishRelay.withLock { $0 = { state in
+            Self.log(state, role: "publish", url: url, logger: logger)
+            if state == .connected { publisher.flush() }
+        } }
+        readRelay.withLock { $0 = { state in
+            Self.log(state, role: "read", url: url, logger: logger)
+            if state == .connected { ingest.connected() }
+        } }
+    }
+
+    func start() {
+        publishConnection.start()
+        readConnection.start()
+    }
+
+    func stop() {
+        ingest.stop()
+        publishConnection.close()
+        readConnection.close()
+    }
+
+    /// "shared" while both connections are up, else "degraded" (events wait in the queue).
+    var status: String {
+        publishConnection.state == .connected && readConnection.state == .connected ? Self.shared : Self.degraded
+    }
+
+    /// Queues `event`, tagged with this replica, for the shared stream; never blocks.
+    func publish(_ event: PipelineEvent) {
+        var event = event
+        event.replica = replicaID
+        publisher.enqueue(.init(event: event.kind.rawValue, data: PipelineEventFeed.json(event)))
+    }
+
+    /// Queues clock tick `index`; Redis appends it only while this replica holds the clock lease
+    /// (three periods long, at least 1 s), so the shared feed ticks once per period, not once per replica.
+    func publishTick(_ index: Int) {
+        let lease = max(1000, 3 * (clock ?? .seconds(1)).milliseconds)
+        publisher.enqueue(.init(event: PipelineEventFeed.tickEvent, data: PipelineEventFeed.tickData(index), leaseOwner: replicaID, leaseMilliseconds: lease))
+    }
+
+    private static func log(_ state: RedisConnectionState, role: String, url: RedisURL, logger: Logger) {
+        let metadata: Logger.Metadata = ["redis": .string(url.description), "connection": .string(role)]
+        switch state {
+        case .connected:
+            logger.info("redis \(role) connection up: /events shared through \(url)", metadata: metadata)
+        case .disconnected(let reason):
+            logger.error("redis \(role) connection down: \(reason); /events degraded, events queue until it is back", metadata: metadata)
+        case .connecting, .closed:
+            break
+        }
+    }
+
+    /// Prometheus families: connection state per role, reconnects, publish-queue depth and drops.
+    func installMetrics(into registry: MetricsRegistry) {
+        let connections = [("publish", publishConnection), ("read", readConnection)]
+        let publisher = self.publisher
+        registry.addCollector {
+            let states = ["connecting", "connected", "disconnected", "closed"]
+            var out = "# HELP redis_connection_state State of the shared feed's Redis connections (1 = current), by role.\n"
+            out += "# TYPE redis_connection_state gauge\n"
+            for (role, connection) in connections {
+                let current = connection.state.name
+                for state in states { out += "redis_connection_state{role=\"\(role)\",state=\"\(state)\"} \(state == current ? 1 : 0)\n" }
+            }
+            out += "# HELP redis_reconnects_total Times a lost Redis connection was established again, by role.\n"
+            out += "# TYPE redis_reconnects_total counter\n"
+            for (role, connection) in connections { out += "redis_reconnects_total{role=\"\(role)\"} \(connection.reconnects)\n" }
+            out += "# HELP events_publish_queue_depth Events waiting to be sent to Redis.\n"
+            out += "# TYPE events_publish_queue_depth gauge\nevents_publish_queue_depth \(publisher.depth)\n"
+            out += "# HELP events_publish_dropped_total Events dropped because the publish queue (\(publisher.capacity)) was full while Redis was unreachable.\n"
+            out += "# TYPE events_publish_dropped_total counter\nevents_publish_dropped_total \(publisher.dropped)\n"
+            return out
+        }
+    }
+}
