@@ -158,20 +158,27 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
 
     /// The shared history was lost (Redis restarted empty): forgets the buffer, continues
     /// after `lastID`, and tells every live subscriber `reset`. Not `notifying`: only sets
-    /// where a feed starts (its first look at the shared history), telling nobody.
+    /// where a feed starts (its first look at the shared history), telling only the clients
+    /// that wait for an id it skips past.
     public func restart(at lastID: Int, notifying: Bool = true) {
+        let reset = Self.reset(oldestAvailable: lastID + 1, resumeAfter: lastID)
         publishing.withLock { _ in
-            let groups = state.withLock { state -> [DeliveryGroup] in
+            let told = state.withLock { state -> (groups: [DeliveryGroup], early: [Subscriber]) in
                 state.ring = []
                 state.ringStart = 0
                 state.lastID = lastID
-                guard notifying else { return [] }
-                for key in state.subscribers.keys { state.subscribers[key]?.after = 0 }
                 state.groups = nil
-                return state.deliveryGroups()
+                guard notifying else {
+                    // Clients that came before the start and wait for an id it skips past have missed events.
+                    let early = state.subscribers.filter { $0.value.after > 0 && $0.value.after < lastID }
+                    for key in early.keys { state.subscribers[key]?.after = 0 }
+                    return ([], Array(early.values))
+                }
+                for key in state.subscribers.keys { state.subscribers[key]?.after = 0 }
+                return (state.deliveryGroups(), [])
             }
-            guard !groups.isEmpty else { return }
-            Self.deliver(.data(Self.reset(oldestAvailable: lastID + 1, resumeAfter: lastID)), admitting: { _ in true }, to: groups)
+            for subscriber in told.early { subscriber.send(reset) }
+            Self.deliver(.data(reset), admitting: { _ in true }, to: told.groups)
         }
     }
 

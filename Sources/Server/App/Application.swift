@@ -29,19 +29,23 @@ public final class Application: Sendable {
     private let responder: EventStreamResponder
     private let shutdownFlag = ShutdownFlag()
     private let state = Locked(Running())
+    /// Where this application's pipelines publish; the process-wide hub unless a test runs several replicas in one process.
+    private let hub: PipelineEventHub
 
     private struct Running: Sendable {
         var server: HTTPServer?
         var upstream: UpstreamServices?
         var eventFeed: Disposable?
         var sharedFeed: SharedEventFeed?
+        var feed: PipelineEventFeed?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var stopped = false
     }
 
-    public init(configuration: ServiceConfiguration, logger: Logger) {
+    public init(configuration: ServiceConfiguration, logger: Logger, hub: PipelineEventHub = .shared) {
         self.configuration = configuration
         self.logger = logger
+        self.hub = hub
         metrics = ServiceMetrics()
         heartbeat = HeartbeatClock(period: configuration.sseHeartbeat)
         responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.sseSubscribers)
@@ -54,7 +58,7 @@ public final class Application: Sendable {
         let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         let upstream: UpstreamServices
         do {
-            upstream = try UpstreamServices.start(configuration)
+            upstream = try UpstreamServices.start(configuration, hub: hub)
         } catch {
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }
@@ -71,7 +75,7 @@ public final class Application: Sendable {
         }
         let shared: SharedEventFeed?
         do {
-            shared = try startSharedFeed(feed, port: port)
+            shared = try makeSharedFeed(feed, port: port)
         } catch {
             server.shutdown(deadline: .zero) {}
             upstream.stop()
@@ -84,6 +88,7 @@ public final class Application: Sendable {
             $0.upstream = upstream
             $0.eventFeed = feedSubscription
             $0.sharedFeed = shared
+            $0.feed = feed
         }
         let scheme = configuration.tls == nil ? "http" : "https"
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -92,16 +97,17 @@ public final class Application: Sendable {
             "open_files_limit": .stringConvertible(fileLimit),
             "upstream": .string(configuration.upstream?.absoluteString ?? upstream.demoServer?.baseURL.map { "embedded demo at \($0.absoluteString)" } ?? "embedded demo"),
         ])
+        // Connects in the background; its log lines come after the address line.
+        shared?.start()
         return port
     }
 
-    /// With `--redis-url`: connects this replica's feed to the shared one (connections come up in the background).
-    private func startSharedFeed(_ feed: PipelineEventFeed, port: Int) throws -> SharedEventFeed? {
+    /// With `--redis-url`: this replica's part of the shared feed (started after the first log line).
+    private func makeSharedFeed(_ feed: PipelineEventFeed, port: Int) throws -> SharedEventFeed? {
         guard let url = configuration.redisURL else { return nil }
         let replicaID = configuration.replicaID ?? "\(Self.hostname()):\(port)"
         let shared = try SharedEventFeed(url: url, replicaID: replicaID, feed: feed, clock: configuration.eventsClock, logger: logger)
         shared.installMetrics(into: metrics.registry)
-        shared.start()
         return shared
     }
 
@@ -154,6 +160,9 @@ public final class Application: Sendable {
         let scope = replicaID ?? "\(hostname())-\(getpid())"
         return String(scope.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") ? $0 : "-" })
     }
+
+    /// The id of the last event `/events` has (0 before the first); with Redis, the last one read from it.
+    var lastEventID: Int { state.withLock { $0.feed }?.broadcaster.lastID ?? 0 }
 
     /// The API port once started.
     public var port: Int? { state.withLock { $0.server?.port } }

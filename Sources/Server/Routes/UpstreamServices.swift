@@ -24,7 +24,8 @@ public final class UpstreamServices: Sendable {
     /// Talks to `configuration.upstream`, or starts the demo upstream in-process when it is nil.
     /// Throws when the demo upstream cannot bind its loopback port.
     public static func start(
-        _ configuration: ServiceConfiguration, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy()
+        _ configuration: ServiceConfiguration, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
+        hub: PipelineEventHub = .shared
     ) throws -> UpstreamServices {
         var demoServer: DemoUpstreamServer?
         let baseURL: URL
@@ -40,7 +41,7 @@ public final class UpstreamServices: Sendable {
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry),
             transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "upstream.timers"))
-        return UpstreamServices(client: client, demoServer: demoServer)
+        return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }
 
     public func routes(responder: EventStreamResponder) -> UserRoutes {

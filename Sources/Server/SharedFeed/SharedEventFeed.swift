@@ -66,9 +66,9 @@ final class SharedEventFeed: Sendable {
         readConnection.close()
     }
 
-    /// "shared" while both connections are up, else "degraded" (events wait in the queue).
+    /// "shared" while both connections are up and the history is read, else "degraded" (events wait in the queue).
     var status: String {
-        publishConnection.state == .connected && readConnection.state == .connected ? Self.shared : Self.degraded
+        publishConnection.state == .connected && readConnection.state == .connected && ingest.hasHistory ? Self.shared : Self.degraded
     }
 
     /// Queues `event`, tagged with this replica, for the shared stream; never blocks.

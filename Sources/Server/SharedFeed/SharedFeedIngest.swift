@@ -66,6 +66,9 @@ final class SharedFeedIngest: Sendable {
         state.withLock { $0.stopped = true }
     }
 
+    /// True once the replay buffer has been filled from the stream (the first read done).
+    var hasHistory: Bool { state.withLock { $0.epoch != nil } }
+
     /// One round: the epoch (created if missing) and new entries, pipelined; then the next round.
     private func read() {
         let after = sink.lastID()

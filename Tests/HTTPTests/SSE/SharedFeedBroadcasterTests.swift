@@ -75,6 +75,16 @@ final class SharedFeedBroadcasterTests: XCTestCase {
         subscription.dispose()
     }
 
+    func testFirstStartBeyondAWaitingSubscribersIdTellsItReset() {
+        let feed = broadcaster(catchUpWait: .seconds(30))
+        let waiting = Received(), live = Received()
+        let subscriptions = [feed.subscribe(after: 2).watch(data: waiting.append), feed.subscribe().watch(data: live.append)]
+        feed.restart(at: 5, notifying: false)
+        XCTAssertEqual(waiting.text, "id: 5\nevent: reset\ndata: {\"oldestAvailableId\":6}\n\n")
+        XCTAssertEqual(live.text, "", "a client with nothing to resume is not told")
+        subscriptions.forEach { $0.dispose() }
+    }
+
     func testSubscriberAheadGetsResetWhenTheFeedDoesNotCatchUpInTime() {
         let feed = broadcaster(catchUpWait: .milliseconds(50))
         feed.publish("a", id: 1)
