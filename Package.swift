@@ -38,7 +38,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Compiled into the binary, so /openapi.yaml needs no file at run time (e.g. in the container).
-            resources: [.embedInCode("App/openapi.yaml")]
+            resources: [
+                .embedInCode("App/openapi.yaml"),
+                // The page at `/`: plain HTML, CSS and JavaScript, no build step.
+                .embedInCode("Page/index.html"),
+                .embedInCode("Page/page.css"),
+                .embedInCode("Page/page.js"),
+            ]
         ),
         .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore", "HTTP"]),

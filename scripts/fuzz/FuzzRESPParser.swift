@@ -56,7 +56,8 @@ private func check(_ value: RESPValue, limits: RESPLimits, depth: Int) {
     case .bulkString(let bytes):
         precondition(bytes.count <= limits.maxBulkBytes, "bulk over the limit")
     case .array(let values):
-        precondition(depth < limits.maxDepth, "nesting over the limit")
+        // The limit counts arrays awaiting elements; an empty one at the bottom awaits none.
+        precondition(depth < limits.maxDepth || values.isEmpty, "nesting over the limit")
         precondition(values.count <= limits.maxArrayCount, "array over the limit")
         for element in values { check(element, limits: limits, depth: depth + 1) }
     case .integer, .null:

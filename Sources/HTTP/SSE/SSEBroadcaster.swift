@@ -13,10 +13,10 @@ import Streams
 /// after N have already left the buffer, it first gets `event: reset` with the
 /// oldest id still available, so the client knows it missed some; so does a
 /// client whose id is newer than anything published (it saw a previous run),
-/// unless the feed has a `catchUpWait`: then the client may be ahead of this
-/// process (another replica numbered the item first) and waits that long for
-/// the feed to reach its id before it is told to reset. A reset carries an `id:`,
-/// the id after which the stream continues, so a reconnect resumes from there.
+/// which then gets everything still buffered — unless the feed has a
+/// `catchUpWait`: then the client may be ahead of this process (another replica
+/// numbered the item first) and waits that long for the feed to reach its id
+/// before it is told to reset.
 ///
 /// Items numbered elsewhere (a shared feed in Redis) arrive through
 /// `publish(_:id:)`: a jump in ids tells live subscribers `reset`, as does
@@ -136,7 +136,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                 if id > state.lastID + 1, state.lastID > 0 || !state.ring.isEmpty {
                     state.ring = []
                     state.ringStart = 0
-                    reset = Self.reset(oldestAvailable: id, resumeAfter: id - 1)
+                    reset = Self.reset(oldestAvailable: id)
                 }
                 var numbered = message
                 numbered.id = String(id)
@@ -161,7 +161,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     /// where a feed starts (its first look at the shared history), telling only the clients
     /// that wait for an id it skips past.
     public func restart(at lastID: Int, notifying: Bool = true) {
-        let reset = Self.reset(oldestAvailable: lastID + 1, resumeAfter: lastID)
+        let reset = Self.reset(oldestAvailable: lastID + 1)
         publishing.withLock { _ in
             let told = state.withLock { state -> (groups: [DeliveryGroup], early: [Subscriber]) in
                 state.ring = []
@@ -227,17 +227,17 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                     var after = 0
                     if let lastSeen {
                         let oldest = state.oldestID ?? state.lastID + 1
+                        // Too old for the buffer, or from before a restart (ids start again at 1):
+                        // reset, then everything still buffered.
+                        var resumeAfter = lastSeen
                         if lastSeen > state.lastID, self.catchUpWait != nil {
                             // Ahead of this process: wait for the feed to catch up (see catchUpExpired).
                             after = lastSeen
-                        } else if lastSeen + 1 < oldest {
-                            // Too old for the buffer.
-                            replay.append(Self.reset(oldestAvailable: oldest, resumeAfter: oldest - 1))
-                        } else if lastSeen > state.lastID {
-                            // From before a restart (ids start again at 1).
-                            replay.append(Self.reset(oldestAvailable: oldest, resumeAfter: state.lastID))
+                        } else if lastSeen + 1 < oldest || lastSeen > state.lastID {
+                            replay.append(Self.reset(oldestAvailable: oldest))
+                            resumeAfter = oldest - 1
                         }
-                        replay += state.replay.filter { $0.id > lastSeen && admits($0.item) }.map(\.bytes)
+                        replay += state.replay.filter { $0.id > resumeAfter && admits($0.item) }.map(\.bytes)
                     }
                     let key = state.nextSubscriber
                     state.nextSubscriber += 1
@@ -264,22 +264,25 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     }
 
     /// A subscriber ahead of the feed waited `catchUpWait`: if the feed has still not reached
-    /// its id, the id is not coming (it is from a lost history), so it gets `reset` and live items.
+    /// its id, the id is not coming (it is from a lost history), so it gets `reset` and then
+    /// everything still buffered, as a client from before a restart does at once.
     private func catchUpExpired(_ key: Int) {
         publishing.withLock { _ in
-            let late = state.withLock { state -> (Subscriber, [UInt8])? in
+            let late = state.withLock { state -> (Subscriber, [[UInt8]])? in
                 guard let subscriber = state.subscribers[key], subscriber.after > state.lastID else { return nil }
                 state.subscribers[key]?.after = 0
                 state.groups = nil
-                return (subscriber, Self.reset(oldestAvailable: state.oldestID ?? state.lastID + 1, resumeAfter: state.lastID))
+                let buffered = state.replay.filter { subscriber.admits($0.item) }.map(\.bytes)
+                return (subscriber, [Self.reset(oldestAvailable: state.oldestID ?? state.lastID + 1)] + buffered)
             }
-            if let (subscriber, reset) = late { subscriber.send(reset) }
+            if let (subscriber, messages) = late { subscriber.send(messages.flatMap { $0 }) }
         }
     }
 
-    /// The message telling a resuming client that events it missed are gone; its `id` is the
-    /// one after which the stream continues, so a reconnect resumes from there.
-    static func reset(oldestAvailable: Int, resumeAfter: Int) -> [UInt8] {
-        ServerSentEvent(id: String(resumeAfter), event: "reset", data: "{\"oldestAvailableId\":\(oldestAvailable)}").encoded
+    /// The message telling a resuming client that events it missed are gone. Its `id:` is
+    /// the one just before the oldest buffered item, so an EventSource drops its stale last
+    /// id, and one that reconnects right after the reset resumes with that oldest item.
+    static func reset(oldestAvailable: Int) -> [UInt8] {
+        ServerSentEvent(id: String(oldestAvailable - 1), event: "reset", data: "{\"oldestAvailableId\":\(oldestAvailable)}").encoded
     }
 }

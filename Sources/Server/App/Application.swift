@@ -127,7 +127,8 @@ public final class Application: Sendable {
         }
         let router = ServiceRouter(
             metrics: metrics, responder: responder, eventFeed: feed,
-            readiness: readiness, userRoutes: upstream.routes(responder: responder)
+            readiness: readiness, userRoutes: upstream.routes(responder: responder),
+            corsOrigins: configuration.corsOrigins
         ).build()
         let metrics = self.metrics
         let accessLog = AccessLog(logger: logger)

@@ -34,6 +34,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "PEM private key for --tls-cert. [env: TLS_KEY]") var tlsKey: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)") var logLevel: String?
     @Option(help: "json or text. [env: LOG_FORMAT] (default: text)") var logFormat: String?
+    @Option(help: "Origins whose pages may read the API (CORS), comma-separated, e.g. https://app.example,http://localhost:3000; * for any. [env: CORS_ORIGINS] (default: none)") var corsOrigins: String?
     @Option(help: "Share /events with every replica using this Redis: redis://[user:password@]host:port[/db] or rediss://…; absent = in-process feed. [env: REDIS_URL]") var redisUrl: String?
     @Option(help: "Names this replica in shared events. [env: REPLICA_ID] (default: hostname:port)") var replicaId: String?
 
@@ -45,6 +46,7 @@ struct ServeCommand: ParsableCommand {
             (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.shutdownTimeout, shutdownTimeout),
             (.maxBodyBytes, maxBodyBytes), (.maxConnections, maxConnections), (.sseHeartbeat, sseHeartbeat), (.eventsClock, eventsClock),
             (.tlsCert, tlsCert), (.tlsKey, tlsKey), (.logLevel, logLevel), (.logFormat, logFormat),
+            (.corsOrigins, corsOrigins),
             (.redisUrl, redisUrl), (.replicaId, replicaId),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })

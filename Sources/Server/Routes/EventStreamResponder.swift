@@ -29,7 +29,7 @@ public struct EventStreamResponder: Sendable {
     public func response(encoded events: DataStream<[UInt8]>) -> Response {
         let body = EventStreamBody.make(prelude: Self.prelude, events: events, heartbeats: heartbeat?.stream).counted(in: subscribers)
         var response = Response.stream(body, contentType: Self.contentType, shutdownTrailer: Self.shutdownEvent)
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
         return response
     }
@@ -41,7 +41,7 @@ public struct EventStreamResponder: Sendable {
 
     /// `204 No Content`: tells an EventSource the feed is over and it must not reconnect.
     public static func noMoreEvents() -> Response {
-        Response(status: .noContent, headers: ["Cache-Control": "no-cache"])
+        Response(status: .noContent, headers: ["Cache-Control": "no-store"])
     }
 }
 

@@ -10,11 +10,14 @@ struct SharedFeedKeys: Sendable {
     let epoch: String
     /// Which replica publishes `--events-clock` ticks (a lease with a TTL).
     let clockLease: String
+    /// Hash: each publishing process's token → the number of the last event it appended.
+    let published: String
 
     init(prefix: String = "stream-service:events") {
         sequence = prefix + ":seq"
         stream = prefix + ":stream"
         epoch = prefix + ":epoch"
         clockLease = prefix + ":clock-lease"
+        published = prefix + ":published"
     }
 }

@@ -19,7 +19,9 @@ final class SharedFeedPublisher: Sendable {
     }
 
     private struct State {
-        var queue: [Entry] = []
+        /// Each entry with its number (see `SharedFeedScript`).
+        var queue: [(number: Int, entry: Entry)] = []
+        var numbered = 0
         var head = 0
         var inFlight = false
         var dropped = 0
@@ -33,6 +35,8 @@ final class SharedFeedPublisher: Sendable {
     private let keys: SharedFeedKeys
     private let retention: Int
     private let state = Locked(State())
+    /// This process's token for idempotent publishing: a restarted replica numbers from 1 again.
+    private let process = String(UInt64.random(in: 1...UInt64.max), radix: 36)
 
     /// - Parameters:
     ///   - capacity: queued events kept while Redis is unreachable (10,000 ≈ 17 min of a 10/s feed).
@@ -56,7 +60,8 @@ final class SharedFeedPublisher: Sendable {
                 state.dropped += 1
                 return false
             }
-            state.queue.append(entry)
+            state.numbered += 1
+            state.queue.append((state.numbered, entry))
             return true
         }
         if accepted { flush() }
@@ -66,15 +71,13 @@ final class SharedFeedPublisher: Sendable {
     /// enqueue, after every batch, and when the connection comes (back) up.
     func flush() {
         guard connection.state == .connected else { return }
-        let batch = state.withLock { state -> [Entry]? in
+        let batch = state.withLock { state -> [(number: Int, entry: Entry)]? in
             guard !state.inFlight, state.depth > 0 else { return nil }
             state.inFlight = true
             return Array(state.queue[state.head..<min(state.queue.count, state.head + batchSize)])
         }
         guard let batch else { return }
-        let commands = batch.map {
-            SharedFeedScript.command(keys: keys, retention: retention, event: $0.event, data: $0.data, leaseOwner: $0.leaseOwner, leaseMilliseconds: $0.leaseMilliseconds)
-        }
+        let commands = batch.map { SharedFeedScript.command(keys: keys, retention: retention, entry: $0.entry, process: process, number: $0.number) }
         connection.send(batch: commands) { [self] results in
             // Replies come in order and a lost connection fails every command after the first
             // failure, so the sent prefix is exactly the leading successes (and error replies,

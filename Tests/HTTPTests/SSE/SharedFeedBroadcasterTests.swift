@@ -92,7 +92,7 @@ final class SharedFeedBroadcasterTests: XCTestCase {
         let subscription = feed.subscribe(after: 900).watch(data: received.append)
         waitUntil("reset after the wait") { !received.text.isEmpty }
         feed.publish("b", id: 2)
-        XCTAssertEqual(received.text, "id: 1\nevent: reset\ndata: {\"oldestAvailableId\":1}\n\nid: 2\ndata: b\n\n")
+        XCTAssertEqual(received.text, "id: 0\nevent: reset\ndata: {\"oldestAvailableId\":1}\n\nid: 1\ndata: a\n\nid: 2\ndata: b\n\n")
         subscription.dispose()
     }
 }

@@ -32,7 +32,7 @@ final class OperationalRoutesTests: XCTestCase {
         let app = try AppHarness(self)
         let response = try app.get("/openapi.yaml")
         XCTAssertEqual(response.status, 200)
-        XCTAssertEqual(response.header("Content-Type"), "application/yaml; charset=utf-8")
+        XCTAssertEqual(response.header("Content-Type"), "text/yaml; charset=utf-8")
         XCTAssertTrue(response.bodyText.hasPrefix("openapi: 3."), response.bodyText)
     }
 
