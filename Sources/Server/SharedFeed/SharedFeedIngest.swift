@@ -70,15 +70,17 @@ final class SharedFeedIngest: Sendable {
     var hasHistory: Bool { state.withLock { $0.epoch != nil } }
 
     /// One round: the epoch (created if missing) and new entries, pipelined; then the next round.
+    /// Before the first fill only the epoch is asked for: an XREAD on a quiet stream would hold
+    /// the batch's answer back for the whole block time.
     private func read() {
         let after = sink.lastID()
-        let commands: [[String]] = [
-            ["SET", keys.epoch, Self.newEpoch(), "NX"],
-            ["GET", keys.epoch],
-            ["XREAD", "COUNT", String(readCount), "BLOCK", String(block.milliseconds), "STREAMS", keys.stream, "\(after)-0"],
-        ]
+        var commands: [[String]] = [["SET", keys.epoch, Self.newEpoch(), "NX"], ["GET", keys.epoch]]
+        if state.withLock({ $0.epoch }) != nil {
+            commands.append(["XREAD", "COUNT", String(readCount), "BLOCK", String(block.milliseconds), "STREAMS", keys.stream, "\(after)-0"])
+        }
         connection.send(batch: commands, timeout: block + connection.configuration.commandTimeout) { [self] results in
-            guard case .success(let epochReply) = results[1], case .success(let entries) = results[2] else {
+            let entries = results.count > 2 ? results[2] : .success(.null)
+            guard case .success(let epochReply) = results[1], case .success(let entries) = entries else {
                 stopRunning(results.compactMap { if case .failure(let error) = $0 { error } else { nil } }.first)
                 return
             }
