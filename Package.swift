@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The one lock, once-flag and Duration conversions every module shares (`package` access),
@@ -26,8 +28,8 @@ let package = Package(
         // Sockets, TLS and gzip shared by the server and the upstream client.
         .target(name: "NetCore", dependencies: ["ConcurrencyHelpers", "CZlib", "COpenSSL"]),
         // HTTP/1.1 library, server and client: parsing, routing, response writing, SSE, event-loop scheduling.
-        .target(name: "HTTP", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore"]),
-        .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore", "HTTP"]),
+        .target(name: "HTTP", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
         // RESP2 client on NetCore sockets: the shared event feed and cache tier of scaled-out replicas.
         .target(name: "Redis", dependencies: ["ConcurrencyHelpers", "NetCore"]),
         .executableTarget(
@@ -36,6 +38,8 @@ let package = Package(
                 "ConcurrencyHelpers", "Streams", "Domain", "NetCore", "HTTP", "Redis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // Compiled into the binary, so /openapi.yaml needs no file at run time (e.g. in the container).
             resources: [
@@ -47,14 +51,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore", "HTTP"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
         .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "ConcurrencyHelpers"], path: "Tests/HTTPTestSupport"),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Starts, pauses and stops real redis-server processes for the tests that need one.
         .target(name: "RedisTestSupport", dependencies: ["NetCore"], path: "Tests/RedisTestSupport"),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "HTTPTestSupport", "ConcurrencyHelpers", "NetCore"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore", "Redis", "RedisTestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore", "Redis", "RedisTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")]),
     ],
     swiftLanguageModes: [.v6]
 )

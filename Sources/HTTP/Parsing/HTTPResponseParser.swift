@@ -15,20 +15,18 @@ struct HTTPResponseParser {
     }
 
     static let maxHeaderBytes = 64 * 1024
+    /// An upstream answer is trusted with any body size; its trailers get the head's budget.
+    static let chunkedLimits = ChunkedCodec.Decoder.Limits(maxBodyBytes: .max, maxTrailerBytes: maxHeaderBytes, maxTrailerFields: 100)
 
     private enum Framing {
         case length(Int)
-        case chunked
+        case chunked(ChunkedCodec.Decoder)
         case untilClose
     }
 
     private enum Phase {
         case head
         case body(Framing)
-        case chunkSize
-        case chunkData(remaining: Int)
-        case chunkDataEnd
-        case trailers
     }
 
     private var buffer: [UInt8] = []
@@ -61,31 +59,22 @@ struct HTTPResponseParser {
                 body = Array(buffer[..<length])
                 buffer.removeSubrange(..<length)
                 return try finish()
-            case .body(.chunked):
-                phase = .chunkSize
+            case .body(.chunked(var decoder)):
+                let (consumed, outcome) = buffer.withUnsafeBytes { decoder.decode($0, from: 0, into: &body) }
+                buffer.removeSubrange(..<consumed)
+                switch outcome {
+                case .needMore:
+                    phase = .body(.chunked(decoder))
+                    return .needMore
+                case .done:
+                    return try finish()
+                case .failed(let error):
+                    throw Failure.malformed("chunked body: \(error)")
+                }
             case .body(.untilClose):
                 body.append(contentsOf: buffer)
                 buffer.removeAll()
                 return .needMore
-            case .chunkSize:
-                guard let line = takeLine() else { return .needMore }
-                guard case .success(let size) = ChunkedCodec.size(ofSizeLine: line) else {
-                    throw Failure.malformed("bad chunk size")
-                }
-                phase = size == 0 ? .trailers : .chunkData(remaining: size)
-            case .chunkData(let remaining):
-                guard !buffer.isEmpty else { return .needMore }
-                let take = min(remaining, buffer.count)
-                body.append(contentsOf: buffer[..<take])
-                buffer.removeSubrange(..<take)
-                phase = take == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - take)
-            case .chunkDataEnd:
-                guard let line = takeLine() else { return .needMore }
-                guard line.isEmpty else { throw Failure.malformed("chunk not followed by CRLF") }
-                phase = .chunkSize
-            case .trailers:
-                guard let line = takeLine() else { return .needMore }
-                if line.isEmpty { return try finish() }
             }
         }
     }
@@ -111,7 +100,7 @@ struct HTTPResponseParser {
         if statusLine[0] == "HTTP/1.0" { keepAlive = false }
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { throw Failure.malformed("bad header line") }
-            headers.add(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingWhitespace())
+            headers.add(name: String(line[..<colon]), value: String(line[line.index(after: colon)...].trimmingSpaces))
         }
         if headers.containsToken("close", in: "Connection") { keepAlive = false }
         if headers.containsToken("keep-alive", in: "Connection") { keepAlive = true }
@@ -122,7 +111,7 @@ struct HTTPResponseParser {
             return (try? finish()) ?? .needMore
         }
         if headers.containsToken("chunked", in: "Transfer-Encoding") {
-            phase = .body(.chunked)
+            phase = .body(.chunked(ChunkedCodec.Decoder(limits: Self.chunkedLimits)))
         } else if let length = headers["Content-Length"].flatMap({ Int($0) }), length >= 0 {
             phase = .body(.length(length))
         } else {
@@ -142,12 +131,5 @@ struct HTTPResponseParser {
         }
         let response = HTTPClientResponse(status: HTTPStatus(code: status), headers: headers, body: decoded)
         return .complete(response, reusable: keepAlive && buffer.isEmpty)
-    }
-
-    private mutating func takeLine() -> [UInt8]? {
-        guard let end = buffer.firstRange(of: [13, 10]) else { return nil }
-        let line = Array(buffer[..<end.lowerBound])
-        buffer.removeSubrange(..<end.upperBound)
-        return line
     }
 }

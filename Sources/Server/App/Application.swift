@@ -42,11 +42,12 @@ public final class Application: Sendable {
         var stopped = false
     }
 
-    public init(configuration: ServiceConfiguration, logger: Logger, hub: PipelineEventHub = .shared) {
+    /// `metrics` is this application's own registry (see `ServiceMetrics` for why not the global one).
+    public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(), hub: PipelineEventHub = .shared) {
         self.configuration = configuration
         self.logger = logger
+        self.metrics = metrics
         self.hub = hub
-        metrics = ServiceMetrics()
         heartbeat = HeartbeatClock(period: configuration.sseHeartbeat)
         responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.sseSubscribers)
     }
@@ -58,11 +59,10 @@ public final class Application: Sendable {
         let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         let upstream: UpstreamServices
         do {
-            upstream = try UpstreamServices.start(configuration, hub: hub)
+            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub)
         } catch {
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }
-        upstream.installMetrics(into: metrics.registry)
         // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
         let feed = PipelineEventFeed(hub: upstream.hub, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
         let server = makeServer(upstream: upstream, feed: feed)
@@ -107,7 +107,7 @@ public final class Application: Sendable {
         guard let url = configuration.redisURL else { return nil }
         let replicaID = configuration.replicaID ?? "\(Self.hostname()):\(port)"
         let shared = try SharedEventFeed(url: url, replicaID: replicaID, feed: feed, clock: configuration.eventsClock, logger: logger)
-        shared.installMetrics(into: metrics.registry)
+        shared.installMetrics(into: metrics)
         return shared
     }
 
@@ -130,15 +130,9 @@ public final class Application: Sendable {
             readiness: readiness, userRoutes: upstream.routes(responder: responder),
             corsOrigins: configuration.corsOrigins
         ).build()
-        let metrics = self.metrics
         let accessLog = AccessLog(logger: logger)
-        let observer = HTTPServerObserver(
-            requestCompleted: { request in
-                metrics.record(request)
-                accessLog.record(request)
-            },
-            connectionsChanged: { open in metrics.connectionsOpen.set(Double(open)) })
-        return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer)
+        let observer = HTTPServerObserver(requestCompleted: { request in accessLog.record(request) })
+        return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer, metrics: metrics.http)
     }
 
     func serverConfiguration() -> HTTPServerConfiguration {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreMetrics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -55,7 +56,11 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let configuration = try CommandLineFailure.exitOnError { try ServiceConfiguration.resolve(flags: flags) }
         let logger = ServiceLogging.bootstrap(level: configuration.logLevel, format: configuration.logFormat)
-        let application = Application(configuration: configuration, logger: logger)
+        // The process-wide backend is this application's registry, so libraries that emit
+        // through `MetricsSystem` appear at /metrics beside the service's own families.
+        let metrics = ServiceMetrics()
+        MetricsSystem.bootstrap(metrics.factory)
+        let application = Application(configuration: configuration, logger: logger, metrics: metrics)
         try CommandLineFailure.exitOnError { try application.serveUntilTerminated() }
         LineWriter.standardOutput.flush()
     }

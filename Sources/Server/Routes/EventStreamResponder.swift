@@ -1,3 +1,4 @@
+import CoreMetrics
 import HTTP
 import NetCore
 import Streams
@@ -18,9 +19,10 @@ public struct EventStreamResponder: Sendable {
     static let prelude = ServerSentEvent(retry: reconnectDelayMilliseconds).encoded
 
     public let heartbeat: HeartbeatClock?
-    public let subscribers: Gauge?
+    /// Counts the streams open (`sse_subscribers`); nil counts nothing.
+    public let subscribers: Meter?
 
-    public init(heartbeat: HeartbeatClock?, subscribers: Gauge?) {
+    public init(heartbeat: HeartbeatClock?, subscribers: Meter?) {
         self.heartbeat = heartbeat
         self.subscribers = subscribers
     }

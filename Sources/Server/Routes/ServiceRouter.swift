@@ -16,7 +16,7 @@ struct ServiceRouter {
         // Caching outermost, so a CORS preflight gets Cache-Control too and a 304 keeps the CORS headers.
         router.add(middleware: CacheControlMiddleware())
         router.add(middleware: CORSMiddleware(origins: corsOrigins))
-        let metricsRoute = MetricsRoute(registry: metrics.registry)
+        let metricsRoute = MetricsRoute(metrics: metrics)
         let ticks = TicksRoute(responder: responder)
         let events = EventsRoute(feed: eventFeed, responder: responder)
         let readiness = self.readiness

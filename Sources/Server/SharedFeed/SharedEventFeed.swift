@@ -97,26 +97,10 @@ final class SharedEventFeed: Sendable {
         }
     }
 
-    /// Prometheus families: connection state per role, reconnects, publish-queue depth and drops.
-    func installMetrics(into registry: MetricsRegistry) {
-        let connections = [("publish", publishConnection), ("read", readConnection)]
-        let publisher = self.publisher
-        registry.addCollector {
-            let states = ["connecting", "connected", "disconnected", "closed"]
-            var out = "# HELP redis_connection_state State of the shared feed's Redis connections (1 = current), by role.\n"
-            out += "# TYPE redis_connection_state gauge\n"
-            for (role, connection) in connections {
-                let current = connection.state.name
-                for state in states { out += "redis_connection_state{role=\"\(role)\",state=\"\(state)\"} \(state == current ? 1 : 0)\n" }
-            }
-            out += "# HELP redis_reconnects_total Times a lost Redis connection was established again, by role.\n"
-            out += "# TYPE redis_reconnects_total counter\n"
-            for (role, connection) in connections { out += "redis_reconnects_total{role=\"\(role)\"} \(connection.reconnects)\n" }
-            out += "# HELP events_publish_queue_depth Events waiting to be sent to Redis.\n"
-            out += "# TYPE events_publish_queue_depth gauge\nevents_publish_queue_depth \(publisher.depth)\n"
-            out += "# HELP events_publish_dropped_total Events dropped because the publish queue (\(publisher.capacity)) was full while Redis was unreachable.\n"
-            out += "# TYPE events_publish_dropped_total counter\nevents_publish_dropped_total \(publisher.dropped)\n"
-            return out
-        }
+    /// Shows the connections and the publish queue at `/metrics` (see `SharedFeedMetrics`).
+    func installMetrics(into metrics: ServiceMetrics) {
+        let families = SharedFeedMetrics(
+            connections: [("publish", publishConnection), ("read", readConnection)], publisher: publisher, factory: metrics.factory)
+        metrics.sampleAtScrape { families.sample() }
     }
 }
