@@ -23,14 +23,7 @@ public func fuzzRESPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     var split = RESPParser(limits: limits)
     var splitLog: [RESPParser.Output] = []
-    var offset = 0
-    var step = size > 0 ? Int(input[0] % 7) + 1 : 1
-    while offset < size {
-        let end = min(size, offset + step)
-        split.feed(UnsafeRawBufferPointer(rebasing: input[offset..<end])) { splitLog.append($0) }
-        offset = end
-        step = Int(input[offset % max(size, 1)] % 13) + 1
-    }
+    forEachPiece(of: input) { piece in split.feed(piece) { splitLog.append($0) } }
     precondition(wholeLog == splitLog, "split feeding changed the result:\n\(wholeLog)\nvs\n\(splitLog)")
     precondition(whole.hasFailed == split.hasFailed)
     precondition(wholeLog.filter { if case .failure = $0 { true } else { false } }.count <= 1, "more than one failure")
