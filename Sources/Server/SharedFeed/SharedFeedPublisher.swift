@@ -3,7 +3,7 @@ import Redis
 
 /// Sends this replica's events to the shared stream without ever making the
 /// caller wait: events go into a bounded queue, and batches of up to
-/// `batchSize` are pipelined to Redis one batch at a time while it is reachable.
+/// `batchSize` are pipelined to Redis, a few batches at a time, while it is reachable.
 ///
 /// While Redis is down, paused or refusing, the queue holds what was produced
 /// (up to `capacity`), and it is sent when Redis is back; beyond that, new events
@@ -23,7 +23,11 @@ final class SharedFeedPublisher: Sendable {
         var queue: [(number: Int, entry: Entry)] = []
         var numbered = 0
         var head = 0
-        var inFlight = false
+        /// Entries after `head` sent and awaiting their replies.
+        var sent = 0
+        var batchesInFlight = 0
+        /// Bumped by a failed batch, whose successors' replies are then ignored.
+        var generation = 0
         var dropped = 0
         var published = 0
         var depth: Int { queue.count - head }
@@ -31,6 +35,8 @@ final class SharedFeedPublisher: Sendable {
 
     let capacity: Int
     private let batchSize: Int
+    /// Batches pipelined at once: while Redis runs one, the next is on the wire.
+    private let maxInFlight = 4
     private let connection: RedisConnection
     private let keys: SharedFeedKeys
     private let retention: Int
@@ -41,7 +47,7 @@ final class SharedFeedPublisher: Sendable {
     /// - Parameters:
     ///   - capacity: queued events kept while Redis is unreachable (10,000 ≈ 17 min of a 10/s feed).
     ///   - retention: the stream's approximate MAXLEN, at least the replay buffer's size.
-    init(connection: RedisConnection, keys: SharedFeedKeys, retention: Int, capacity: Int = 10_000, batchSize: Int = 512) {
+    init(connection: RedisConnection, keys: SharedFeedKeys, retention: Int, capacity: Int = 10_000, batchSize: Int = 256) {
         self.connection = connection
         self.keys = keys
         self.retention = retention
@@ -67,39 +73,58 @@ final class SharedFeedPublisher: Sendable {
         if accepted { flush() }
     }
 
-    /// Sends the next batch unless one is in flight or Redis is not connected; called on every
-    /// enqueue, after every batch, and when the connection comes (back) up.
+    /// Sends batches while fewer than `maxInFlight` await replies and Redis is connected;
+    /// called on every enqueue, after every batch, and when the connection comes (back) up.
     func flush() {
         guard connection.state == .connected else { return }
-        let batch = state.withLock { state -> [(number: Int, entry: Entry)]? in
-            guard !state.inFlight, state.depth > 0 else { return nil }
-            state.inFlight = true
-            return Array(state.queue[state.head..<min(state.queue.count, state.head + batchSize)])
+        while let (generation, batch) = nextBatch() {
+            let commands = batch.map { SharedFeedScript.command(keys: keys, retention: retention, entry: $0.entry, process: process, number: $0.number) }
+            connection.send(batch: commands) { [self] results in acknowledge(results, generation: generation) }
         }
-        guard let batch else { return }
-        let commands = batch.map { SharedFeedScript.command(keys: keys, retention: retention, entry: $0.entry, process: process, number: $0.number) }
-        connection.send(batch: commands) { [self] results in
-            // Replies come in order and a lost connection fails every command after the first
-            // failure, so the sent prefix is exactly the leading successes (and error replies,
-            // which a retry would only repeat).
-            let done = results.prefix { result in
-                if case .failure(let error) = result, case .server = error { return true }
-                return (try? result.get()) != nil
-            }.count
-            let more = state.withLock { state -> Bool in
-                state.head += done
-                state.published += done
-                if state.head == state.queue.count {
-                    state.queue.removeAll(keepingCapacity: true)
-                    state.head = 0
-                } else if state.head > 4096 {
-                    state.queue.removeFirst(state.head)
-                    state.head = 0
-                }
-                state.inFlight = false
-                return done == results.count && state.depth > 0
+    }
+
+    private func nextBatch() -> (Int, ArraySlice<(number: Int, entry: Entry)>)? {
+        state.withLock { state in
+            let start = state.head + state.sent
+            guard state.batchesInFlight < maxInFlight, start < state.queue.count else { return nil }
+            let batch = state.queue[start..<min(state.queue.count, start + batchSize)]
+            state.sent += batch.count
+            state.batchesInFlight += 1
+            return (state.generation, batch)
+        }
+    }
+
+    /// Replies come in order, and a lost connection or a timeout fails every command still
+    /// waiting, so what Redis appended is exactly the leading successes (error replies count:
+    /// a retry would only repeat them). After a failure, everything not acknowledged is sent
+    /// again, in order; the script skips the numbers Redis had already appended.
+    private func acknowledge(_ results: [Result<RESPValue, RedisError>], generation: Int) {
+        let done = results.prefix { result in
+            if case .failure(let error) = result, case .server = error { return true }
+            return (try? result.get()) != nil
+        }.count
+        let more = state.withLock { state -> Bool in
+            // Batches sent before a failure fail too; the failure already rewound `sent`.
+            guard generation == state.generation else { return false }
+            state.batchesInFlight -= 1
+            state.head += done
+            state.published += done
+            if done == results.count {
+                state.sent -= done
+            } else {
+                state.sent = 0
+                state.batchesInFlight = 0
+                state.generation += 1
             }
-            if more { flush() }
+            if state.head == state.queue.count {
+                state.queue.removeAll(keepingCapacity: true)
+                state.head = 0
+            } else if state.head > 4096 {
+                state.queue.removeFirst(state.head)
+                state.head = 0
+            }
+            return done == results.count
         }
+        if more { flush() }
     }
 }
