@@ -65,7 +65,7 @@ class Source:
             self.number += 1
             event = {"id": 0, "kind": "data", "pipeline": "bench", "requestId": "bench-%d" % self.number,
                      "stage": "source", "timestamp": "2026-01-01T00:00:00.000Z", "detail": repr(time.time()), "replica": "bench"}
-            writer.write(resp("EVAL", SCRIPT, 4, *KEYS, 1000, "data", json.dumps(event), "", 0, self.token, self.number))
+            writer.write(resp("EVAL", SCRIPT, 4, *KEYS, 1000, "data", json.dumps(event, separators=(",", ":"), sort_keys=True), "", 0, self.token, self.number, "bench"))
             sent += 1
             try:
                 await asyncio.wait_for(reader.readline(), timeout=0.2)

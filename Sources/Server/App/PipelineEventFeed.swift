@@ -18,6 +18,8 @@ import Streams
 public final class PipelineEventFeed: Sendable {
     public enum Item: Sendable {
         case pipeline(PipelineEvent)
+        /// A pipeline event read from the shared stream, its JSON kept as published (no decode and re-encode per replica).
+        case shared(kind: PipelineEvent.Kind, pipeline: String, json: String)
         case clockTick(Int)
     }
 
@@ -34,6 +36,7 @@ public final class PipelineEventFeed: Sendable {
         broadcaster = SSEBroadcaster(capacity: hub.replayCapacity, catchUpWait: catchUpWait) { item in
             switch item {
             case .pipeline(let event): ServerSentEvent(event: event.kind.rawValue, data: Self.json(event))
+            case .shared(let kind, _, let json): ServerSentEvent(event: kind.rawValue, data: json)
             case .clockTick(let index): ServerSentEvent(event: Self.tickEvent, data: Self.tickData(index))
             }
         }
@@ -71,9 +74,18 @@ public final class PipelineEventFeed: Sendable {
         if entry.event == tickEvent {
             return Int(entry.data.dropFirst("tick ".count)).map(Item.clockTick)
         }
-        guard var event = try? JSONDecoder().decode(PipelineEvent.self, from: Data(entry.data.utf8)) else { return nil }
-        event.id = entry.id
-        return .pipeline(event)
+        guard let kind = PipelineEvent.Kind(rawValue: entry.event) else { return nil }
+        return .shared(kind: kind, pipeline: entry.pipeline, json: numbered(entry.data, id: entry.id))
+    }
+
+    /// The JSON of an event published with id 0 (see `SharedEventFeed.publish`), with `id` set.
+    /// With sorted keys the object's own `"id":0,` is the only unescaped one: inside a string
+    /// value the quotes would be escaped.
+    static func numbered(_ json: String, id: Int) -> String {
+        var json = json
+        guard let range = json.firstRange(of: #""id":0,"#) else { return json }
+        json.replaceSubrange(range, with: #""id":\#(id),"#)
+        return json
     }
 
     /// Whether a subscriber with `filter` wants `item`; clock ticks count as `data` events of pipeline `clock`.
@@ -81,6 +93,8 @@ public final class PipelineEventFeed: Sendable {
         switch item {
         case .pipeline(let event):
             return filter.admits(event)
+        case .shared(let kind, let pipeline, _):
+            return (filter.pipeline == nil || filter.pipeline == pipeline) && (filter.kinds?.contains(kind) ?? true)
         case .clockTick:
             return (filter.pipeline == nil || filter.pipeline == clockPipeline) && (filter.kinds?.contains(.data) ?? true)
         }

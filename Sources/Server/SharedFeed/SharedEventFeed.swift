@@ -75,7 +75,9 @@ final class SharedEventFeed: Sendable {
     func publish(_ event: PipelineEvent) {
         var event = event
         event.replica = replicaID
-        publisher.enqueue(.init(event: event.kind.rawValue, data: PipelineEventFeed.json(event)))
+        // The shared stream numbers events; every replica writes that number over this 0.
+        event.id = 0
+        publisher.enqueue(.init(event: event.kind.rawValue, data: PipelineEventFeed.json(event), pipeline: event.pipeline))
     }
 
     /// Queues clock tick `index`; Redis appends it only while this replica holds the clock lease

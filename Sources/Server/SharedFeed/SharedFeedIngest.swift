@@ -17,6 +17,7 @@ final class SharedFeedIngest: Sendable {
     struct Entry: Sendable, Equatable {
         let id: Int
         let event: String
+        var pipeline = ""
         let data: String
     }
 
@@ -159,17 +160,18 @@ final class SharedFeedIngest: Sendable {
             guard let pair = item.array, pair.count == 2,
                   let idText = pair[0].string, let id = Int(idText.prefix { $0 != "-" }),
                   let fields = pair[1].array else { return nil }
-            var event = "", data = ""
+            var event = "", pipeline = "", data = ""
             var index = 0
             while index + 1 < fields.count {
                 switch fields[index].string {
                 case "e": event = fields[index + 1].string ?? ""
+                case "p": pipeline = fields[index + 1].string ?? ""
                 case "d": data = fields[index + 1].string ?? ""
                 default: break
                 }
                 index += 2
             }
-            return Entry(id: id, event: event, data: data)
+            return Entry(id: id, event: event, pipeline: pipeline, data: data)
         }
     }
 }

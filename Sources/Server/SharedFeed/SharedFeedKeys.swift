@@ -4,7 +4,7 @@
 struct SharedFeedKeys: Sendable {
     /// INCR counter: the last SSE id handed out.
     let sequence: String
-    /// The stream; entry `n-0` is SSE id `n`, fields `e` (event name) and `d` (data).
+    /// The stream; entry `n-0` is SSE id `n`, fields `e` (event name), `p` (pipeline) and `d` (data).
     let stream: String
     /// A random token set once per Redis dataset: a different value means Redis lost its data.
     let epoch: String

@@ -13,6 +13,8 @@ final class SharedFeedPublisher: Sendable {
     struct Entry: Sendable {
         let event: String
         let data: String
+        /// Stored beside the data, so readers filter without decoding it.
+        var pipeline = ""
         /// Set for clock ticks: the replica that must hold the clock lease.
         var leaseOwner = ""
         var leaseMilliseconds = 0

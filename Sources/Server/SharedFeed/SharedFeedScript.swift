@@ -11,7 +11,7 @@
 /// replica holds (or can take) the clock lease, so ticks come from one replica.
 enum SharedFeedScript {
     /// KEYS: sequence, stream, clock lease, published (hash: process token → last number).
-    /// ARGV: retention, event, data, lease owner ('' = none), lease ms, process token, number.
+    /// ARGV: retention, event, data, lease owner ('' = none), lease ms, process token, number, pipeline.
     /// Returns the new id; 0 when a tick lost the lease to another replica; -1 for a repeat.
     static let publish = """
         local last = tonumber(redis.call('HGET', KEYS[4], ARGV[6]) or '0')
@@ -23,14 +23,14 @@ enum SharedFeedScript {
           redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5])
         end
         local n = redis.call('INCR', KEYS[1])
-        redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], n .. '-0', 'e', ARGV[2], 'd', ARGV[3])
+        redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], n .. '-0', 'e', ARGV[2], 'p', ARGV[8], 'd', ARGV[3])
         return n
         """
 
     static func command(keys: SharedFeedKeys, retention: Int, entry: SharedFeedPublisher.Entry, process: String, number: Int) -> [String] {
         [
             "EVAL", publish, "4", keys.sequence, keys.stream, keys.clockLease, keys.published,
-            String(retention), entry.event, entry.data, entry.leaseOwner, String(entry.leaseMilliseconds), process, String(number),
+            String(retention), entry.event, entry.data, entry.leaseOwner, String(entry.leaseMilliseconds), process, String(number), entry.pipeline,
         ]
     }
 }
