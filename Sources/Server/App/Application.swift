@@ -37,6 +37,7 @@ public final class Application: Sendable {
         var upstream: UpstreamServices?
         var eventFeed: Disposable?
         var sharedFeed: SharedEventFeed?
+        var cacheConnection: RedisConnection?
         var feed: PipelineEventFeed?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var stopped = false
@@ -59,7 +60,7 @@ public final class Application: Sendable {
         let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         let upstream: UpstreamServices
         do {
-            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub)
+            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub, sharedCache: sharedCache())
         } catch {
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }
@@ -100,6 +101,15 @@ public final class Application: Sendable {
         // Connects in the background; its log lines come after the address line.
         shared?.start()
         return port
+    }
+
+    /// With `--redis-url` (and the cache on): the upstream cache's Redis tier, on a connection of its own.
+    private func sharedCache() -> (any UpstreamCacheStore)? {
+        guard let url = configuration.redisURL, configuration.upstreamCacheBytes > 0,
+              let connection = try? RedisConnection(configuration: RedisConfiguration(url: url)) else { return nil }
+        state.withLock { $0.cacheConnection = connection }
+        connection.start()
+        return RedisUpstreamCache(connection: connection)
     }
 
     /// With `--redis-url`: this replica's part of the shared feed (started after the first log line).
@@ -174,12 +184,13 @@ public final class Application: Sendable {
         }
         if alreadyStopped { completion(); return }
         guard shutdownFlag.raise() else { return }
-        let (server, upstream, feed, shared) = state.withLock { ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed) }
+        let (server, upstream, feed, shared, cacheConnection) = state.withLock { ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection) }
         logger.info("shutting down", metadata: ["deadline_s": .stringConvertible(configuration.shutdownTimeout.seconds)])
         let finish: @Sendable () -> Void = { [self] in
             heartbeat.stop()
             feed?.dispose()
             shared?.stop()
+            cacheConnection?.close()
             Task {
                 await upstream?.shutdown()
                 let waiters = state.withLock { state -> [@Sendable () -> Void] in

@@ -26,7 +26,8 @@ public final class UpstreamServices: Sendable {
     public static func start(
         _ configuration: ServiceConfiguration, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
         metrics: UpstreamMetrics = UpstreamMetrics(),
-        hub: PipelineEventHub = .shared
+        hub: PipelineEventHub = .shared,
+        sharedCache: (any UpstreamCacheStore)? = nil
     ) throws -> UpstreamServices {
         var demoServer: DemoUpstreamServer?
         let baseURL: URL
@@ -40,7 +41,10 @@ public final class UpstreamServices: Sendable {
             demoServer = demo
             baseURL = demo.baseURL!
         }
-        let cache = configuration.upstreamCacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: configuration.upstreamCacheBytes) : nil
+        let local = configuration.upstreamCacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: configuration.upstreamCacheBytes) : nil
+        // With Redis, replicas share answers behind each one's in-process tier.
+        var cache: (any UpstreamCacheStore)? = local
+        if let local, let sharedCache { cache = TieredUpstreamCache(front: local, back: sharedCache) }
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache),
             transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "upstream.timers"), metrics: metrics)
