@@ -3,10 +3,19 @@ import HTTP
 import XCTest
 @testable import Server
 
-/// `/users` and `/users/stream` parameters, read through the shared query-parameter parser.
+/// `/users` and `/users/stream` read `UsersQuery` through the shared query-parameter parser.
 final class UsersQueryParametersTests: XCTestCase {
-    func parse(_ query: String) throws(InvalidQueryParameter) -> UsersQuery {
-        try UsersQuery(QueryParameters(QueryItems(parsing: Substring(query))))
+    private func parse(_ query: String) throws(InvalidQueryParameter) -> UsersQuery {
+        try UsersQuery(Request(method: .get, target: "/users?" + query).queryParameters)
+    }
+
+    private func rejected(_ query: String) -> InvalidQueryParameter? {
+        do {
+            _ = try parse(query)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     func testDefaultsApplyWhenParametersAreAbsent() throws {
@@ -21,6 +30,22 @@ final class UsersQueryParametersTests: XCTestCase {
 
     func testProfileMustBeTrueOrFalse() {
         XCTAssertEqual(try parse("profile=false").profile, false)
-        XCTAssertThrowsError(try parse("profile=yes")) { XCTAssertEqual(($0 as? InvalidQueryParameter)?.name, "profile") }
+        XCTAssertEqual(rejected("profile=yes")?.name, "profile")
+    }
+
+    func testOutOfRangeNumbersNameTheParameter() {
+        for (query, name) in [("limit=0", "limit"), ("limit=101", "limit"), ("limit=ten", "limit"), ("concurrency=65", "concurrency"), ("since=-1", "since")] {
+            XCTAssertEqual(rejected(query)?.name, name, query)
+        }
+    }
+
+    func testUnknownChoicesNameTheParameter() {
+        for (query, name) in [("avatars=sideways", "avatars"), ("onAvatarError=ignore", "onAvatarError"), ("embed=base64", "embed")] {
+            XCTAssertEqual(rejected(query)?.name, name, query)
+        }
+    }
+
+    func testARepeatedParameterIsRejected() {
+        XCTAssertEqual(rejected("limit=5&limit=6"), InvalidQueryParameter(name: "limit", value: "5', '6", reason: "must be given at most once"))
     }
 }
