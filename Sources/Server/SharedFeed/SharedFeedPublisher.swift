@@ -78,6 +78,12 @@ final class SharedFeedPublisher: Sendable {
     /// Sends batches while fewer than `maxInFlight` await replies and Redis is connected;
     /// called on every enqueue, after every batch, and when the connection comes (back) up.
     func flush() {
+        // Batches must reach the socket in queue order (the script skips a number below one it
+        // has appended), so they are taken and written on the connection's loop, one flush at a time.
+        connection.loop.executeSoon { [self] in sendBatches() }
+    }
+
+    private func sendBatches() {
         guard connection.state == .connected else { return }
         while let (generation, batch) = nextBatch() {
             let commands = batch.map { SharedFeedScript.command(keys: keys, retention: retention, entry: $0.entry, process: process, number: $0.number) }
