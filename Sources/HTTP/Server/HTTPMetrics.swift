@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import CoreMetrics
 
 /// What an `HTTPServer` records, emitted through swift-metrics: the application picks

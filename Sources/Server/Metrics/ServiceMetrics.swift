@@ -1,8 +1,8 @@
-import ConcurrencyHelpers
 import CoreMetrics
 import Domain
 import HTTP
 import Prometheus
+import StreamServiceConcurrency
 import Streams
 
 /// The application's metrics backend: one Prometheus registry per `Application`,

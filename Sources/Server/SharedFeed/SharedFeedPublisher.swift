@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Redis
 
 /// Sends this replica's events to the shared stream without ever making the
