@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
         .library(name: "NetCore", targets: ["NetCore"]),
         .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "Redis", targets: ["Redis"]),
         .executable(name: "stream-service", targets: ["Server"]),
     ],
     dependencies: [
@@ -33,10 +34,12 @@ let package = Package(
         // HTTP/1.1 library, server and client: parsing, routing, response writing, SSE, event-loop scheduling.
         .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
         .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        // RESP2 client on NetCore sockets: the shared event feed and cache tier of scaled-out replicas.
+        .target(name: "Redis", dependencies: ["StreamServiceConcurrency", "NetCore"]),
         .executableTarget(
             name: "Server",
             dependencies: [
-                "StreamServiceConcurrency", "Streams", "Domain", "NetCore", "HTTP",
+                "StreamServiceConcurrency", "Streams", "Domain", "NetCore", "HTTP", "Redis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -56,9 +59,12 @@ let package = Package(
         // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
         .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "StreamServiceConcurrency"], path: "Tests/HTTPTestSupport"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        // Starts, pauses and stops real redis-server processes for the tests that need one.
+        .target(name: "RedisTestSupport", dependencies: ["NetCore"], path: "Tests/RedisTestSupport"),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "HTTPTestSupport", "StreamServiceConcurrency", "NetCore"]),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "NetCore", "Redis", "RedisTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
             // An extract of GitHub's published REST schemas the demo upstream is checked against.
             resources: [.copy("Routes/Resources")]),
     ],
