@@ -18,7 +18,7 @@ public struct AvatarPipeline: Sendable {
     public func avatar(login: String, trace: PipelineTrace? = nil) -> DataStream<AvatarImage> {
         client.user(login: login, trace: trace)
             .traced(trace, stage: "user") { $0.login }
-            .redirect { user -> DataStream<AvatarImage> in
+            .redirect { user -> Single<AvatarImage> in
                 guard let url = URL(string: user.avatarUrl) else {
                     return .just(error: UpstreamFailure(.malformed("avatar_url \(user.avatarUrl)"), stage: .avatar(user.login)))
                 }

@@ -25,6 +25,5 @@ public struct ProfilePipeline: Sendable {
                     user: .init(id: user.id, login: user.login, name: user.name, avatarUrl: "/users/\(user.login)/avatar"),
                     repos: summary)
             }
-            .take(1)
     }
 }

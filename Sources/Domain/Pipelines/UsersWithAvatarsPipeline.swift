@@ -56,7 +56,7 @@ public struct UsersWithAvatarsPipeline: Sendable {
         }
         let policy = query.onAvatarError
         let stage = UpstreamStage.avatar(user.login)
-        let image: DataStream<AvatarImage> = URL(string: user.avatarUrl).map { client.avatar(url: $0, login: user.login, trace: trace) }
+        let image: Single<AvatarImage> = URL(string: user.avatarUrl).map { client.avatar(url: $0, login: user.login, trace: trace) }
             ?? .just(error: UpstreamFailure(.malformed("avatar_url \(user.avatarUrl)"), stage: stage))
         return image
             .traced(trace, stage: "avatar") { "\(user.login): \($0.bytes.count) bytes" }

@@ -67,21 +67,24 @@ public final class GitHubClient: Sendable {
         self.metrics = metrics
     }
 
-    public func users(since: Int, perPage: Int, trace: PipelineTrace? = nil) -> DataStream<[GitHubUser]> {
+    public func users(since: Int, perPage: Int, trace: PipelineTrace? = nil) -> Single<[GitHubUser]> {
         get(apiURL("/users", query: "since=\(since)&per_page=\(perPage)"), stage: .users, trace: trace)
             .map { try Self.decode([GitHubUser].self, $0, stage: .users) }
+            .asSingle()
     }
 
     /// The public profile (`public-user`).
-    public func user(login: String, trace: PipelineTrace? = nil) -> DataStream<GitHubUser> {
+    public func user(login: String, trace: PipelineTrace? = nil) -> Single<GitHubUser> {
         get(apiURL("/users/\(Self.escape(login))"), stage: .user(login), trace: trace)
             .map { try Self.decode(GitHubUser.self, $0, stage: .user(login)) }
+            .asSingle()
     }
 
     /// Every repository, following `Link: rel="next"` for up to `maxRepoPages` pages.
-    public func repos(login: String, trace: PipelineTrace? = nil) -> DataStream<[GitHubRepo]> {
+    public func repos(login: String, trace: PipelineTrace? = nil) -> Single<[GitHubRepo]> {
         repoPages(apiURL("/users/\(Self.escape(login))/repos", query: "per_page=100"), login: login, pagesLeft: configuration.maxRepoPages, trace: trace)
             .reduce([GitHubRepo]()) { $0 + $1 }
+            .asSingle()
     }
 
     private func repoPages(_ url: URL, login: String, pagesLeft: Int, trace: PipelineTrace?) -> DataStream<[GitHubRepo]> {
@@ -94,19 +97,21 @@ public final class GitHubClient: Sendable {
         }
     }
 
-    public func avatar(url: URL, login: String, trace: PipelineTrace? = nil) -> DataStream<AvatarImage> {
+    public func avatar(url: URL, login: String, trace: PipelineTrace? = nil) -> Single<AvatarImage> {
         get(url, stage: .avatar(login), trace: trace)
             .map { AvatarImage(bytes: $0.body, contentType: $0.header("content-type") ?? "application/octet-stream") }
+            .asSingle()
     }
 
     /// A single attempt, no retries: true when the upstream answers HTTP at all (any
     /// status), false when it cannot be reached in time. `/ready` uses it. It asks for
     /// `/rate_limit`, which GitHub does not count against the rate limit.
-    public func probe(timeout: Duration = .seconds(2)) -> DataStream<Bool> {
+    public func probe(timeout: Duration = .seconds(2)) -> Single<Bool> {
         transport.send(request(apiURL("/rate_limit")))
             .timeout(timeout, scheduler: scheduler)
             .map { _ in true }
             .recover(false)
+            .asSingle()
     }
 
     /// One GET, following redirects; a final failure is an `UpstreamFailure` naming `stage`.

@@ -6,8 +6,8 @@ import Streams
 /// With a shared feed, the body also says `"events": "shared"` or `"degraded"`:
 /// Redis being away degrades `/events` but never makes a replica unready.
 struct ReadinessRoute: Sendable {
-    /// One element: whether the upstream answered. Supplied by Domain.
-    let probe: @Sendable () -> DataStream<Bool>
+    /// Whether the upstream answered. Supplied by Domain.
+    let probe: @Sendable () -> Single<Bool>
     let isShuttingDown: @Sendable () -> Bool
     /// The shared feed's status; nil without `--redis-url`.
     var eventsStatus: @Sendable () -> String? = { nil }
@@ -17,11 +17,10 @@ struct ReadinessRoute: Sendable {
             return .just(.problem(status: .serviceUnavailable, detail: "The server is shutting down", instance: request.path))
         }
         let events = eventsStatus().map { #","events":"\#($0)""# } ?? ""
-        // The probe's first answer decides; a failure or an end without an answer means unreachable.
+        // A probe that fails means unreachable.
         return probe()
-            .take(1)
             .recover(false)
-            .reduce(false) { _, reachable in reachable }
+            .asDataStream()
             .map { reachable in
                 reachable
                     ? .json(Array(#"{"status":"ready"\#(events)}"#.utf8))

@@ -56,7 +56,7 @@ public final class UpstreamServices: Sendable {
     }
 
     /// For `/ready`: true while the upstream answers HTTP at all.
-    public func isUpstreamReachable(timeout: Duration = .seconds(2)) -> DataStream<Bool> {
+    public func isUpstreamReachable(timeout: Duration = .seconds(2)) -> Single<Bool> {
         client.probe(timeout: timeout)
     }
 

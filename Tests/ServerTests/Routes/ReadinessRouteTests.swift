@@ -7,7 +7,7 @@ import HTTP
 import HTTPTestSupport
 
 final class ReadinessRouteTests: XCTestCase {
-    private func status(probe: DataStream<Bool>, shuttingDown: Bool = false) -> Int? {
+    private func status(probe: Single<Bool>, shuttingDown: Bool = false) -> Int? {
         let route = ReadinessRoute(probe: { probe }, isShuttingDown: { shuttingDown })
         let status = Locked<Int?>(nil)
         route.handle(Request(method: .get, target: "/ready")).watch(data: { response in status.withLock { $0 = response.status.code } })
@@ -27,6 +27,6 @@ final class ReadinessRouteTests: XCTestCase {
     }
 
     func testNotReadyWhileShuttingDownWithoutAskingTheUpstream() {
-        XCTAssertEqual(status(probe: .never(), shuttingDown: true), 503)
+        XCTAssertEqual(status(probe: DataStream.never().asSingle(), shuttingDown: true), 503)
     }
 }

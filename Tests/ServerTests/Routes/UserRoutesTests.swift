@@ -175,7 +175,7 @@ final class UserRoutesTests: XCTestCase {
         XCTAssertEqual(try first(unreachable.services.isUpstreamReachable()), false)
     }
 
-    func first<T: Sendable>(_ stream: DataStream<T>) throws -> T? {
+    func first<T: Sendable>(_ stream: some StreamType<T>) throws -> T? {
         let done = expectation(description: "first value")
         let value = Mutex<T?>(nil)
         let subscription = stream.watch { event in
