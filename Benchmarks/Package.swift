@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
         // Timing, medians, peak RSS, child-process probes and the result table shared by every executable.
@@ -32,6 +34,16 @@ let package = Package(
         .executableTarget(
             name: "hummingbird-server",
             dependencies: ["BenchSupport", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
+        // The main-job peer of `/users`: Hummingbird 2 + AsyncHTTPClient + swift-crypto's SHA-256.
+        .executableTarget(
+            name: "hummingbird-users",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "flyingfox-server",
