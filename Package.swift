@@ -14,26 +14,29 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        // The one lock, once-flag and Duration conversions every module shares (`package` access),
+        // as NIOConcurrencyHelpers is to swift-nio.
+        .target(name: "ConcurrencyHelpers"),
         // Reactive library: Foundation and Dispatch only.
-        .target(name: "Streams"),
+        .target(name: "Streams", dependencies: ["ConcurrencyHelpers"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Sockets, TLS and gzip shared by the server and the upstream client.
-        .target(name: "NetCore", dependencies: ["CZlib", "COpenSSL"]),
-        .target(name: "Domain", dependencies: ["Streams", "NetCore"]),
+        .target(name: "NetCore", dependencies: ["ConcurrencyHelpers", "CZlib", "COpenSSL"]),
+        .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore"]),
         .executableTarget(
             name: "Server",
             dependencies: [
-                "Streams", "Domain", "NetCore",
+                "ConcurrencyHelpers", "Streams", "Domain", "NetCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Compiled into the binary, so /openapi.yaml needs no file at run time (e.g. in the container).
             resources: [.embedInCode("App/openapi.yaml")]
         ),
-        .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "Streams", "NetCore"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "Streams", "NetCore"]),
+        .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "ConcurrencyHelpers", "Streams", "NetCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

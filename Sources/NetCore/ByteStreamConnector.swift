@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Dispatch
 
 /// Opens client `ByteStream`s: resolve, non-blocking connect with a timeout,

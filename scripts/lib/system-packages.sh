@@ -1,12 +1,18 @@
-# Sourced by scripts/serve and scripts/test: makes sure the C libraries the
-# package links (zlib, OpenSSL) and the Swift toolchain are present.
+# Sourced by scripts/serve and scripts/test: makes sure the Swift toolchain and the
+# Debian packages a script needs are present, installing them when run as root.
+#
+# The package sets, one per script:
+BUILD_PACKAGES=(libssl-dev zlib1g-dev)                                  # the C libraries the package links
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server chromium chromium-driver)  # real Redis and a real browser for the tests
+
+# ensure_system_packages PACKAGE...: installs the missing ones (as root) or names them and exits 1.
 ensure_system_packages() {
     if ! command -v swift >/dev/null 2>&1; then
         echo "error: 'swift' is not on PATH. Install Swift 6 (https://www.swift.org/install) and retry." >&2
         exit 1
     fi
     local missing=()
-    for pkg in libssl-dev zlib1g-dev; do
+    for pkg in "$@"; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
     done
     ((${#missing[@]} == 0)) && return 0

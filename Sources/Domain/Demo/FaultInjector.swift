@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 import Synchronization
 
@@ -10,11 +11,11 @@ public final class FaultInjector: Sendable {
     }
 
     public let rate: Double
-    private let generator: PThreadMutex<StableHash>
+    private let generator: Locked<StableHash>
 
     public init(rate: Double, seed: Int = 42) {
         self.rate = min(max(rate, 0), 1)
-        generator = PThreadMutex(StableHash(seed))
+        generator = Locked(StableHash(seed))
     }
 
     /// `nil` for a healthy answer; otherwise 500, 503 or a cut body, equally likely.

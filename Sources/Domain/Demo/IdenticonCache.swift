@@ -1,10 +1,11 @@
+import ConcurrencyHelpers
 import NetCore
 import Synchronization
 
 /// Encoded identicons by login, so repeated avatar requests skip the zlib work.
 /// Bounded: when full it starts over, which keeps memory flat whatever the user count.
 final class IdenticonCache: Sendable {
-    private let images = PThreadMutex<[String: [UInt8]]>([:])
+    private let images = Locked<[String: [UInt8]]>([:])
     let capacity: Int
 
     init(capacity: Int = 4096) {

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Streams
 import NetCore
 import Synchronization
@@ -25,11 +26,11 @@ public final class PipelineEventHub: Sendable {
     }
 
     public let replayCapacity: Int
-    private let state = PThreadMutex(State())
+    private let state = Locked(State())
     /// Serializes publishing and joining, so every subscriber sees ids in order and a
     /// resume misses nothing; delivery happens outside `state`, so a subscriber may
     /// unsubscribe (a client disconnecting) from within its own delivery.
-    private let publishing = PThreadMutex(false)
+    private let publishing = Locked(false)
 
     public init(replayCapacity: Int = 1000) {
         self.replayCapacity = max(1, replayCapacity)

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Streams
 
 /// Names one pipeline run (pipeline name + request id) and publishes its events to a hub.
@@ -25,7 +26,7 @@ extension StreamType where Element: Sendable {
     ) -> DataStream<Element> {
         guard let trace else { return asDataStream() }
         return DataStream { watcher in
-            let finished = CompletionFlag()
+            let finished = OnceFlag()
             trace.publish(.subscribe, stage: stage)
             let subscription = self.watch { event in
                 switch event {

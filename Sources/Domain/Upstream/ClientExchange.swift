@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 import Streams
 import Synchronization
@@ -17,14 +18,14 @@ final class ClientExchange: Sendable {
     private let transport: HTTPUpstreamTransport
     private let watcher: Watcher<UpstreamResponse>
     private let origin: ConnectionPool.Origin
-    private let state: PThreadMutex<State>
+    private let state: Locked<State>
 
     init(request: UpstreamRequest, transport: HTTPUpstreamTransport, watcher: Watcher<UpstreamResponse>) {
         self.request = request
         self.transport = transport
         self.watcher = watcher
         origin = .init(secure: request.isSecure, host: request.host, port: request.port)
-        state = PThreadMutex(State(parser: HTTPResponseParser(requestMethod: request.method)))
+        state = Locked(State(parser: HTTPResponseParser(requestMethod: request.method)))
     }
 
     func start() {

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 import Synchronization
 
@@ -10,7 +11,7 @@ final class ConnectionPool: Sendable {
         let port: Int
     }
 
-    private let idle = PThreadMutex<[Origin: [ByteStream]]>([:])
+    private let idle = Locked<[Origin: [ByteStream]]>([:])
     let maxIdlePerOrigin: Int
 
     init(maxIdlePerOrigin: Int) {

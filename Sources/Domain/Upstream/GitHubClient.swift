@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+import ConcurrencyHelpers
 import FoundationEssentials
 #else
 import Foundation
@@ -121,7 +122,7 @@ public final class GitHubClient: Sendable {
         let attempt = Deadline.stream(transport.send(request), limit: configuration.timeout, scheduler: scheduler)
         return DataStream { watcher in
             let started = self.clock.now
-            let finished = CompletionFlag()
+            let finished = OnceFlag()
             self.metrics.attemptStarted()
             let record: @Sendable (UpstreamMetrics.Outcome) -> Void = { outcome in
                 guard finished.set() else { return }

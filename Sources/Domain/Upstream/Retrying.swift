@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Streams
 import NetCore
 import Synchronization
@@ -49,7 +50,7 @@ enum Retrying {
 /// The one piece of work in progress (an attempt or a wait); replacing it after
 /// cancellation disposes the newcomer at once.
 final class CurrentWork: Sendable {
-    private let state = PThreadMutex<(work: Disposable?, cancelled: Bool)>((nil, false))
+    private let state = Locked<(work: Disposable?, cancelled: Bool)>((nil, false))
 
     func replace(with next: Disposable) {
         let disposeNow = state.withLock { state -> Bool in

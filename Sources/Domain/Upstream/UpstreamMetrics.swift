@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 import Synchronization
 
@@ -20,7 +21,7 @@ public final class UpstreamMetrics: Sendable {
         var durationSum = 0.0
     }
 
-    private let state = PThreadMutex(State())
+    private let state = Locked(State())
     private let inFlightGauge = Atomic<Int>(0)
 
     public init() {}

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Dispatch
 import Domain
 import Logging
@@ -25,7 +26,7 @@ public final class Application: Sendable {
     private let heartbeat: HeartbeatClock
     private let responder: EventStreamResponder
     private let shutdownFlag = ShutdownFlag()
-    private let state = PThreadMutex(Running())
+    private let state = Locked(Running())
 
     private struct Running: Sendable {
         var server: HTTPServer?

@@ -11,20 +11,15 @@ struct ReadinessRoute: Sendable {
         if isShuttingDown() {
             return .just(.problem(status: .serviceUnavailable, detail: "The server is shutting down", instance: request.path))
         }
-        let probe = self.probe
-        return DataStream { watcher in
-            let answered = CompletionGate()
-            let subscription = probe().watch { event in
-                let reachable: Bool
-                switch event {
-                case .data(let value): reachable = value
-                case .error, .end: reachable = false
-                }
-                guard answered.close() else { return }
-                watcher.data(reachable ? .json(Array(#"{"status":"ready"}"#.utf8)) : .problem(status: .serviceUnavailable, detail: "The upstream is unreachable", instance: request.path))
-                watcher.end()
+        // The probe's first answer decides; a failure or an end without an answer means unreachable.
+        return probe()
+            .take(1)
+            .recover(false)
+            .reduce(false) { _, reachable in reachable }
+            .map { reachable in
+                reachable
+                    ? .json(Array(#"{"status":"ready"}"#.utf8))
+                    : .problem(status: .serviceUnavailable, detail: "The upstream is unreachable", instance: request.path)
             }
-            return subscription
-        }
     }
 }

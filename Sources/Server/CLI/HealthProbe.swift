@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -107,9 +108,9 @@ enum HealthProbe {
 
 /// The first outcome of a TLS check, handed from the event loop to the waiting caller.
 private final class TLSAnswer: Sendable {
-    private let outcome = PThreadMutex<HealthProbe.Outcome?>(nil)
+    private let outcome = Locked<HealthProbe.Outcome?>(nil)
     /// Keeps the client stream alive until the check is over.
-    private let stream = PThreadMutex<ByteStream?>(nil)
+    private let stream = Locked<ByteStream?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
     func hold(_ stream: ByteStream) { self.stream.withLock { $0 = stream } }

@@ -1,5 +1,6 @@
 // Dispatch sources are thread-safe but not yet annotated Sendable on Linux.
 @preconcurrency import Dispatch
+import ConcurrencyHelpers
 import NetCore
 import Streams
 import Synchronization
@@ -20,7 +21,7 @@ public final class EventLoopScheduler: RepeatingScheduler {
     public let loop: EventLoop
     private let leeway: DispatchTimeInterval
     private let epoch = DispatchTime.now().uptimeNanoseconds
-    private let timers = PThreadMutex(Timers())
+    private let timers = Locked(Timers())
 
     public init(loop: EventLoop, leeway: Duration = .milliseconds(1)) {
         self.loop = loop

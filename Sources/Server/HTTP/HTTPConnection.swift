@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Dispatch
 import NetCore
 import Streams
@@ -381,12 +382,5 @@ final class HTTPConnection: @unchecked Sendable {
         let onClosed = self.onClosed
         self.onClosed = nil
         onClosed?()
-    }
-}
-
-extension Duration {
-    var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 }

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Darwin
 /// The IMF-fixdate for the `Date` header, formatted at most once per second
 /// for the whole process.
 enum HTTPDate {
-    private static let cache = PThreadMutex<(second: Int, bytes: [UInt8])>((-1, []))
+    private static let cache = Locked<(second: Int, bytes: [UInt8])>((-1, []))
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Dispatch
 import NetCore
 import Synchronization
@@ -21,10 +22,10 @@ public final class HTTPServer: Sendable {
     private let group: EventLoopGroup
     private let sets: [ConnectionSet]
     private let acceptQueue = DispatchQueue(label: "http.accept", qos: .userInitiated)
-    private let state = PThreadMutex(State())
+    private let state = Locked(State())
     private let open = Atomic<Int>(0)
     /// Serialises count changes with their callback, so observers never see counts out of order.
-    private let countChanges = PThreadMutex<Int>(0)
+    private let countChanges = Locked<Int>(0)
     private let cursor = Atomic<Int>(0)
 
     private struct State {

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Logging
 
 /// One structured line per answered request.

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Dispatch
 import NetCore
 
@@ -17,7 +18,7 @@ public final class LineWriter: Sendable {
         var drainScheduled = false
     }
 
-    private let pending = PThreadMutex(Pending())
+    private let pending = Locked(Pending())
     private let queue = DispatchQueue(label: "log.writer", qos: .utility)
     private let output: @Sendable ([UInt8]) -> Void
 

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 
 /// A monotonically increasing count, one per combination of label values
@@ -6,7 +7,7 @@ public final class Counter: MetricFamily {
     public let name: String
     let help: String
     let labelNames: [String]
-    private let values = PThreadMutex<[[String]: Double]>([:])
+    private let values = Locked<[[String]: Double]>([:])
 
     init(name: String, help: String, labelNames: [String]) {
         self.name = name

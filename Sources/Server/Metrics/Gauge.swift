@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 
 /// A value that goes up and down, either set by the app or read from a closure
@@ -5,7 +6,7 @@ import NetCore
 public final class Gauge: MetricFamily {
     public let name: String
     let help: String
-    private let stored = PThreadMutex<Double>(0)
+    private let stored = Locked<Double>(0)
     private let sample: (@Sendable () -> Double)?
 
     init(name: String, help: String, sample: (@Sendable () -> Double)? = nil) {

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 
 /// Observations counted into cumulative buckets, with their sum and count,
@@ -17,7 +18,7 @@ public final class Histogram: MetricFamily {
     let labelNames: [String]
     /// Upper bounds, ascending; `+Inf` is implied.
     let buckets: [Double]
-    private let series = PThreadMutex<[[String]: Series]>([:])
+    private let series = Locked<[[String]: Series]>([:])
 
     init(name: String, help: String, labelNames: [String], buckets: [Double]) {
         self.name = name

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 
 /// The metric families the service exposes at `/metrics`, rendered in
@@ -12,7 +13,7 @@ public final class MetricsRegistry: Sendable {
         case collector(@Sendable () -> String)
     }
 
-    private let entries = PThreadMutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
 
     public init() {}
 

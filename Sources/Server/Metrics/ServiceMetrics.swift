@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Streams
 
 /// The service's own metric families, registered in one registry, and the
@@ -40,13 +41,5 @@ public final class ServiceMetrics: Sendable {
         case .get, .head, .post, .put, .patch, .delete, .options: method.rawValue
         default: "other"
         }
-    }
-}
-
-extension Duration {
-    /// This duration in (fractional) seconds.
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
     }
 }

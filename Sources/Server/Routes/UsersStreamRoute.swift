@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Domain
 import Streams
 import NetCore
@@ -33,7 +34,7 @@ struct UsersStreamRoute: Sendable {
 
     /// Counts what the run sent, for the `end` summary.
     final class Tally: Sendable {
-        private let counts = PThreadMutex((users: 0, errors: 0))
+        private let counts = Locked((users: 0, errors: 0))
         let started = ContinuousClock.now
 
         func user() { counts.withLock { $0.users += 1 } }

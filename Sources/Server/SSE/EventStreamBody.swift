@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 import Streams
 
@@ -25,7 +26,7 @@ enum EventStreamBody {
 
     static func make(prelude: [UInt8]? = nil, events: DataStream<[UInt8]>, heartbeats: DataStream<[UInt8]>?) -> DataStream<[UInt8]> {
         DataStream { watcher in
-            let gate = PThreadMutex(Gate())
+            let gate = Locked(Gate())
             let deliver: @Sendable (Event<[UInt8]>, _ isBeat: Bool) -> Void = { event, isBeat in
                 gate.withLock { gate in
                     guard !gate.finished else { return }

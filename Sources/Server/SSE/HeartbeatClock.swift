@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 import Streams
 
@@ -10,7 +11,7 @@ public final class HeartbeatClock: Sendable {
 
     public let period: Duration
     private let beats = Streamer<[UInt8]>()
-    private let ticking = PThreadMutex<Disposable?>(nil)
+    private let ticking = Locked<Disposable?>(nil)
     private let scheduler: any Scheduler
 
     public init(period: Duration, scheduler: any Scheduler = QueueScheduler(label: "sse.heartbeat")) {

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 import Streams
 
@@ -73,12 +74,12 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
 
     public let capacity: Int
     private let encode: @Sendable (Item) -> ServerSentEvent
-    private let state = PThreadMutex(State())
+    private let state = Locked(State())
     /// Publishing is serialized, so every subscriber sees items in id order even
     /// though delivery happens outside `state`'s lock.
     /// The value is unused; not `Void`, whose empty storage would share the mutex
     /// pointer's address, which ThreadSanitizer misreads as a race.
-    private let publishing = PThreadMutex(false)
+    private let publishing = Locked(false)
 
     /// - Parameter encode: the message for an item; its `id` field is replaced by the item's number.
     public init(capacity: Int, encode: @escaping @Sendable (Item) -> ServerSentEvent) {

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Synchronization
 
 /// A handle on work that can be cancelled: a subscription, a timer, a request.

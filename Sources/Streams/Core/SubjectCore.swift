@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// The shared machinery of the subjects: the watcher list, the terminal event,
 /// and serialized emission.
 ///

@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 extension StreamType {
     /// Watches the stream again after an error, up to `maxRetries` times; the
     /// error after the last retry is delivered.

@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 // Dispatch sources are thread-safe but not yet annotated Sendable on Linux.
 @preconcurrency import Dispatch
 
@@ -50,15 +52,5 @@ public struct QueueScheduler: Scheduler {
         timer.schedule(deadline: .now() + delay.dispatchInterval, leeway: .milliseconds(1))
         timer.activate()
         return cancellation
-    }
-}
-
-extension Duration {
-    /// This duration as a Dispatch interval, clamped at zero.
-    var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return .nanoseconds(0) }
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        return .nanoseconds(Int(clamping: max(0, nanoseconds)))
     }
 }

@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// A hot stream that replays its last `bufferSize` values to every new
 /// watcher, then its terminal event if it has one (ReactiveX: ReplaySubject).
 ///

@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// A hot stream with a current value, replayed to every new watcher
 /// (ReactiveX: BehaviorSubject).
 ///

@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// A changing set of subscriptions disposed together (the inner streams of
 /// `redirect`, the sources of `merge`). Finished ones are removed by key so a
 /// long-running stream does not accumulate them.

@@ -1,13 +1,16 @@
+import ConcurrencyHelpers
+
 /// Holds the one piece of work currently in progress (an attempt, an inner
 /// stream, a pending timer): replacing it disposes the previous one, and once
-/// this is disposed every newcomer is disposed at once.
-final class SerialDisposable: Sendable {
+/// this is disposed every newcomer is disposed at once. The one serial slot of every
+/// module (`package`): retries, timers, current attempts.
+package final class SerialDisposable: Sendable {
     private let state = Locked<(current: Disposable?, isDisposed: Bool)>((nil, false))
 
-    init() {}
+    package init() {}
 
     /// Makes `next` the current work, disposing the one it replaces.
-    func replace(with next: Disposable) {
+    package func replace(with next: Disposable) {
         let (previous, disposeNext) = state.withLock { state -> (Disposable?, Bool) in
             if state.isDisposed { return (nil, true) }
             defer { state.current = next }
@@ -18,7 +21,7 @@ final class SerialDisposable: Sendable {
     }
 
     /// Disposes the current work and everything set later.
-    func dispose() {
+    package func dispose() {
         let current = state.withLock { state -> Disposable? in
             state.isDisposed = true
             defer { state.current = nil }
@@ -27,5 +30,5 @@ final class SerialDisposable: Sendable {
         current?.dispose()
     }
 
-    var asDisposable: Disposable { Disposable { [self] in dispose() } }
+    package var asDisposable: Disposable { Disposable { [self] in dispose() } }
 }

@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// Delivers the events of an operator with several sources (merge, zip,
 /// combineLatest, redirect, …) to one watcher, one at a time, in the order
 /// they were decided.

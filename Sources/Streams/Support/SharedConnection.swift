@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// The connection `share()` and `replay(_:)` hold to their source, counted by watchers.
 final class SharedConnection<Element: Sendable>: Sendable {
     private struct State {

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Logging
 import NetCore
 import XCTest
@@ -73,7 +74,7 @@ final class LoggingTests: XCTestCase {
 /// Everything a `LineWriter` outputs, kept in memory.
 final class CapturedOutput: Sendable {
     private final class Bytes: Sendable {
-        let value = PThreadMutex<[UInt8]>([])
+        let value = Locked<[UInt8]>([])
     }
 
     private let bytes = Bytes()

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 import Streams
 import XCTest
@@ -6,7 +7,7 @@ import XCTest
 final class ReadinessRouteTests: XCTestCase {
     private func status(probe: DataStream<Bool>, shuttingDown: Bool = false) -> Int? {
         let route = ReadinessRoute(probe: { probe }, isShuttingDown: { shuttingDown })
-        let status = PThreadMutex<Int?>(nil)
+        let status = Locked<Int?>(nil)
         route.handle(Request(method: .get, target: "/ready")).watch(data: { response in status.withLock { $0 = response.status.code } })
         return status.withLock { $0 }
     }

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Foundation
 import NetCore
 import XCTest
@@ -7,7 +8,7 @@ import XCTest
 final class ServiceProcess {
     /// Bytes a pipe delivered, appended from the pipe's handler thread.
     private final class Captured: Sendable {
-        let bytes = PThreadMutex<[UInt8]>([])
+        let bytes = Locked<[UInt8]>([])
         /// Signalled on every append, so a reader can wait for more output.
         let arrived = DispatchSemaphore(value: 0)
         func append(_ data: Data) {

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 import Streams
 import XCTest
@@ -12,7 +13,7 @@ final class EventLoopSchedulerTests: XCTestCase {
         let ran = expectation(description: "ran")
         let start = scheduler.now
         let scheduler = self.scheduler, loop = self.loop
-        let observed = PThreadMutex<(onLoop: Bool, elapsed: Duration)?>(nil)
+        let observed = Locked<(onLoop: Bool, elapsed: Duration)?>(nil)
         scheduler.schedule(after: .milliseconds(20)) {
             observed.withLock { $0 = (loop.inLoop, scheduler.now - start) }
             ran.fulfill()
@@ -24,7 +25,7 @@ final class EventLoopSchedulerTests: XCTestCase {
     }
 
     func testTimersRunInDeadlineOrder() {
-        let order = PThreadMutex<[Int]>([])
+        let order = Locked<[Int]>([])
         let done = expectation(description: "all ran")
         done.expectedFulfillmentCount = 3
         for delay in [30, 10, 20] {
@@ -38,7 +39,7 @@ final class EventLoopSchedulerTests: XCTestCase {
     }
 
     func testDisposedWorkNeverRuns() {
-        let cancelledRan = PThreadMutex(false)
+        let cancelledRan = Locked(false)
         let later = expectation(description: "later work ran")
         scheduler.schedule(after: .milliseconds(10)) { cancelledRan.withLock { $0 = true } }.dispose()
         scheduler.schedule(after: .milliseconds(30)) { later.fulfill() }
@@ -47,9 +48,9 @@ final class EventLoopSchedulerTests: XCTestCase {
     }
 
     func testRepeatingWorkRunsEveryPeriodUntilDisposed() {
-        let runs = PThreadMutex(0)
+        let runs = Locked(0)
         let fiveRuns = expectation(description: "five runs")
-        let repeating = PThreadMutex<Disposable?>(nil)
+        let repeating = Locked<Disposable?>(nil)
         repeating.withLock { slot in
             slot = scheduler.scheduleRepeating(after: .zero, every: .milliseconds(5)) {
                 let count = runs.withLock { count -> Int in
@@ -71,8 +72,8 @@ final class EventLoopSchedulerTests: XCTestCase {
     }
 
     func testIntervalOnTheLoopSchedulerTicksOnTheLoop() {
-        let values = PThreadMutex<[Int]>([])
-        let offLoop = PThreadMutex(0)
+        let values = Locked<[Int]>([])
+        let offLoop = Locked(0)
         let ended = expectation(description: "ended")
         let loop = self.loop
         let subscription = DataStream.interval(.milliseconds(5), scheduler: scheduler).take(3).watch(

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Foundation
 import NetCore
 import XCTest
@@ -58,9 +59,9 @@ final class TLSTests: XCTestCase {
 /// Sends one request over a NetCore TLS client connection and collects everything until the server closes.
 enum TLSExchange {
     static func run(port: Int, host: String = "localhost", context: TLSContext, request: String, test: XCTestCase) throws -> String {
-        let received = PThreadMutex<[UInt8]>([])
-        let outcome = PThreadMutex<Error?>(nil)
-        let connection = PThreadMutex<ByteStream?>(nil) // the caller owns a client stream; keep it alive
+        let received = Locked<[UInt8]>([])
+        let outcome = Locked<Error?>(nil)
+        let connection = Locked<ByteStream?>(nil) // the caller owns a client stream; keep it alive
         let finished = test.expectation(description: "exchange finished")
         ByteStreamConnector.connect(host: host, port: port, tls: context, timeout: .seconds(5)) { result in
             switch result {

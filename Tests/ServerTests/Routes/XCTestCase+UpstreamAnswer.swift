@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Domain
 import Foundation
 import NetCore
@@ -7,7 +8,7 @@ extension XCTestCase {
     /// Sends `request` through `transport` and waits for its one answer (or its error).
     func answer(to request: UpstreamRequest, via transport: HTTPUpstreamTransport) throws -> UpstreamResponse {
         let answered = expectation(description: "answer to \(request.url)")
-        let result = PThreadMutex<Result<UpstreamResponse, Error>?>(nil)
+        let result = Locked<Result<UpstreamResponse, Error>?>(nil)
         let subscription = transport.send(request).watch { event in
             switch event {
             case .data(let response): result.withLock { $0 = .success(response) }

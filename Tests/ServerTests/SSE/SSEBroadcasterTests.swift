@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import NetCore
 import Streams
 import XCTest
@@ -19,7 +20,7 @@ final class SSEBroadcasterTests: XCTestCase {
     }
 
     func testEveryAdmittingSubscriberGetsTheSameEncodedBytes() {
-        let encodings = PThreadMutex(0)
+        let encodings = Locked(0)
         let feed = SSEBroadcaster<String>(capacity: 4) { item in
             encodings.withLock { $0 += 1 }
             return ServerSentEvent(data: item)
@@ -112,11 +113,11 @@ final class SSEBroadcasterTests: XCTestCase {
     func testSubscribersOnEventLoopsGetEveryItemInOrderOnTheirOwnLoop() {
         let feed = broadcaster(capacity: 1)
         let loops = [EventLoop(label: "test.a"), EventLoop(label: "test.b")]
-        let offLoop = PThreadMutex(0)
+        let offLoop = Locked(0)
         let received = (0..<4).map { _ in Received() }
         let allEnded = expectation(description: "every subscriber ended")
         allEnded.expectedFulfillmentCount = received.count
-        let subscriptions = PThreadMutex<[Disposable]>([])
+        let subscriptions = Locked<[Disposable]>([])
         let subscribed = DispatchGroup()
         for (index, sink) in received.enumerated() {
             let loop = loops[index % loops.count]
@@ -148,7 +149,7 @@ final class SSEBroadcasterTests: XCTestCase {
         let loop = EventLoop(label: "test.join")
         let received = Received()
         let ended = expectation(description: "ended")
-        let joined = PThreadMutex<(lastSeen: Int, subscription: Disposable)?>(nil)
+        let joined = Locked<(lastSeen: Int, subscription: Disposable)?>(nil)
         let publisher = DispatchQueue(label: "test.publisher")
         let published = DispatchGroup()
         publisher.async(group: published) { for item in 1...5_000 { feed.publish("\(item)") } }
@@ -170,7 +171,7 @@ final class SSEBroadcasterTests: XCTestCase {
 
 /// Collects the bytes a watcher receives.
 final class Received: Sendable {
-    private let bytes = PThreadMutex<[UInt8]>([])
+    private let bytes = Locked<[UInt8]>([])
     var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
     @Sendable func append(_ chunk: [UInt8]) { bytes.withLock { $0 += chunk } }
 }

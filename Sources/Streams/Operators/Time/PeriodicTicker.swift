@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// Feeds a watcher 0, 1, 2, … with tick K due at `origin + K × period` on the
 /// scheduler's clock, the engine of `interval` and periodic `timer`.
 ///

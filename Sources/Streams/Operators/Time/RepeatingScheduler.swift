@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 // Dispatch sources are thread-safe but not yet annotated Sendable on Linux.
 @preconcurrency import Dispatch
 

@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// Hands a watcher its events on a scheduler, in order, one batch per scheduled
 /// job: the engine of `observe(on:)`.
 ///

@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// The state of a time-based operator together with the one queue through which
 /// it talks to its downstream watcher.
 ///

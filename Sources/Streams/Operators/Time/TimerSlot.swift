@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// The one pending timer of an operator. Starting a newer timer cancels the older
 /// one; closing the slot cancels the pending timer and every later one, so a
 /// disposed or terminated operator leaves nothing scheduled.

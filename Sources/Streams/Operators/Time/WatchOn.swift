@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 extension StreamType {
     /// Starts the subscription on `scheduler`: the source's subscribe work (and
     /// whatever it emits synchronously) runs there instead of on the caller's thread.

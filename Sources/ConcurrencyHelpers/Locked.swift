@@ -6,7 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// A value behind a pthread mutex, in a class so `@Sendable` closures can share it.
+/// A value behind a pthread mutex, in a class so `@Sendable` closures can share it:
+/// the one lock type of every module (Streams, NetCore, HTTP, Domain, Server).
 ///
 /// Used where several threads may contend (subjects, the serializing sink of
 /// merge/zip/…, operator state): a waiter sleeps in the kernel instead of
@@ -17,12 +18,12 @@ import Darwin
 /// intercepted by the sanitizer.
 // @unchecked: `value` is only touched inside `withLock`, under the mutex.
 @usableFromInline
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline @exclusivity(unchecked) var value: Value
 
     @inlinable
-    init(_ value: sending Value) {
+    package init(_ value: sending Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -37,7 +38,7 @@ final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access; never call out to user code from `body`.
     @inlinable
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
