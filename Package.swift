@@ -22,7 +22,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Sockets, TLS and gzip shared by the server and the upstream client.
-        .target(name: "NetCore", dependencies: ["ConcurrencyHelpers", "CZlib", "COpenSSL"]),
+        // epoll and eventfd headers for NetCore's Linux event loop (module map only).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        .target(name: "NetCore", dependencies: ["ConcurrencyHelpers", "CZlib", "COpenSSL", "CEpoll"]),
         .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore"]),
         .executableTarget(
             name: "Server",

@@ -98,7 +98,7 @@ public final class EventLoopScheduler: RepeatingScheduler {
         guard let earliest = timers.heap.first?.deadline else { return }
         if let armed = timers.armedDeadline, armed <= earliest { return }
         let source = timers.source ?? {
-            let source = DispatchSource.makeTimerSource(queue: loop.queue)
+            let source = loop.makeTimer()
             source.setEventHandler { [weak self] in self?.fire(timerExpired: true) }
             source.activate()
             timers.source = source
@@ -157,7 +157,7 @@ private struct TimerEntry {
 /// A binary min-heap of timers plus the state of the one Dispatch timer that serves them.
 private struct Timers {
     var heap: [TimerEntry] = []
-    var source: DispatchSourceTimer?
+    var source: LoopTimer?
     var armedDeadline: UInt64?
     /// A `fire` job is already queued on the loop for work that was due when added.
     var fireQueued = false
