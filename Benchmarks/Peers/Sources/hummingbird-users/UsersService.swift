@@ -1,8 +1,6 @@
 import Crypto
 import Foundation
 import Hummingbird
-import NIOCore
-import NIOFoundationCompat
 
 /// `/users`: the user page, then every avatar with at most `concurrency` fetches in flight,
 /// described (content type, size, SHA-256) in upstream order.
@@ -16,7 +14,7 @@ struct UsersService: Sendable {
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: try encoder.encodeAsByteBuffer(users, allocator: ByteBufferAllocator()))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(users)))
         )
     }
 

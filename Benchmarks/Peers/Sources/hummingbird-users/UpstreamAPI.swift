@@ -1,8 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
-import NIOCore
-import NIOFoundationCompat
 
 /// The two upstream calls of `/users`, through the shared HTTPClient.
 struct UpstreamAPI: Sendable {
@@ -11,7 +9,7 @@ struct UpstreamAPI: Sendable {
 
     func users(limit: Int) async throws -> [UpstreamUser] {
         let (_, body) = try await get("\(baseURL)/users?since=0&per_page=\(limit)")
-        return try JSONDecoder().decode([UpstreamUser].self, from: body)
+        return try JSONDecoder().decode([UpstreamUser].self, from: Data(body.readableBytesView))
     }
 
     func avatar(url: String) async throws -> (contentType: String, body: ByteBuffer) {

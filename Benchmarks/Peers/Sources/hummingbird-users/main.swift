@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import BenchSupport
+import PeerSupport
 import Hummingbird
 
 // The main-job peer: Hummingbird 2 + AsyncHTTPClient answering `GET /users?limit=&concurrency=`
