@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "NetCore", targets: ["NetCore"]),
+        .library(name: "HTTP", targets: ["HTTP"]),
         .executable(name: "stream-service", targets: ["Server"]),
     ],
     dependencies: [
@@ -25,11 +26,13 @@ let package = Package(
         // epoll and eventfd headers for NetCore's Linux event loop (module map only).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "NetCore", dependencies: ["ConcurrencyHelpers", "CZlib", "COpenSSL", "CEpoll"]),
-        .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore"]),
+        // HTTP/1.1 library, server and client: parsing, routing, response writing, SSE, event-loop scheduling.
+        .target(name: "HTTP", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore"]),
+        .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore", "HTTP"]),
         .executableTarget(
             name: "Server",
             dependencies: [
-                "ConcurrencyHelpers", "Streams", "Domain", "NetCore",
+                "ConcurrencyHelpers", "Streams", "Domain", "NetCore", "HTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -37,8 +40,11 @@ let package = Package(
             resources: [.embedInCode("App/openapi.yaml")]
         ),
         .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "ConcurrencyHelpers", "Streams", "NetCore"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore", "HTTP"]),
+        // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
+        .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "ConcurrencyHelpers"], path: "Tests/HTTPTestSupport"),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

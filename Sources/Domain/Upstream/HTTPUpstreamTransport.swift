@@ -1,34 +1,52 @@
-import NetCore
+import HTTP
 import Streams
 
-/// The upstream HTTP/1.1 client on NetCore: keep-alive pool per origin, TLS with
-/// certificate and hostname verification for https, gzip bodies decoded. Disposing a
-/// request in flight closes its connection.
+/// The upstream transport over the HTTP library's client: requests and answers in
+/// the upstream's terms, client failures as `UpstreamError`s.
 public final class HTTPUpstreamTransport: UpstreamTransport {
-    let pool: ConnectionPool
-    let connectTimeout: Duration
-    let tls: TLSContext?
-    let loops: EventLoopGroup
+    public let client: HTTPClient
 
-    /// - Parameter tlsConfiguration: how https origins are verified (system CAs by default).
-    public init(
-        connectTimeout: Duration = .seconds(5), maxIdlePerOrigin: Int = 64,
-        tlsConfiguration: TLSConfiguration = .client(), loops: EventLoopGroup = .shared
-    ) {
-        pool = ConnectionPool(maxIdlePerOrigin: maxIdlePerOrigin)
-        self.connectTimeout = connectTimeout
-        // Without a usable TLS context https requests fail; plain http still works.
-        tls = try? TLSContext(configuration: tlsConfiguration)
-        self.loops = loops
+    public init(client: HTTPClient = HTTPClient()) {
+        self.client = client
     }
 
-    public var idleConnections: Int { pool.idleCount }
+    /// Idle keep-alive connections the client holds.
+    public var idleConnections: Int { client.idleConnections }
 
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
-        DataStream { watcher in
-            let exchange = ClientExchange(request: request, transport: self, watcher: watcher)
-            exchange.start()
-            return Disposable { exchange.cancel() }
+        client.send(request.clientRequest)
+            .map { UpstreamResponse($0) }
+            .recover { error in DataStream<UpstreamResponse>.just(error: UpstreamError(clientFailure: error)) }
+    }
+}
+
+extension UpstreamRequest {
+    /// The same request for `HTTPClient`.
+    var clientRequest: HTTPClientRequest {
+        HTTPClientRequest(method: HTTPMethod(method), url: url, headers: HTTPHeaders(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+    }
+}
+
+extension UpstreamResponse {
+    /// Header names lower-cased; repeated fields joined with `, ` (RFC 9110 §5.3).
+    init(_ response: HTTPClientResponse) {
+        var headers: [String: String] = [:]
+        for (name, value) in response.headers {
+            let key = name.lowercased()
+            headers[key] = headers[key].map { "\($0), \(value)" } ?? value
+        }
+        self.init(status: response.status.code, headers: headers, body: response.body)
+    }
+}
+
+extension UpstreamError {
+    /// A client failure in the upstream's terms.
+    init(clientFailure error: Error) {
+        switch error {
+        case HTTPClientError.connection(let reason): self = .connection(reason)
+        case HTTPClientError.malformed(let reason): self = .malformed(reason)
+        case let error as UpstreamError: self = error
+        default: self = .connection(String(describing: error))
         }
     }
 }

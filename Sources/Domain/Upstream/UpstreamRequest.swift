@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 
 /// One GET (or other method) against the upstream, fully addressed.
 public struct UpstreamRequest: Sendable, Equatable {
@@ -16,22 +17,13 @@ public struct UpstreamRequest: Sendable, Equatable {
         self.headers = headers
     }
 
-    public var isSecure: Bool { url.scheme?.lowercased() == "https" }
-    public var host: String { url.host ?? "127.0.0.1" }
-    public var port: Int { url.port ?? (isSecure ? 443 : 80) }
+    public var isSecure: Bool { clientRequest.isSecure }
+    public var host: String { clientRequest.host }
+    public var port: Int { clientRequest.port }
 
     /// Path plus query, as sent on the request line.
-    public var target: String {
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        var path = components?.percentEncodedPath ?? ""
-        if path.isEmpty { path = "/" }
-        if let query = components?.percentEncodedQuery, !query.isEmpty { return path + "?" + query }
-        return path
-    }
+    public var target: String { clientRequest.target }
 
     /// `Host` value: the port only when it is not the scheme's default.
-    public var hostHeader: String {
-        let defaultPort = isSecure ? 443 : 80
-        return url.port == nil || port == defaultPort ? host : "\(host):\(port)"
-    }
+    public var hostHeader: String { clientRequest.hostHeader }
 }

@@ -1,6 +1,7 @@
 import ConcurrencyHelpers
 import Dispatch
 import Domain
+import HTTP
 import Logging
 import NetCore
 import Streams

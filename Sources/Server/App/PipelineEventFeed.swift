@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 import Streams
 
 /// `/events`' source: the Domain hub's pipeline events, plus optional clock

@@ -1,4 +1,5 @@
 import ConcurrencyHelpers
+import HTTP
 import Logging
 
 /// One structured line per answered request.

@@ -1,3 +1,4 @@
+import HTTP
 import Logging
 
 /// Turns one log event into one line of text or JSON.

@@ -1,4 +1,5 @@
 import ConcurrencyHelpers
+import HTTP
 import Streams
 
 /// The service's own metric families, registered in one registry, and the

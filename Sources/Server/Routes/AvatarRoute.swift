@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 import NetCore
 import Streams
 

@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 import Streams
 
 /// Puts the demo upstream on a socket: in-process on its own loopback port for

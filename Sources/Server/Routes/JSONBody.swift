@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 
 /// Encodes route answers as compact camelCase JSON with unescaped slashes (URLs stay readable).
 enum JSONBody {

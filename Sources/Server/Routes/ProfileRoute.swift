@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 import Streams
 
 /// `GET /users/{login}`: the user zipped with a summary of their repositories.

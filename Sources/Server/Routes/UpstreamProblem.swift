@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 
 /// How upstream failures become problem+json answers: 404 for an unknown user,
 /// 503 + Retry-After for GitHub's rate limit, 504 for timeouts, 502 for the rest.

@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 import Streams
 
 /// The user API of DESIGN.md: `/users`, `/users/stream`, `/users/{login}`,

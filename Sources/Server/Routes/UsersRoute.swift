@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 import Streams
 
 /// `GET /users`: a page of users with avatar metadata, as one JSON array.

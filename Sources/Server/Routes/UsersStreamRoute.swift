@@ -1,5 +1,6 @@
 import ConcurrencyHelpers
 import Domain
+import HTTP
 import Streams
 import NetCore
 import Synchronization

@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 /// A running `Application` on 127.0.0.1 and an ephemeral port, logging into
 /// memory, shut down gracefully at the end of the test.

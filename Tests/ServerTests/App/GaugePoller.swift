@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import XCTest
 
 /// Scrapes `/metrics` on a timer until `metric` shows `expected` (or more, with

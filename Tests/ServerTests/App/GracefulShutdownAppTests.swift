@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 final class GracefulShutdownAppTests: XCTestCase {
     func testShutdownAnswersInFlightRequestsAndEndsEventStreamsWithAShutdownEvent() throws {

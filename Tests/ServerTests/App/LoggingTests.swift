@@ -3,6 +3,8 @@ import Logging
 import NetCore
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 final class LoggingTests: XCTestCase {
     func testTextLineHasTimeLevelLabelMessageAndSortedMetadata() {

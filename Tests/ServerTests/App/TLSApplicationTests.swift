@@ -2,6 +2,8 @@ import Foundation
 import NetCore
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 /// `--tls-cert/--tls-key` end to end: the assembled service answers over TLS
 /// with a certificate made by the `openssl` CLI at test time.
@@ -19,7 +21,7 @@ final class TLSApplicationTests: XCTestCase {
         let context = try TLSContext(configuration: .client(trustedCAFile: certificate))
         let answer = try TLSExchange.run(
             port: app.port, context: context,
-            request: "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", test: self)
+            request: "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         XCTAssertTrue(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), answer)
         XCTAssertTrue(answer.hasSuffix(#"{"status":"ok"}"#), answer)
 

@@ -2,6 +2,8 @@ import Foundation
 import NetCore
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 /// The CLI contract of DESIGN.md, checked on the real executable.
 final class CommandLineContractTests: XCTestCase {

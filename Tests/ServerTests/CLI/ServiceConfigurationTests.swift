@@ -1,6 +1,8 @@
 import Logging
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 final class ServiceConfigurationTests: XCTestCase {
     func testDefaultsApplyWhenNothingIsGiven() throws {

@@ -1,6 +1,8 @@
 import NetCore
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,7 @@
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 final class MetricsRegistryTests: XCTestCase {
     func testCounterRendersOneSampleLinePerLabelCombination() {

@@ -3,6 +3,8 @@ import Foundation
 import Streams
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 /// `onAvatarError` over sockets, against an upstream whose first user's avatar is missing (404).
 final class AvatarErrorPolicyRouteTests: XCTestCase {

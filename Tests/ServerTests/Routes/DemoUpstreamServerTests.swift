@@ -4,6 +4,8 @@ import NetCore
 import Streams
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 /// The demo upstream over real sockets, read with the service's own upstream client.
 final class DemoUpstreamServerTests: XCTestCase {

@@ -4,6 +4,8 @@ import NetCore
 import Streams
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 /// The upstream client over TLS: certificate chain and hostname are verified.
 final class UpstreamTLSTests: XCTestCase {
@@ -29,7 +31,7 @@ final class UpstreamTLSTests: XCTestCase {
     }
 
     func send(_ url: String, trusting: Bool) throws -> UpstreamResponse {
-        let transport = HTTPUpstreamTransport(tlsConfiguration: .client(trustedCAFile: trusting ? certificate : nil))
+        let transport = HTTPUpstreamTransport(client: HTTPClient(tlsConfiguration: .client(trustedCAFile: trusting ? certificate : nil)))
         return try answer(to: UpstreamRequest(url: URL(string: url)!), via: transport)
     }
 

@@ -4,6 +4,8 @@ import Streams
 import Synchronization
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 /// The user API on 127.0.0.1 talking over real sockets to a demo upstream (or to
 /// `upstreamURL`), both on ephemeral ports.
@@ -101,21 +103,5 @@ struct SSEReader {
             if message.event != nil || !dataLines.isEmpty { messages.append(message) }
         }
         return messages
-    }
-}
-
-extension XCTestCase {
-    /// Waits, without sleeping the test thread, until `condition` holds or `timeout` passes.
-    func waitUntil(_ description: String, timeout: TimeInterval = 2, _ condition: @escaping @Sendable () -> Bool) {
-        let done = expectation(description: description)
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "test.poll"))
-        let fulfilled = Atomic<Bool>(false)
-        timer.schedule(deadline: .now(), repeating: .milliseconds(10))
-        timer.setEventHandler {
-            if condition(), !fulfilled.exchange(true, ordering: .relaxed) { done.fulfill() }
-        }
-        timer.resume()
-        wait(for: [done], timeout: timeout)
-        timer.cancel()
     }
 }

@@ -4,6 +4,8 @@ import Streams
 import Synchronization
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 final class UserRoutesTests: XCTestCase {
     func testUsersListsAPageWithAvatarMetadataInUpstreamOrder() throws {

@@ -3,6 +3,8 @@ import Foundation
 import Streams
 import XCTest
 @testable import Server
+import HTTP
+import HTTPTestSupport
 
 final class UsersStreamRouteTests: XCTestCase {
     /// Reads messages until the chunked body ends.

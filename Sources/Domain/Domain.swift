@@ -1,3 +1,0 @@
-import Streams
-import NetCore
-public enum Domain {}

@@ -1,0 +1,249 @@
+import ConcurrencyHelpers
+import Dispatch
+import NetCore
+import Streams
+
+/// One request/response on a pooled or fresh connection. Connection work happens on the
+/// connection's event loop; `cancel()` may come from any thread and closes the socket
+/// (or leaves the pool's queue).
+///
+/// The exchange holds one of the pool's slots from the moment it gets a connection or
+/// leave to connect until it checks the connection back in or releases the slot.
+final class ClientExchange: Sendable {
+    private struct State {
+        var cancelled = false
+        var finished = false
+        var holdsSlot = false
+        /// A connect is under way; its outcome settles the slot.
+        var connecting = false
+        var waiting: ConnectionPool.WaiterID?
+        var waitTimer: DispatchWorkItem?
+        var stream: ByteStream?
+        var parser: HTTPResponseParser
+        var receivedAny = false
+    }
+
+    private let request: HTTPClientRequest
+    private let client: HTTPClient
+    private let watcher: Watcher<HTTPClientResponse>
+    private let origin: ConnectionPool.Origin
+    private let state: Locked<State>
+
+    init(request: HTTPClientRequest, client: HTTPClient, watcher: Watcher<HTTPClientResponse>) {
+        self.request = request
+        self.client = client
+        self.watcher = watcher
+        origin = .init(secure: request.isSecure, host: request.host, port: request.port)
+        state = Locked(State(parser: HTTPResponseParser(requestMethod: request.method)))
+    }
+
+    func start() {
+        let lease = client.pool.acquire(origin) { [self] grant in granted(grant) }
+        switch lease {
+        case .reuse(let stream):
+            state.withLock { $0.holdsSlot = true }
+            stream.loop.execute { self.use(stream, reused: true) }
+        case .connect:
+            state.withLock { $0.holdsSlot = true }
+            connect()
+        case .wait(let id):
+            waitForSlot(id)
+        }
+    }
+
+    func cancel() {
+        let (stream, waiting) = state.withLock { state -> (ByteStream?, ConnectionPool.WaiterID?) in
+            state.cancelled = true
+            state.waitTimer?.cancel()
+            state.waitTimer = nil
+            let waiting = state.waiting
+            state.waiting = nil
+            return (state.finished ? nil : state.stream, waiting)
+        }
+        if let waiting { _ = client.pool.cancelWaiting(waiting, for: origin) }
+        if let stream {
+            stream.loop.executeSoon { stream.close() }
+        } else if !state.withLock({ $0.connecting }) {
+            releaseSlotIfIdle()
+        }
+    }
+
+    // MARK: - Getting a connection
+
+    /// The origin is at its cap: queue for a connection; the connect timeout covers the wait too.
+    private func waitForSlot(_ id: ConnectionPool.WaiterID) {
+        let timeout = client.connectTimeout
+        let timer = DispatchWorkItem { [self] in
+            let stillWaiting = state.withLock { state -> Bool in
+                guard state.waiting == id else { return false }
+                state.waiting = nil
+                return true
+            }
+            guard stillWaiting, client.pool.cancelWaiting(id, for: origin) else { return }
+            fail(.connection("no connection to \(origin.host):\(origin.port) became free within \(timeout) (\(client.pool.maxPerOrigin) in use)"))
+        }
+        let proceed = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            state.waiting = id
+            state.waitTimer = timer
+            return true
+        }
+        guard proceed else {
+            _ = client.pool.cancelWaiting(id, for: origin)
+            return
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval, execute: timer)
+    }
+
+    /// Called by the pool when this exchange reaches the front of the queue.
+    private func granted(_ grant: ConnectionPool.Grant) {
+        let proceed = state.withLock { state -> Bool in
+            state.waiting = nil
+            state.waitTimer?.cancel()
+            state.waitTimer = nil
+            // A connection handed to a cancelled exchange goes straight back, slot and all.
+            if case .reuse = grant, state.cancelled { return false }
+            state.holdsSlot = true
+            return !state.cancelled
+        }
+        switch grant {
+        case .reuse(let stream):
+            if proceed {
+                stream.loop.execute { self.use(stream, reused: true) }
+            } else {
+                stream.loop.execute { [client, origin] in client.pool.checkin(stream, for: origin) }
+            }
+        case .connect:
+            if proceed { connect() } else { releaseSlotIfIdle() }
+        }
+    }
+
+    private func connect() {
+        guard !state.withLock({ $0.cancelled }) else {
+            releaseSlotIfIdle()
+            return
+        }
+        if origin.secure && client.tls == nil {
+            fail(.connection("TLS is unavailable"))
+            return
+        }
+        state.withLock { $0.connecting = true }
+        ByteStreamConnector.connect(
+            host: origin.host, port: origin.port, tls: origin.secure ? client.tls : nil,
+            timeout: client.connectTimeout, loop: client.loops.next()
+        ) { result in
+            self.state.withLock { $0.connecting = false }
+            switch result {
+            case .success(let stream): self.use(stream, reused: false)
+            case .failure(let error): self.fail(.connection(String(describing: error)))
+            }
+        }
+    }
+
+    // MARK: - The exchange
+
+    /// On `stream.loop`: sends the request and reads the answer.
+    private func use(_ stream: ByteStream, reused: Bool) {
+        let proceed = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            state.stream = stream
+            return true
+        }
+        guard proceed, !stream.isClosed else {
+            stream.onClose = nil
+            stream.close()
+            if proceed { connect() } else { releaseSlotIfIdle() }
+            return
+        }
+        stream.onRead = { bytes in self.received(Array(bytes), on: stream) }
+        stream.onClose = { reason in self.closed(stream, reason: reason, reused: reused) }
+        stream.write(request.encodedHead)
+    }
+
+    private func received(_ bytes: [UInt8], on stream: ByteStream) {
+        let progress = state.withLock { state -> Result<HTTPResponseParser.Progress, HTTPResponseParser.Failure> in
+            state.receivedAny = true
+            do { return .success(try state.parser.feed(bytes)) } catch let failure as HTTPResponseParser.Failure {
+                return .failure(failure)
+            } catch {
+                return .failure(.malformed(String(describing: error)))
+            }
+        }
+        switch progress {
+        case .success(.needMore):
+            return
+        case .success(.complete(let response, let reusable)):
+            guard markFinished() else { return }
+            stream.onRead = nil
+            stream.onClose = nil
+            if reusable {
+                state.withLock { $0.holdsSlot = false }
+                client.pool.checkin(stream, for: origin)
+            } else {
+                stream.close()
+                releaseSlot()
+            }
+            watcher.data(response)
+            watcher.end()
+        case .failure(let failure):
+            fail(.malformed(String(describing: failure)))
+            stream.close()
+        }
+    }
+
+    private func closed(_ stream: ByteStream, reason: ByteStream.CloseReason, reused: Bool) {
+        let (cancelled, receivedAny, ending) = state.withLock { state in
+            (state.cancelled, state.receivedAny, Result { try state.parser.connectionClosed() })
+        }
+        if cancelled {
+            _ = markFinished()
+            releaseSlot()
+            return
+        }
+        // A pooled connection the server closed before answering: try a fresh one (in the same slot), once.
+        if reused && !receivedAny {
+            state.withLock { $0.stream = nil }
+            connect()
+            return
+        }
+        switch ending {
+        case .success(let response):
+            guard markFinished() else { return releaseSlot() }
+            releaseSlot()
+            watcher.data(response)
+            watcher.end()
+        case .failure:
+            fail(.connection("connection closed before the response was complete (\(reason))"))
+        }
+    }
+
+    private func fail(_ error: HTTPClientError) {
+        let stream = state.withLock { $0.stream }
+        if stream == nil || stream!.isClosed { releaseSlot() }
+        guard markFinished() else { return }
+        watcher.error(error)
+    }
+
+    private func markFinished() -> Bool {
+        state.withLock { state in
+            guard !state.finished else { return false }
+            state.finished = true
+            return true
+        }
+    }
+
+    /// Gives the slot back, once.
+    private func releaseSlot() {
+        let held = state.withLock { state -> Bool in
+            defer { state.holdsSlot = false }
+            return state.holdsSlot
+        }
+        if held { client.pool.release(origin) }
+    }
+
+    /// Cancelled before any connection was in use: the slot goes back now.
+    private func releaseSlotIfIdle() {
+        guard state.withLock({ $0.stream == nil }) else { return }
+        releaseSlot()
+    }
+}

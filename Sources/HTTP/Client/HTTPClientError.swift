@@ -1,0 +1,14 @@
+/// Why `HTTPClient` delivered no response. Any status the peer answers is a response, not an error.
+public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Could not connect in time, or the connection broke (including a body cut short).
+    case connection(String)
+    /// The peer's answer was not HTTP/1.1 the parser accepts.
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .connection(let reason): "connection failed: \(reason)"
+        case .malformed(let reason): "malformed response: \(reason)"
+        }
+    }
+}

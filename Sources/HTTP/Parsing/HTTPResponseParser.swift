@@ -1,0 +1,153 @@
+import NetCore
+
+/// Incremental parser for one HTTP/1.1 response on a client connection: status line,
+/// headers, then a body framed by `Content-Length`, chunked encoding, or connection close.
+struct HTTPResponseParser {
+    enum Progress: Equatable {
+        case needMore
+        /// The response, and whether the connection may carry another request.
+        case complete(HTTPClientResponse, reusable: Bool)
+    }
+
+    enum Failure: Error, Equatable {
+        case malformed(String)
+        case truncated
+    }
+
+    static let maxHeaderBytes = 64 * 1024
+
+    private enum Framing {
+        case length(Int)
+        case chunked
+        case untilClose
+    }
+
+    private enum Phase {
+        case head
+        case body(Framing)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers
+    }
+
+    private var buffer: [UInt8] = []
+    private var phase = Phase.head
+    private var status = 0
+    private var headers = HTTPHeaders()
+    private var body: [UInt8] = []
+    private var keepAlive = true
+    private let expectsBody: Bool
+
+    /// - Parameter requestMethod: a HEAD answer never has a body.
+    init(requestMethod: HTTPMethod = .get) {
+        expectsBody = requestMethod != .head
+    }
+
+    mutating func feed(_ bytes: [UInt8]) throws -> Progress {
+        buffer.append(contentsOf: bytes)
+        while true {
+            switch phase {
+            case .head:
+                guard let end = buffer.firstRange(of: [13, 10, 13, 10]) else {
+                    if buffer.count > Self.maxHeaderBytes { throw Failure.malformed("header block too large") }
+                    return .needMore
+                }
+                try parseHead(Array(buffer[..<end.lowerBound]))
+                buffer.removeSubrange(..<end.upperBound)
+                if let done = startBody() { return done }
+            case .body(.length(let length)):
+                guard buffer.count >= length else { return .needMore }
+                body = Array(buffer[..<length])
+                buffer.removeSubrange(..<length)
+                return try finish()
+            case .body(.chunked):
+                phase = .chunkSize
+            case .body(.untilClose):
+                body.append(contentsOf: buffer)
+                buffer.removeAll()
+                return .needMore
+            case .chunkSize:
+                guard let line = takeLine() else { return .needMore }
+                guard case .success(let size) = ChunkedCodec.size(ofSizeLine: line) else {
+                    throw Failure.malformed("bad chunk size")
+                }
+                phase = size == 0 ? .trailers : .chunkData(remaining: size)
+            case .chunkData(let remaining):
+                guard !buffer.isEmpty else { return .needMore }
+                let take = min(remaining, buffer.count)
+                body.append(contentsOf: buffer[..<take])
+                buffer.removeSubrange(..<take)
+                phase = take == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - take)
+            case .chunkDataEnd:
+                guard let line = takeLine() else { return .needMore }
+                guard line.isEmpty else { throw Failure.malformed("chunk not followed by CRLF") }
+                phase = .chunkSize
+            case .trailers:
+                guard let line = takeLine() else { return .needMore }
+                if line.isEmpty { return try finish() }
+            }
+        }
+    }
+
+    /// The peer closed the connection: completes a close-delimited body, otherwise the
+    /// answer was cut short.
+    mutating func connectionClosed() throws -> HTTPClientResponse {
+        if case .body(.untilClose) = phase {
+            keepAlive = false
+            if case .complete(let response, _) = try finish() { return response }
+        }
+        throw Failure.truncated
+    }
+
+    private mutating func parseHead(_ bytes: [UInt8]) throws {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
+        guard !lines.isEmpty else { throw Failure.malformed("empty head") }
+        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
+        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), let code = Int(statusLine[1]), (100...599).contains(code)
+        else { throw Failure.malformed("bad status line") }
+        status = code
+        if statusLine[0] == "HTTP/1.0" { keepAlive = false }
+        for line in lines where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { throw Failure.malformed("bad header line") }
+            headers.add(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingWhitespace())
+        }
+        if headers.containsToken("close", in: "Connection") { keepAlive = false }
+        if headers.containsToken("keep-alive", in: "Connection") { keepAlive = true }
+    }
+
+    private mutating func startBody() -> Progress? {
+        if !expectsBody || (100..<200).contains(status) || status == 204 || status == 304 {
+            return (try? finish()) ?? .needMore
+        }
+        if headers.containsToken("chunked", in: "Transfer-Encoding") {
+            phase = .body(.chunked)
+        } else if let length = headers["Content-Length"].flatMap({ Int($0) }), length >= 0 {
+            phase = .body(.length(length))
+        } else {
+            phase = .body(.untilClose)
+            keepAlive = false
+        }
+        return nil
+    }
+
+    private mutating func finish() throws -> Progress {
+        var decoded = body
+        if let coding = headers["Content-Encoding"], HTTPHeaders.sameName(coding.trimmingSpaces, "gzip") {
+            guard let inflated = try? Gzip.decompress(body) else { throw Failure.malformed("bad gzip body") }
+            decoded = inflated
+            headers.remove(name: "Content-Encoding")
+            headers.replaceOrAdd(name: "Content-Length", value: String(decoded.count))
+        }
+        let response = HTTPClientResponse(status: HTTPStatus(code: status), headers: headers, body: decoded)
+        return .complete(response, reusable: keepAlive && buffer.isEmpty)
+    }
+
+    private mutating func takeLine() -> [UInt8]? {
+        guard let end = buffer.firstRange(of: [13, 10]) else { return nil }
+        let line = Array(buffer[..<end.lowerBound])
+        buffer.removeSubrange(..<end.upperBound)
+        return line
+    }
+}

@@ -1,0 +1,332 @@
+import ConcurrencyHelpers
+import Dispatch
+import NetCore
+import Streams
+
+/// One client connection: parses requests, runs them through the handler one
+/// at a time (pipelined requests wait their turn, so responses stay in order),
+/// writes responses, and enforces timeouts and the slow-client policy.
+// @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would.
+final class HTTPConnection: @unchecked Sendable {
+    private enum Pending {
+        case request(Request)
+        case failure(HTTPParseError)
+    }
+
+    let stream: ByteStream
+    private let context: ServerContext
+    private let scheduler: EventLoopScheduler
+    private let writer: ResponseWriter
+    private var parser: RequestParser
+    private var pending: [Pending] = []
+    private var current: Exchange?
+    private var readingPaused = false
+    private var continueOwed = false
+    private var draining = false
+    private var servedRequests = 0
+    /// When the connection last had nothing to do (opened, or a response finished).
+    private var idleSince: UInt64
+    /// When the first byte of the request being read arrived.
+    private var requestStartedAt: UInt64?
+    var onClosed: (() -> Void)?
+
+    init(stream: ByteStream, context: ServerContext, scheduler: EventLoopScheduler) {
+        self.stream = stream
+        self.context = context
+        self.scheduler = scheduler
+        writer = context.writer
+        parser = RequestParser(limits: context.configuration.limits)
+        idleSince = DispatchTime.now().uptimeNanoseconds
+    }
+
+    func start() {
+        stream.onRead = { [unowned self] bytes in received(bytes) }
+        stream.onClose = { [unowned self] _ in closed() }
+        stream.start()
+    }
+
+    // MARK: - Reading
+
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        let wasPartial = parser.hasPartialRequest
+        parser.feed(bytes) { output in
+            switch output {
+            case .continueExpected:
+                if current == nil && pending.isEmpty { stream.write(ResponseHeadEncoder.continueResponse) } else { continueOwed = true }
+            case .request(let head, let body):
+                pending.append(.request(makeRequest(head, body: body)))
+            case .failure(let error):
+                pending.append(.failure(error))
+            }
+        }
+        if parser.hasPartialRequest && !wasPartial { requestStartedAt = DispatchTime.now().uptimeNanoseconds }
+        if !parser.hasPartialRequest { requestStartedAt = nil }
+        if parser.hasFailed || pending.count >= context.configuration.limits.maxPipelinedRequests {
+            readingPaused = true
+            stream.pauseReading()
+        }
+        startNextExchange()
+    }
+
+    private func makeRequest(_ head: RequestHead, body: [UInt8]) -> Request {
+        var request = Request(
+            method: head.method,
+            target: head.target,
+            version: head.version,
+            headers: head.headers,
+            body: body,
+            id: RequestID.next(incoming: head.headers["X-Request-ID"]),
+            remoteAddress: stream.remoteAddress
+        )
+        request.loopScheduler = scheduler
+        return request
+    }
+
+    // MARK: - Answering
+
+    private func startNextExchange() {
+        while current == nil, !stream.isClosed, !pending.isEmpty {
+            let next = pending.removeFirst()
+            if readingPaused && !parser.hasFailed && pending.count < context.configuration.limits.maxPipelinedRequests {
+                readingPaused = false
+                stream.resumeReading()
+            }
+            switch next {
+            case .failure(let error):
+                answerAndClose(error.status, detail: error.description)
+                return
+            case .request(let request):
+                run(request)
+            }
+        }
+        if current == nil && pending.isEmpty && continueOwed {
+            continueOwed = false
+            stream.write(ResponseHeadEncoder.continueResponse)
+        }
+    }
+
+    /// A request that never reaches a handler (unparseable, or too slow to arrive) gets a problem, then the close.
+    private func answerAndClose(_ status: HTTPStatus, detail: String) {
+        stream.write(writer.closingProblem(status, detail: detail))
+        stream.closeAfterFlush()
+    }
+
+    private func run(_ request: Request) {
+        var routed = request
+        let responses = context.router.route(&routed)
+        let exchange = Exchange(request: routed, startedAt: .now)
+        current = exchange
+        let hop = LoopHop(loop: stream.loop)
+        let subscription = responses.watch { [self] event in
+            hop.run { self.handlerEvent(event, for: exchange) }
+        }
+        if exchange.responded || exchange.finished || current !== exchange {
+            subscription.dispose()
+        } else {
+            exchange.handlerSubscription = subscription
+        }
+    }
+
+    private func handlerEvent(_ event: Event<Response>, for exchange: Exchange) {
+        guard current === exchange, !exchange.responded else { return }
+        let response: Response
+        switch event {
+        case .data(let value):
+            response = value
+        case .error(let error as HTTPError):
+            response = error.response(instance: exchange.request.path)
+        case .error(let error):
+            response = .problem(status: .internalServerError, detail: "The handler failed: \(error)", instance: exchange.request.path)
+        case .end:
+            response = .problem(status: .internalServerError, detail: "The handler produced no response", instance: exchange.request.path)
+        }
+        exchange.responded = true
+        exchange.handlerSubscription?.dispose()
+        exchange.handlerSubscription = nil
+        respond(with: response, to: exchange)
+    }
+
+    private func respond(with response: Response, to exchange: Exchange) {
+        let request = exchange.request
+        exchange.status = response.status.code
+        exchange.keepAlive = request.wantsKeepAlive && !(draining && pending.isEmpty) && !context.isShuttingDown()
+        switch response.body {
+        case .bytes(let body):
+            let (bytes, bodyBytes) = writer.fixed(response, body: body, for: request, keepAlive: exchange.keepAlive)
+            exchange.bodyBytes = bodyBytes
+            stream.write(bytes)
+            finish(exchange, completed: true)
+
+        case .stream(let chunks):
+            let (head, framing) = writer.streamHead(response, for: request, keepAlive: &exchange.keepAlive)
+            guard framing != .none else {
+                stream.write(head)
+                finish(exchange, completed: true)
+                return
+            }
+            exchange.framing = framing
+            exchange.shutdownTrailer = response.shutdownTrailer
+            exchange.pendingHead = head
+            exchange.bodySubscription = Disposable() // marks the exchange as streaming before any chunk arrives
+            // Subscribed from a fresh loop turn: a subscription started while the handler's stream is
+            // still delivering would belong to that stream's subscription and end with it.
+            stream.loop.execute { [self] in watchBody(chunks, for: exchange) }
+        }
+    }
+
+    private func watchBody(_ chunks: DataStream<[UInt8]>, for exchange: Exchange) {
+        guard current === exchange, !exchange.finished else { return }
+        // The head and what the body emits at once (an SSE prelude) leave in one segment.
+        stream.loop.batchingWrites {
+            writePendingHead(of: exchange)
+            let hop = LoopHop(loop: stream.loop)
+            let subscription = chunks.watch { [self] event in
+                hop.run { self.bodyEvent(event, for: exchange) }
+            }
+            if exchange.finished || current !== exchange {
+                subscription.dispose()
+            } else {
+                exchange.bodySubscription = subscription
+                if draining { endStreamForShutdown(exchange) }
+            }
+        }
+    }
+
+    private func writePendingHead(of exchange: Exchange) {
+        guard let head = exchange.pendingHead else { return }
+        exchange.pendingHead = nil
+        stream.write(head)
+    }
+
+    private func bodyEvent(_ event: Event<[UInt8]>, for exchange: Exchange) {
+        guard current === exchange, !exchange.finished else { return }
+        switch event {
+        case .data(let bytes):
+            guard !bytes.isEmpty else { return }
+            exchange.bodyBytes += bytes.count
+            stream.write(ResponseWriter.piece(bytes, framing: exchange.framing))
+            if stream.bufferedByteCount > context.configuration.limits.maxStreamBufferBytes {
+                // Slow-client policy: a reader this far behind is dropped instead of buffered forever.
+                stream.close(.failed("slow client: output buffer over \(context.configuration.limits.maxStreamBufferBytes) bytes"))
+            }
+        case .end:
+            if let end = ResponseWriter.end(framing: exchange.framing) { stream.write(end) }
+            finish(exchange, completed: true)
+        case .error:
+            // Mid-body there is no way to report an error: close without the last chunk so the client sees truncation.
+            finish(exchange, completed: false)
+            stream.close(.local)
+        }
+    }
+
+    private func finish(_ exchange: Exchange, completed: Bool) {
+        guard !exchange.finished else { return }
+        exchange.finished = true
+        exchange.disposeSubscriptions()
+        report(exchange, completed: completed)
+        guard current === exchange else { return }
+        current = nil
+        servedRequests += 1
+        idleSince = DispatchTime.now().uptimeNanoseconds
+        if !exchange.keepAlive {
+            stream.closeAfterFlush()
+            return
+        }
+        if draining && pending.isEmpty && !parser.hasPartialRequest {
+            stream.closeAfterFlush()
+            return
+        }
+        if pending.isEmpty {
+            startNextExchange() // only settles an owed 100 Continue
+        } else {
+            // A fresh loop turn, so the next handler is not subscribed from inside this one's delivery.
+            stream.loop.execute { [self] in startNextExchange() }
+        }
+    }
+
+    private func report(_ exchange: Exchange, completed: Bool) {
+        guard let callback = context.observer.requestCompleted else { return }
+        let request = exchange.request
+        callback(CompletedRequest(
+            method: request.method, path: request.path, target: request.target, routePattern: request.routePattern,
+            status: exchange.status, duration: .now - exchange.startedAt, bodyBytes: exchange.bodyBytes,
+            requestID: request.id, remoteAddress: request.remoteAddress, userAgent: request.headers["User-Agent"],
+            completed: completed
+        ))
+    }
+
+    // MARK: - Timeouts, shutdown, close
+
+    /// Called periodically by the loop's sweep.
+    func checkTimeouts(now: UInt64) {
+        guard !stream.isClosed else { return }
+        let timeouts = context.configuration.timeouts
+        if stream.bufferedByteCount > 0 && now &- stream.lastWriteProgress > timeouts.write.nanoseconds {
+            stream.close(.failed("write timeout"))
+            return
+        }
+        guard current == nil && pending.isEmpty else { return }
+        if let started = requestStartedAt, parser.hasPartialRequest {
+            let limit = parser.isReadingHead ? timeouts.header : timeouts.header + timeouts.body
+            if now &- started > limit.nanoseconds {
+                timeOutRequest()
+            }
+            return
+        }
+        let limit = servedRequests == 0 ? timeouts.header : timeouts.idle
+        if stream.bufferedByteCount == 0 && now &- idleSince > limit.nanoseconds {
+            stream.close(.local)
+        }
+    }
+
+    private func timeOutRequest() {
+        readingPaused = true
+        stream.pauseReading()
+        answerAndClose(.requestTimeout, detail: "The request was not received in time")
+    }
+
+    /// Graceful shutdown: finish what is in flight, end streams, close when idle.
+    func beginShutdown() {
+        guard !draining, !stream.isClosed else { return }
+        draining = true
+        if let current {
+            if current.isStreaming { endStreamForShutdown(current) }
+            return
+        }
+        if pending.isEmpty && !parser.hasPartialRequest {
+            stream.closeAfterFlush()
+        }
+    }
+
+    private func endStreamForShutdown(_ exchange: Exchange) {
+        writePendingHead(of: exchange)
+        exchange.bodySubscription?.dispose()
+        exchange.bodySubscription = nil
+        exchange.keepAlive = false
+        if let trailer = exchange.shutdownTrailer, !trailer.isEmpty {
+            exchange.bodyBytes += trailer.count
+            stream.write(ResponseWriter.piece(trailer, framing: exchange.framing))
+        }
+        if let end = ResponseWriter.end(framing: exchange.framing) { stream.write(end) }
+        finish(exchange, completed: true)
+    }
+
+    func forceClose() {
+        stream.close(.local)
+    }
+
+    private func closed() {
+        if let current {
+            self.current = nil
+            current.disposeSubscriptions()
+            if !current.finished {
+                current.finished = true
+                report(current, completed: false)
+            }
+        }
+        pending.removeAll()
+        let onClosed = self.onClosed
+        self.onClosed = nil
+        onClosed?()
+    }
+}

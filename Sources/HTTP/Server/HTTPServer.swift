@@ -1,0 +1,180 @@
+import ConcurrencyHelpers
+import Dispatch
+import NetCore
+import Synchronization
+
+/// The HTTP/1.1 server: a listener that accepts in bursts and spreads
+/// connections over a few serial event loops (about one per core); each
+/// connection lives on one loop, driven by Dispatch sources, never a thread.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/hello") { _ in .just(.text("hi")) }
+/// let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), router: router)
+/// let port = try server.start()
+/// …
+/// await server.shutdown(deadline: .seconds(10))
+/// ```
+public final class HTTPServer: Sendable {
+    public let configuration: HTTPServerConfiguration
+    private let router: Router
+    private let observer: HTTPServerObserver
+    private let group: EventLoopGroup
+    private let sets: [ConnectionSet]
+    private let acceptQueue = DispatchQueue(label: "http.accept", qos: .userInitiated)
+    private let state = Locked(State())
+    private let open = Atomic<Int>(0)
+    /// Serialises count changes with their callback, so observers never see counts out of order.
+    private let countChanges = Locked<Int>(0)
+    private let cursor = Atomic<Int>(0)
+
+    private struct State {
+        var listener: Listener?
+        var context: ServerContext?
+        var shutdownWaiters: [@Sendable () -> Void] = []
+        var shutdownStarted = false
+        var finished = false
+    }
+
+    public init(configuration: HTTPServerConfiguration, router: Router, observer: HTTPServerObserver = HTTPServerObserver()) {
+        self.configuration = configuration
+        self.router = router
+        self.observer = observer
+        group = EventLoopGroup(count: configuration.loopCount, label: "http.loop")
+        sets = group.loops.map { ConnectionSet(loop: $0) }
+    }
+
+    /// A server sending every request to `handler`.
+    public convenience init(configuration: HTTPServerConfiguration, observer: HTTPServerObserver = HTTPServerObserver(), handler: @escaping RequestHandler) {
+        self.init(configuration: configuration, router: Router(handler: handler), observer: observer)
+    }
+
+    /// Binds, listens and starts serving. Returns the bound port (useful with port 0).
+    /// Throws for an unusable address or port in use, or unreadable TLS files.
+    @discardableResult
+    public func start() throws -> Int {
+        let tls = try configuration.tls.map { try TLSContext(configuration: $0) }
+        let context = ServerContext(configuration: configuration, router: router, observer: observer, tls: tls)
+        let listener = try Listener(host: configuration.host, port: configuration.port, backlog: configuration.backlog, queue: acceptQueue) { [weak self] socket, address in
+            self?.accepted(socket, from: address)
+        }
+        state.withLock {
+            $0.listener = listener
+            $0.context = context
+        }
+        let timeouts = configuration.timeouts
+        let shortest = min(timeouts.header, timeouts.idle, timeouts.write)
+        let sweep = min(max(shortest / 8, .milliseconds(5)), .milliseconds(250))
+        for set in sets { set.loop.execute { set.startSweeping(every: sweep) } }
+        listener.start()
+        return listener.port
+    }
+
+    /// The bound port once started.
+    public var port: Int? { state.withLock { $0.listener?.port } }
+
+    /// Connections currently open.
+    public var openConnections: Int { open.load(ordering: .relaxed) }
+
+    /// True from the moment `shutdown` is called (e.g. for a `/ready` that turns 503).
+    public var isShuttingDown: Bool { state.withLock { $0.shutdownStarted } }
+
+    /// Graceful shutdown: stop accepting, let in-flight requests finish, end
+    /// streamed responses (writing their `shutdownTrailer`), close idle
+    /// connections. `completion` runs once every connection is gone, or at
+    /// `deadline`, when the rest are closed forcibly.
+    public func shutdown(deadline: Duration, completion: @escaping @Sendable () -> Void) {
+        let (listener, context, first) = state.withLock { state -> (Listener?, ServerContext?, Bool) in
+            state.shutdownWaiters.append(completion)
+            let first = !state.shutdownStarted
+            state.shutdownStarted = true
+            return (state.listener, state.context, first)
+        }
+        guard first else { finishIfDrained(); return }
+        context?.beginShuttingDown()
+        let stopped: @Sendable () -> Void = { [self] in
+            for set in sets { set.loop.execute { set.beginShutdown() } }
+            finishIfDrained()
+        }
+        if let listener { listener.stop(completion: stopped) } else { stopped() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(deadline.nanoseconds))) { [self] in
+            let remaining = DispatchGroup()
+            for set in sets {
+                remaining.enter()
+                set.loop.execute { set.closeAll(); remaining.leave() }
+            }
+            remaining.notify(queue: .global()) { self.finish() }
+        }
+    }
+
+    /// Graceful shutdown; returns once every connection is closed or the deadline passed.
+    public func shutdown(deadline: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            shutdown(deadline: deadline) { continuation.resume() }
+        }
+    }
+
+    private func accepted(_ socket: Socket, from address: SocketAddress) {
+        guard let context = state.withLock({ $0.shutdownStarted ? nil : $0.context }) else {
+            socket.close()
+            return
+        }
+        if open.load(ordering: .relaxed) >= configuration.limits.maxConnections {
+            refuse(socket, writer: context.writer)
+            return
+        }
+        changeOpenCount(by: 1)
+        let target = sets[Int(cursor.wrappingAdd(1, ordering: .relaxed).oldValue.magnitude % UInt(sets.count))]
+        let remote = address.description
+        target.loop.execute { [self] in
+            let tlsSession: TLSSession?
+            do { tlsSession = try context.tls.map { try TLSSession(context: $0) } } catch {
+                socket.close()
+                connectionClosed()
+                return
+            }
+            let stream = ByteStream(socket: socket, loop: target.loop, remoteAddress: remote, tls: tlsSession)
+            let connection = HTTPConnection(stream: stream, context: context, scheduler: target.scheduler)
+            target.adopt(connection) { [self] in connectionClosed() }
+        }
+    }
+
+    private func connectionClosed() {
+        if changeOpenCount(by: -1) == 0 { finishIfDrained() }
+    }
+
+    @discardableResult
+    private func changeOpenCount(by delta: Int) -> Int {
+        countChanges.withLock { count in
+            count += delta
+            open.store(count, ordering: .relaxed)
+            observer.connectionsChanged?(count)
+            return count
+        }
+    }
+
+    private func finishIfDrained() {
+        guard open.load(ordering: .relaxed) == 0, state.withLock({ $0.shutdownStarted }) else { return }
+        finish()
+    }
+
+    private func finish() {
+        let waiters = state.withLock { state -> [@Sendable () -> Void] in
+            let waiters = state.shutdownWaiters
+            state.shutdownWaiters = []
+            if !state.finished {
+                state.finished = true
+                for set in sets { set.loop.execute { set.stopSweeping() } }
+            }
+            return waiters
+        }
+        for waiter in waiters { waiter() }
+    }
+
+    /// Over the connection limit: a best-effort 503 without reading the request, then close.
+    private func refuse(_ socket: Socket, writer: ResponseWriter) {
+        var bytes = writer.closingProblem(.serviceUnavailable, detail: "Too many connections")
+        bytes.withUnsafeMutableBytes { _ = socket.write(UnsafeRawBufferPointer($0)) }
+        socket.close()
+    }
+}

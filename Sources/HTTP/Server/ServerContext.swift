@@ -1,0 +1,26 @@
+import NetCore
+import Synchronization
+
+/// What every connection of a server shares: configuration, routes, hooks and
+/// the shutdown flag.
+final class ServerContext: Sendable {
+    let configuration: HTTPServerConfiguration
+    let router: Router
+    let observer: HTTPServerObserver
+    let tls: TLSContext?
+    let writer: ResponseWriter
+    private let shuttingDown = Atomic<Bool>(false)
+
+    init(configuration: HTTPServerConfiguration, router: Router, observer: HTTPServerObserver, tls: TLSContext?) {
+        self.configuration = configuration
+        self.router = router
+        self.observer = observer
+        self.tls = tls
+        writer = ResponseWriter(
+            serverName: configuration.serverName,
+            compressor: ResponseCompressor(minimumBytes: configuration.compressionMinimumBytes))
+    }
+
+    func isShuttingDown() -> Bool { shuttingDown.load(ordering: .relaxed) }
+    func beginShuttingDown() { shuttingDown.store(true, ordering: .relaxed) }
+}

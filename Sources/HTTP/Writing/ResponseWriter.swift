@@ -1,0 +1,85 @@
+/// Puts a handler's response on the wire for one request: stamps `X-Request-ID`,
+/// compresses fixed bodies (`ResponseCompressor`), decides the framing —
+/// `Content-Length` for a fixed body, chunked for an HTTP/1.1 stream, until close
+/// for an HTTP/1.0 one, nothing for HEAD and 1xx/204/304 — and encodes head and chunks.
+package struct ResponseWriter: Sendable {
+    /// How a streamed body's pieces are framed.
+    package enum StreamFraming: Sendable {
+        /// HEAD, or a status without a body: the head is all.
+        case none
+        case chunked
+        /// HTTP/1.0: raw bytes, the end of the body is the end of the connection.
+        case untilClose
+    }
+
+    let serverName: String?
+    let compressor: ResponseCompressor
+
+    package init(serverName: String?, compressor: ResponseCompressor) {
+        self.serverName = serverName
+        self.compressor = compressor
+    }
+
+    /// A fixed-body response, head and body in one buffer so both leave in one write;
+    /// `bodyBytes` is what was sent after the head (compressed size, 0 for HEAD).
+    package func fixed(_ response: Response, body: [UInt8], for request: Request, keepAlive: Bool) -> (bytes: [UInt8], bodyBytes: Int) {
+        var headers = stamped(response.headers, for: request)
+        var body = body
+        compressor.compress(&body, headers: &headers, status: response.status, acceptEncoding: request.headers["Accept-Encoding"])
+        let allowsBody = response.status.allowsBody
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + body.count)
+        ResponseHeadEncoder.encode(
+            status: response.status, version: request.version, headers: headers,
+            framing: allowsBody ? .contentLength(body.count) : .none, keepAlive: keepAlive, serverName: serverName, into: &out
+        )
+        guard allowsBody && request.method != .head else { return (out, 0) }
+        out.append(contentsOf: body)
+        return (out, body.count)
+    }
+
+    /// The head of a streamed response and the framing of its pieces. An HTTP/1.0
+    /// client can only learn where the body ends from the close, so `keepAlive` turns false.
+    package func streamHead(_ response: Response, for request: Request, keepAlive: inout Bool) -> (head: [UInt8], framing: StreamFraming) {
+        let chunked = request.version != .http1_0
+        if !chunked { keepAlive = false }
+        let allowsBody = response.status.allowsBody
+        var out: [UInt8] = []
+        ResponseHeadEncoder.encode(
+            status: response.status, version: request.version, headers: stamped(response.headers, for: request),
+            framing: !allowsBody ? .none : (chunked ? .chunked : .untilClose), keepAlive: keepAlive, serverName: serverName, into: &out
+        )
+        guard allowsBody && request.method != .head else { return (out, .none) }
+        return (out, chunked ? .chunked : .untilClose)
+    }
+
+    /// One piece of a streamed body, framed.
+    package static func piece(_ bytes: [UInt8], framing: StreamFraming) -> [UInt8] {
+        framing == .chunked ? ChunkedCodec.chunk(bytes) : bytes
+    }
+
+    /// What ends a streamed body on the wire, if anything.
+    package static func end(framing: StreamFraming) -> [UInt8]? {
+        framing == .chunked ? ChunkedCodec.lastChunk : nil
+    }
+
+    /// The one answer for requests that never reach a handler — unparseable, too slow, or
+    /// over the connection limit: a problem+json with `Connection: close`.
+    package func closingProblem(_ status: HTTPStatus, detail: String) -> [UInt8] {
+        let problem = Response.problem(status: status, detail: detail)
+        let body = problem.bodyBytes ?? []
+        var out: [UInt8] = []
+        ResponseHeadEncoder.encode(
+            status: status, version: .http1_1, headers: problem.headers,
+            framing: .contentLength(body.count), keepAlive: false, serverName: serverName, into: &out
+        )
+        out.append(contentsOf: body)
+        return out
+    }
+
+    private func stamped(_ headers: HTTPHeaders, for request: Request) -> HTTPHeaders {
+        var headers = headers
+        headers.replaceOrAdd(name: "X-Request-ID", value: request.id)
+        return headers
+    }
+}

@@ -1,0 +1,53 @@
+import HTTP
+import NetCore
+import Streams
+
+/// Turns SSE feeds into responses with the headers, heartbeats, shutdown event
+/// and subscriber accounting every event stream of the service shares.
+public struct EventStreamResponder: Sendable {
+    public static let contentType = "text/event-stream; charset=utf-8"
+    /// Sent as the last message when the server shuts down gracefully; clients
+    /// may reconnect (to another instance) after their retry delay.
+    public static let shutdownEvent = ServerSentEvent(event: "shutdown", data: "server shutting down").encoded
+
+    /// Reconnection delay sent to clients as the stream's first message.
+    public static let reconnectDelayMilliseconds = 2000
+
+    /// The first message of every stream: it sets the client's reconnection delay
+    /// and gets the response head and first bytes through proxies at once.
+    static let prelude = ServerSentEvent(retry: reconnectDelayMilliseconds).encoded
+
+    public let heartbeat: HeartbeatClock?
+    public let subscribers: Gauge?
+
+    public init(heartbeat: HeartbeatClock?, subscribers: Gauge?) {
+        self.heartbeat = heartbeat
+        self.subscribers = subscribers
+    }
+
+    /// A `200` event stream of already-encoded messages.
+    public func response(encoded events: DataStream<[UInt8]>) -> Response {
+        let body = EventStreamBody.make(prelude: Self.prelude, events: events, heartbeats: heartbeat?.stream).counted(in: subscribers)
+        var response = Response.stream(body, contentType: Self.contentType, shutdownTrailer: Self.shutdownEvent)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
+        response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
+        return response
+    }
+
+    /// A `200` event stream of messages.
+    public func response(_ events: DataStream<ServerSentEvent>) -> Response {
+        response(encoded: events.map { $0.encoded })
+    }
+
+    /// `204 No Content`: tells an EventSource the feed is over and it must not reconnect.
+    public static func noMoreEvents() -> Response {
+        Response(status: .noContent, headers: ["Cache-Control": "no-cache"])
+    }
+}
+
+extension Request {
+    /// The `Last-Event-ID` a reconnecting EventSource sends, as a number; nil when absent or not a number.
+    public var lastEventID: Int? {
+        headers["Last-Event-ID"].flatMap { Int($0.trimmingWhitespace()) }
+    }
+}

@@ -1,0 +1,26 @@
+import HTTP
+import Streams
+
+/// `GET /ready`: 200 when the service can do its job, 503 when the upstream
+/// probe fails or the server is shutting down (so a balancer stops sending traffic).
+struct ReadinessRoute: Sendable {
+    /// One element: whether the upstream answered. Supplied by Domain.
+    let probe: @Sendable () -> DataStream<Bool>
+    let isShuttingDown: @Sendable () -> Bool
+
+    func handle(_ request: Request) -> DataStream<Response> {
+        if isShuttingDown() {
+            return .just(.problem(status: .serviceUnavailable, detail: "The server is shutting down", instance: request.path))
+        }
+        // The probe's first answer decides; a failure or an end without an answer means unreachable.
+        return probe()
+            .take(1)
+            .recover(false)
+            .reduce(false) { _, reachable in reachable }
+            .map { reachable in
+                reachable
+                    ? .json(Array(#"{"status":"ready"}"#.utf8))
+                    : .problem(status: .serviceUnavailable, detail: "The upstream is unreachable", instance: request.path)
+            }
+    }
+}

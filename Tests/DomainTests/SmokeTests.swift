@@ -1,3 +1,0 @@
-import XCTest
-@testable import Domain
-final class DomainSmokeTests: XCTestCase { func testModuleLoads() { XCTAssertTrue(true) } }

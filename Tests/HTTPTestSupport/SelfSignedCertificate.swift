@@ -1,0 +1,31 @@
+import Foundation
+
+/// A throwaway certificate and key for `localhost`, made by the `openssl` CLI in a
+/// temporary folder at test time.
+public struct SelfSignedCertificate {
+    public struct CreationFailed: Error { let status: Int32 }
+
+    public let directory: URL
+    public var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
+    public var keyPath: String { directory.appendingPathComponent("key.pem").path }
+
+    public init(label: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", keyPath, "-out", certificatePath, "-days", "1", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost",
+        ]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else { throw CreationFailed(status: openssl.terminationStatus) }
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

@@ -1,0 +1,100 @@
+import XCTest
+@testable import HTTP
+import HTTPTestSupport
+
+final class RequestParserTests: XCTestCase {
+    private func parse(_ text: String, limits: HTTPLimits = HTTPLimits(), splitEvery step: Int? = nil) -> [RequestParser.Output] {
+        var parser = RequestParser(limits: limits)
+        var outputs: [RequestParser.Output] = []
+        let bytes = Array(text.utf8)
+        let size = step ?? max(bytes.count, 1)
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + size)
+            bytes[offset..<end].withUnsafeBytes { parser.feed($0) { outputs.append($0) } }
+            offset = end
+        }
+        return outputs
+    }
+
+    private func requests(_ outputs: [RequestParser.Output]) -> [(RequestHead, [UInt8])] {
+        outputs.compactMap { if case .request(let head, let body) = $0 { return (head, body) } else { return nil } }
+    }
+
+    private func failure(_ outputs: [RequestParser.Output]) -> HTTPParseError? {
+        for output in outputs { if case .failure(let error) = output { return error } }
+        return nil
+    }
+
+    func testParsesMethodTargetVersionAndHeaders() {
+        let parsed = requests(parse("GET /a?b=1 HTTP/1.1\r\nHost: x\r\nX-Two:  spaced value \r\n\r\n"))
+        XCTAssertEqual(parsed.count, 1)
+        XCTAssertEqual(parsed[0].0.method, .get)
+        XCTAssertEqual(parsed[0].0.target, "/a?b=1")
+        XCTAssertEqual(parsed[0].0.version, .http1_1)
+        XCTAssertEqual(parsed[0].0.headers["x-two"], "spaced value")
+    }
+
+    func testGivesTheSameResultWhateverTheSplit() {
+        let text = "POST /e HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\nGET / HTTP/1.0\r\n\r\n"
+        for step in 1...9 {
+            let parsed = requests(parse(text, splitEvery: step))
+            XCTAssertEqual(parsed.count, 2, "split every \(step)")
+            XCTAssertEqual(parsed.first?.1, Array("abc".utf8))
+        }
+    }
+
+    func testIgnoresEmptyLinesBeforeARequest() {
+        XCTAssertEqual(requests(parse("\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n")).count, 1)
+    }
+
+    func testReportsContinueExpectedBeforeTheBody() {
+        let outputs = parse("PUT /x HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+        guard case .continueExpected = outputs.first else { return XCTFail("\(outputs)") }
+        XCTAssertTrue(requests(outputs).isEmpty)
+    }
+
+    func testStaysFailedAfterAnError() {
+        let outputs = parse("GET / HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(failure(outputs), .malformed("HTTP/1.1 request without Host"))
+        XCTAssertTrue(requests(outputs).isEmpty)
+    }
+
+    func testMapsEachLimitToItsStatus() {
+        var limits = HTTPLimits()
+        limits.maxRequestLineBytes = 20
+        XCTAssertEqual(failure(parse("GET /0123456789012345678 HTTP/1.1\r\n", limits: limits))?.status, .uriTooLong)
+        XCTAssertEqual(failure(parse("GET / HTTP/1.1\r\nHost: x\r\nX: " + String(repeating: "a", count: 40_000), limits: HTTPLimits()))?.status, .requestHeaderFieldsTooLarge)
+        XCTAssertEqual(failure(parse("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n"))?.status, .payloadTooLarge)
+    }
+
+    func testLargeHeaderIsRejectedInLinearTime() {
+        // 100 KB of header fed a byte at a time must not rescan what it already saw.
+        let text = "GET / HTTP/1.1\r\nHost: x\r\nX: " + String(repeating: "a", count: 100_000) + "\r\n\r\n"
+        let started = DispatchTime.now().uptimeNanoseconds
+        XCTAssertEqual(failure(parse(text, splitEvery: 1))?.status, .requestHeaderFieldsTooLarge)
+        XCTAssertLessThan(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2.0)
+    }
+}
+
+final class ResponseHeadEncoderTests: XCTestCase {
+    func testFramesChunksWithHexSizes() {
+        XCTAssertEqual(String(decoding: ChunkedCodec.chunk(Array("abc".utf8)), as: UTF8.self), "3\r\nabc\r\n")
+        XCTAssertEqual(Array(ChunkedCodec.chunk([UInt8](repeating: 0, count: 4096)).prefix(6)), Array("1000\r\n".utf8))
+        var out: [UInt8] = []
+        ChunkedCodec.appendHex(255, to: &out)
+        XCTAssertEqual(out, Array("ff".utf8))
+    }
+
+    func testNeverCopiesFramingFieldsFromTheHandler() {
+        var out: [UInt8] = []
+        ResponseHeadEncoder.encode(
+            status: .ok, version: .http1_1, headers: ["content-length": "99", "X-A": "b\r\nInjected: yes"],
+            framing: .contentLength(2), keepAlive: true, serverName: nil, into: &out
+        )
+        let head = String(decoding: out, as: UTF8.self)
+        XCTAssertTrue(head.contains("Content-Length: 2\r\n"))
+        XCTAssertFalse(head.contains("99"))
+        XCTAssertFalse(head.contains("\r\nInjected"))
+    }
+}

@@ -1,0 +1,49 @@
+import Streams
+import XCTest
+@testable import HTTP
+import HTTPTestSupport
+
+final class RouterTests: XCTestCase {
+    private func pattern(_ router: Router, _ method: HTTPMethod, _ path: String) -> String? {
+        if case .matched(_, let pattern, _) = router.resolve(method: method, path: path) { return pattern }
+        return nil
+    }
+
+    func testLiteralSegmentsWinOverParametersWhateverTheOrder() {
+        var router = Router()
+        router.get("/users/{login}") { _ in .just(.text("user")) }
+        router.get("/users/stream") { _ in .just(.text("stream")) }
+        XCTAssertEqual(pattern(router, .get, "/users/stream"), "/users/stream")
+        XCTAssertEqual(pattern(router, .get, "/users/octocat"), "/users/{login}")
+    }
+
+    func testCapturesParameters() {
+        var router = Router()
+        router.get("/users/{login}/repos/{repo}") { _ in .just(.text("")) }
+        guard case .matched(_, _, let parameters) = router.resolve(method: .get, path: "/users/a/repos/b") else { return XCTFail() }
+        XCTAssertEqual(parameters, ["login": "a", "repo": "b"])
+    }
+
+    func testGetRoutesAnswerHead() {
+        var router = Router()
+        router.get("/x") { _ in .just(.text("")) }
+        XCTAssertEqual(pattern(router, .head, "/x"), "/x")
+    }
+
+    func testReportsAllowedMethodsForAKnownPath() {
+        var router = Router()
+        router.get("/x") { _ in .just(.text("")) }
+        router.post("/x") { _ in .just(.text("")) }
+        guard case .methodNotAllowed(let allowed) = router.resolve(method: .delete, path: "/x") else { return XCTFail() }
+        XCTAssertEqual(allowed, [.get, .head, .post])
+    }
+
+    func testRequestSplitsAndDecodesItsTarget() {
+        let request = Request(method: .get, target: "/a%20b?q=x%2By&flag&n=1+2")
+        XCTAssertEqual(request.path, "/a b")
+        XCTAssertEqual(request.query["q"], "x+y")
+        XCTAssertEqual(request.query["flag"], "")
+        XCTAssertEqual(request.query["n"], "1 2")
+        XCTAssertNil(request.query["missing"])
+    }
+}

@@ -1,0 +1,77 @@
+import Streams
+import XCTest
+@testable import HTTP
+import HTTPTestSupport
+
+final class EventStreamBodyTests: XCTestCase {
+    func testHeartbeatsAreMixedIntoAnIdleFeed() {
+        let events = Streamer<[UInt8]>()
+        let beats = Streamer<[UInt8]>()
+        let received = Received()
+        let subscription = EventStreamBody.make(events: events.asDataStream(), heartbeats: beats.asDataStream()).watch(data: received.append)
+        // events: -a-------b--
+        // beats:  ---h--h-----h
+        // body:   -a----h--b---  (the beat after an event is skipped)
+        events.data(Array("a".utf8))
+        beats.data(Array("h".utf8))
+        beats.data(Array("h".utf8))
+        events.data(Array("b".utf8))
+        beats.data(Array("h".utf8))
+        XCTAssertEqual(received.text, "ahb")
+        subscription.dispose()
+    }
+
+    func testAFeedWithAnEventBetweenEveryTwoBeatsGetsNoHeartbeat() {
+        let events = Streamer<[UInt8]>()
+        let beats = Streamer<[UInt8]>()
+        let received = Received()
+        let subscription = EventStreamBody.make(prelude: Array("p".utf8), events: events.asDataStream(), heartbeats: beats.asDataStream()).watch(data: received.append)
+        for event in ["a", "b", "c"] {
+            beats.data(Array("h".utf8))
+            events.data(Array(event.utf8))
+        }
+        XCTAssertEqual(received.text, "pabc")
+        subscription.dispose()
+    }
+
+    func testEndOfTheFeedEndsTheBodyAndStopsHeartbeats() {
+        let events = Streamer<[UInt8]>()
+        let beats = Streamer<[UInt8]>()
+        let ended = expectation(description: "body ended")
+        let subscription = EventStreamBody.make(events: events.asDataStream(), heartbeats: beats.asDataStream()).watch(end: { ended.fulfill() })
+        XCTAssertEqual(beats.watcherCount, 1)
+        events.end()
+        wait(for: [ended], timeout: 1)
+        XCTAssertEqual(beats.watcherCount, 0)
+        subscription.dispose()
+    }
+
+    func testHeartbeatClockBeatsWithAComment() {
+        let scheduler = TestScheduler()
+        let clock = HeartbeatClock(period: .seconds(15), scheduler: scheduler)
+        let received = Received()
+        let subscription = clock.stream.watch(data: received.append)
+        clock.start()
+        scheduler.advance(by: .seconds(14))
+        XCTAssertEqual(received.text, "", "no beat before the first period")
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(received.text, ": heartbeat\n\n")
+        scheduler.advance(by: .seconds(15))
+        XCTAssertEqual(received.text, ": heartbeat\n\n: heartbeat\n\n")
+        clock.stop()
+        scheduler.advance(by: .seconds(60))
+        XCTAssertEqual(received.text.count, 2 * ": heartbeat\n\n".count)
+        subscription.dispose()
+    }
+}
+
+extension EventStreamBodyTests {
+    func testPreludeComesFirstThenTheFeed() {
+        let events = Streamer<[UInt8]>()
+        let received = Received()
+        let subscription = EventStreamBody.make(prelude: Array("p".utf8), events: events.asDataStream(), heartbeats: nil).watch(data: received.append)
+        events.data(Array("a".utf8))
+        XCTAssertEqual(received.text, "pa")
+        subscription.dispose()
+    }
+}

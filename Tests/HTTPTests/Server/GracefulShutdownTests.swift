@@ -1,0 +1,73 @@
+import Dispatch
+import Foundation
+import Streams
+import XCTest
+@testable import HTTP
+import HTTPTestSupport
+
+final class GracefulShutdownTests: XCTestCase {
+    func testInFlightRequestsAreAllAnsweredAndStreamsEndWithTheirTrailer() throws {
+        let clients = 5
+        let arrived = expectation(description: "every slow request reached its handler")
+        arrived.expectedFulfillmentCount = clients
+        let release = DispatchSemaphore(value: 0)
+        let feed = Streamer<[UInt8]>()
+        var router = Router()
+        router.get("/slow") { _ in
+            DataStream { watcher in
+                arrived.fulfill()
+                DispatchQueue.global().async {
+                    _ = release.wait(timeout: .now() + 5)
+                    watcher.data(.text("done")); watcher.end()
+                }
+                return Disposable()
+            }
+        }
+        router.get("/events") { _ in
+            .just(.stream(feed.asDataStream(), contentType: "text/event-stream", shutdownTrailer: Array("event: shutdown\ndata: bye\n\n".utf8)))
+        }
+        let server = try TestServer(router: router)
+
+        let sse = try server.client()
+        try sse.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try sse.readResponse(forHead: true)
+        let slow = try (0..<clients).map { _ in try server.client() }
+        for client in slow { try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n") }
+        let idle = try server.client()
+        try idle.send("GET /events HTTP/1.0\r\n\r\n") // (closes when the stream ends, like the SSE one)
+        wait(for: [arrived], timeout: 5)
+
+        let stopped = expectation(description: "shutdown completed")
+        server.server.shutdown(deadline: .seconds(5)) { stopped.fulfill() }
+        XCTAssertTrue(server.server.isShuttingDown)
+        XCTAssertThrowsError(try RawHTTPClient(port: server.port).readResponse(), "new connections are refused")
+        for _ in 0..<clients { release.signal() }
+
+        for client in slow {
+            let response = try client.readResponse()
+            XCTAssertEqual(response.status, 200)
+            XCTAssertEqual(response.bodyText, "done")
+            XCTAssertEqual(response.header("Connection"), "close")
+            XCTAssertTrue(client.waitForClose())
+        }
+        XCTAssertEqual(try sse.readChunk(), Array("event: shutdown\ndata: bye\n\n".utf8))
+        XCTAssertNil(try sse.readChunk())
+        XCTAssertTrue(sse.waitForClose())
+        wait(for: [stopped], timeout: 5)
+        XCTAssertEqual(server.server.openConnections, 0)
+    }
+
+    func testShutdownCompletesAtTheDeadlineWhenAHandlerNeverAnswers() throws {
+        let arrived = expectation(description: "request reached its handler")
+        var router = Router()
+        router.get("/never") { _ in DataStream { _ in arrived.fulfill(); return Disposable() } }
+        let server = try TestServer(router: router)
+        let client = try server.client()
+        try client.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
+        wait(for: [arrived], timeout: 5)
+        let stopped = expectation(description: "shutdown completed")
+        server.server.shutdown(deadline: .milliseconds(200)) { stopped.fulfill() }
+        wait(for: [stopped], timeout: 5)
+        XCTAssertTrue(client.waitForClose())
+    }
+}

@@ -1,0 +1,51 @@
+import XCTest
+@testable import HTTP
+import HTTPTestSupport
+
+final class IsolationTests: XCTestCase {
+    func testABadConnectionDoesNotAffectOthers() throws {
+        let server = try TestServer(router: TestServer.standardRouter)
+        let good = try server.client()
+        try good.send("GET /hello HTTP/1.1\r\nHost: x\r\n")   // half a request, finished below
+        let bad = try server.client()
+        try bad.send("GET /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n")
+        XCTAssertEqual(try bad.readResponse().status, 400)
+        XCTAssertTrue(bad.waitForClose())
+        try good.send("\r\n")
+        XCTAssertEqual(try good.readResponse().bodyText, "hello")
+        try good.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(try good.readResponse().bodyText, "hello")
+    }
+
+    func testManyConcurrentClientsAreAllServed() throws {
+        let server = try TestServer(router: TestServer.standardRouter)
+        let clients = try (0..<200).map { _ in try server.client() }
+        for client in clients { try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for client in clients { XCTAssertEqual(try client.readResponse().bodyText, "hello") }
+        XCTAssertEqual(server.server.openConnections, 200)
+    }
+
+    func testConnectionsOverTheLimitGet503() throws {
+        let server = try TestServer(router: TestServer.standardRouter) { $0.limits.maxConnections = 2 }
+        let first = try server.client(), second = try server.client()
+        try first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        try second.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try first.readResponse(); _ = try second.readResponse()
+        let third = try server.client()
+        XCTAssertEqual(try third.readResponse().status, 503)
+    }
+
+    func testRequestCompletionIsReported() throws {
+        let reported = expectation(description: "completion reported")
+        let observer = HTTPServerObserver(requestCompleted: { record in
+            if record.routePattern == "/users/{login}/avatar" && record.status == 200 && record.method == .get && record.bodyBytes == 17 {
+                reported.fulfill()
+            }
+        })
+        let server = try TestServer(router: TestServer.standardRouter, observer: observer)
+        let client = try server.client()
+        try client.send("GET /users/octocat/avatar HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try client.readResponse()
+        wait(for: [reported], timeout: 5)
+    }
+}

@@ -1,0 +1,75 @@
+import Domain
+import Foundation
+import XCTest
+@testable import Server
+import HTTP
+import HTTPTestSupport
+
+final class EventsRouteTests: XCTestCase {
+    private func publish(_ kind: PipelineEvent.Kind, pipeline: String = "test-pipeline") {
+        PipelineEventHub.shared.publish(PipelineEvent(kind: kind, pipeline: pipeline, requestId: "r", stage: "s"))
+    }
+
+    func testLivePipelineEventsArriveAsEventsNamedByKind() throws {
+        let app = try AppHarness(self)
+        let feed = try SSETestClient(port: app.port, target: "/events?pipeline=test-pipeline")
+        XCTAssertNotNil(try feed.next()) // the retry prelude: subscribed from here on
+        publish(.subscribe)
+        let message = try XCTUnwrap(feed.nextEvent())
+        XCTAssertEqual(message.event, "subscribe")
+        XCTAssertNotNil(message.id)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(message.data!.utf8)) as? [String: Any])
+        XCTAssertEqual(json["pipeline"] as? String, "test-pipeline")
+        XCTAssertEqual(json["kind"] as? String, "subscribe")
+    }
+
+    func testKindsFilterDropsOtherKinds() throws {
+        let app = try AppHarness(self)
+        let feed = try SSETestClient(port: app.port, target: "/events?pipeline=test-pipeline&kinds=end,error")
+        XCTAssertNotNil(try feed.next())
+        publish(.subscribe)
+        publish(.data)
+        publish(.end)
+        XCTAssertEqual(try feed.nextEvent()?.event, "end")
+    }
+
+    func testUnknownKindIs400ProblemNamingTheParameter() throws {
+        let app = try AppHarness(self)
+        let response = try app.get("/events?kinds=bogus")
+        XCTAssertEqual(response.status, 400)
+        XCTAssertTrue(response.bodyText.contains("'kinds'") && response.bodyText.contains("bogus"), response.bodyText)
+    }
+
+    func testLastEventIDResumesFromTheReplayBuffer() throws {
+        let app = try AppHarness(self)
+        let first = try SSETestClient(port: app.port, target: "/events?pipeline=resume-test")
+        XCTAssertNotNil(try first.next())
+        publish(.subscribe, pipeline: "resume-test")
+        let seen = try XCTUnwrap(first.nextEvent()?.id)
+        publish(.data, pipeline: "resume-test")
+        publish(.end, pipeline: "resume-test")
+        let resumed = try SSETestClient(port: app.port, target: "/events?pipeline=resume-test", headers: ["Last-Event-ID": seen])
+        XCTAssertEqual(try resumed.nextEvent()?.event, "data")
+        XCTAssertEqual(try resumed.nextEvent()?.event, "end")
+    }
+
+    func testEventsClockBroadcastsTicksToEveryClient() throws {
+        let app = try AppHarness(self) { $0.eventsClock = .milliseconds(20) }
+        let clients = try (0..<3).map { _ in try SSETestClient(port: app.port, target: "/events?pipeline=clock") }
+        for client in clients {
+            let tick = try XCTUnwrap(client.nextEvent())
+            XCTAssertEqual(tick.event, "tick")
+            XCTAssertTrue(tick.data?.hasPrefix("tick ") ?? false)
+        }
+    }
+
+    func testHeartbeatCommentsKeepAnIdleStreamAlive() throws {
+        let app = try AppHarness(self) { $0.sseHeartbeat = .milliseconds(20) }
+        let feed = try SSETestClient(port: app.port, target: "/events?pipeline=nothing-here")
+        var comments: [String] = []
+        while comments.isEmpty, let message = try feed.next() {
+            comments += message.comments
+        }
+        XCTAssertEqual(comments, ["heartbeat"])
+    }
+}

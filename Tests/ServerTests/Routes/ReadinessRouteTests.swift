@@ -1,0 +1,32 @@
+import ConcurrencyHelpers
+import NetCore
+import Streams
+import XCTest
+@testable import Server
+import HTTP
+import HTTPTestSupport
+
+final class ReadinessRouteTests: XCTestCase {
+    private func status(probe: DataStream<Bool>, shuttingDown: Bool = false) -> Int? {
+        let route = ReadinessRoute(probe: { probe }, isShuttingDown: { shuttingDown })
+        let status = Locked<Int?>(nil)
+        route.handle(Request(method: .get, target: "/ready")).watch(data: { response in status.withLock { $0 = response.status.code } })
+        return status.withLock { $0 }
+    }
+
+    func testReadyWhenTheProbeSucceeds() {
+        XCTAssertEqual(status(probe: .just(true)), 200)
+    }
+
+    func testNotReadyWhenTheProbeSaysUnreachable() {
+        XCTAssertEqual(status(probe: .just(false)), 503)
+    }
+
+    func testNotReadyWhenTheProbeFails() {
+        XCTAssertEqual(status(probe: .just(error: CancellationError())), 503)
+    }
+
+    func testNotReadyWhileShuttingDownWithoutAskingTheUpstream() {
+        XCTAssertEqual(status(probe: .never(), shuttingDown: true), 503)
+    }
+}
