@@ -111,7 +111,11 @@ struct HTTPResponseParser {
         if statusLine[0] == "HTTP/1.0" { keepAlive = false }
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { throw Failure.malformed("bad header line") }
-            headers.add(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingWhitespace())
+            let name = line[..<colon], value = line[line.index(after: colon)...]
+            // RFC 9112 §5: the name is a token; a value holds no CR, LF or NUL (fuzzing found a bare CR accepted in a name).
+            guard !name.isEmpty, name.utf8.allSatisfy(HTTPSyntax.isTokenCharacter), value.utf8.allSatisfy(HTTPSyntax.isFieldValueCharacter)
+            else { throw Failure.malformed("bad header field") }
+            headers.add(name: String(name), value: value.trimmingWhitespace())
         }
         if headers.containsToken("close", in: "Connection") { keepAlive = false }
         if headers.containsToken("keep-alive", in: "Connection") { keepAlive = true }

@@ -68,4 +68,18 @@ final class HTTPResponseParserTests: XCTestCase {
         var parser = HTTPResponseParser()
         XCTAssertThrowsError(try parser.feed(bytes("SMTP ready\r\n\r\n")))
     }
+
+    func testHeaderNameWithABareCarriageReturnIsMalformed() {
+        var parser = HTTPResponseParser()
+        XCTAssertThrowsError(try parser.feed(bytes("HTTP/1.1 200 OK\r\nX-A\rContent-Length: 0\r\n\r\n"))) { error in
+            XCTAssertEqual(error as? HTTPResponseParser.Failure, .malformed("bad header field"))
+        }
+    }
+
+    func testHeaderValueWithANulIsMalformed() {
+        var parser = HTTPResponseParser()
+        XCTAssertThrowsError(try parser.feed(bytes("HTTP/1.1 200 OK\r\nX-A: b\u{0}c\r\nContent-Length: 0\r\n\r\n"))) { error in
+            XCTAssertEqual(error as? HTTPResponseParser.Failure, .malformed("bad header field"))
+        }
+    }
 }
