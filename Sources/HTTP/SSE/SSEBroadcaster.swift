@@ -21,7 +21,8 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     private struct Entry: Sendable {
         let id: Int
         let item: Item
-        let bytes: [UInt8]
+        /// nil while nobody has needed it: published with no subscriber, encoded when a resume asks.
+        let bytes: [UInt8]?
     }
 
     private struct Subscriber: Sendable {
@@ -93,15 +94,17 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Numbers and encodes `item` once, records it and hands its bytes to every admitting subscriber.
+    /// With no subscriber the encoding waits until a resume needs it: encoding (JSON, then SSE
+    /// lines) was a third of `/users`' instructions (callgrind), for a feed nobody watched.
     public func publish(_ item: Item) {
-        let message = encode(item)
         publishing.withLock { _ in
-            let delivery = state.withLock { state -> (bytes: [UInt8], groups: [DeliveryGroup])? in
+            // Subscribers join under `publishing` too, so none can arrive before this item is delivered.
+            let watched = state.withLock { !$0.subscribers.isEmpty }
+            let message = watched ? encode(item) : nil
+            let delivery = state.withLock { state -> (bytes: [UInt8]?, groups: [DeliveryGroup])? in
                 guard !state.ended else { return nil }
                 let id = state.lastID + 1
-                var numbered = message
-                numbered.id = String(id)
-                let entry = Entry(id: id, item: item, bytes: numbered.encoded)
+                let entry = Entry(id: id, item: item, bytes: message.map { Self.numbered($0, id: id) })
                 if state.ring.count < capacity {
                     state.ring.append(entry)
                 } else {
@@ -111,9 +114,15 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                 state.lastID = id
                 return (entry.bytes, state.deliveryGroups())
             }
-            guard let delivery else { return }
-            Self.deliver(.data(delivery.bytes), admitting: { $0.admits(item) }, to: delivery.groups)
+            guard let delivery, let bytes = delivery.bytes else { return }
+            Self.deliver(.data(bytes), admitting: { $0.admits(item) }, to: delivery.groups)
         }
+    }
+
+    private static func numbered(_ message: ServerSentEvent, id: Int) -> [UInt8] {
+        var numbered = message
+        numbered.id = String(id)
+        return numbered.encoded
     }
 
     /// Delivers `event` to every group at once: on the publishing thread for the group without
@@ -155,24 +164,27 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
             // Holding `publishing` makes replay-then-join atomic with respect to
             // publishes: nothing is missed or delivered twice in between.
             let key: Int? = self.publishing.withLock { _ in
-                let (replay, key) = self.state.withLock { state -> ([[UInt8]], Int?) in
-                    guard !state.ended else { return ([], nil) }
-                    var replay: [[UInt8]] = []
+                let (reset, entries, key) = self.state.withLock { state -> ([UInt8]?, [Entry], Int?) in
+                    guard !state.ended else { return (nil, [], nil) }
+                    var reset: [UInt8]?
+                    var entries: [Entry] = []
                     if let lastSeen {
                         let oldest = state.oldestID ?? state.lastID + 1
                         // Too old for the buffer, or from before a restart (ids start again at 1).
                         if lastSeen + 1 < oldest || lastSeen > state.lastID {
-                            replay.append(Self.reset(oldestAvailable: oldest))
+                            reset = Self.reset(oldestAvailable: oldest)
                         }
-                        replay += state.replay.filter { $0.id > lastSeen && admits($0.item) }.map(\.bytes)
+                        entries = state.replay.filter { $0.id > lastSeen && admits($0.item) }
                     }
                     let key = state.nextSubscriber
                     state.nextSubscriber += 1
                     state.subscribers[key] = Subscriber(admits: admits, watcher: watcher, loop: loop)
                     state.groups = nil
-                    return (replay, key)
+                    return (reset, entries, key)
                 }
-                for bytes in replay { watcher.data(bytes) }
+                if let reset { watcher.data(reset) }
+                // Items published while nobody watched are encoded now, outside the state lock.
+                for entry in entries { watcher.data(entry.bytes ?? Self.numbered(self.encode(entry.item), id: entry.id)) }
                 return key
             }
             guard let key else {
