@@ -179,9 +179,9 @@ public final class EventLoop: Sendable {
 }
 
 /// `sync`'s work and result, handed to the loop thread and back; the caller waits until it ran.
-// @unchecked: `work` runs once on the loop while the caller waits; `result` is behind a lock.
+// @unchecked: `work` is set before the loop gets this and used once there while the caller waits; `result` is behind a lock.
 private final class SyncCall<Value>: @unchecked Sendable {
-    let work: () -> Value
+    private var work: (() -> Value)?
     let result = Locked<Value?>(nil)
 
     init(_ work: @escaping () -> Value) {
@@ -189,7 +189,10 @@ private final class SyncCall<Value>: @unchecked Sendable {
     }
 
     func run() {
-        let value = work()
+        let value = work!()
+        // Dropped before the caller is signalled: `withoutActuallyEscaping` traps if the closure
+        // outlives its block, and the loop may still hold this object for a moment.
+        work = nil
         result.withLock { $0 = value }
     }
 }
