@@ -26,6 +26,7 @@ public final class ByteStream: @unchecked Sendable {
     private var output: [UInt8] = []
     private var outputStart = 0
     private var plaintextBeforeHandshake: [UInt8] = []
+    private var receivedAny = false
     private var closeWhenFlushed = false
     /// Output is waiting for the loop's write batch to end (see `EventLoop.batchingWrites`).
     private var heldForBatch = false
@@ -54,6 +55,9 @@ public final class ByteStream: @unchecked Sendable {
     public var bufferedByteCount: Int { output.count - outputStart }
 
     public var isTLS: Bool { tls != nil }
+
+    /// The protocol agreed by TLS ALPN (e.g. `http/1.1`), or nil.
+    public var applicationProtocol: String? { tls?.negotiatedApplicationProtocol }
 
     /// Starts reading; a TLS client also sends its ClientHello here.
     public func start() {
@@ -209,6 +213,13 @@ public final class ByteStream: @unchecked Sendable {
 
     private func deliver(_ bytes: UnsafeRawBufferPointer) {
         guard let tls else { onRead?(bytes); return }
+        if !receivedAny {
+            receivedAny = true
+            if tls.isServer && PlainHTTPRejection.isPlainHTTP(bytes) {
+                rejectPlainHTTP()
+                return
+            }
+        }
         tls.feed(bytes)
         if !tls.handshakeComplete {
             switch tls.handshake() {
@@ -238,6 +249,13 @@ public final class ByteStream: @unchecked Sendable {
             case .failed(let message): close(.failed(message)); return
             }
         }
+    }
+
+    /// Answers, unencrypted, a plain HTTP request sent to this TLS server, then closes.
+    private func rejectPlainHTTP() {
+        output.append(contentsOf: PlainHTTPRejection.response)
+        flush()
+        closeAfterFlush()
     }
 
     private func flushTLS() {

@@ -27,19 +27,38 @@ public struct TLSConfiguration: Sendable {
     public var verifyPeer: Bool = true
     /// An OpenSSL cipher string for TLS ≤ 1.2, e.g. `DEFAULT:@SECLEVEL=0`.
     public var cipherList: String?
+    /// TLS 1.3 suites (`SSL_CTX_set_ciphersuites` syntax); nil keeps OpenSSL's.
+    public var cipherSuites: String?
+    /// Key-exchange groups, e.g. `X25519:P-256:P-384`; nil keeps OpenSSL's.
+    public var groups: String?
+    /// ALPN: a server answers the first of these the client also offers (and refuses a
+    /// client that offers none of them); a client offers them. Empty: no ALPN.
+    public var alpnProtocols: [String] = []
 
     public init(role: Role) {
         self.role = role
     }
 
-    public static func server(certificateChainFile: String, privateKeyFile: String) -> TLSConfiguration {
-        TLSConfiguration(role: .server(certificateChainFile: certificateChainFile, privateKeyFile: privateKeyFile))
+    /// A server on `profile` (Mozilla's intermediate one unless told otherwise) that speaks HTTP/1.1.
+    public static func server(certificateChainFile: String, privateKeyFile: String, profile: TLSProfile = .mozillaIntermediate) -> TLSConfiguration {
+        var configuration = TLSConfiguration(role: .server(certificateChainFile: certificateChainFile, privateKeyFile: privateKeyFile))
+        configuration.apply(profile)
+        configuration.alpnProtocols = ["http/1.1"]
+        return configuration
+    }
+
+    public mutating func apply(_ profile: TLSProfile) {
+        minimumVersion = profile.minimumVersion
+        cipherList = profile.cipherList
+        cipherSuites = profile.cipherSuites
+        groups = profile.groups
     }
 
     public static func client(trustedCAFile: String? = nil, verifyPeer: Bool = true) -> TLSConfiguration {
         var configuration = TLSConfiguration(role: .client)
         configuration.trustedCAFile = trustedCAFile
         configuration.verifyPeer = verifyPeer
+        configuration.alpnProtocols = ["http/1.1"]
         return configuration
     }
 

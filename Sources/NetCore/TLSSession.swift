@@ -9,6 +9,7 @@ public final class TLSSession {
     private let incoming: OpaquePointer
     private let outgoing: OpaquePointer
     public private(set) var handshakeComplete = false
+    public let isServer: Bool
 
     public enum Progress: Equatable {
         case done
@@ -27,6 +28,7 @@ public final class TLSSession {
         self.ssl = ssl
         self.incoming = incoming
         self.outgoing = outgoing
+        isServer = context.configuration.isServer
         SSL_set_bio(ssl, incoming, outgoing)
         if context.configuration.isServer {
             SSL_set_accept_state(ssl)
@@ -116,6 +118,15 @@ public final class TLSSession {
     public func shutdown() {
         ERR_clear_error()
         _ = SSL_shutdown(ssl)
+    }
+
+    /// The application protocol agreed by ALPN, e.g. `http/1.1`, or nil.
+    public var negotiatedApplicationProtocol: String? {
+        var name: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &name, &length)
+        guard let name, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
     }
 
     /// The negotiated protocol, e.g. `TLSv1.3`.

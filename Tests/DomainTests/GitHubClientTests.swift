@@ -1,4 +1,5 @@
 import Foundation
+import MetricsTestKit
 import Streams
 import XCTest
 @testable import Domain
@@ -6,11 +7,13 @@ import XCTest
 final class GitHubClientTests: XCTestCase {
     let scheduler = TestScheduler()
     let base = URL(string: "http://demo.test")!
+    /// What the clients made here emit through swift-metrics.
+    let recorded = TestMetrics()
 
     func client(_ transport: any UpstreamTransport, retry: RetryPolicy = RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(10), jitter: 0), timeout: Duration = .seconds(1), token: String? = nil) -> GitHubClient {
         GitHubClient(
             configuration: .init(baseURL: base, token: token, timeout: timeout, retry: retry),
-            transport: transport, scheduler: scheduler, metrics: UpstreamMetrics())
+            transport: transport, scheduler: scheduler, metrics: UpstreamMetrics(factory: recorded))
     }
 
     func demo(users: Int = 20, failureRate: Double = 0) -> DemoUpstreamTransport {
@@ -29,7 +32,7 @@ final class GitHubClientTests: XCTestCase {
         XCTAssertTrue(recorder.ended)
     }
 
-    func testServerErrorsAreRetriedUntilSuccess() {
+    func testServerErrorsAreRetriedUntilSuccess() throws {
         let transport = ScriptedTransport([json(503), json(500), json(200, #"{"login":"ada1","id":1,"avatar_url":"x","name":null}"#)])
         let recorder = EventRecorder<GitHubUser>()
         let client = client(transport)
@@ -37,9 +40,9 @@ final class GitHubClientTests: XCTestCase {
         scheduler.run()
         XCTAssertEqual(recorder.values.map(\.id), [1])
         XCTAssertEqual(transport.requests.count, 3)
-        XCTAssertEqual(client.metrics.retries, 2)
-        XCTAssertEqual(client.metrics.requests(.serverError), 2)
-        XCTAssertEqual(client.metrics.requests(.success), 1)
+        XCTAssertEqual(try retries(), 2)
+        XCTAssertEqual(try requests(.serverError), 2)
+        XCTAssertEqual(try requests(.success), 1)
     }
 
     func testRetriesWaitWithExponentialBackoff() {
@@ -100,22 +103,22 @@ final class GitHubClientTests: XCTestCase {
         XCTAssertEqual(recorder.error as? UpstreamError, .timeout)
     }
 
-    func testDisposingCancelsAPendingRetry() {
+    func testDisposingCancelsAPendingRetry() throws {
         let transport = ScriptedTransport([json(500), json(200, "[]")])
         let client = client(transport)
         client.users(since: 0, perPage: 1).watch { _ in }.dispose()
         scheduler.run()
         XCTAssertEqual(transport.requests.count, 1)
-        XCTAssertEqual(client.metrics.inFlight, 0)
+        XCTAssertEqual(try inFlight(), 0)
     }
 
-    func testDisposingAnAttemptInFlightCountsItCancelled() {
+    func testDisposingAnAttemptInFlightCountsItCancelled() throws {
         let client = client(ScriptedTransport([.hang]))
         let subscription = client.users(since: 0, perPage: 1).watch { _ in }
-        XCTAssertEqual(client.metrics.inFlight, 1)
+        XCTAssertEqual(try inFlight(), 1)
         subscription.dispose()
-        XCTAssertEqual(client.metrics.inFlight, 0)
-        XCTAssertEqual(client.metrics.requests(.cancelled), 1)
+        XCTAssertEqual(try inFlight(), 0)
+        XCTAssertEqual(try requests(.cancelled), 1)
     }
 
     func testTokenIsSentAsBearerAuthorization() {
@@ -136,14 +139,32 @@ final class GitHubClientTests: XCTestCase {
         XCTAssertEqual(recorder.values, [false])
     }
 
-    func testMetricsRenderInPrometheusFormat() {
-        let metrics = UpstreamMetrics()
+    func testAnAttemptIsCountedByOutcomeAndTimed() throws {
+        let metrics = UpstreamMetrics(factory: recorded)
         metrics.attemptStarted()
         metrics.attemptFinished(.success, seconds: 0.02)
-        let text = metrics.render()
-        XCTAssertTrue(text.contains("upstream_requests_total{outcome=\"success\"} 1"))
-        XCTAssertTrue(text.contains("upstream_request_duration_seconds_bucket{le=\"0.025\"} 1"))
-        XCTAssertTrue(text.contains("upstream_in_flight 0"))
-        XCTAssertTrue(text.contains("upstream_retries_total 0"))
+        XCTAssertEqual(try requests(.success), 1)
+        XCTAssertEqual(try recorded.expectTimer(UpstreamMetrics.durationName).values, [20_000_000])
+        XCTAssertEqual(try inFlight(), 0)
+        XCTAssertEqual(try retries(), 0)
+    }
+
+    func testEveryOutcomeIsCountedFromZeroBeforeTheFirstAttempt() throws {
+        _ = UpstreamMetrics(factory: recorded)
+        for outcome in UpstreamMetrics.Outcome.allCases {
+            XCTAssertEqual(try requests(outcome), 0, outcome.rawValue)
+        }
+    }
+
+    private func requests(_ outcome: UpstreamMetrics.Outcome) throws -> Int64 {
+        try recorded.expectCounter(UpstreamMetrics.requestsName, [("outcome", outcome.rawValue)]).totalValue
+    }
+
+    private func retries() throws -> Int64 {
+        try recorded.expectCounter(UpstreamMetrics.retriesName).totalValue
+    }
+
+    private func inFlight() throws -> Double? {
+        try recorded.expectMeter(UpstreamMetrics.inFlightName).lastValue
     }
 }

@@ -9,12 +9,7 @@ import Glibc
 /// chunked event stream as it arrives, message by message. Every read has a
 /// timeout, so a test fails instead of hanging.
 public final class SSETestClient {
-    public struct Message: Equatable {
-        public var id: String?
-        public var event: String?
-        public var data: String?
-        public var comments: [String] = []
-    }
+    public typealias Message = SSEReader.Message
 
     public enum Failure: Error { case closed, timedOut, malformed(String) }
 
@@ -22,7 +17,8 @@ public final class SSETestClient {
     public private(set) var headers: [String: String] = [:]
     private let fd: Int32
     private var raw: [UInt8] = []       // bytes received, not yet de-chunked
-    private var text: [UInt8] = []      // de-chunked event-stream bytes
+    private var reader = SSEReader()    // parses the de-chunked event-stream bytes
+    private var parsed: [Message] = []  // messages parsed, not yet returned
     public private(set) var ended = false      // the last chunk arrived
 
     public init(port: Int, target: String, headers extra: [String: String] = [:], timeout: TimeInterval = 5) throws {
@@ -58,22 +54,18 @@ public final class SSETestClient {
 
     /// The next message (comment-only messages included), or nil when the stream ended cleanly.
     public func next() throws -> Message? {
-        while true {
-            if let end = Self.find([10, 10], in: text) {
-                let block = String(decoding: text[..<end], as: UTF8.self)
-                text.removeFirst(end + 2)
-                return Self.parse(block)
-            }
+        while parsed.isEmpty {
             if ended { return nil }
             try dechunk()
         }
+        return parsed.removeFirst()
     }
 
     /// Messages until the stream ends (skipping comment-only ones when asked).
     public func all(skippingComments: Bool = true) throws -> [Message] {
         var messages: [Message] = []
         while let message = try next() {
-            if skippingComments && message.id == nil && message.event == nil && message.data == nil { continue }
+            if skippingComments && message.id == nil && !message.isEvent { continue }
             messages.append(message)
         }
         return messages
@@ -82,7 +74,7 @@ public final class SSETestClient {
     /// The next message that is not just a comment.
     public func nextEvent() throws -> Message? {
         while let message = try next() {
-            if message.id != nil || message.event != nil || message.data != nil { return message }
+            if message.id != nil || message.isEvent { return message }
         }
         return nil
     }
@@ -97,7 +89,7 @@ public final class SSETestClient {
                     return
                 }
                 if raw.count >= lineEnd + 2 + size + 2 {
-                    text += raw[(lineEnd + 2)..<(lineEnd + 2 + size)]
+                    parsed += reader.messages(completedBy: Array(raw[(lineEnd + 2)..<(lineEnd + 2 + size)]))
                     raw.removeFirst(lineEnd + 2 + size + 2)
                     return
                 }
@@ -120,26 +112,5 @@ public final class SSETestClient {
             return index
         }
         return nil
-    }
-
-    private static func parse(_ block: String) -> Message {
-        var message = Message()
-        for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix(":") {
-                message.comments.append(String(line.dropFirst().drop { $0 == " " }))
-                continue
-            }
-            let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            let field = String(parts[0])
-            var value = parts.count > 1 ? String(parts[1]) : ""
-            if value.hasPrefix(" ") { value.removeFirst() }
-            switch field {
-            case "id": message.id = value
-            case "event": message.event = value
-            case "data": message.data = message.data.map { $0 + "\n" + value } ?? value
-            default: break
-            }
-        }
-        return message
     }
 }

@@ -2,20 +2,21 @@ import Foundation
 
 /// A throwaway certificate and key for `localhost`, made by the `openssl` CLI in a
 /// temporary folder at test time.
-public struct SelfSignedCertificate {
+public struct SelfSignedCertificate: Sendable {
     public struct CreationFailed: Error { let status: Int32 }
 
     public let directory: URL
     public var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
     public var keyPath: String { directory.appendingPathComponent("key.pem").path }
 
-    public init(label: String) throws {
+    /// - Parameter rsa: an RSA-2048 key instead of P-256, for tests about RSA key-exchange suites.
+    public init(label: String, rsa: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         openssl.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "req", "-x509", "-newkey"] + (rsa ? ["rsa:2048"] : ["ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]) + ["-nodes",
             "-keyout", keyPath, "-out", certificatePath, "-days", "1", "-subj", "/CN=localhost",
             "-addext", "subjectAltName=DNS:localhost",
         ]

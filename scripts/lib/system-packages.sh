@@ -3,7 +3,8 @@
 #
 # The package sets, one per script:
 BUILD_PACKAGES=(libssl-dev zlib1g-dev)                                  # the C libraries the package links
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server chromium chromium-driver)  # real Redis and a real browser for the tests
+BROWSER_PACKAGES=(chromium chromium-driver python3-selenium)            # a real headless browser, driven by Selenium
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server "${BROWSER_PACKAGES[@]}")  # real Redis and a real browser for the tests
 
 # ensure_system_packages PACKAGE...: installs the missing ones (as root) or names them and exits 1.
 ensure_system_packages() {

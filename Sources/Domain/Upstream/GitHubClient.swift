@@ -30,7 +30,7 @@ public final class GitHubClient: Sendable {
     public let metrics: UpstreamMetrics
     let clock = ContinuousClock()
 
-    public init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = .shared) {
+    public init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = UpstreamMetrics()) {
         self.configuration = configuration
         self.transport = transport
         self.scheduler = scheduler

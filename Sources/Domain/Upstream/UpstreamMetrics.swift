@@ -1,81 +1,55 @@
-import ConcurrencyHelpers
-import NetCore
-import Synchronization
+import CoreMetrics
 
-/// Counters for upstream traffic, rendered in Prometheus text format for `/metrics`.
-/// Kept in Domain so the client needs no server code; the metrics route appends `render()`.
+/// The upstream client's metrics, emitted through swift-metrics: the application
+/// picks the backend (the service serves them from a Prometheus registry at `/metrics`),
+/// and a library user gets whatever `MetricsSystem` was bootstrapped with.
+///
+/// Every handle is made once, here, so the per-attempt cost is the backend's
+/// increment, not a lookup by name and labels.
 public final class UpstreamMetrics: Sendable {
     public enum Outcome: String, Sendable, CaseIterable {
         case success, clientError = "client_error", serverError = "server_error"
         case rateLimited = "rate_limited", timeout, connectionError = "connection_error", cancelled
     }
 
-    /// Upper bounds of the duration histogram, in seconds.
-    public static let bucketBounds: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    /// The metric names, for backends that describe them (`# HELP`, buckets).
+    public static let requestsName = "upstream_requests_total"
+    public static let retriesName = "upstream_retries_total"
+    public static let durationName = "upstream_request_duration_seconds"
+    public static let inFlightName = "upstream_in_flight"
 
-    private struct State {
-        var outcomes: [Outcome: Int] = [:]
-        var retries = 0
-        var bucketCounts = [Int](repeating: 0, count: UpstreamMetrics.bucketBounds.count)
-        var durationCount = 0
-        var durationSum = 0.0
+    /// Upper bounds of the duration histogram: 5 ms to 10 s, the range of an upstream
+    /// call between a warm keep-alive hit and the client's timeout.
+    public static let durationBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+
+    private let requests: [Outcome: Counter]
+    private let retries: Counter
+    private let duration: Timer
+    private let inFlight: Meter
+
+    /// Makes the handles from `factory`; the default is the process-wide `MetricsSystem`,
+    /// so bootstrap it before creating clients.
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        // All seven outcomes exist from the start, so a dashboard sees zeros rather than gaps.
+        requests = Dictionary(uniqueKeysWithValues: Outcome.allCases.map { outcome in
+            (outcome, Counter(label: Self.requestsName, dimensions: [("outcome", outcome.rawValue)], factory: factory))
+        })
+        retries = Counter(label: Self.retriesName, factory: factory)
+        duration = Timer(label: Self.durationName, factory: factory)
+        inFlight = Meter(label: Self.inFlightName, factory: factory)
+        inFlight.set(0)
     }
 
-    private let state = Locked(State())
-    private let inFlightGauge = Atomic<Int>(0)
-
-    public init() {}
-
-    public static let shared = UpstreamMetrics()
-
-    public var inFlight: Int { inFlightGauge.load(ordering: .relaxed) }
-    public var retries: Int { state.withLock { $0.retries } }
-    public func requests(_ outcome: Outcome) -> Int { state.withLock { $0.outcomes[outcome, default: 0] } }
-
-    func attemptStarted() { inFlightGauge.add(1, ordering: .relaxed) }
+    func attemptStarted() { inFlight.increment() }
 
     func attemptFinished(_ outcome: Outcome, seconds: Double) {
-        inFlightGauge.subtract(1, ordering: .relaxed)
-        state.withLock { state in
-            state.outcomes[outcome, default: 0] += 1
-            state.durationCount += 1
-            state.durationSum += seconds
-            for (index, bound) in Self.bucketBounds.enumerated() where seconds <= bound {
-                state.bucketCounts[index] += 1
-            }
-        }
+        inFlight.decrement()
+        requests[outcome]?.increment()
+        duration.recordNanoseconds(Int64(seconds * 1e9))
     }
 
-    func retried() { state.withLock { $0.retries += 1 } }
-
-    /// The four upstream metric families in Prometheus text exposition format.
-    public func render() -> String {
-        let snapshot = state.withLock { $0 }
-        var lines = [
-            "# HELP upstream_requests_total Upstream HTTP attempts by outcome.",
-            "# TYPE upstream_requests_total counter",
-        ]
-        for outcome in Outcome.allCases {
-            lines.append("upstream_requests_total{outcome=\"\(outcome.rawValue)\"} \(snapshot.outcomes[outcome, default: 0])")
-        }
-        lines += [
-            "# HELP upstream_retries_total Upstream attempts repeated after a retryable failure.",
-            "# TYPE upstream_retries_total counter",
-            "upstream_retries_total \(snapshot.retries)",
-            "# HELP upstream_request_duration_seconds Duration of upstream attempts.",
-            "# TYPE upstream_request_duration_seconds histogram",
-        ]
-        for (index, bound) in Self.bucketBounds.enumerated() {
-            lines.append("upstream_request_duration_seconds_bucket{le=\"\(bound)\"} \(snapshot.bucketCounts[index])")
-        }
-        lines += [
-            "upstream_request_duration_seconds_bucket{le=\"+Inf\"} \(snapshot.durationCount)",
-            "upstream_request_duration_seconds_sum \(snapshot.durationSum)",
-            "upstream_request_duration_seconds_count \(snapshot.durationCount)",
-            "# HELP upstream_in_flight Upstream requests currently waiting for an answer.",
-            "# TYPE upstream_in_flight gauge",
-            "upstream_in_flight \(inFlight)",
-        ]
-        return lines.joined(separator: "\n") + "\n"
-    }
+    func retried() { retries.increment() }
 }

@@ -16,6 +16,12 @@ public struct HTTPClientRequest: Sendable, Equatable {
         self.headers = headers
     }
 
+    /// A request for `url` (`http://…` or `https://…`); nil when it is not a URL.
+    public init?(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders()) {
+        guard let url = URL(string: url) else { return nil }
+        self.init(method: method, url: url, headers: headers)
+    }
+
     public var isSecure: Bool { url.scheme?.lowercased() == "https" }
     public var host: String { url.host ?? "127.0.0.1" }
     public var port: Int { url.port ?? (isSecure ? 443 : 80) }

@@ -13,7 +13,8 @@ package struct ResponseCompressor: Sendable {
     }
 
     /// Compresses `body` in place when worth it, adding `Vary: Accept-Encoding` to every
-    /// compressible response (its bytes depend on that header) and `Content-Encoding: gzip` when applied.
+    /// compressible response (its bytes depend on that header) and `Content-Encoding: gzip` when applied,
+    /// with the `ETag` of the compressed bytes (`EntityTag.gzipVariant`).
     package func compress(_ body: inout [UInt8], headers: inout HTTPHeaders, status: HTTPStatus, acceptEncoding: String?) {
         guard status.allowsBody,
               body.count >= minimumBytes,
@@ -24,6 +25,9 @@ package struct ResponseCompressor: Sendable {
         if ContentCoding.acceptsGzip(acceptEncoding), let compressed = try? Gzip.compress(body) {
             body = compressed
             headers.add(name: "Content-Encoding", value: "gzip")
+            if let etag = headers["ETag"] {
+                headers.replaceOrAdd(name: "ETag", value: EntityTag.gzipVariant(of: etag))
+            }
         }
     }
 }

@@ -1,7 +1,13 @@
+/// An error that knows its answer: a handler's stream failing with one gets
+/// `response(instance:)` (the request's path as `instance`); any other error
+/// becomes a 500 problem.
+public protocol HTTPResponseError: Error {
+    func response(instance: String?) -> Response
+}
+
 /// An error a handler's stream can fail with to choose the response:
 /// the server answers it as `Response.problem(status:detail:)`.
-/// Any other error becomes a 500 problem.
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
+public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
     public var status: HTTPStatus
     public var detail: String
     public var headers: HTTPHeaders

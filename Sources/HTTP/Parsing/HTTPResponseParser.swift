@@ -15,20 +15,18 @@ struct HTTPResponseParser {
     }
 
     static let maxHeaderBytes = 64 * 1024
+    /// An upstream answer is trusted with any body size; its trailers get the head's budget.
+    static let chunkedLimits = ChunkedCodec.Decoder.Limits(maxBodyBytes: .max, maxTrailerBytes: maxHeaderBytes, maxTrailerFields: 100)
 
     private enum Framing {
         case length(Int)
-        case chunked
+        case chunked(ChunkedCodec.Decoder)
         case untilClose
     }
 
     private enum Phase {
         case head
         case body(Framing)
-        case chunkSize
-        case chunkData(remaining: Int)
-        case chunkDataEnd
-        case trailers
     }
 
     private var buffer: [UInt8] = []
@@ -61,31 +59,22 @@ struct HTTPResponseParser {
                 body = Array(buffer[..<length])
                 buffer.removeSubrange(..<length)
                 return try finish()
-            case .body(.chunked):
-                phase = .chunkSize
+            case .body(.chunked(var decoder)):
+                let (consumed, outcome) = buffer.withUnsafeBytes { decoder.decode($0, from: 0, into: &body) }
+                buffer.removeSubrange(..<consumed)
+                switch outcome {
+                case .needMore:
+                    phase = .body(.chunked(decoder))
+                    return .needMore
+                case .done:
+                    return try finish()
+                case .failed(let error):
+                    throw Failure.malformed("chunked body: \(error)")
+                }
             case .body(.untilClose):
                 body.append(contentsOf: buffer)
                 buffer.removeAll()
                 return .needMore
-            case .chunkSize:
-                guard let line = takeLine() else { return .needMore }
-                guard case .success(let size) = ChunkedCodec.size(ofSizeLine: line) else {
-                    throw Failure.malformed("bad chunk size")
-                }
-                phase = size == 0 ? .trailers : .chunkData(remaining: size)
-            case .chunkData(let remaining):
-                guard !buffer.isEmpty else { return .needMore }
-                let take = min(remaining, buffer.count)
-                body.append(contentsOf: buffer[..<take])
-                buffer.removeSubrange(..<take)
-                phase = take == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - take)
-            case .chunkDataEnd:
-                guard let line = takeLine() else { return .needMore }
-                guard line.isEmpty else { throw Failure.malformed("chunk not followed by CRLF") }
-                phase = .chunkSize
-            case .trailers:
-                guard let line = takeLine() else { return .needMore }
-                if line.isEmpty { return try finish() }
             }
         }
     }
@@ -127,15 +116,12 @@ struct HTTPResponseParser {
         if headers.containsToken("keep-alive", in: "Connection") { keepAlive = true }
     }
 
-    /// A field value without surrounding whitespace: spaces and tabs cut as bytes, and the rare
-    /// non-ASCII edge left to `trimmingWhitespace` (which also trims Unicode spaces).
+    /// A field value without the spaces and tabs around it (RFC 9112 §5.1's optional whitespace).
     private static func trimmed(_ value: ArraySlice<UInt8>) -> String {
         var value = value
         while let first = value.first, first == 32 || first == 9 { value.removeFirst() }
         while let last = value.last, last == 32 || last == 9 { value.removeLast() }
-        let text = String(decoding: value, as: UTF8.self)
-        guard let first = value.first, let last = value.last, first >= 0x80 || last >= 0x80 else { return text }
-        return text.trimmingWhitespace()
+        return String(decoding: value, as: UTF8.self)
     }
 
     /// Index of the CR of the first CRLFCRLF in `bytes`, which ends the head.
@@ -163,7 +149,7 @@ struct HTTPResponseParser {
             return (try? finish()) ?? .needMore
         }
         if headers.containsToken("chunked", in: "Transfer-Encoding") {
-            phase = .body(.chunked)
+            phase = .body(.chunked(ChunkedCodec.Decoder(limits: Self.chunkedLimits)))
         } else if let length = headers["Content-Length"].flatMap({ Int($0) }), length >= 0 {
             phase = .body(.length(length))
         } else {
@@ -183,12 +169,5 @@ struct HTTPResponseParser {
         }
         let response = HTTPClientResponse(status: HTTPStatus(code: status), headers: headers, body: decoded)
         return .complete(response, reusable: keepAlive && buffer.isEmpty)
-    }
-
-    private mutating func takeLine() -> [UInt8]? {
-        guard let end = Self.firstCRLF(in: buffer[...], from: buffer.startIndex) else { return nil }
-        let line = Array(buffer[..<end])
-        buffer.removeSubrange(..<(end + 2))
-        return line
     }
 }

@@ -50,4 +50,31 @@ enum HTTPSyntax {
         guard !utf8.isEmpty, utf8.count <= 15, utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
         return Int(value)
     }
+
+    /// `name: value` of one header or trailer line (without CRLF), blanks around the value
+    /// trimmed; refuses obsolete line folding, an empty or non-token name, and control
+    /// characters in the value (CR, LF and NUL among them: no header injection).
+    static func field(in line: [UInt8]) -> Result<(name: ArraySlice<UInt8>, value: ArraySlice<UInt8>), HTTPParseError> {
+        if line.first == 32 || line.first == 9 { return .failure(.malformed("obsolete line folding")) }
+        guard let colon = line.firstIndex(of: 58), colon > 0 else { return .failure(.malformed("header field without a name")) }
+        let name = line[..<colon]
+        guard name.allSatisfy(isTokenCharacter) else { return .failure(.malformed("invalid character in header name")) }
+        var valueStart = colon + 1
+        var valueEnd = line.count
+        while valueStart < valueEnd && (line[valueStart] == 32 || line[valueStart] == 9) { valueStart += 1 }
+        while valueEnd > valueStart && (line[valueEnd - 1] == 32 || line[valueEnd - 1] == 9) { valueEnd -= 1 }
+        let value = line[valueStart..<valueEnd]
+        guard value.allSatisfy(isFieldValueCharacter) else { return .failure(.malformed("invalid character in header value")) }
+        return .success((name, value))
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing OWS (RFC 9110 §5.6.3: spaces and tabs only).
+    var trimmingSpaces: Substring {
+        var s = Substring(self)
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return s
+    }
 }

@@ -18,10 +18,7 @@ public struct RequestParser {
         case requestLine
         case headerLines
         case body(remaining: Int)
-        case chunkSize
-        case chunkData(remaining: Int)
-        case chunkDataEnd(sawCR: Bool)
-        case trailerLines
+        case chunkedBody(ChunkedCodec.Decoder)
         case failed
     }
 
@@ -29,7 +26,6 @@ public struct RequestParser {
     private var state = State.requestLine
     private var line: [UInt8] = []
     private var headerBytes = 0
-    private var trailerFields = 0
     private var head: RequestHead?
     private var body: [UInt8] = []
 
@@ -61,27 +57,21 @@ public struct RequestParser {
             switch state {
             case .failed:
                 return
-            case .requestLine, .headerLines, .trailerLines, .chunkSize:
+            case .requestLine, .headerLines:
                 index = consumeLine(bytes, from: index, output)
             case .body(let remaining):
                 let take = min(remaining, count - index)
                 body.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<(index + take)]))
                 index += take
                 if take == remaining { complete(output) } else { state = .body(remaining: remaining - take) }
-            case .chunkData(let remaining):
-                let take = min(remaining, count - index)
-                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<(index + take)]))
-                index += take
-                state = take == remaining ? .chunkDataEnd(sawCR: false) : .chunkData(remaining: remaining - take)
-            case .chunkDataEnd(let sawCR):
-                let byte = bytes[index]
-                index += 1
-                if !sawCR && byte == 13 {
-                    state = .chunkDataEnd(sawCR: true)
-                } else if byte == 10 {
-                    state = .chunkSize
-                } else {
-                    fail(.malformed("chunk data not followed by CRLF"), output)
+            case .chunkedBody(var decoder):
+                state = .failed // while the decoder is out of `state`, so it is not copied on write
+                let (next, outcome) = decoder.decode(bytes, from: index, into: &body)
+                index = next
+                switch outcome {
+                case .needMore: state = .chunkedBody(decoder)
+                case .done: complete(output)
+                case .failed(let error): fail(error, output)
                 }
             }
         }
@@ -114,14 +104,13 @@ public struct RequestParser {
     private var currentLineLimit: (bytes: Int, error: HTTPParseError) {
         switch state {
         case .requestLine: (limits.maxRequestLineBytes, .requestLineTooLong)
-        case .chunkSize: (1024, .malformed("chunk size line too long"))
         default: (limits.maxHeaderBytes - headerBytes, .headersTooLarge("header fields too large"))
         }
     }
 
     private mutating func countHeadBytes(_ n: Int, _ output: (Output) -> Void) {
         switch state {
-        case .headerLines, .trailerLines:
+        case .headerLines:
             headerBytes += n
             if headerBytes > limits.maxHeaderBytes { fail(.headersTooLarge("header fields too large"), output) }
         default:
@@ -143,16 +132,6 @@ public struct RequestParser {
                 head?.headers = HTTPHeaders()
                 parseField(into: &headers, output)
                 head?.headers = headers
-            }
-        case .chunkSize:
-            parseChunkSize(output)
-        case .trailerLines:
-            if line.isEmpty {
-                complete(output)
-            } else {
-                trailerFields += 1
-                var ignored = HTTPHeaders()
-                parseField(into: &ignored, output)
             }
         default:
             break
@@ -193,28 +172,13 @@ public struct RequestParser {
     }
 
     private mutating func parseField(into headers: inout HTTPHeaders, _ output: (Output) -> Void) {
-        if line.first == 32 || line.first == 9 {
-            return fail(.malformed("obsolete line folding"), output)
+        switch HTTPSyntax.field(in: line) {
+        case .failure(let error):
+            fail(error, output)
+        case .success(let field):
+            if headers.count >= limits.maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
+            headers.add(name: String(decoding: field.name, as: UTF8.self), value: String(decoding: field.value, as: UTF8.self))
         }
-        guard let colon = line.firstIndex(of: 58), colon > 0 else {
-            return fail(.malformed("header field without a name"), output)
-        }
-        let name = line[..<colon]
-        guard name.allSatisfy(HTTPSyntax.isTokenCharacter) else {
-            return fail(.malformed("invalid character in header name"), output)
-        }
-        var valueStart = colon + 1
-        var valueEnd = line.count
-        while valueStart < valueEnd && (line[valueStart] == 32 || line[valueStart] == 9) { valueStart += 1 }
-        while valueEnd > valueStart && (line[valueEnd - 1] == 32 || line[valueEnd - 1] == 9) { valueEnd -= 1 }
-        let value = line[valueStart..<valueEnd]
-        guard value.allSatisfy(HTTPSyntax.isFieldValueCharacter) else {
-            return fail(.malformed("invalid character in header value"), output)
-        }
-        if headers.count >= limits.maxHeaderFields || trailerFields > limits.maxHeaderFields {
-            return fail(.headersTooLarge("too many header fields"), output)
-        }
-        headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
     }
 
     /// Decides the body framing from the header fields (RFC 9112 §6.3), refusing anything ambiguous.
@@ -254,30 +218,16 @@ public struct RequestParser {
         self.head = head
         if head.expectsContinue { output(.continueExpected(head)) }
         if head.isChunked {
-            state = .chunkSize
+            state = .chunkedBody(ChunkedCodec.Decoder(limits: .init(
+                maxBodyBytes: limits.maxBodyBytes,
+                maxTrailerBytes: limits.maxHeaderBytes - headerBytes, // trailers share the header block's budget
+                maxTrailerFields: limits.maxHeaderFields)))
         } else if let length = head.contentLength, length > 0 {
             body.reserveCapacity(length)
             state = .body(remaining: length)
         } else {
             complete(output)
         }
-    }
-
-    private mutating func parseChunkSize(_ output: (Output) -> Void) {
-        let size: Int
-        switch ChunkedCodec.size(ofSizeLine: line) {
-        case .success(let value): size = value
-        case .failure(.sizeTooLarge): return fail(.malformed("chunk size too large"), output)
-        case .failure(.invalidSize): return fail(.malformed("invalid chunk size"), output)
-        case .failure(.invalidExtension): return fail(.malformed("invalid chunk extension"), output)
-        }
-        if size == 0 {
-            trailerFields = 0
-            state = .trailerLines
-            return
-        }
-        if body.count + size > limits.maxBodyBytes { return fail(.bodyTooLarge, output) }
-        state = .chunkData(remaining: size)
     }
 
     private mutating func complete(_ output: (Output) -> Void) {

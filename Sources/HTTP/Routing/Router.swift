@@ -12,6 +12,8 @@ public typealias RequestHandler = @Sendable (Request) -> DataStream<Response>
 public struct Router: Sendable {
     private var routes: [Route] = []
     private var fallback: RequestHandler?
+    /// Outermost first: the first added sees the request first and the response last.
+    private var middlewares: [any RouterMiddleware] = []
 
     public init() {}
 
@@ -22,6 +24,11 @@ public struct Router: Sendable {
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping RequestHandler) {
         routes.append(Route(method: method, pattern: pattern, handler: handler))
+    }
+
+    /// Runs `middleware` around every request, inside the middlewares added before it.
+    public mutating func add(middleware: some RouterMiddleware) {
+        middlewares.append(middleware)
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping RequestHandler) { add(.get, pattern, handler) }
@@ -64,25 +71,35 @@ public struct Router: Sendable {
         return route(&request)
     }
 
-    /// Resolves `request` once and runs it, answering 404/405 problems itself; a
-    /// matched route's pattern and path parameters are filled into `request`.
+    /// Resolves `request` once and runs it through the middlewares and then its handler
+    /// (or the 404/405 problem); a matched route's pattern and path parameters are filled
+    /// into `request`.
     package func route(_ request: inout Request) -> DataStream<Response> {
+        let handler: RequestHandler
         switch resolve(method: request.method, path: request.path) {
-        case .matched(let handler, let pattern, let parameters):
+        case .matched(let matched, let pattern, let parameters):
             request.routePattern = pattern
             request.pathParameters = parameters
-            return handler(request)
+            handler = matched
         case .notFound:
-            return DataStream.just(.problem(status: .notFound, detail: "No route for \(request.path)", instance: request.path))
+            handler = { request in
+                DataStream.just(.problem(status: .notFound, detail: "No route for \(request.path)", instance: request.path))
+            }
         case .methodNotAllowed(let allowed):
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
-            return DataStream.just(.problem(
-                status: .methodNotAllowed,
-                detail: "\(request.method) is not allowed on \(request.path); allowed: \(allow)",
-                instance: request.path,
-                headers: ["Allow": allow]
-            ))
+            handler = { request in
+                DataStream.just(.problem(
+                    status: .methodNotAllowed,
+                    detail: "\(request.method) is not allowed on \(request.path); allowed: \(allow)",
+                    instance: request.path,
+                    headers: ["Allow": allow]
+                ))
+            }
         }
+        let chain = middlewares.reversed().reduce(handler) { next, middleware in
+            { request in middleware.handle(request, next: next) }
+        }
+        return chain(request)
     }
 }
 

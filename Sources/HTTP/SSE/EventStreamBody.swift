@@ -14,7 +14,8 @@ import Streams
 /// event since the previous beat skips the next one (`b` above): a busy feed
 /// costs no extra writes, and 10,000 clients of a broadcast get no burst of
 /// 10,000 comments on top of the events. No stream stays silent for two
-/// heartbeat periods.
+/// heartbeat periods, and a quiet one gets its first beat within one period
+/// of connecting.
 ///
 /// Both sources may emit from different threads; delivery to the watcher is
 /// serialized, and the feed's end or error disposes the heartbeat subscription.
@@ -40,7 +41,9 @@ package enum EventStreamBody {
                     watcher.event(event)
                 }
             }
-            if let prelude { deliver(.data(prelude), false) }
+            // The prelude is no event: counting it would skip the first beat and leave a quiet
+            // stream silent for up to two periods (22 s with a 15 s heartbeat) after connecting.
+            if let prelude { watcher.data(prelude) }
             let beatSubscription = heartbeats?.watch(data: { bytes in deliver(.data(bytes), true) })
             let eventSubscription = events.watch { event in
                 deliver(event, false)

@@ -11,7 +11,8 @@ import Streams
 /// ids (filtered), then live ones, each exactly once and in order. If items
 /// after N have already left the buffer, it first gets `event: reset` with the
 /// oldest id still available, so the client knows it missed some; so does a
-/// client whose id is newer than anything published (it saw a previous run).
+/// client whose id is newer than anything published (it saw a previous run),
+/// which then gets everything still buffered.
 ///
 /// A subscriber that names its connection's event loop gets its items on that
 /// loop: each item costs one queued job per loop, which writes to all of that
@@ -170,11 +171,14 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                     var entries: [Entry] = []
                     if let lastSeen {
                         let oldest = state.oldestID ?? state.lastID + 1
-                        // Too old for the buffer, or from before a restart (ids start again at 1).
+                        // Too old for the buffer, or from before a restart (ids start again at 1):
+                        // reset, then everything still buffered.
+                        var resumeAfter = lastSeen
                         if lastSeen + 1 < oldest || lastSeen > state.lastID {
                             reset = Self.reset(oldestAvailable: oldest)
+                            resumeAfter = oldest - 1
                         }
-                        entries = state.replay.filter { $0.id > lastSeen && admits($0.item) }
+                        entries = state.replay.filter { $0.id > resumeAfter && admits($0.item) }
                     }
                     let key = state.nextSubscriber
                     state.nextSubscriber += 1
@@ -199,8 +203,10 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
         }
     }
 
-    /// The message telling a resuming client that events it missed are gone.
+    /// The message telling a resuming client that events it missed are gone. Its `id:` is
+    /// the one just before the oldest buffered item, so an EventSource drops its stale last
+    /// id, and one that reconnects right after the reset resumes with that oldest item.
     static func reset(oldestAvailable: Int) -> [UInt8] {
-        ServerSentEvent(event: "reset", data: "{\"oldestAvailableId\":\(oldestAvailable)}").encoded
+        ServerSentEvent(id: String(oldestAvailable - 1), event: "reset", data: "{\"oldestAvailableId\":\(oldestAvailable)}").encoded
     }
 }

@@ -133,7 +133,7 @@ final class HTTPConnection: @unchecked Sendable {
         switch event {
         case .data(let value):
             response = value
-        case .error(let error as HTTPError):
+        case .error(let error as any HTTPResponseError):
             response = error.response(instance: exchange.request.path)
         case .error(let error):
             response = .problem(status: .internalServerError, detail: "The handler failed: \(error)", instance: exchange.request.path)

@@ -36,10 +36,15 @@ public final class HTTPServer: Sendable {
         var finished = false
     }
 
-    public init(configuration: HTTPServerConfiguration, router: Router, observer: HTTPServerObserver = HTTPServerObserver()) {
+    /// `metrics` records every request and the open-connection count (through the
+    /// bootstrapped `MetricsSystem` unless given another factory); `observer` sees them too.
+    public init(
+        configuration: HTTPServerConfiguration, router: Router, observer: HTTPServerObserver = HTTPServerObserver(),
+        metrics: HTTPMetrics = HTTPMetrics()
+    ) {
         self.configuration = configuration
         self.router = router
-        self.observer = observer
+        self.observer = observer.recording(into: metrics)
         group = EventLoopGroup(count: configuration.loopCount, label: "http.loop")
         sets = group.loops.map { ConnectionSet(loop: $0) }
     }

@@ -66,7 +66,9 @@ package struct ResponseWriter: Sendable {
     /// The one answer for requests that never reach a handler — unparseable, too slow, or
     /// over the connection limit: a problem+json with `Connection: close`.
     package func closingProblem(_ status: HTTPStatus, detail: String) -> [UInt8] {
-        let problem = Response.problem(status: status, detail: detail)
+        var problem = Response.problem(status: status, detail: detail)
+        // 414 is cacheable by default (RFC 9110 §15.5.15); none of these answers should be stored.
+        problem.headers.add(name: "Cache-Control", value: "no-store")
         let body = problem.bodyBytes ?? []
         var out: [UInt8] = []
         ResponseHeadEncoder.encode(

@@ -37,10 +37,11 @@ public final class Application: Sendable {
         var stopped = false
     }
 
-    public init(configuration: ServiceConfiguration, logger: Logger) {
+    /// `metrics` is this application's own registry (see `ServiceMetrics` for why not the global one).
+    public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics()) {
         self.configuration = configuration
         self.logger = logger
-        metrics = ServiceMetrics()
+        self.metrics = metrics
         heartbeat = HeartbeatClock(period: configuration.sseHeartbeat)
         responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.sseSubscribers)
     }
@@ -52,11 +53,10 @@ public final class Application: Sendable {
         let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         let upstream: UpstreamServices
         do {
-            upstream = try UpstreamServices.start(configuration)
+            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream())
         } catch {
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }
-        upstream.installMetrics(into: metrics.registry)
         let feed = PipelineEventFeed(hub: upstream.hub)
         let server = makeServer(upstream: upstream, feed: feed)
         let port: Int
@@ -88,17 +88,12 @@ public final class Application: Sendable {
         let readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
         let router = ServiceRouter(
             metrics: metrics, responder: responder, eventFeed: feed,
-            readiness: readiness, userRoutes: upstream.routes(responder: responder)
+            readiness: readiness, userRoutes: upstream.routes(responder: responder),
+            corsOrigins: configuration.corsOrigins
         ).build()
-        let metrics = self.metrics
         let accessLog = AccessLog(logger: logger)
-        let observer = HTTPServerObserver(
-            requestCompleted: { request in
-                metrics.record(request)
-                accessLog.record(request)
-            },
-            connectionsChanged: { open in metrics.connectionsOpen.set(Double(open)) })
-        return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer)
+        let observer = HTTPServerObserver(requestCompleted: { request in accessLog.record(request) })
+        return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer, metrics: metrics.http)
     }
 
     func serverConfiguration() -> HTTPServerConfiguration {

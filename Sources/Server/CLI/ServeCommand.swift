@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreMetrics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -34,6 +35,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "PEM private key for --tls-cert. [env: TLS_KEY]") var tlsKey: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)") var logLevel: String?
     @Option(help: "json or text. [env: LOG_FORMAT] (default: text)") var logFormat: String?
+    @Option(help: "Origins whose pages may read the API (CORS), comma-separated, e.g. https://app.example,http://localhost:3000; * for any. [env: CORS_ORIGINS] (default: none)") var corsOrigins: String?
 
     /// The options given on the command line, by setting.
     var flags: [ConfigurationSetting: String] {
@@ -43,6 +45,7 @@ struct ServeCommand: ParsableCommand {
             (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.shutdownTimeout, shutdownTimeout),
             (.maxBodyBytes, maxBodyBytes), (.maxConnections, maxConnections), (.sseHeartbeat, sseHeartbeat), (.eventsClock, eventsClock),
             (.tlsCert, tlsCert), (.tlsKey, tlsKey), (.logLevel, logLevel), (.logFormat, logFormat),
+            (.corsOrigins, corsOrigins),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })
     }
@@ -50,7 +53,11 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let configuration = try CommandLineFailure.exitOnError { try ServiceConfiguration.resolve(flags: flags) }
         let logger = ServiceLogging.bootstrap(level: configuration.logLevel, format: configuration.logFormat)
-        let application = Application(configuration: configuration, logger: logger)
+        // The process-wide backend is this application's registry, so libraries that emit
+        // through `MetricsSystem` appear at /metrics beside the service's own families.
+        let metrics = ServiceMetrics()
+        MetricsSystem.bootstrap(metrics.factory)
+        let application = Application(configuration: configuration, logger: logger, metrics: metrics)
         try CommandLineFailure.exitOnError { try application.serveUntilTerminated() }
         LineWriter.standardOutput.flush()
     }

@@ -40,6 +40,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var tls: TLSFiles?
     public var logLevel: Logger.Level = .info
     public var logFormat: LogFormat = .text
+    /// Pages of these origins may read the answers (CORS); none by default.
+    public var corsOrigins: CORSOrigins = .none
 
     public init() {}
 
@@ -71,6 +73,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.tls = try reader.tlsFiles()
         configuration.logLevel = try reader.choice(.logLevel, Logger.Level.allCases.map { ($0.rawValue, $0) }) ?? configuration.logLevel
         configuration.logFormat = try reader.choice(.logFormat, LogFormat.allCases.map { ($0.rawValue, $0) }) ?? configuration.logFormat
+        configuration.corsOrigins = try reader.corsOrigins(.corsOrigins) ?? configuration.corsOrigins
         return configuration
     }
 
@@ -155,6 +158,15 @@ private struct SettingReader {
             throw failure(setting, found, "expected one of \(options.map(\.0).joined(separator: ", "))")
         }
         return match.1
+    }
+
+    func corsOrigins(_ setting: ConfigurationSetting) throws(ConfigurationError) -> CORSOrigins? {
+        guard let found = raw(setting) else { return nil }
+        do {
+            return try CORSOrigins.parse(found.value)
+        } catch {
+            throw failure(setting, found, error.reason)
+        }
     }
 
     func tlsFiles() throws(ConfigurationError) -> ServiceConfiguration.TLSFiles? {

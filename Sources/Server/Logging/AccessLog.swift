@@ -16,7 +16,7 @@ public struct AccessLog: Sendable {
         var metadata: Logger.Metadata = [
             "method": .string(request.method.rawValue),
             "path": .string(request.path),
-            "route": .string(request.routePattern ?? ServiceMetrics.unmatchedRoute),
+            "route": .string(request.routePattern ?? HTTPMetrics.unmatchedRoute),
             "status": .stringConvertible(request.status),
             "bytes": .stringConvertible(request.bodyBytes),
             "duration_ms": .stringConvertible(milliseconds),

@@ -1,46 +1,62 @@
-import ConcurrencyHelpers
+import CoreMetrics
+import Domain
 import HTTP
+import Prometheus
 import Streams
 
-/// The service's own metric families, registered in one registry, and the
-/// recording of each completed request into them.
+/// The application's metrics backend: one Prometheus registry per `Application`,
+/// the swift-metrics factory over it that the HTTP engine and the upstream client
+/// emit through, the service's own SSE gauge, and the gauge sampled at scrape time.
+///
+/// Each `Application` gets its own registry and passes the factory explicitly rather
+/// than through `MetricsSystem.bootstrap`, which a process may call only once: the
+/// tests run dozens of applications in one process, each counting only its own
+/// requests. `ServeCommand` bootstraps the global system with this same factory, so a
+/// library that emits through `MetricsSystem` shows up at `/metrics` too.
 public final class ServiceMetrics: Sendable {
-    public let registry: MetricsRegistry
-    public let requestsTotal: Counter
-    public let requestDuration: Histogram
-    public let connectionsOpen: Gauge
-    public let sseSubscribers: Gauge
+    public static let sseSubscribersName = "sse_subscribers"
+    public static let liveSubscriptionsName = "stream_subscriptions_live"
 
-    /// Route label for requests that matched no route, so scanners cannot blow up cardinality.
-    public static let unmatchedRoute = "unmatched"
+    /// The families this service exposes, with their `# HELP` text and histogram buckets.
+    public static let descriptions = [
+        MetricDescription(HTTPMetrics.requestsName, help: "HTTP requests answered, by method, route pattern and status."),
+        MetricDescription(
+            HTTPMetrics.durationName, help: "Time from a request's arrival to its last response byte, by route pattern.",
+            buckets: HTTPMetrics.durationBuckets),
+        MetricDescription(HTTPMetrics.connectionsName, help: "Client connections currently open."),
+        MetricDescription(sseSubscribersName, help: "Server-Sent Events responses currently streaming."),
+        MetricDescription(liveSubscriptionsName, help: "Stream subscriptions alive in the process (Streams leak check)."),
+        MetricDescription(UpstreamMetrics.requestsName, help: "Upstream HTTP attempts by outcome."),
+        MetricDescription(UpstreamMetrics.retriesName, help: "Upstream attempts repeated after a retryable failure."),
+        MetricDescription(UpstreamMetrics.durationName, help: "Duration of upstream attempts.", buckets: UpstreamMetrics.durationBuckets),
+        MetricDescription(UpstreamMetrics.inFlightName, help: "Upstream requests currently waiting for an answer."),
+    ]
 
-    public init(registry: MetricsRegistry = MetricsRegistry()) {
+    public let registry: PrometheusCollectorRegistry
+    public let factory: DescribedPrometheusFactory
+    public let http: HTTPMetrics
+    /// Server-Sent Events responses currently streaming (counted by `EventStreamResponder`).
+    public let sseSubscribers: Meter
+    private let liveSubscriptions: Meter
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        requestsTotal = registry.counter(
-            "http_requests_total", help: "HTTP requests answered, by method, route pattern and status.",
-            labels: ["method", "route", "status"])
-        requestDuration = registry.histogram(
-            "http_request_duration_seconds",
-            help: "Time from a request's arrival to its last response byte, by route pattern.",
-            labels: ["route"])
-        connectionsOpen = registry.gauge("http_connections_open", help: "Client connections currently open.")
-        sseSubscribers = registry.gauge("sse_subscribers", help: "Server-Sent Events responses currently streaming.")
-        registry.gauge(
-            "stream_subscriptions_live", help: "Stream subscriptions alive in the process (Streams leak check).",
-            sample: { Double(StreamDiagnostics.liveSubscriptions) })
+        factory = DescribedPrometheusFactory(registry: registry, descriptions: Self.descriptions)
+        http = HTTPMetrics(factory: factory)
+        sseSubscribers = Meter(label: Self.sseSubscribersName, factory: factory)
+        sseSubscribers.set(0)
+        liveSubscriptions = Meter(label: Self.liveSubscriptionsName, factory: factory)
     }
 
-    public func record(_ request: CompletedRequest) {
-        let route = request.routePattern ?? Self.unmatchedRoute
-        requestsTotal.increment([Self.methodLabel(request.method), route, String(request.status)])
-        requestDuration.observe(request.duration.seconds, [route])
+    /// A new upstream client's metrics, in this registry.
+    public func upstream() -> UpstreamMetrics {
+        UpstreamMetrics(factory: factory)
     }
 
-    /// Standard methods as sent; anything else is one label, for the same cardinality reason as routes.
-    static func methodLabel(_ method: HTTPMethod) -> String {
-        switch method {
-        case .get, .head, .post, .put, .patch, .delete, .options: method.rawValue
-        default: "other"
-        }
+    /// The whole `/metrics` page in Prometheus text format, after reading the gauges
+    /// that live elsewhere (Streams counts its own live subscriptions).
+    public func scrape() -> [UInt8] {
+        liveSubscriptions.set(StreamDiagnostics.liveSubscriptions)
+        return registry.emitToBuffer()
     }
 }

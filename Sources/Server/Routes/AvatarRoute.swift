@@ -19,20 +19,12 @@ struct AvatarRoute: Sendable {
     }
 
     static func response(for image: AvatarImage, ifNoneMatch: String?) -> Response {
-        let etag = "\"\(SHA256Digest.hex(image.bytes))\""
-        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "public, max-age=3600"]
-        if let ifNoneMatch, matches(ifNoneMatch, etag: etag) {
+        let etag = EntityTag.strong(for: image.bytes)
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "max-age=3600"]
+        if let ifNoneMatch, EntityTag.matches(ifNoneMatch, etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers.add(name: "Content-Type", value: image.contentType)
         return Response(status: .ok, headers: headers, body: .bytes(image.bytes))
-    }
-
-    /// `If-None-Match` uses weak comparison: `W/` prefixes are ignored, `*` matches anything.
-    static func matches(_ header: String, etag: String) -> Bool {
-        header.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingWhitespace()
-            return tag == "*" || tag == etag || tag == "W/" + etag
-        }
     }
 }

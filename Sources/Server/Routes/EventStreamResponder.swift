@@ -1,3 +1,4 @@
+import CoreMetrics
 import HTTP
 import NetCore
 import Streams
@@ -18,9 +19,10 @@ public struct EventStreamResponder: Sendable {
     static let prelude = ServerSentEvent(retry: reconnectDelayMilliseconds).encoded
 
     public let heartbeat: HeartbeatClock?
-    public let subscribers: Gauge?
+    /// Counts the streams open (`sse_subscribers`); nil counts nothing.
+    public let subscribers: Meter?
 
-    public init(heartbeat: HeartbeatClock?, subscribers: Gauge?) {
+    public init(heartbeat: HeartbeatClock?, subscribers: Meter?) {
         self.heartbeat = heartbeat
         self.subscribers = subscribers
     }
@@ -29,7 +31,7 @@ public struct EventStreamResponder: Sendable {
     public func response(encoded events: DataStream<[UInt8]>) -> Response {
         let body = EventStreamBody.make(prelude: Self.prelude, events: events, heartbeats: heartbeat?.stream).counted(in: subscribers)
         var response = Response.stream(body, contentType: Self.contentType, shutdownTrailer: Self.shutdownEvent)
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
         return response
     }
@@ -41,7 +43,7 @@ public struct EventStreamResponder: Sendable {
 
     /// `204 No Content`: tells an EventSource the feed is over and it must not reconnect.
     public static func noMoreEvents() -> Response {
-        Response(status: .noContent, headers: ["Cache-Control": "no-cache"])
+        Response(status: .noContent, headers: ["Cache-Control": "no-store"])
     }
 }
 

@@ -9,16 +9,17 @@ struct EventsRoute: Sendable {
     let responder: EventStreamResponder
 
     func handle(_ request: Request) -> DataStream<Response> {
-        let filter: PipelineEventFilter
-        do {
-            filter = try PipelineEventFilter(pipeline: request.query["pipeline"], kinds: request.query["kinds"])
-        } catch PipelineEventFilter.Invalid.unknownKind(let kind) {
-            let known = PipelineEvent.Kind.allCases.map(\.rawValue).joined(separator: ",")
-            return .just(.problem(status: .badRequest, detail: "Query parameter 'kinds' has unknown kind '\(kind)'; known kinds: \(known)", instance: request.path))
-        } catch {
-            return .just(.problem(status: .badRequest, detail: "Invalid query: \(error)", instance: request.path))
+        request.withQuery(Self.filter) { filter in
+            let events = feed.broadcaster.subscribe(after: request.lastEventID, on: request.loopScheduler?.loop) { PipelineEventFeed.admits($0, filter) }
+            return .just(responder.response(encoded: events))
         }
-        let events = feed.broadcaster.subscribe(after: request.lastEventID, on: request.loopScheduler?.loop) { PipelineEventFeed.admits($0, filter) }
-        return .just(responder.response(encoded: events))
+    }
+
+    /// `?pipeline=` (empty: any) and `?kinds=` (comma list; empty: any).
+    static func filter(_ parameters: QueryParameters) throws(InvalidQueryParameter) -> PipelineEventFilter {
+        let pipeline = try parameters.value("pipeline")
+        return PipelineEventFilter(
+            pipeline: pipeline?.isEmpty == false ? pipeline : nil,
+            kinds: try parameters.choices("kinds", of: PipelineEvent.Kind.self))
     }
 }

@@ -1,14 +1,16 @@
 import HTTP
 import Streams
 
-/// `GET /metrics`: every registered family in Prometheus text format.
+/// `GET /metrics`: every family in Prometheus text format (version 0.0.4).
 struct MetricsRoute: Sendable {
-    let registry: MetricsRegistry
+    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    let metrics: ServiceMetrics
 
     func handle(_ request: Request) -> DataStream<Response> {
-        let registry = self.registry
+        let metrics = self.metrics
         return DataStream.deferred {
-            DataStream.just(Response(status: .ok, headers: ["Content-Type": PrometheusText.contentType], body: .bytes(Array(registry.render().utf8))))
+            DataStream.just(Response(status: .ok, headers: ["Content-Type": Self.contentType], body: .bytes(metrics.scrape())))
         }
     }
 }

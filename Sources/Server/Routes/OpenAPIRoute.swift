@@ -2,11 +2,13 @@ import HTTP
 import Streams
 
 /// `GET /openapi.yaml`: the API description, compiled into the binary so it is
-/// served the same from a checkout and from the container.
+/// served the same from a checkout and from the container. `text/yaml` (RFC 9512
+/// also registers it) makes a browser show the text rather than download it.
 enum OpenAPIRoute {
-    static let contentType = "application/yaml; charset=utf-8"
+    static let contentType = "text/yaml; charset=utf-8"
+    static let document = EmbeddedDocument(contentType: contentType, bytes: OpenAPIDocument.bytes, headers: ["X-Content-Type-Options": "nosniff"])
 
     static func handle(_ request: Request) -> DataStream<Response> {
-        .just(Response(status: .ok, headers: ["Content-Type": contentType], body: .bytes(OpenAPIDocument.bytes)))
+        .just(document.response(to: request))
     }
 }

@@ -9,10 +9,14 @@ struct ServiceRouter {
     let eventFeed: PipelineEventFeed
     let readiness: ReadinessRoute
     let userRoutes: UserRoutes?
+    var corsOrigins: CORSOrigins = .none
 
     func build() -> Router {
         var router = Router()
-        let metricsRoute = MetricsRoute(registry: metrics.registry)
+        // Caching outermost, so a CORS preflight gets Cache-Control too and a 304 keeps the CORS headers.
+        router.add(middleware: CacheControlMiddleware())
+        router.add(middleware: CORSMiddleware(origins: corsOrigins))
+        let metricsRoute = MetricsRoute(metrics: metrics)
         let ticks = TicksRoute(responder: responder)
         let events = EventsRoute(feed: eventFeed, responder: responder)
         let readiness = self.readiness
@@ -20,6 +24,7 @@ struct ServiceRouter {
         router.get("/ready") { readiness.handle($0) }
         router.get("/metrics") { metricsRoute.handle($0) }
         router.get("/openapi.yaml") { OpenAPIRoute.handle($0) }
+        PageRoute.register(on: &router)
         router.get("/ticks") { ticks.handle($0) }
         router.get("/events") { events.handle($0) }
         userRoutes?.register(on: &router)

@@ -1,3 +1,4 @@
+import CoreMetrics
 import HTTP
 import Streams
 import Synchronization
@@ -5,7 +6,7 @@ import Synchronization
 extension DataStream {
     /// This stream, counting its live subscriptions in `gauge` (up on subscribe,
     /// down exactly once when it ends, fails or is disposed).
-    func counted(in gauge: Gauge?) -> DataStream<Element> {
+    func counted(in gauge: Meter?) -> DataStream<Element> {
         guard let gauge else { return self }
         return DataStream { watcher in
             let counted = Atomic(true)

@@ -17,40 +17,28 @@ struct TicksRoute: Sendable {
     let responder: EventStreamResponder
 
     func handle(_ request: Request) -> DataStream<Response> {
-        let everyMs: Int
-        let count: Int
-        do {
-            everyMs = try Self.integer("everyMs", in: request, range: Self.everyMsRange, default: Self.defaultEveryMs)
-            count = try Self.integer("count", in: request, range: Self.countRange, default: Self.defaultCount)
-        } catch {
-            return .just(.problem(status: .badRequest, detail: error.detail, instance: request.path))
-        }
-        var resumeAt = 0
-        if let lastSeen = request.lastEventID, lastSeen >= 0 {
-            guard lastSeen < count - 1 else { return .just(EventStreamResponder.noMoreEvents()) }
-            resumeAt = lastSeen + 1
-        }
-        let first = resumeAt
-        // On the connection's own loop: each tick is written where it fires, and all feeds share one timer per loop.
-        let scheduler: any Scheduler = request.loopScheduler ?? QueueScheduler.global
-        let ticks = DataStream.interval(.milliseconds(everyMs), scheduler: scheduler)
-            .take(count - first)
-            .map { index in
-                let k = first + index
-                return ServerSentEvent(id: String(k), data: "tick \(k)")
+        request.withQuery(Self.pace) { everyMs, count in
+            var resumeAt = 0
+            if let lastSeen = request.lastEventID, lastSeen >= 0 {
+                guard lastSeen < count - 1 else { return .just(EventStreamResponder.noMoreEvents()) }
+                resumeAt = lastSeen + 1
             }
-        return .just(responder.response(ticks))
-    }
-
-    struct InvalidParameter: Error {
-        let detail: String
-    }
-
-    static func integer(_ name: String, in request: Request, range: ClosedRange<Int>, default value: Int) throws(InvalidParameter) -> Int {
-        guard let text = request.query[name] else { return value }
-        guard let number = Int(text), range.contains(number) else {
-            throw InvalidParameter(detail: "Query parameter '\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            let first = resumeAt
+            // On the connection's own loop: each tick is written where it fires, and all feeds share one timer per loop.
+            let scheduler: any Scheduler = request.loopScheduler ?? QueueScheduler.global
+            let ticks = DataStream.interval(.milliseconds(everyMs), scheduler: scheduler)
+                .take(count - first)
+                .map { index in
+                    let k = first + index
+                    return ServerSentEvent(id: String(k), data: "tick \(k)")
+                }
+            return .just(responder.response(ticks))
         }
-        return number
+    }
+
+    /// `?everyMs=` and `?count=`, validated.
+    static func pace(_ parameters: QueryParameters) throws(InvalidQueryParameter) -> (everyMs: Int, count: Int) {
+        (try parameters.integer("everyMs", in: everyMsRange, default: defaultEveryMs),
+         try parameters.integer("count", in: countRange, default: defaultCount))
     }
 }

@@ -32,10 +32,4 @@ enum UpstreamProblem {
     static func response(for error: Error, subject: String, instance: String, notFoundMeansUnknownUser: Bool = true) -> Response {
         httpError(for: error, subject: subject, notFoundMeansUnknownUser: notFoundMeansUnknownUser).response(instance: instance)
     }
-
-    static func badParameter(_ error: QueryParameterError, instance: String) -> Response {
-        .problem(
-            status: .badRequest, detail: "Query parameter '\(error.parameter)' \(error.reason)",
-            title: "Invalid query parameter", instance: instance)
-    }
 }

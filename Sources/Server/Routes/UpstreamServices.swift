@@ -24,7 +24,8 @@ public final class UpstreamServices: Sendable {
     /// Talks to `configuration.upstream`, or starts the demo upstream in-process when it is nil.
     /// Throws when the demo upstream cannot bind its loopback port.
     public static func start(
-        _ configuration: ServiceConfiguration, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy()
+        _ configuration: ServiceConfiguration, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
+        metrics: UpstreamMetrics = UpstreamMetrics()
     ) throws -> UpstreamServices {
         var demoServer: DemoUpstreamServer?
         let baseURL: URL
@@ -39,7 +40,7 @@ public final class UpstreamServices: Sendable {
         }
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry),
-            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "upstream.timers"))
+            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "upstream.timers"), metrics: metrics)
         return UpstreamServices(client: client, demoServer: demoServer)
     }
 
@@ -50,13 +51,6 @@ public final class UpstreamServices: Sendable {
     /// For `/ready`: true while the upstream answers HTTP at all.
     public func isUpstreamReachable(timeout: Duration = .seconds(2)) -> DataStream<Bool> {
         client.probe(timeout: timeout)
-    }
-
-    /// Adds `upstream_requests_total{outcome}`, `upstream_retries_total`,
-    /// `upstream_request_duration_seconds` and `upstream_in_flight` to `/metrics`.
-    public func installMetrics(into registry: MetricsRegistry) {
-        let metrics = client.metrics
-        registry.addCollector { metrics.render() }
     }
 
     public func shutdown() async {

@@ -8,18 +8,14 @@ struct UsersRoute: Sendable {
     let hub: PipelineEventHub
 
     func handle(_ request: Request) -> DataStream<Response> {
-        let query: UsersQuery
-        do {
-            query = try UsersQuery.parse { request.query[$0] }
-        } catch {
-            return .just(UpstreamProblem.badParameter(error, instance: request.path))
+        request.withQuery(UsersQuery.init) { query in
+            let trace = PipelineTrace(hub: hub, pipeline: UsersWithAvatarsPipeline.name, requestId: request.id)
+            return pipeline.list(query, trace: trace)
+                .map { users in try JSONBody.response(users) }
+                .recover { error in
+                    DataStream.just(UpstreamProblem.response(
+                        for: error, subject: "the user list", instance: request.path, notFoundMeansUnknownUser: false))
+                }
         }
-        let trace = PipelineTrace(hub: hub, pipeline: UsersWithAvatarsPipeline.name, requestId: request.id)
-        return pipeline.list(query, trace: trace)
-            .map { users in try JSONBody.response(users) }
-            .recover { error in
-                DataStream.just(UpstreamProblem.response(
-                    for: error, subject: "the user list", instance: request.path, notFoundMeansUnknownUser: false))
-            }
     }
 }

@@ -49,14 +49,10 @@ struct UsersStreamRoute: Sendable {
     }
 
     func handle(_ request: Request) -> DataStream<Response> {
-        let query: UsersQuery
-        do {
-            query = try UsersQuery.parse { request.query[$0] }
-        } catch {
-            return .just(UpstreamProblem.badParameter(error, instance: request.path))
+        request.withQuery(UsersQuery.init) { query in
+            let trace = PipelineTrace(hub: hub, pipeline: "users-stream", requestId: request.id)
+            return .just(responder.response(Self.events(pipeline.outcomes(query, trace: trace))))
         }
-        let trace = PipelineTrace(hub: hub, pipeline: "users-stream", requestId: request.id)
-        return .just(responder.response(Self.events(pipeline.outcomes(query, trace: trace))))
     }
 
     static func events(_ outcomes: DataStream<AvatarOutcome>) -> DataStream<ServerSentEvent> {

@@ -76,25 +76,3 @@ final class RequestParserTests: XCTestCase {
         XCTAssertLessThan(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2.0)
     }
 }
-
-final class ResponseHeadEncoderTests: XCTestCase {
-    func testFramesChunksWithHexSizes() {
-        XCTAssertEqual(String(decoding: ChunkedCodec.chunk(Array("abc".utf8)), as: UTF8.self), "3\r\nabc\r\n")
-        XCTAssertEqual(Array(ChunkedCodec.chunk([UInt8](repeating: 0, count: 4096)).prefix(6)), Array("1000\r\n".utf8))
-        var out: [UInt8] = []
-        ChunkedCodec.appendHex(255, to: &out)
-        XCTAssertEqual(out, Array("ff".utf8))
-    }
-
-    func testNeverCopiesFramingFieldsFromTheHandler() {
-        var out: [UInt8] = []
-        ResponseHeadEncoder.encode(
-            status: .ok, version: .http1_1, headers: ["content-length": "99", "X-A": "b\r\nInjected: yes"],
-            framing: .contentLength(2), keepAlive: true, serverName: nil, into: &out
-        )
-        let head = String(decoding: out, as: UTF8.self)
-        XCTAssertTrue(head.contains("Content-Length: 2\r\n"))
-        XCTAssertFalse(head.contains("99"))
-        XCTAssertFalse(head.contains("\r\nInjected"))
-    }
-}

@@ -27,8 +27,8 @@ final class EventStreamBodyTests: XCTestCase {
         let received = Received()
         let subscription = EventStreamBody.make(prelude: Array("p".utf8), events: events.asDataStream(), heartbeats: beats.asDataStream()).watch(data: received.append)
         for event in ["a", "b", "c"] {
-            beats.data(Array("h".utf8))
             events.data(Array(event.utf8))
+            beats.data(Array("h".utf8))
         }
         XCTAssertEqual(received.text, "pabc")
         subscription.dispose()
@@ -66,6 +66,19 @@ final class EventStreamBodyTests: XCTestCase {
 }
 
 extension EventStreamBodyTests {
+    func testAQuietStreamGetsItsFirstBeatWithinOnePeriodOfConnecting() {
+        let scheduler = TestScheduler()
+        let clock = HeartbeatClock(period: .seconds(15), scheduler: scheduler)
+        clock.start()
+        scheduler.advance(by: .seconds(1))
+        let received = Received()
+        let subscription = EventStreamBody.make(prelude: Array("p".utf8), events: DataStream.never(), heartbeats: clock.stream).watch(data: received.append)
+        scheduler.advance(by: .seconds(14))
+        XCTAssertEqual(received.text, "p: heartbeat\n\n", "a beat 14 s after connecting, at the clock's first tick")
+        subscription.dispose()
+        clock.stop()
+    }
+
     func testPreludeComesFirstThenTheFeed() {
         let events = Streamer<[UInt8]>()
         let received = Received()

@@ -75,7 +75,7 @@ final class SSEBroadcasterTests: XCTestCase {
         for item in ["a", "b", "c", "d"] { feed.publish(item) }
         let received = Received()
         let subscription = feed.subscribe(after: 1).watch(data: received.append)
-        XCTAssertEqual(received.text, "event: reset\ndata: {\"oldestAvailableId\":3}\n\nid: 3\ndata: c\n\nid: 4\ndata: d\n\n")
+        XCTAssertEqual(received.text, "id: 2\nevent: reset\ndata: {\"oldestAvailableId\":3}\n\nid: 3\ndata: c\n\nid: 4\ndata: d\n\n")
         subscription.dispose()
     }
 
@@ -88,12 +88,25 @@ final class SSEBroadcasterTests: XCTestCase {
         subscription.dispose()
     }
 
-    func testResumeFromAnIdNewerThanAnyPublishedGetsReset() {
+    func testResumeFromAnIdNewerThanAnyPublishedGetsResetThenTheWholeBuffer() {
         let feed = broadcaster()
         feed.publish("a")
+        feed.publish("b")
         let received = Received()
         let subscription = feed.subscribe(after: 500).watch(data: received.append)
-        XCTAssertTrue(received.text.hasPrefix("event: reset\n"), received.text)
+        XCTAssertEqual(received.text, "id: 0\nevent: reset\ndata: {\"oldestAvailableId\":1}\n\nid: 1\ndata: a\n\nid: 2\ndata: b\n\n")
+        subscription.dispose()
+    }
+
+    func testResetCarriesTheIdBeforeTheOldestBufferedItemSoAReconnectResumesThere() {
+        let feed = broadcaster(capacity: 2)
+        for item in ["a", "b", "c", "d"] { feed.publish(item) }
+        let first = Received()
+        feed.subscribe(after: 1).take(1).watch(data: first.append).dispose()
+        XCTAssertTrue(first.text.hasPrefix("id: 2\nevent: reset\n"), first.text)
+        let resumed = Received()
+        let subscription = feed.subscribe(after: 2).watch(data: resumed.append)
+        XCTAssertEqual(resumed.text, "id: 3\ndata: c\n\nid: 4\ndata: d\n\n")
         subscription.dispose()
     }
 

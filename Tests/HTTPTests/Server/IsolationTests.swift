@@ -32,7 +32,11 @@ final class IsolationTests: XCTestCase {
         try second.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         _ = try first.readResponse(); _ = try second.readResponse()
         let third = try server.client()
-        XCTAssertEqual(try third.readResponse().status, 503)
+        let refused = try third.readResponse()
+        XCTAssertEqual(refused.status, 503)
+        XCTAssertEqual(refused.header("Content-Type"), "application/problem+json")
+        XCTAssertEqual(refused.header("Connection"), "close")
+        XCTAssertEqual(refused.bodyJSON?["detail"] as? String, "Too many connections")
     }
 
     func testRequestCompletionIsReported() throws {

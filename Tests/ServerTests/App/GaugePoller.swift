@@ -39,11 +39,8 @@ final class GaugePoller: @unchecked Sendable {
               (try? client.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")) != nil,
               let page = try? client.readResponse()
         else { return }
-        let prefix = "\(metric) "
-        guard let line = page.bodyText.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
-              let value = Int(line.dropFirst(prefix.count))
-        else { return }
-        if value == expected || (orMore && value > expected) {
+        guard let value = PrometheusSample.value(of: metric, in: page.bodyText) else { return }
+        if value == Double(expected) || (orMore && value > Double(expected)) {
             timer?.cancel()
             timer = nil
             expectation.fulfill()

@@ -21,6 +21,13 @@ final class CommandLineContractTests: XCTestCase {
         XCTAssertEqual(service.errorOutput, "error: invalid value \"xml\" for --log-format (from LOG_FORMAT): expected one of json, text\n")
     }
 
+    func testMalformedCORSOriginsExitWithOneLineNamingTheFlag() throws {
+        let service = try ServiceProcess(["serve"], environment: ["CORS_ORIGINS": "https://app.example/path"])
+        XCTAssertEqual(service.exitStatus(), 64)
+        XCTAssertEqual(service.errorOutput.split(separator: "\n").count, 1, service.errorOutput)
+        XCTAssertTrue(service.errorOutput.contains("--cors-origins (from CORS_ORIGINS)"), service.errorOutput)
+    }
+
     func testPortInUseExitsNonZeroNamingThePortFlag() throws {
         let taken = try Socket.listen(host: "127.0.0.1", port: 0)
         defer { taken.close() }

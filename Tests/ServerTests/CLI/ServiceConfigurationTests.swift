@@ -128,6 +128,25 @@ final class ServiceConfigurationTests: XCTestCase {
 
     // MARK: - Helpers
 
+    func testCORSOriginsDefaultToNone() throws {
+        XCTAssertEqual(try ServiceConfiguration.resolve(flags: [:], environment: [:]).corsOrigins, CORSOrigins.none)
+    }
+
+    func testCORSOriginsComeFromTheEnvironmentAsABrowserSerializesThem() throws {
+        let configuration = try ServiceConfiguration.resolve(flags: [:], environment: ["CORS_ORIGINS": "HTTPS://App.Example:443, http://localhost:3000"])
+        XCTAssertEqual(configuration.corsOrigins, .list(["https://app.example", "http://localhost:3000"]))
+    }
+
+    func testCORSOriginsStarAllowsAny() throws {
+        XCTAssertEqual(try ServiceConfiguration.resolve(flags: [.corsOrigins: "*"], environment: [:]).corsOrigins, .any)
+    }
+
+    func testMalformedCORSOriginsAreRejectedNamingTheFlag() {
+        for value in ["app.example", "ftp://app.example", "https://app.example/", "https://app.example,", "*,https://a.example", "http://:80", "http://a.example:99999"] {
+            assertRejected(flags: [.corsOrigins: value], setting: .corsOrigins)
+        }
+    }
+
     private func assertRejected(
         flags: [ConfigurationSetting: String] = [:], environment: [String: String] = [:],
         setting: ConfigurationSetting, message: String? = nil, file: StaticString = #filePath, line: UInt = #line

@@ -58,11 +58,11 @@ final class AvatarErrorPolicyRouteTests: XCTestCase {
         while let chunk = try client.readChunk() { messages += reader.feed(chunk) }
         XCTAssertEqual(messages.compactMap(\.event).sorted(), ["end", "error", "user"])
         let error = try XCTUnwrap(messages.first { $0.event == "error" })
-        let body = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(error.data.utf8)) as? [String: Any])
+        let body = try XCTUnwrap(JSONSerialization.jsonObject(with: Data((error.data ?? "").utf8)) as? [String: Any])
         XCTAssertEqual(body["login"] as? String, "ada1")
         XCTAssertEqual(body["status"] as? Int, 502)
         let end = try XCTUnwrap(messages.last)
-        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(end.data.utf8)) as? [String: Any])
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data((end.data ?? "").utf8)) as? [String: Any])
         XCTAssertEqual(summary["users"] as? Int, 1)
         XCTAssertEqual(summary["errors"] as? Int, 1)
     }

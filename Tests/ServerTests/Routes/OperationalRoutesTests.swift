@@ -32,7 +32,7 @@ final class OperationalRoutesTests: XCTestCase {
         let app = try AppHarness(self)
         let response = try app.get("/openapi.yaml")
         XCTAssertEqual(response.status, 200)
-        XCTAssertEqual(response.header("Content-Type"), "application/yaml; charset=utf-8")
+        XCTAssertEqual(response.header("Content-Type"), "text/yaml; charset=utf-8")
         XCTAssertTrue(response.bodyText.hasPrefix("openapi: 3."), response.bodyText)
     }
 
@@ -52,6 +52,8 @@ final class OperationalRoutesTests: XCTestCase {
 
     func testMetricsExposeEveryRequiredFamily() throws {
         let app = try AppHarness(self)
+        // A labelled family appears with its first series: swift-prometheus registers families on first use.
+        _ = try app.get("/health")
         let text = try app.get("/metrics").bodyText
         for family in [
             "http_requests_total counter", "http_request_duration_seconds histogram", "http_connections_open gauge",
@@ -59,8 +61,9 @@ final class OperationalRoutesTests: XCTestCase {
             "upstream_retries_total counter", "upstream_request_duration_seconds histogram", "upstream_in_flight gauge",
         ] {
             XCTAssertTrue(text.contains("# TYPE \(family)\n"), "missing \(family)")
+            XCTAssertTrue(text.contains("# HELP \(family.prefix { $0 != " " }) "), "no help for \(family)")
         }
-        XCTAssertTrue(text.contains("\nhttp_connections_open 1\n"), "the scraping connection is open")
+        XCTAssertEqual(PrometheusSample.value(of: "http_connections_open", in: text), 1, "the scraping connection is open")
     }
 
     func testSSESubscribersGaugeFollowsOpenEventStreams() throws {
@@ -70,7 +73,7 @@ final class OperationalRoutesTests: XCTestCase {
         // The stream's first message (the retry hint) is sent after the subscription starts.
         XCTAssertNotNil(try feed.next())
         let text = try app.get("/metrics").bodyText
-        XCTAssertTrue(text.contains("\nsse_subscribers 1\n"), text)
+        XCTAssertEqual(PrometheusSample.value(of: "sse_subscribers", in: text), 1, text)
     }
 
     func testEveryRequestGetsOneAccessLogLine() throws {

@@ -1,15 +1,18 @@
+import CoreMetrics
+import MetricsTestKit
 import Streams
 import XCTest
 @testable import Server
 
 final class SubscriberCountTests: XCTestCase {
-    func testCountedStreamMovesTheGaugeUpAndBackDownOnce() {
-        let gauge = MetricsRegistry().gauge("g", help: "G.")
+    func testCountedStreamMovesTheGaugeUpAndBackDownOnce() throws {
+        let recorded = TestMetrics()
+        let gauge = Meter(label: "g", factory: recorded)
         let source = Streamer<[UInt8]>()
         let subscription = source.asDataStream().counted(in: gauge).watch(data: { _ in })
-        XCTAssertEqual(gauge.value, 1)
+        XCTAssertEqual(try recorded.expectMeter(gauge).values, [1])
         source.end()
         subscription.dispose()
-        XCTAssertEqual(gauge.value, 0)
+        XCTAssertEqual(try recorded.expectMeter(gauge).values, [1, 0])
     }
 }

@@ -19,7 +19,7 @@ final class TicksRouteTests: XCTestCase {
         let app = try AppHarness(self)
         let feed = try SSETestClient(port: app.port, target: "/ticks?everyMs=5&count=1", headers: ["Accept-Encoding": "gzip"])
         XCTAssertEqual(feed.headers["content-type"], "text/event-stream; charset=utf-8")
-        XCTAssertEqual(feed.headers["cache-control"], "no-cache")
+        XCTAssertEqual(feed.headers["cache-control"], "no-store")
         XCTAssertEqual(feed.headers["x-accel-buffering"], "no")
         XCTAssertNil(feed.headers["content-encoding"], "an event stream is never gzipped")
     }

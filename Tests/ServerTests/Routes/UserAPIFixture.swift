@@ -13,7 +13,8 @@ final class UserAPIFixture {
     let demo: DemoUpstreamServer?
     let services: UpstreamServices
     let api: TestServer
-    let metrics: UpstreamMetrics
+    /// The upstream client's metrics, in a registry of this fixture's own.
+    let metrics = ServiceMetrics()
 
     init(
         users: Int = 60, latency: Duration = .zero, failureRate: Double = 0, upstreamURL: URL? = nil,
@@ -29,10 +30,9 @@ final class UserAPIFixture {
         } else {
             demo = nil
         }
-        metrics = UpstreamMetrics()
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL!, timeout: timeout, retry: retry),
-            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "test.upstream"), metrics: metrics)
+            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "test.upstream"), metrics: metrics.upstream())
         services = UpstreamServices(client: client, hub: PipelineEventHub())
         var router = Router()
         services.routes(responder: EventStreamResponder(heartbeat: heartbeat, subscribers: nil)).register(on: &router)
@@ -67,41 +67,5 @@ final class UserAPIFixture {
 extension RawHTTPClient.Response {
     var jsonArray: [[String: Any]]? {
         (try? JSONSerialization.jsonObject(with: Data(body))) as? [[String: Any]]
-    }
-}
-
-/// Parses SSE messages out of body chunks as they arrive.
-struct SSEReader {
-    struct Message: Equatable {
-        var id: String?
-        var event: String?
-        var data: String = ""
-    }
-
-    private var pending = ""
-
-    /// Messages completed by `bytes` (comments and heartbeats are dropped).
-    mutating func feed(_ bytes: [UInt8]) -> [Message] {
-        pending += String(decoding: bytes, as: UTF8.self)
-        var messages: [Message] = []
-        while let range = pending.range(of: "\n\n") {
-            let block = pending[..<range.lowerBound]
-            pending = String(pending[range.upperBound...])
-            var message = Message()
-            var dataLines: [String] = []
-            for line in block.split(separator: "\n") where !line.hasPrefix(":") {
-                let parts = line.split(separator: ":", maxSplits: 1).map { String($0) }
-                let value = parts.count > 1 ? String(parts[1].drop { $0 == " " }) : ""
-                switch parts[0] {
-                case "id": message.id = value
-                case "event": message.event = value
-                case "data": dataLines.append(value)
-                default: break
-                }
-            }
-            message.data = dataLines.joined(separator: "\n")
-            if message.event != nil || !dataLines.isEmpty { messages.append(message) }
-        }
-        return messages
     }
 }

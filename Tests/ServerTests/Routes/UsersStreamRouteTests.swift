@@ -22,9 +22,9 @@ final class UsersStreamRouteTests: XCTestCase {
         XCTAssertEqual(head.header("Content-Type"), "text/event-stream; charset=utf-8")
         let messages = try readAll(client)
         XCTAssertEqual(messages.map(\.event), Array(repeating: "user", count: 6) + ["end"])
-        let logins = try messages.dropLast().map { try JSONDecoder().decode(UserWithAvatar.self, from: Data($0.data.utf8)).login }
+        let logins = try messages.dropLast().map { try JSONDecoder().decode(UserWithAvatar.self, from: Data(($0.data ?? "").utf8)).login }
         XCTAssertEqual(Set(logins).count, 6)
-        let end = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(messages.last!.data.utf8)) as? [String: Any])
+        let end = try XCTUnwrap(JSONSerialization.jsonObject(with: Data((messages.last!.data ?? "").utf8)) as? [String: Any])
         XCTAssertEqual(end["users"] as? Int, 6)
         XCTAssertEqual(end["errors"] as? Int, 0)
         XCTAssertNotNil(end["elapsedMs"] as? Int)
@@ -35,7 +35,7 @@ final class UsersStreamRouteTests: XCTestCase {
         let (client, _) = try fixture.openStream("/users/stream?limit=3")
         let messages = try readAll(client)
         XCTAssertEqual(messages.map(\.event), ["error", "end"])
-        let error = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(messages[0].data.utf8)) as? [String: Any])
+        let error = try XCTUnwrap(JSONSerialization.jsonObject(with: Data((messages[0].data ?? "").utf8)) as? [String: Any])
         XCTAssertEqual(error["status"] as? Int, 502)
     }
 
@@ -51,10 +51,10 @@ final class UsersStreamRouteTests: XCTestCase {
         }
         let metrics = fixture.metrics
         // Between one avatar's answer and the next request there is a moment with none in flight.
-        waitUntil("the next avatar is being fetched", timeout: 2) { metrics.inFlight == 1 }
+        waitUntil("the next avatar is being fetched", timeout: 2) { metrics.sample("upstream_in_flight") == 1 }
         withExtendedLifetime(client) {}
         _ = consume client
-        waitUntil("upstream requests cancelled", timeout: 1) { metrics.inFlight == 0 }
+        waitUntil("upstream requests cancelled", timeout: 1) { metrics.sample("upstream_in_flight") == 0 }
         waitUntil("subscriptions released", timeout: 1) { StreamDiagnostics.liveSubscriptions <= baseline }
         let demo = fixture.demo!
         waitUntil("upstream connections closed", timeout: 1) { demo.openConnections == 0 }

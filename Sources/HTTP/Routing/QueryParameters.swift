@@ -1,0 +1,115 @@
+import Streams
+
+/// Validated reads of a request's query parameters. Every route reads its parameters
+/// through this type, so a bad one always gets the same answer: 400 with the problem
+/// `InvalidQueryParameter.response(instance:)` describes. A parameter given twice
+/// (`limit=5&limit=6`) is refused rather than silently read as its first value.
+///
+/// ```swift
+/// let parameters = request.queryParameters
+/// let limit = try parameters.integer("limit", in: 1...100, default: 30)
+/// ```
+public struct QueryParameters: Sendable {
+    public let items: QueryItems
+
+    public init(_ items: QueryItems) {
+        self.items = items
+    }
+
+    /// The one value of `name`, or nil when it is absent.
+    public func value(_ name: String) throws(InvalidQueryParameter) -> String? {
+        let values = items.values(for: name)
+        guard values.count <= 1 else {
+            throw InvalidQueryParameter(name: name, value: values.joined(separator: "', '"), reason: "must be given at most once")
+        }
+        return values.first
+    }
+
+    /// A decimal integer within `range`; `fallback` when absent.
+    public func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws(InvalidQueryParameter) -> Int {
+        guard let text = try value(name) else { return fallback }
+        guard let number = Int(text), range.contains(number) else {
+            throw InvalidQueryParameter(name: name, value: text, reason: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    /// One of `Choice`'s raw values; `fallback` when absent.
+    public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, default fallback: Choice) throws(InvalidQueryParameter) -> Choice
+    where Choice.RawValue == String {
+        guard let text = try value(name) else { return fallback }
+        guard let choice = Choice(rawValue: text) else {
+            throw InvalidQueryParameter(name: name, value: text, reason: "must be one of " + Self.names(of: Choice.self))
+        }
+        return choice
+    }
+
+    /// A comma-separated list of `Choice`'s raw values (blanks around each allowed);
+    /// nil when absent or empty, meaning "no restriction".
+    public func choices<Choice: RawRepresentable & CaseIterable & Hashable>(_ name: String, of _: Choice.Type = Choice.self) throws(InvalidQueryParameter) -> Set<Choice>?
+    where Choice.RawValue == String {
+        guard let text = try value(name), !text.isEmpty else { return nil }
+        var chosen = Set<Choice>()
+        for element in text.split(separator: ",") {
+            guard let choice = Choice(rawValue: String(element.trimmingSpaces)) else {
+                throw InvalidQueryParameter(name: name, value: text, reason: "must list values from " + Self.names(of: Choice.self))
+            }
+            chosen.insert(choice)
+        }
+        return chosen
+    }
+
+    private static func names<Choice: RawRepresentable & CaseIterable>(of _: Choice.Type) -> String where Choice.RawValue == String {
+        Choice.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+}
+
+/// A query parameter that failed validation: answered 400, naming the parameter and quoting the value.
+public struct InvalidQueryParameter: HTTPResponseError, Sendable, Equatable, CustomStringConvertible {
+    public static let title = "Invalid query parameter"
+
+    public let name: String
+    /// The value as sent (several, quoted and comma-separated, when repeated).
+    public let value: String
+    /// What a valid value looks like, e.g. `must be an integer from 1 to 100`.
+    public let reason: String
+
+    public init(name: String, value: String, reason: String) {
+        self.name = name
+        self.value = value
+        self.reason = reason
+    }
+
+    /// `Query parameter 'limit' must be an integer from 1 to 100, got '500'`.
+    public var detail: String { "Query parameter '\(name)' \(reason), got '\(value)'" }
+
+    public var description: String { detail }
+
+    /// The problem+json answer every route gives for a bad parameter.
+    public func response(instance: String? = nil) -> Response {
+        .problem(status: .badRequest, detail: detail, title: Self.title, instance: instance)
+    }
+}
+
+extension Request {
+    /// This request's query, for validated reads.
+    public var queryParameters: QueryParameters { QueryParameters(query) }
+
+    /// The answer of `handler` given what `read` makes of the query parameters, or the 400
+    /// problem for the first bad one:
+    ///
+    ///     static func limit(_ parameters: QueryParameters) throws(InvalidQueryParameter) -> Int {
+    ///         try parameters.integer("limit", in: 1...100, default: 30)
+    ///     }
+    ///     request.withQuery(limit) { limit in … }
+    public func withQuery<Query>(
+        _ read: (QueryParameters) throws(InvalidQueryParameter) -> Query,
+        _ handler: (Query) -> DataStream<Response>
+    ) -> DataStream<Response> {
+        do {
+            return handler(try read(queryParameters))
+        } catch {
+            return .just(error.response(instance: path))
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import ConcurrencyHelpers
+import CoreMetrics
+
+/// What an `HTTPServer` records, emitted through swift-metrics: the application picks
+/// the backend (StreamService serves a Prometheus registry at `/metrics`), and a library
+/// user gets whatever `MetricsSystem` was bootstrapped with.
+///
+/// - `http_requests_total{method,route,status}` (counter)
+/// - `http_request_duration_seconds{route}` (timer: a histogram in Prometheus)
+/// - `http_connections_open` (meter: a gauge in Prometheus)
+public final class HTTPMetrics: Sendable {
+    public static let requestsName = "http_requests_total"
+    public static let durationName = "http_request_duration_seconds"
+    public static let connectionsName = "http_connections_open"
+
+    /// Upper bounds of the duration histogram: 1 ms to 10 s, from a `/health` answer
+    /// to a `/users` page whose avatars needed retries.
+    public static let durationBuckets: [Duration] = [
+        .milliseconds(1), .microseconds(2500), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+
+    /// Route label for requests that matched no route, so scanners cannot blow up cardinality.
+    public static let unmatchedRoute = "unmatched"
+
+    /// One series of `http_requests_total` and the timer of its route.
+    private struct Series: Hashable {
+        let method: String
+        let route: String
+        let status: Int
+    }
+
+    private struct Handles: Sendable {
+        let requests: Counter
+        let duration: Timer
+    }
+
+    private let factory: any MetricsFactory
+    /// The handles of every series seen so far. Making a swift-metrics handle asks the
+    /// backend to look it up by name and labels: 3.1-4.5 µs a request with swift-prometheus,
+    /// against 0.3 µs for the whole record with this cache (the hand-written registry it
+    /// replaced took 0.5-0.8 µs). It holds one entry per series, which route patterns,
+    /// method labels and statuses keep bounded.
+    private let handles = Locked<[Series: Handles]>([:])
+    private let connectionsOpen: Meter
+
+    /// Makes the handles from `factory`; the default is the process-wide `MetricsSystem`,
+    /// so bootstrap it before creating servers.
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        self.factory = factory
+        connectionsOpen = Meter(label: Self.connectionsName, factory: factory)
+        connectionsOpen.set(0)
+    }
+
+    /// Counts and times one answered request, labelled by its route pattern (never its path).
+    public func record(_ request: CompletedRequest) {
+        let series = Series(method: Self.methodLabel(request.method), route: request.routePattern ?? Self.unmatchedRoute, status: request.status)
+        let handles = self.handles.withLock { $0[series] } ?? make(series)
+        handles.requests.increment()
+        handles.duration.recordNanoseconds(Int64(clamping: request.duration.nanoseconds))
+    }
+
+    /// Made outside the lock (the factory is the backend's code); the first one stored wins.
+    private func make(_ series: Series) -> Handles {
+        let made = Handles(
+            requests: Counter(
+                label: Self.requestsName,
+                dimensions: [("method", series.method), ("route", series.route), ("status", String(series.status))], factory: factory),
+            duration: Timer(label: Self.durationName, dimensions: [("route", series.route)], factory: factory))
+        return handles.withLock { cache in
+            if let stored = cache[series] { return stored }
+            cache[series] = made
+            return made
+        }
+    }
+
+    /// The server's open-connection count after a connection opened or closed.
+    public func connectionsChanged(to open: Int) {
+        connectionsOpen.set(open)
+    }
+
+    /// Standard methods as sent; anything else is one label, for the same cardinality reason as routes.
+    static func methodLabel(_ method: HTTPMethod) -> String {
+        switch method {
+        case .get, .head, .post, .put, .patch, .delete, .options: method.rawValue
+        default: "other"
+        }
+    }
+}
+
+extension HTTPServerObserver {
+    /// This observer with `metrics` recording each completed request and connection count first.
+    func recording(into metrics: HTTPMetrics) -> HTTPServerObserver {
+        let requestCompleted = self.requestCompleted, connectionsChanged = self.connectionsChanged
+        return HTTPServerObserver(
+            requestCompleted: { request in
+                metrics.record(request)
+                requestCompleted?(request)
+            },
+            connectionsChanged: { open in
+                metrics.connectionsChanged(to: open)
+                connectionsChanged?(open)
+            })
+    }
+}

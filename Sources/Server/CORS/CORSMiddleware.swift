@@ -1,0 +1,56 @@
+import HTTP
+import Streams
+
+/// Cross-origin reads by browsers (the Fetch standard's CORS protocol) for the
+/// origins of `--cors-origins`: an allowed `Origin` gets `Access-Control-Allow-Origin`
+/// on every answer (JSON, problems, event streams) and its preflight a `204`;
+/// any other origin gets no CORS header, so its browser withholds the answer.
+///
+/// The API is read-only (GET and HEAD), without cookies, so no
+/// `Access-Control-Allow-Credentials`; `*` then really means any page.
+struct CORSMiddleware: RouterMiddleware {
+    let origins: CORSOrigins
+
+    static let allowedMethods = "GET, HEAD"
+    /// What an EventSource (`Last-Event-ID`, `Cache-Control`), a revalidating fetch
+    /// (`If-None-Match`) and a tracing client (`X-Request-ID`) send beyond the safelisted headers.
+    static let allowedHeaders = "Last-Event-ID, If-None-Match, Cache-Control, X-Request-ID"
+    /// Beyond the safelisted response headers a page may read: the tag to revalidate
+    /// with, how long to back off, the id to quote in a bug report, and a 405's methods.
+    static let exposedHeaders = "ETag, Retry-After, X-Request-ID, Allow"
+    /// Ten minutes; Chromium caps a preflight cache at two hours anyway.
+    static let maxAgeSeconds = 600
+
+    func handle(_ request: Request, next: @escaping RequestHandler) -> DataStream<Response> {
+        guard let origin = request.headers["Origin"] else { return next(request) }
+        let allowed = origins.allows(origin)
+        if request.method == .options, request.headers.contains("Access-Control-Request-Method") {
+            // A disallowed preflight falls through to the router's 405, which carries no CORS header.
+            return allowed ? .just(preflight(origin: origin)) : next(request)
+        }
+        guard allowed else { return next(request) }
+        let headers = allowOrigin(origin)
+        return next(request).map { response in
+            var response = response
+            for (name, value) in headers { response.headers.replaceOrAdd(name: name, value: value) }
+            response.headers.add(name: "Vary", value: "Origin")
+            return response
+        }
+    }
+
+    func preflight(origin: String) -> Response {
+        var headers = allowOrigin(origin)
+        headers.add(name: "Vary", value: "Origin")
+        headers.add(name: "Access-Control-Allow-Methods", value: Self.allowedMethods)
+        headers.add(name: "Access-Control-Allow-Headers", value: Self.allowedHeaders)
+        headers.add(name: "Access-Control-Max-Age", value: String(Self.maxAgeSeconds))
+        return Response(status: .noContent, headers: headers)
+    }
+
+    private func allowOrigin(_ origin: String) -> HTTPHeaders {
+        [
+            "Access-Control-Allow-Origin": origins == .any ? "*" : origin,
+            "Access-Control-Expose-Headers": Self.exposedHeaders,
+        ]
+    }
+}

@@ -1,0 +1,42 @@
+import HTTP
+import Streams
+
+/// `Cache-Control` on every answer, by route, plus conditional GET for the user JSON:
+///
+/// - `/users` and `/users/{login}`: `max-age=30` and a strong `ETag` (the SHA-256 of the
+///   JSON), `304` when `If-None-Match` holds it; the demo data never changes and GitHub's
+///   seldom does, while 30 s keeps a page's reload from refetching every avatar upstream;
+/// - answers that set their own (avatars, the page, openapi.yaml, event streams) keep it;
+/// - everything else — `/health`, `/ready`, `/metrics`, problems — `no-store`:
+///   stale health or metrics mislead, and a failure must not be replayed from a cache.
+struct CacheControlMiddleware: RouterMiddleware {
+    static let userDataMaxAge = "max-age=30"
+    static let revalidatedRoutes: Set<String> = ["/users", "/users/{login}"]
+
+    func handle(_ request: Request, next: @escaping RequestHandler) -> DataStream<Response> {
+        let revalidated = request.routePattern.map(Self.revalidatedRoutes.contains) ?? false
+        return next(request).map { response in
+            var response = response
+            if revalidated, response.status == .ok, let body = response.bodyBytes {
+                response = Self.tagged(response, body: body, request: request)
+            }
+            if !response.headers.contains("Cache-Control") {
+                response.headers.add(name: "Cache-Control", value: "no-store")
+            }
+            return response
+        }
+    }
+
+    /// The response with its strong tag and max-age, or a `304` when the client already has it.
+    static func tagged(_ response: Response, body: [UInt8], request: Request) -> Response {
+        let etag = EntityTag.strong(for: body)
+        var tagged = response
+        tagged.headers.replaceOrAdd(name: "ETag", value: etag)
+        tagged.headers.replaceOrAdd(name: "Cache-Control", value: userDataMaxAge)
+        guard EntityTag.isFresh(request, etag: etag) else { return tagged }
+        tagged.status = .notModified
+        tagged.body = .bytes([])
+        tagged.headers.remove(name: "Content-Type")
+        return tagged
+    }
+}
