@@ -10,7 +10,7 @@
 set -euo pipefail
 PORT=$1; TARGET=$2; shift 2; [ "$1" = "--" ] && shift
 REQUESTS="${REQUESTS:-2000}"; CONNECTIONS="${CONNECTIONS:-4}"; TOP="${TOP:-25}"; OUT="${OUT:-/tmp/callgrind.$PORT}"
-rm -f "$OUT".*
+rm -f "$OUT".[0-9]* "$OUT".log
 valgrind --tool=callgrind --callgrind-out-file="$OUT.%p" --instr-atstart=no --separate-threads=no "$@" >/dev/null 2>"$OUT.log" &
 PID=$!
 trap 'kill "$PID" 2>/dev/null || true' EXIT
