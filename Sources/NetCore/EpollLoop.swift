@@ -70,6 +70,12 @@ final class EpollLoop: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` now when on the loop thread, else queues it: how sources and timers made off
+    /// the loop (or released there) keep their loop-confined state on the loop.
+    func perform(_ body: @escaping @Sendable () -> Void) {
+        if inLoop { body() } else { execute(body) }
+    }
+
     /// Asks the thread to end after its current turn; queued work still runs first.
     func stop() {
         stopRequested.store(true, ordering: .releasing)

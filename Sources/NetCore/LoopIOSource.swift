@@ -35,10 +35,6 @@ public final class LoopIOSource: @unchecked Sendable {
         side.handler = nil
         backend = .epoll(loop, registration, side)
     }
-
-    private func onLoop(_ loop: EpollLoop, _ body: @escaping @Sendable () -> Void) {
-        if loop.inLoop { body() } else { loop.execute(body) }
-    }
     #endif
 
     public func setEventHandler(_ handler: @escaping @Sendable () -> Void) {
@@ -46,7 +42,7 @@ public final class LoopIOSource: @unchecked Sendable {
         case .dispatch(let source): source.setEventHandler(handler: handler)
         #if os(Linux)
         case .epoll(let loop, let registration, let side):
-            onLoop(loop) { [self] in
+            loop.perform { [self] in
                 guard !cancelled else { return }
                 side.handler = handler
                 loop.update(registration)
@@ -59,7 +55,7 @@ public final class LoopIOSource: @unchecked Sendable {
         switch backend {
         case .dispatch(let source): source.setCancelHandler(handler: handler)
         #if os(Linux)
-        case .epoll(let loop, _, _): onLoop(loop) { [self] in cancelHandler = handler }
+        case .epoll(let loop, _, _): loop.perform { [self] in cancelHandler = handler }
         #endif
         }
     }
@@ -69,7 +65,7 @@ public final class LoopIOSource: @unchecked Sendable {
         case .dispatch(let source): source.resume()
         #if os(Linux)
         case .epoll(let loop, let registration, let side):
-            onLoop(loop) { [self] in
+            loop.perform { [self] in
                 guard !cancelled, side.suspendCount > 0 else { return }
                 side.suspendCount -= 1
                 loop.update(registration)
@@ -83,7 +79,7 @@ public final class LoopIOSource: @unchecked Sendable {
         case .dispatch(let source): source.suspend()
         #if os(Linux)
         case .epoll(let loop, let registration, let side):
-            onLoop(loop) { [self] in
+            loop.perform { [self] in
                 guard !cancelled else { return }
                 side.suspendCount += 1
                 loop.update(registration)
@@ -98,7 +94,7 @@ public final class LoopIOSource: @unchecked Sendable {
         case .dispatch(let source): source.cancel()
         #if os(Linux)
         case .epoll(let loop, let registration, let side):
-            onLoop(loop) { [self] in
+            loop.perform { [self] in
                 guard !cancelled else { return }
                 cancelled = true
                 side.inUse = false

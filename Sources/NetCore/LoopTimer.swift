@@ -39,17 +39,13 @@ public final class LoopTimer: @unchecked Sendable {
 
         var isArmed: Bool { activated && scheduled && !cancelled }
     }
-
-    private func onLoop(_ loop: EpollLoop, _ body: @escaping @Sendable () -> Void) {
-        if loop.inLoop { body() } else { loop.execute(body) }
-    }
     #endif
 
     public func setEventHandler(_ handler: @escaping @Sendable () -> Void) {
         switch backend {
         case .dispatch(let source): source.setEventHandler(handler: handler)
         #if os(Linux)
-        case .epoll(let loop, let state): onLoop(loop) { state.handler = handler }
+        case .epoll(let loop, let state): loop.perform { state.handler = handler }
         #endif
         }
     }
@@ -61,7 +57,7 @@ public final class LoopTimer: @unchecked Sendable {
         #if os(Linux)
         case .epoll(let loop, let state):
             let interval = Self.nanoseconds(repeating)
-            onLoop(loop) {
+            loop.perform {
                 guard !state.cancelled else { return }
                 state.scheduled = true
                 state.interval = interval
@@ -77,7 +73,7 @@ public final class LoopTimer: @unchecked Sendable {
         case .dispatch(let source): source.activate()
         #if os(Linux)
         case .epoll(let loop, let state):
-            onLoop(loop) {
+            loop.perform {
                 guard !state.activated, !state.cancelled else { return }
                 state.activated = true
                 if state.scheduled { loop.arm(state, deadline: state.deadline) }
@@ -101,7 +97,7 @@ public final class LoopTimer: @unchecked Sendable {
         case .dispatch(let source): source.cancel()
         #if os(Linux)
         case .epoll(let loop, let state):
-            onLoop(loop) {
+            loop.perform {
                 state.cancelled = true
                 state.handler = nil
             }

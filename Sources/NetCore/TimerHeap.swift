@@ -3,7 +3,7 @@
 /// its old entry in place and bumps the timer's generation; stale entries are dropped when
 /// they reach the top, so every change is one O(log n) push.
 struct TimerHeap {
-    struct Entry {
+    struct Entry: HeapOrdered {
         let deadline: UInt64
         /// Insertion order: timers due at the same moment run first-in first-out.
         let order: UInt64
@@ -17,7 +17,7 @@ struct TimerHeap {
         }
     }
 
-    private var heap: [Entry] = []
+    private var heap = MinHeap<Entry>()
     private var counter: UInt64 = 0
 
     mutating func nextOrder() -> UInt64 {
@@ -57,35 +57,18 @@ struct TimerHeap {
     }
 
     mutating func push(_ entry: Entry) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].runs(before: heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
+        heap.push(entry)
+        // Stale entries otherwise wait for their deadlines: a connect timeout cancelled at once
+        // would stay 10 s. Once they are most of a large heap, sweep them out.
+        if heap.count > 1024, heap.count % 1024 == 0 { heap.removeAll { !$0.isCurrent } }
     }
 
     private mutating func dropStale() {
-        while let first = heap.first, !first.isCurrent { _ = popFirst() }
+        while let first = heap.first, !first.isCurrent { _ = heap.popFirst() }
     }
 
     private mutating func popFirst() -> Entry {
-        let first = heap[0]
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return first }
-        heap[0] = last
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < heap.count, heap[left].runs(before: heap[smallest]) { smallest = left }
-            if right < heap.count, heap[right].runs(before: heap[smallest]) { smallest = right }
-            guard smallest != parent else { return first }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
+        heap.popFirst()
     }
 }
 #endif
