@@ -53,7 +53,7 @@ struct HTTPResponseParser {
                 }
                 try parseHead(buffer[..<end])
                 buffer.removeSubrange(..<(end + 4))
-                if let done = startBody() { return done }
+                if let done = try startBody() { return done }
             case .body(.length(let length)):
                 guard buffer.count >= length else { return .needMore }
                 body = Array(buffer[..<length])
@@ -144,9 +144,16 @@ struct HTTPResponseParser {
         return nil
     }
 
-    private mutating func startBody() -> Progress? {
-        if !expectsBody || (100..<200).contains(status) || status == 204 || status == 304 {
-            return (try? finish()) ?? .needMore
+    private mutating func startBody() throws -> Progress? {
+        if (100..<200).contains(status) {
+            // An interim answer (100 Continue, 103 Early Hints): the final one follows, maybe in
+            // the same read, so parsing goes on (fuzzing found it waiting for bytes already here).
+            status = 0
+            headers = HTTPHeaders()
+            return nil
+        }
+        if !expectsBody || status == 204 || status == 304 {
+            return try finish()
         }
         if headers.containsToken("chunked", in: "Transfer-Encoding") {
             phase = .body(.chunked(ChunkedCodec.Decoder(limits: Self.chunkedLimits)))
@@ -161,7 +168,8 @@ struct HTTPResponseParser {
 
     private mutating func finish() throws -> Progress {
         var decoded = body
-        if let coding = headers["Content-Encoding"], HTTPHeaders.sameName(coding.trimmingSpaces, "gzip") {
+        // No body (HEAD, 204, 304, or empty): the coding names a representation that is not here.
+        if !body.isEmpty, let coding = headers["Content-Encoding"], HTTPHeaders.sameName(coding.trimmingSpaces, "gzip") {
             guard let inflated = try? Gzip.decompress(body) else { throw Failure.malformed("bad gzip body") }
             decoded = inflated
             headers.remove(name: "Content-Encoding")
