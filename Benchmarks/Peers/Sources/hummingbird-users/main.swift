@@ -42,4 +42,4 @@ let app = Application(
 )
 print("hummingbird-users listening on http://\(options.host):\(options.port), upstream \(upstream)")
 try await app.runService()
-try await httpClient.shutdown()
+try await httpClient.shutdown().get()
