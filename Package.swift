@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Streams", targets: ["Streams"]),
+        // Virtual-time test kit for Streams pipelines (as RxTest is to RxSwift).
+        .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
         .library(name: "NetCore", targets: ["NetCore"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .executable(name: "stream-service", targets: ["Server"]),
@@ -22,6 +24,7 @@ let package = Package(
         .target(name: "ConcurrencyHelpers"),
         // Reactive library: Foundation and Dispatch only.
         .target(name: "Streams", dependencies: ["ConcurrencyHelpers"]),
+        .target(name: "StreamsTesting", dependencies: ["ConcurrencyHelpers", "Streams"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Sockets, TLS and gzip shared by the server and the upstream client.
@@ -49,12 +52,16 @@ let package = Package(
                 .embedInCode("Page/page.js"),
             ]
         ),
-        .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams", "StreamsTesting"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
         .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "ConcurrencyHelpers"], path: "Tests/HTTPTestSupport"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics")]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")]),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
+            // An extract of GitHub's published REST schemas the demo upstream is checked against.
+            resources: [.copy("Routes/Resources")]),
     ],
     swiftLanguageModes: [.v6]
 )

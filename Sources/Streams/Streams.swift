@@ -1,10 +1,14 @@
 // # Streams
 //
 // A small reactive library: cold `DataStream`s built from a subscribe
-// closure, hot subjects (`Streamer`, `ValueStreamer`, `ReplayStreamer`),
-// operators in `extension StreamType`, schedulers with virtual time for
-// tests, and a bridge to Swift concurrency (`values`, `first()`, `array()`,
-// `DataStream { try await … }`).
+// closure, hot subjects (`Streamer`, `ValueStreamer`, `ReplayStreamer`,
+// `AsyncStreamer`, relays), operators in `extension StreamType`, traits whose
+// type states their grammar (`Single`, `Maybe`, `Completable`, `Infallible`),
+// schedulers with virtual time for tests (the `StreamsTesting` product adds
+// the test kit), and a bridge to Swift concurrency (`values`, `first()`,
+// `array()`, `DataStream { try await … }`). What waits for a slow consumer
+// (`observe(on:)`, `values`) is bounded by a `BufferLimit`. `Streams.docc`
+// has a guide per operator family.
 //
 // ## Contract
 //

@@ -1,5 +1,6 @@
 import Foundation
 import Streams
+import StreamsTesting
 import XCTest
 @testable import Domain
 
@@ -29,7 +30,85 @@ final class DemoUpstreamTests: XCTestCase {
 
     func testAvatarUrlsPointBackAtTheHostTheClientUsed() throws {
         let first = try XCTUnwrap(try users(in: answer("/users?per_page=1")).first)
-        XCTAssertEqual(first.avatarUrl, "http://demo.test:1234/avatars/ada1.png")
+        XCTAssertEqual(first.avatarUrl, "http://demo.test:1234/u/1?v=4")
+    }
+
+    func testAvatarUrlsPointAtTheAvatarOriginOnceItListens() throws {
+        let upstream = DemoUpstream(configuration: .init(users: 10))
+        upstream.serveAvatars(onPort: 4321)
+        let page = try users(in: answer("/users?per_page=2", upstream: upstream))
+        XCTAssertEqual(page.map(\.avatarUrl), ["http://demo.test:4321/u/1?v=4", "http://demo.test:1234/grace2.png"])
+    }
+
+    func testSomeAvatarsRedirectToTheAvatarOrigin() {
+        let upstream = DemoUpstream(configuration: .init(users: 10))
+        upstream.serveAvatars(onPort: 4321)
+        let response = answer("/grace2.png", upstream: upstream)
+        XCTAssertEqual(response.status, 302)
+        XCTAssertEqual(response.headers["Location"], "http://demo.test:4321/u/2?v=4")
+    }
+
+    func testListItemsCarryNoNameAsGitHubsDoNot() {
+        let body = String(decoding: answer("/users?per_page=3").body, as: UTF8.self)
+        XCTAssertFalse(body.contains("\"name\""), body)
+    }
+
+    func testAnswersCarryAWeakETagAnd304WhenItMatches() throws {
+        let first = answer("/users/ada1")
+        let etag = try XCTUnwrap(first.headers["ETag"])
+        XCTAssertTrue(etag.hasPrefix("W/\""), etag)
+        let again = DemoUpstream(configuration: .init(users: 10)).answer(DemoRequest(target: "/users/ada1", host: "demo.test:1234", headers: ["If-None-Match": etag]))
+        XCTAssertEqual(again.status, 304)
+        XCTAssertEqual(again.body, [])
+        XCTAssertEqual(again.headers["ETag"], etag)
+    }
+
+    func testAnswersCarryRateLimitHeaders() {
+        let response = answer("/users")
+        XCTAssertEqual(response.headers["X-RateLimit-Limit"], "5000")
+        XCTAssertEqual(response.headers["X-RateLimit-Remaining"], "4999")
+        XCTAssertEqual(response.headers["X-RateLimit-Used"], "1")
+        XCTAssertNotNil(response.headers["X-RateLimit-Reset"].flatMap(Int.init))
+    }
+
+    func testRateLimitRefusesWith403AndResetHeadersOnceSpent() throws {
+        let upstream = DemoUpstream(configuration: .init(users: 10, rateLimit: 30))
+        let statuses = (0..<40).map { _ in answer("/users/ada1", upstream: upstream).status }
+        XCTAssertEqual(statuses.filter { $0 == 200 }.count, 30, "the hour's budget")
+        XCTAssertEqual(statuses.suffix(5), [403, 403, 403, 403, 403])
+        let refused = answer("/users/ada1", upstream: upstream)
+        XCTAssertEqual(refused.headers["X-RateLimit-Remaining"], "0")
+        let reset = try XCTUnwrap(refused.headers["X-RateLimit-Reset"].flatMap(Double.init))
+        XCTAssertGreaterThan(reset, Date().timeIntervalSince1970 + 3500)
+    }
+
+    func testRateLimitAlsoThrottlesSomeRequestsWith429AndRetryAfter() {
+        let upstream = DemoUpstream(configuration: .init(users: 10, rateLimit: 1000))
+        let throttled = (0..<200).map { _ in answer("/users", upstream: upstream) }.filter { $0.status == 429 }
+        XCTAssertFalse(throttled.isEmpty)
+        XCTAssertTrue(throttled.allSatisfy { $0.headers["Retry-After"] == "1" })
+    }
+
+    func testRateLimitEndpointIsFree() throws {
+        let upstream = DemoUpstream(configuration: .init(users: 10, rateLimit: 1))
+        _ = answer("/users", upstream: upstream)
+        for _ in 0..<3 { XCTAssertEqual(answer("/rate_limit", upstream: upstream).status, 200) }
+        let body = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(answer("/rate_limit", upstream: upstream).body)) as? [String: Any])
+        let core = try XCTUnwrap((body["resources"] as? [String: Any])?["core"] as? [String: Any])
+        XCTAssertEqual(core["remaining"] as? Int, 0)
+        XCTAssertEqual(core["limit"] as? Int, 1)
+    }
+
+    func testReposArePagedWithLinks() throws {
+        let upstream = DemoUpstream(configuration: .init(users: 30))
+        let first = answer("/users/barbara25/repos?per_page=100", upstream: upstream)
+        XCTAssertEqual(try JSONDecoder().decode([GitHubRepo].self, from: Data(first.body)).count, 100)
+        XCTAssertEqual(
+            first.headers["Link"],
+            "<http://demo.test:1234/users/barbara25/repos?per_page=100&page=2>; rel=\"next\", <http://demo.test:1234/users/barbara25/repos?per_page=100&page=2>; rel=\"last\"")
+        let second = answer("/users/barbara25/repos?per_page=100&page=2", upstream: upstream)
+        XCTAssertEqual(try JSONDecoder().decode([GitHubRepo].self, from: Data(second.body)).count, 50)
+        XCTAssertFalse(second.headers["Link"]?.contains("rel=\"next\"") ?? true)
     }
 
     func testUserWithoutNameIsSentWithNullName() {
@@ -40,7 +119,8 @@ final class DemoUpstreamTests: XCTestCase {
     func testUnknownUserIs404() {
         XCTAssertEqual(answer("/users/nobody").status, 404)
         XCTAssertEqual(answer("/users/nobody/repos").status, 404)
-        XCTAssertEqual(answer("/avatars/nobody.png").status, 404)
+        XCTAssertEqual(answer("/nobody.png").status, 404)
+        XCTAssertEqual(answer("/u/999").status, 404)
     }
 
     func testReposAreGitHubShaped() throws {
@@ -52,7 +132,7 @@ final class DemoUpstreamTests: XCTestCase {
     }
 
     func testAvatarIsAPNGIdenticonOfTheLogin() {
-        let response = answer("/avatars/grace2.png")
+        let response = answer("/u/2")
         XCTAssertEqual(response.headers["Content-Type"], "image/png")
         XCTAssertEqual(response.body, Identicon(login: "grace2").png())
     }

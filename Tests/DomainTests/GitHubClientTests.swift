@@ -1,6 +1,7 @@
 import Foundation
 import MetricsTestKit
 import Streams
+import StreamsTesting
 import XCTest
 @testable import Domain
 
@@ -62,7 +63,7 @@ final class GitHubClientTests: XCTestCase {
         let recorder = EventRecorder<GitHubUser>()
         recorder.watch(client(transport).user(login: "nobody"))
         scheduler.run()
-        XCTAssertEqual(recorder.error as? UpstreamError, .status(404, retryAfterSeconds: nil))
+        XCTAssertEqual(recorder.error as? UpstreamFailure, UpstreamFailure(.status(404, retryAfterSeconds: nil), stage: .user("nobody")))
         XCTAssertEqual(transport.requests.count, 1)
     }
 
@@ -80,7 +81,7 @@ final class GitHubClientTests: XCTestCase {
         let recorder = EventRecorder<[GitHubRepo]>()
         recorder.watch(client(transport).repos(login: "ada1"))
         scheduler.run()
-        XCTAssertEqual(recorder.error as? UpstreamError, .rateLimited(retryAfterSeconds: 30))
+        XCTAssertEqual(recorder.error as? UpstreamFailure, UpstreamFailure(.rateLimited(retryAfterSeconds: 30), stage: .repos("ada1")))
         XCTAssertEqual(transport.requests.count, 1)
     }
 
@@ -89,7 +90,7 @@ final class GitHubClientTests: XCTestCase {
         let recorder = EventRecorder<GitHubUser>()
         recorder.watch(client(transport).user(login: "ada1"))
         scheduler.run()
-        XCTAssertEqual(recorder.error as? UpstreamError, .status(502, retryAfterSeconds: nil))
+        XCTAssertEqual(recorder.error as? UpstreamFailure, UpstreamFailure(.status(502, retryAfterSeconds: nil), stage: .user("ada1"), retries: 3))
         XCTAssertEqual(transport.requests.count, 4)
     }
 
@@ -100,7 +101,7 @@ final class GitHubClientTests: XCTestCase {
         scheduler.advance(by: .milliseconds(299))
         XCTAssertFalse(recorder.isTerminated)
         scheduler.advance(by: .milliseconds(1))
-        XCTAssertEqual(recorder.error as? UpstreamError, .timeout)
+        XCTAssertEqual(recorder.error as? UpstreamFailure, UpstreamFailure(.timeout, stage: .user("ada1")))
     }
 
     func testDisposingCancelsAPendingRetry() throws {
@@ -127,6 +128,99 @@ final class GitHubClientTests: XCTestCase {
         XCTAssertEqual(transport.requests.first?.headers["Authorization"], "Bearer secret")
     }
 
+    func testRedirectIsFollowedAndEachHopIsRetriedOnItsOwn() {
+        let transport = ScriptedTransport([
+            .respond(UpstreamResponse(status: 302, headers: ["location": "http://avatars.test/u/1?v=4"])),
+            json(503), .respond(UpstreamResponse(status: 200, headers: ["content-type": "image/png"], body: [7])),
+        ])
+        let recorder = EventRecorder<AvatarImage>()
+        recorder.watch(client(transport, token: "secret").avatar(url: URL(string: "http://demo.test/ada1.png")!, login: "ada1"))
+        scheduler.run()
+        XCTAssertEqual(recorder.values, [AvatarImage(bytes: [7], contentType: "image/png")])
+        XCTAssertEqual(transport.requests.map(\.url.absoluteString), ["http://demo.test/ada1.png", "http://avatars.test/u/1?v=4", "http://avatars.test/u/1?v=4"])
+        XCTAssertEqual(transport.requests.map { $0.headers["Authorization"] }, ["Bearer secret", nil, nil], "no token to another origin")
+    }
+
+    func testRequestsCarryGitHubsDocumentedHeaders() {
+        let transport = ScriptedTransport([json(200, "[]")])
+        client(transport).users(since: 0, perPage: 1).watch { _ in }
+        let headers = transport.requests.first?.headers ?? [:]
+        XCTAssertEqual(headers["Accept"], "application/vnd.github+json")
+        XCTAssertEqual(headers["X-GitHub-Api-Version"], "2022-11-28")
+        XCTAssertEqual(headers["User-Agent"], "StreamService/\(ServiceIdentity.version)")
+    }
+
+    func testTokenIsNotSentToAnotherOriginOnTheSameHost() {
+        let transport = ScriptedTransport([json(200, "{}")])
+        let client = client(transport, token: "secret")
+        client.avatar(url: URL(string: "http://demo.test:8443/u/1")!, login: "ada1").watch { _ in }
+        client.avatar(url: URL(string: "https://demo.test/u/1")!, login: "ada1").watch { _ in }
+        XCTAssertEqual(transport.requests.map { $0.headers["Authorization"] }, [nil, nil])
+    }
+
+    func testSecondaryRateLimitIsARateLimitNotRetriedWhenTheWaitIsLong() {
+        let transport = ScriptedTransport([json(403, #"{"message":"You have exceeded a secondary rate limit."}"#, headers: ["retry-after": "60"])])
+        let recorder = EventRecorder<GitHubUser>()
+        recorder.watch(client(transport).user(login: "ada1"))
+        scheduler.run()
+        XCTAssertEqual(recorder.error as? UpstreamFailure, UpstreamFailure(.rateLimited(retryAfterSeconds: 60), stage: .user("ada1")))
+        XCTAssertEqual(transport.requests.count, 1)
+    }
+
+    func testShortRateLimitWaitIsRetriedInsideTheRequest() {
+        let transport = ScriptedTransport([json(429, headers: ["retry-after": "3"]), json(200, "[]")])
+        let recorder = EventRecorder<[GitHubUser]>()
+        recorder.watch(client(transport).users(since: 0, perPage: 1))
+        scheduler.advance(by: .milliseconds(2999))
+        XCTAssertEqual(transport.requests.count, 1)
+        scheduler.advance(by: .milliseconds(1))
+        XCTAssertEqual(recorder.values.count, 1)
+    }
+
+    func testPrimaryRateLimitWaitsUntilTheResetWithoutRetryAfter() {
+        let reset = Int(Date().timeIntervalSince1970) + 600
+        let answer = UpstreamResponse(status: 403, headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset)])
+        guard case .rateLimited(let seconds)? = UpstreamError(answer: answer) else { return XCTFail("not a rate limit") }
+        XCTAssertEqual(Double(seconds), 600, accuracy: 2)
+    }
+
+    func testRateLimitWithoutAnyHintWaitsAMinute() {
+        XCTAssertEqual(UpstreamError(answer: UpstreamResponse(status: 429)), .rateLimited(retryAfterSeconds: 60))
+    }
+
+    func testPlainForbiddenIsAClientError() {
+        XCTAssertEqual(UpstreamError(answer: UpstreamResponse(status: 403, body: Array(#"{"message":"Forbidden"}"#.utf8))), .status(403, retryAfterSeconds: nil))
+    }
+
+    func testFailureCountsTheRetriesSpent() {
+        let transport = ScriptedTransport([json(500), json(500), json(404)])
+        let recorder = EventRecorder<GitHubUser>()
+        recorder.watch(client(transport).user(login: "ada1"))
+        scheduler.run()
+        XCTAssertEqual((recorder.error as? UpstreamFailure)?.retries, 2)
+    }
+
+    func testOptionalRepoFieldsMayBeAbsent() {
+        let transport = ScriptedTransport([json(200, #"[{"id":1,"name":"a"},{"id":2,"name":"b","language":null,"stargazers_count":3}]"#)])
+        let recorder = EventRecorder<[GitHubRepo]>()
+        recorder.watch(client(transport).repos(login: "ada1"))
+        scheduler.run()
+        XCTAssertEqual(recorder.values.first, [GitHubRepo(id: 1, name: "a", language: nil, stargazersCount: nil), GitHubRepo(id: 2, name: "b", language: nil, stargazersCount: 3)])
+    }
+
+    func testReposFollowTheNextLinkUpToTheCap() {
+        let page = { (id: Int) in "[{\"id\":\(id),\"name\":\"r\(id)\"}]" }
+        let next = { (n: Int) in ["link": "<http://demo.test/users/ada1/repos?per_page=100&page=\(n)>; rel=\"next\""] }
+        let transport = ScriptedTransport([json(200, page(1), headers: next(2)), json(200, page(2), headers: next(3)), json(200, page(3), headers: next(4))])
+        let client = GitHubClient(
+            configuration: .init(baseURL: base, retry: .none, maxRepoPages: 2), transport: transport, scheduler: scheduler, metrics: UpstreamMetrics())
+        let recorder = EventRecorder<[GitHubRepo]>()
+        recorder.watch(client.repos(login: "ada1"))
+        scheduler.run()
+        XCTAssertEqual(recorder.values.first?.map(\.id), [1, 2])
+        XCTAssertEqual(transport.requests.map(\.target), ["/users/ada1/repos?per_page=100", "/users/ada1/repos?per_page=100&page=2"])
+    }
+
     func testRequestTargetCarriesSinceAndPerPage() {
         let transport = ScriptedTransport([json(200, "[]")])
         client(transport).users(since: 7, perPage: 5).watch { _ in }
@@ -137,6 +231,7 @@ final class GitHubClientTests: XCTestCase {
         let recorder = EventRecorder<Bool>()
         recorder.watch(client(ScriptedTransport([.fail(.connection("refused"))])).probe())
         XCTAssertEqual(recorder.values, [false])
+        XCTAssertTrue(recorder.ended)
     }
 
     func testAnAttemptIsCountedByOutcomeAndTimed() throws {

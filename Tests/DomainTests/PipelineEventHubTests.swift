@@ -1,4 +1,5 @@
 import Streams
+import StreamsTesting
 import XCTest
 @testable import Domain
 

@@ -4,37 +4,44 @@ import XCTest
 final class RetryPolicyTests: XCTestCase {
     let policy = RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(100), maxDelay: .milliseconds(250), jitter: 0.5)
 
+    func delay(_ retry: Int, after error: UpstreamError, random: Double = 0) -> Duration? {
+        policy.backoff(random: { random }).delay(beforeRetry: retry, after: error)
+    }
+
     func testBackoffDoublesUpToTheCap() {
-        let delays = (1...3).map { policy.delay(beforeRetry: $0, after: .timeout, unitRandom: 0) }
-        XCTAssertEqual(delays, [.milliseconds(100), .milliseconds(200), .milliseconds(250)])
+        XCTAssertEqual((1...3).map { delay($0, after: .timeout) }, [.milliseconds(100), .milliseconds(200), .milliseconds(250)])
     }
 
     func testJitterShortensTheWaitByUpToItsFraction() {
-        XCTAssertEqual(policy.delay(beforeRetry: 1, after: .timeout, unitRandom: 0.999_999)!, .milliseconds(50), accuracy: .microseconds(1))
+        XCTAssertEqual(delay(1, after: .timeout, random: 0.999_999)!, .milliseconds(50), accuracy: .microseconds(1))
     }
 
-    func testGivesUpAfterMaxRetries() {
-        XCTAssertNil(policy.delay(beforeRetry: 4, after: .timeout, unitRandom: 0))
-    }
-
-    func testRetriesConnectionErrorsTimeouts5xxAnd429() {
-        for error: UpstreamError in [.connection("reset"), .timeout, .status(500, retryAfterSeconds: nil), .status(503, retryAfterSeconds: nil), .status(429, retryAfterSeconds: nil)] {
-            XCTAssertNotNil(policy.delay(beforeRetry: 1, after: error, unitRandom: 0), "\(error)")
+    func testRetriesConnectionErrorsTimeouts5xxAndShortRateLimits() {
+        for error: UpstreamError in [.connection("reset"), .timeout, .status(500, retryAfterSeconds: nil), .status(503, retryAfterSeconds: nil), .rateLimited(retryAfterSeconds: 1)] {
+            XCTAssertNotNil(delay(1, after: error), "\(error)")
         }
     }
 
-    func testNeverRetriesOther4xxOrRateLimits() {
-        for error: UpstreamError in [.status(400, retryAfterSeconds: nil), .status(404, retryAfterSeconds: nil), .status(403, retryAfterSeconds: nil), .rateLimited(retryAfterSeconds: 1)] {
-            XCTAssertNil(policy.delay(beforeRetry: 1, after: error, unitRandom: 0), "\(error)")
+    func testNeverRetriesOther4xxOrMalformedAnswers() {
+        for error: UpstreamError in [.status(400, retryAfterSeconds: nil), .status(404, retryAfterSeconds: nil), .status(403, retryAfterSeconds: nil), .malformed("json")] {
+            XCTAssertNil(delay(1, after: error), "\(error)")
         }
     }
 
     func testHonoursRetryAfterInsteadOfBackoff() {
-        XCTAssertEqual(policy.delay(beforeRetry: 1, after: .status(429, retryAfterSeconds: 2), unitRandom: 0.5), .seconds(2))
+        XCTAssertEqual(delay(1, after: .rateLimited(retryAfterSeconds: 2), random: 0.5), .seconds(2))
     }
 
-    func testRetryAfterBeyondTheLimitIsNotWaitedFor() {
-        XCTAssertNil(policy.delay(beforeRetry: 1, after: .status(503, retryAfterSeconds: 60), unitRandom: 0))
+    func testServerWaitBeyondTheLimitIsNotWaitedFor() {
+        XCTAssertNil(delay(1, after: .status(503, retryAfterSeconds: 60)))
+        XCTAssertNil(delay(1, after: .rateLimited(retryAfterSeconds: 6)))
+        XCTAssertNotNil(delay(1, after: .rateLimited(retryAfterSeconds: 5)), "5 s is still waited for")
+    }
+
+    func testUnknownErrorsAreClassifiedOnceAsConnectionFailures() {
+        struct Unknown: Error {}
+        XCTAssertEqual(UpstreamError(classifying: Unknown()), .connection(String(describing: Unknown())))
+        XCTAssertNotNil(policy.backoff(random: { 0 }).delay(beforeRetry: 1, after: Unknown()), "retried like a connection failure")
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Streams
+import StreamsTesting
 import XCTest
 @testable import Domain
 
@@ -20,7 +21,8 @@ final class UsersWithAvatarsPipelineTests: XCTestCase {
     func testSerialModeFetchesOneAvatarAtATime() {
         let recorder = EventRecorder<[UserWithAvatar]>()
         recorder.watch(pipeline().list(UsersQuery(limit: 5, avatars: .serial)))
-        scheduler.advance(by: .milliseconds(299))
+        // 50 ms for the page, then five avatars one after another, grace2's behind a redirect (two hops).
+        scheduler.advance(by: .milliseconds(349))
         XCTAssertFalse(recorder.isTerminated)
         scheduler.advance(by: .milliseconds(1))
         XCTAssertEqual(recorder.values.first?.count, 5)
@@ -51,7 +53,7 @@ final class UsersWithAvatarsPipelineTests: XCTestCase {
         let png = Identicon(login: "ada1").png()
         XCTAssertEqual(user.login, "ada1")
         XCTAssertEqual(user.avatar.url, "/users/ada1/avatar")
-        XCTAssertEqual(user.avatar.upstreamUrl, "http://demo.test/avatars/ada1.png")
+        XCTAssertEqual(user.avatar.upstreamUrl, "http://demo.test/u/1?v=4")
         XCTAssertEqual(user.avatar.contentType, "image/png")
         XCTAssertEqual(user.avatar.bytes, png.count)
         XCTAssertEqual(user.avatar.sha256, SHA256Digest.hex(png))
@@ -64,6 +66,37 @@ final class UsersWithAvatarsPipelineTests: XCTestCase {
         scheduler.run()
         let dataURI = try XCTUnwrap(recorder.values.first?.first?.avatar.dataURI)
         XCTAssertEqual(dataURI, "data:image/png;base64," + Data(Identicon(login: "ada1").png()).base64EncodedString())
+    }
+
+    func testWithoutProfileTheListHasNoNamesAsInGitHubsList() throws {
+        let recorder = EventRecorder<[UserWithAvatar]>()
+        recorder.watch(pipeline(latency: .zero).list(UsersQuery(limit: 2)))
+        scheduler.run()
+        let users = try XCTUnwrap(recorder.values.first)
+        XCTAssertEqual(users.map(\.name), [nil, nil])
+        XCTAssertEqual(users.map(\.profile), [nil, nil])
+    }
+
+    func testProfileZipsEachUsersAvatarWithTheirPublicProfile() throws {
+        let recorder = EventRecorder<[UserWithAvatar]>()
+        recorder.watch(pipeline(latency: .zero).list(UsersQuery(limit: 5, profile: true)))
+        scheduler.run()
+        let users = try XCTUnwrap(recorder.values.first)
+        let directory = DemoDirectory(userCount: 40)
+        XCTAssertEqual(users.map(\.name), (1...5).map { directory.user(id: $0)?.name })
+        XCTAssertEqual(users[0].profile?.company, directory.user(id: 1)?.company)
+        XCTAssertEqual(users[0].profile?.publicRepos, directory.repos(of: directory.user(id: 1)!).count)
+        XCTAssertEqual(users.map(\.avatar.placeholder), [nil, nil, nil, nil, nil])
+    }
+
+    func testProfileAndAvatarAreFetchedInTheSameParallelStage() {
+        let recorder = EventRecorder<[UserWithAvatar]>()
+        // ada1's avatar is one request away; both of ada1's requests overlap: 50 ms page + 50 ms.
+        recorder.watch(pipeline().list(UsersQuery(limit: 1, profile: true)))
+        scheduler.advance(by: .milliseconds(99))
+        XCTAssertFalse(recorder.isTerminated)
+        scheduler.advance(by: .milliseconds(1))
+        XCTAssertEqual(recorder.values.first?.first?.name, DemoDirectory(userCount: 40).user(id: 1)?.name)
     }
 
     func testRetriesRideOutAThirtyPercentFailureRate() {
@@ -121,7 +154,7 @@ final class AvatarErrorPolicyTests: XCTestCase {
 
     func testFailPolicyFailsTheWholeList() {
         let (_, list) = run(.fail)
-        XCTAssertEqual(list.error as? UpstreamError, .status(404, retryAfterSeconds: nil))
+        XCTAssertEqual(list.error as? UpstreamFailure, UpstreamFailure(.status(404, retryAfterSeconds: nil), stage: .avatar("ada1")))
     }
 
     func testPlaceholderPolicySubstitutesAMarkedPlaceholder() throws {
@@ -136,7 +169,9 @@ final class AvatarErrorPolicyTests: XCTestCase {
     func testSkipPolicyLeavesTheUserOutAndReportsIt() {
         let (outcomes, list) = run(.skip)
         XCTAssertEqual(list.values.first?.map(\.login), ["grace2"])
-        XCTAssertEqual(outcomes.values.first?.result, .skipped(login: "ada1", error: .status(404, retryAfterSeconds: nil)))
+        XCTAssertEqual(
+            outcomes.values.first?.result,
+            .skipped(login: "ada1", error: UpstreamFailure(.status(404, retryAfterSeconds: nil), stage: .avatar("ada1"))))
     }
 }
 
@@ -161,7 +196,7 @@ final class ProfilePipelineTests: XCTestCase {
         XCTAssertEqual(profile.user.login, "grace2")
         XCTAssertEqual(profile.user.avatarUrl, "/users/grace2/avatar")
         XCTAssertEqual(profile.repos.count, repos.count)
-        XCTAssertEqual(profile.repos.stars, repos.reduce(0) { $0 + $1.stars })
+        XCTAssertEqual(profile.repos.stars, repos.reduce(0) { $0 + ($1.stars ?? 0) })
         XCTAssertTrue(recorder.ended)
     }
 
@@ -178,7 +213,7 @@ final class ProfilePipelineTests: XCTestCase {
         let recorder = EventRecorder<UserProfile>()
         recorder.watch(pipeline.profile(login: "nobody"))
         scheduler.run()
-        XCTAssertTrue((recorder.error as? UpstreamError)?.isNotFound ?? false)
+        XCTAssertEqual(recorder.error as? UpstreamFailure, UpstreamFailure(.status(404, retryAfterSeconds: nil), stage: .user("nobody")))
     }
 
     func testRepoSummaryRanksLanguagesByCountThenName() {
@@ -186,36 +221,5 @@ final class ProfilePipelineTests: XCTestCase {
             GitHubRepo(id: $0.offset, name: "r\($0.offset)", language: $0.element.0, stargazersCount: $0.element.1)
         }
         XCTAssertEqual(RepoSummary(repos: repos), RepoSummary(count: 7, stars: 15, topLanguages: ["Go", "Swift", "C"]))
-    }
-}
-
-final class UsersQueryTests: XCTestCase {
-    func parse(_ parameters: [String: String]) throws -> UsersQuery {
-        try UsersQuery.parse { parameters[$0] }
-    }
-
-    func testDefaultsApplyWhenParametersAreAbsent() throws {
-        XCTAssertEqual(try parse([:]), UsersQuery())
-    }
-
-    func testLimitOutsideOneToHundredNamesTheParameter() {
-        for value in ["0", "101", "ten"] {
-            XCTAssertThrowsError(try parse(["limit": value])) { XCTAssertEqual(($0 as? QueryParameterError)?.parameter, "limit") }
-        }
-    }
-
-    func testConcurrencyOutsideOneToSixtyFourIsRejected() {
-        XCTAssertThrowsError(try parse(["concurrency": "65"])) { XCTAssertEqual(($0 as? QueryParameterError)?.parameter, "concurrency") }
-    }
-
-    func testUnknownEnumValuesAreRejected() {
-        XCTAssertThrowsError(try parse(["avatars": "sideways"])) { XCTAssertEqual(($0 as? QueryParameterError)?.parameter, "avatars") }
-        XCTAssertThrowsError(try parse(["onAvatarError": "ignore"])) { XCTAssertEqual(($0 as? QueryParameterError)?.parameter, "onAvatarError") }
-        XCTAssertThrowsError(try parse(["embed": "base64"])) { XCTAssertEqual(($0 as? QueryParameterError)?.parameter, "embed") }
-    }
-
-    func testAllParametersParse() throws {
-        let query = try parse(["since": "5", "limit": "7", "avatars": "serial", "concurrency": "3", "onAvatarError": "skip", "embed": "data-uri"])
-        XCTAssertEqual(query, UsersQuery(since: 5, limit: 7, avatars: .serial, concurrency: 3, onAvatarError: .skip, embed: .dataURI))
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The demo upstream's data: users 1…count and their repositories, computed from the id
 /// on demand (nothing stored), identical on every run.
 public struct DemoDirectory: Sendable {
@@ -18,6 +24,11 @@ public struct DemoDirectory: Sendable {
     ]
     static let languages = ["Swift", "Rust", "Go", "C", "Python", "TypeScript", "Kotlin", "Haskell", "Zig", "OCaml"]
     static let repoWords = ["stream", "parser", "kernel", "compiler", "cache", "router", "queue", "shader", "ledger", "notes"]
+    static let companies = ["Analytical Engines", "Harvard Mark I", "Bletchley Park", "Bell Labs", "Xerox PARC"]
+    static let cities = ["London", "Arlington", "Manchester", "Eindhoven", "Boston", "Palo Alto", "Murray Hill"]
+    /// Every 25th user has this many repositories: more than one page of 100, so `Link`
+    /// paging is exercised (GitHub users with hundreds of repos are common).
+    public static let prolificRepoCount = 150
 
     /// Logins end with the id ("ada1", "grace2"), which makes lookup by login O(1).
     public func user(id: Int) -> DemoUser? {
@@ -27,7 +38,21 @@ public struct DemoDirectory: Sendable {
         let last = Self.lastNames[Int(hash.next() % UInt64(Self.lastNames.count))]
         // Every fifth user has no display name, as many GitHub accounts do.
         let name: String? = id % 5 == 0 ? nil : "\(first) \(last)"
-        return DemoUser(id: id, login: "\(first.lowercased())\(id)", name: name)
+        let login = "\(first.lowercased())\(id)"
+        // Every third user leaves company, location and bio empty, as most accounts do.
+        let sparse = id % 3 == 0
+        return DemoUser(
+            id: id, login: login, name: name,
+            company: sparse ? nil : Self.companies[Int(hash.next() % UInt64(Self.companies.count))],
+            location: sparse ? nil : Self.cities[Int(hash.next() % UInt64(Self.cities.count))],
+            bio: sparse ? nil : "Writes \(Self.languages[id % Self.languages.count]) for fun.",
+            blog: sparse ? "" : "https://\(login).example",
+            followers: Int(hash.next() % 1000), following: Int(hash.next() % 100),
+            createdAt: Self.timestamp(daysAfter2008: id % 5000),
+            // One user in twenty has an avatar_url that redirects to the avatar origin: every
+            // page of 20 meets a redirect, and the extra round trips still fit in the slack of
+            // a parallel page (100 avatars, 16 at a time: 7 rounds of 50 ms with or without them).
+            avatarBehindRedirect: id % 20 == 2)
     }
 
     public func user(login: String) -> DemoUser? {
@@ -45,15 +70,26 @@ public struct DemoDirectory: Sendable {
 
     public func repos(of user: DemoUser) -> [DemoRepo] {
         var hash = StableHash(user.id &* 31 &+ 7)
-        let count = Int(hash.next() % 6)
+        let count = user.id % 25 == 0 ? Self.prolificRepoCount : Int(hash.next() % 6)
         return (0..<count).map { index in
             let word = Self.repoWords[Int(hash.next() % UInt64(Self.repoWords.count))]
             let language = Self.languages[Int(hash.next() % UInt64(Self.languages.count))]
             let stars = Int(hash.next() % 500)
             return DemoRepo(
-                id: user.id * 100 + index, name: "\(word)-\(index + 1)", owner: user.login,
-                language: index == 4 ? nil : language, stars: stars)
+                id: user.id * 1000 + index, name: "\(word)-\(index + 1)", owner: user.login,
+                language: index % 5 == 4 ? nil : language,
+                // Every fourth repo omits stargazers_count, which GitHub's schema allows.
+                stars: index % 4 == 3 ? nil : stars,
+                description: index % 2 == 0 ? "A \(word) in \(language)" : nil,
+                createdAt: Self.timestamp(daysAfter2008: (user.id + index * 37) % 5000))
         }
+    }
+
+    /// `YYYY-MM-DDT12:00:00Z`, `days` after 2008-01-01 (GitHub's launch year): fixed, so answers
+    /// and their ETags are identical on every run.
+    static func timestamp(daysAfter2008 days: Int) -> String {
+        let date = Date(timeIntervalSince1970: 1_199_145_600 + Double(days) * 86_400 + 43_200)
+        return date.formatted(Date.ISO8601FormatStyle())
     }
 }
 
@@ -61,6 +97,14 @@ public struct DemoUser: Sendable, Equatable {
     public let id: Int
     public let login: String
     public let name: String?
+    public let company: String?
+    public let location: String?
+    public let bio: String?
+    public let blog: String
+    public let followers: Int
+    public let following: Int
+    public let createdAt: String
+    public let avatarBehindRedirect: Bool
 }
 
 public struct DemoRepo: Sendable, Equatable {
@@ -68,5 +112,7 @@ public struct DemoRepo: Sendable, Equatable {
     public let name: String
     public let owner: String
     public let language: String?
-    public let stars: Int
+    public let stars: Int?
+    public let description: String?
+    public let createdAt: String
 }

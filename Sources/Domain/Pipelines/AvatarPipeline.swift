@@ -20,9 +20,9 @@ public struct AvatarPipeline: Sendable {
             .traced(trace, stage: "user") { $0.login }
             .redirect { user -> DataStream<AvatarImage> in
                 guard let url = URL(string: user.avatarUrl) else {
-                    return .just(error: UpstreamError.malformed("avatar_url of \(user.login)"))
+                    return .just(error: UpstreamFailure(.malformed("avatar_url \(user.avatarUrl)"), stage: .avatar(user.login)))
                 }
-                return client.avatar(url: url, trace: trace)
+                return client.avatar(url: url, login: user.login, trace: trace)
             }
             .traced(trace, stage: "avatar") { "\($0.bytes.count) bytes" }
     }

@@ -37,6 +37,6 @@ public struct RepoSummary: Codable, Sendable, Equatable {
         var perLanguage: [String: Int] = [:]
         for language in repos.compactMap(\.language) { perLanguage[language, default: 0] += 1 }
         let ranked = perLanguage.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        self.init(count: repos.count, stars: repos.reduce(0) { $0 + $1.stargazersCount }, topLanguages: ranked.prefix(3).map(\.key))
+        self.init(count: repos.count, stars: repos.reduce(0) { $0 + ($1.stargazersCount ?? 0) }, topLanguages: ranked.prefix(3).map(\.key))
     }
 }

@@ -2,22 +2,35 @@
 public struct UserWithAvatar: Codable, Sendable, Equatable {
     public let id: Int
     public let login: String
+    /// The display name, known only from the public profile (`profile=true`).
     public let name: String?
     public let avatar: AvatarMetadata
+    /// Present only with `profile=true`.
+    public let profile: PublicProfile?
 
-    public init(id: Int, login: String, name: String?, avatar: AvatarMetadata) {
+    public init(id: Int, login: String, name: String? = nil, avatar: AvatarMetadata, profile: PublicProfile? = nil) {
         self.id = id
         self.login = login
         self.name = name
         self.avatar = avatar
+        self.profile = profile
     }
 
-    /// `name` is always present, null when unknown, as the API contract shows it.
+    /// This entry with the user's public profile attached.
+    public func with(profile user: GitHubUser) -> UserWithAvatar {
+        UserWithAvatar(id: id, login: login, name: user.name, avatar: avatar, profile: PublicProfile(user))
+    }
+
+    /// Without a profile, `name` is absent, as in GitHub's own list; with one, `name` is
+    /// always present, null when the user has none.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(login, forKey: .login)
-        try container.encode(name, forKey: .name)
         try container.encode(avatar, forKey: .avatar)
+        if let profile {
+            try container.encode(name, forKey: .name)
+            try container.encode(profile, forKey: .profile)
+        }
     }
 }

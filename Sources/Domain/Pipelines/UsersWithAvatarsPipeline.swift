@@ -6,12 +6,13 @@ import Foundation
 import Streams
 
 /// A page of users, each with its avatar fetched and described (content type, size,
-/// SHA-256, optionally a data: URI).
+/// SHA-256, optionally a data: URI), and with `profile=true` its public profile too.
 ///
 ///     users page:    --[u1,u2,u3]|
 ///     one by one:    --u1-u2-u3|
-///     serial:        concatMap(avatar)               -- one avatar request at a time
-///     parallel:      redirect(maxConcurrent: n)(avatar) -- up to n at once, landing in any order
+///     per user:      avatar, or zip(avatar, profile) -- two requests, one result
+///     serial:        concatMap(per user)               -- one user at a time
+///     parallel:      redirect(maxConcurrent: n)(per user) -- up to n users at once, landing in any order
 ///     list:          toArray, then sorted back into upstream order
 public struct UsersWithAvatarsPipeline: Sendable {
     public static let name = "users"
@@ -27,7 +28,11 @@ public struct UsersWithAvatarsPipeline: Sendable {
             .traced(trace, stage: "users") { "\($0.count) users" }
             .redirect { page in DataStream.from(Array(page.prefix(query.limit).enumerated())) }
         let attach: @Sendable ((offset: Int, element: GitHubUser)) -> DataStream<AvatarOutcome> = { entry in
-            avatarOutcome(for: entry.element, index: entry.offset, query: query, trace: trace)
+            let avatar = avatarOutcome(for: entry.element, index: entry.offset, query: query, trace: trace)
+            guard query.profile else { return avatar }
+            let login = entry.element.login
+            let profile = client.user(login: login, trace: trace).traced(trace, stage: "profile") { "\($0.login): \($0.name ?? "no name")" }
+            return DataStream.zip(avatar, profile).map { outcome, profile in outcome.with(profile: profile) }
         }
         switch query.avatars {
         case .serial: return users.concatMap(attach)
@@ -47,24 +52,24 @@ public struct UsersWithAvatarsPipeline: Sendable {
         let embed = query.embed == .dataURI
         let describe: @Sendable (AvatarImage, Bool) -> AvatarOutcome = { image, placeholder in
             let metadata = AvatarMetadata(login: user.login, upstreamUrl: user.avatarUrl, image: image, embedDataURI: embed, placeholder: placeholder)
-            return AvatarOutcome(index: index, result: .user(UserWithAvatar(id: user.id, login: user.login, name: user.name, avatar: metadata)))
-        }
-        guard let url = URL(string: user.avatarUrl) else {
-            return .just(error: UpstreamError.malformed("avatar_url of \(user.login)"))
+            return AvatarOutcome(index: index, result: .user(UserWithAvatar(id: user.id, login: user.login, avatar: metadata)))
         }
         let policy = query.onAvatarError
-        return client.avatar(url: url, trace: trace)
+        let stage = UpstreamStage.avatar(user.login)
+        let image: DataStream<AvatarImage> = URL(string: user.avatarUrl).map { client.avatar(url: $0, login: user.login, trace: trace) }
+            ?? .just(error: UpstreamFailure(.malformed("avatar_url \(user.avatarUrl)"), stage: stage))
+        return image
             .traced(trace, stage: "avatar") { "\(user.login): \($0.bytes.count) bytes" }
             .map { image in describe(image, false) }
             .recover { error -> DataStream<AvatarOutcome> in
-                let upstreamError = error as? UpstreamError ?? .malformed(String(describing: error))
+                let failure = error as? UpstreamFailure ?? UpstreamFailure(UpstreamError(classifying: error), stage: stage)
                 switch policy {
                 case .fail:
-                    return .just(error: upstreamError)
+                    return .just(error: failure)
                 case .placeholder:
                     return .just(describe(PlaceholderAvatar.image, true))
                 case .skip:
-                    return .just(AvatarOutcome(index: index, result: .skipped(login: user.login, error: upstreamError)))
+                    return .just(AvatarOutcome(index: index, result: .skipped(login: user.login, error: failure)))
                 }
             }
     }

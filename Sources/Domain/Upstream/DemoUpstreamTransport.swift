@@ -11,21 +11,10 @@ public struct DemoUpstreamTransport: UpstreamTransport {
     }
 
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
-        let demoRequest = DemoRequest(method: request.method, target: request.target, host: request.hostHeader)
-        let answer = upstream.respond(to: demoRequest)
-        return DataStream { watcher in
-            answer.watch { event in
-                switch event {
-                case .data(let response):
-                    if response.truncatedAfter != nil {
-                        watcher.error(UpstreamError.connection("connection closed mid-body"))
-                    } else {
-                        watcher.data(UpstreamResponse(status: response.status, headers: response.headers, body: response.body))
-                    }
-                case .error(let error): watcher.error(error)
-                case .end: watcher.end()
-                }
-            }
+        let demoRequest = DemoRequest(method: request.method, target: request.target, host: request.hostHeader, headers: request.headers)
+        return upstream.respond(to: demoRequest).map { response throws(UpstreamError) in
+            if response.truncatedAfter != nil { throw UpstreamError.connection("connection closed mid-body") }
+            return UpstreamResponse(status: response.status, headers: response.headers, body: response.body)
         }
     }
 }

@@ -1,28 +1,55 @@
 #if canImport(FoundationEssentials)
-import ConcurrencyHelpers
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import ConcurrencyHelpers
 import NetCore
 import Streams
 
-/// The GitHub REST calls this service makes, each a cold `DataStream` with a per-attempt
-/// timeout, retries per `RetryPolicy`, metrics, and cancellation on dispose.
+/// The GitHub REST calls this service makes, each a cold `DataStream` written in Streams'
+/// operators: an attempt is `send` → `timeout` → `map` (status check) → `call` (metrics),
+/// `retry(_:backoff:scheduler:)` repeats it as `RetryPolicy` says, `recover` names the
+/// stage that failed, and `map` decodes.
+///
+/// Requests follow GitHub's conventions: `Accept: application/vnd.github+json`,
+/// `X-GitHub-Api-Version: 2022-11-28`, a `User-Agent` naming the service and its version,
+/// the token only to the API origin, redirects followed (up to 5 hops, each hop a request
+/// of its own with its own retries). Below the client, the transport stack coalesces
+/// identical GETs in flight (`SingleFlightTransport`) and revalidates cached answers
+/// (`CachingTransport`).
 public final class GitHubClient: Sendable {
     public struct Configuration: Sendable {
         public var baseURL: URL
         public var token: String?
         public var timeout: Duration
         public var retry: RetryPolicy
+        /// The response cache's store; nil disables the cache (`--upstream-cache-bytes 0`).
+        public var cache: (any UpstreamCacheStore)?
+        /// Most repository pages `repos(login:)` reads (100 repositories a page), so one
+        /// profile costs at most this many requests of the hourly rate limit.
+        public var maxRepoPages: Int
 
-        public init(baseURL: URL, token: String? = nil, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy()) {
+        public init(
+            baseURL: URL, token: String? = nil, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
+            cache: (any UpstreamCacheStore)? = nil, maxRepoPages: Int = GitHubClient.defaultMaxRepoPages
+        ) {
             self.baseURL = baseURL
             self.token = token
             self.timeout = timeout
             self.retry = retry
+            self.cache = cache
+            self.maxRepoPages = maxRepoPages
         }
     }
+
+    public static let apiVersion = "2022-11-28"
+    /// Five hops, as curl's `--max-redirs` examples and Octokit use; a longer chain is a loop in practice.
+    public static let maxRedirects = 5
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// 10 pages = 1,000 repositories: covers all but a handful of accounts while bounding
+    /// one profile to 10 of the 5,000 requests an authenticated token gets per hour.
+    public static let defaultMaxRepoPages = 10
 
     public let configuration: Configuration
     let transport: any UpstreamTransport
@@ -30,149 +57,150 @@ public final class GitHubClient: Sendable {
     public let metrics: UpstreamMetrics
     let clock = ContinuousClock()
 
+    /// - Parameter transport: sends single exchanges; the client wraps it in the cache and
+    ///   single-flight stages.
     public init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = UpstreamMetrics()) {
         self.configuration = configuration
-        self.transport = transport
+        let cached = configuration.cache.map { CachingTransport(transport, store: $0, metrics: metrics) } ?? transport
+        self.transport = SingleFlightTransport(cached, metrics: metrics)
         self.scheduler = scheduler
         self.metrics = metrics
     }
 
     public func users(since: Int, perPage: Int, trace: PipelineTrace? = nil) -> DataStream<[GitHubUser]> {
-        decoded([GitHubUser].self, path: "/users", query: "since=\(since)&per_page=\(perPage)", trace: trace, stage: "users")
+        get(apiURL("/users", query: "since=\(since)&per_page=\(perPage)"), stage: .users, trace: trace)
+            .map { try Self.decode([GitHubUser].self, $0, stage: .users) }
     }
 
+    /// The public profile (`public-user`).
     public func user(login: String, trace: PipelineTrace? = nil) -> DataStream<GitHubUser> {
-        decoded(GitHubUser.self, path: "/users/\(Self.escape(login))", trace: trace, stage: "user")
+        get(apiURL("/users/\(Self.escape(login))"), stage: .user(login), trace: trace)
+            .map { try Self.decode(GitHubUser.self, $0, stage: .user(login)) }
     }
 
+    /// Every repository, following `Link: rel="next"` for up to `maxRepoPages` pages.
     public func repos(login: String, trace: PipelineTrace? = nil) -> DataStream<[GitHubRepo]> {
-        decoded([GitHubRepo].self, path: "/users/\(Self.escape(login))/repos", query: "per_page=100", trace: trace, stage: "repos")
+        repoPages(apiURL("/users/\(Self.escape(login))/repos", query: "per_page=100"), login: login, pagesLeft: configuration.maxRepoPages, trace: trace)
+            .reduce([GitHubRepo]()) { $0 + $1 }
     }
 
-    public func avatar(url: URL, trace: PipelineTrace? = nil) -> DataStream<AvatarImage> {
-        let stream = get(url, trace: trace, stage: "avatar")
-        return DataStream { watcher in
-            stream.watch { event in
-                switch event {
-                case .data(let response):
-                    let type = response.header("content-type") ?? "application/octet-stream"
-                    watcher.data(AvatarImage(bytes: response.body, contentType: type))
-                case .error(let error): watcher.error(error)
-                case .end: watcher.end()
-                }
+    private func repoPages(_ url: URL, login: String, pagesLeft: Int, trace: PipelineTrace?) -> DataStream<[GitHubRepo]> {
+        get(url, stage: .repos(login), trace: trace).redirect { response -> DataStream<[GitHubRepo]> in
+            let page = try Self.decode([GitHubRepo].self, response, stage: .repos(login))
+            guard pagesLeft > 1, let next = LinkHeader.target(response.header("link"), relation: "next", base: url) else {
+                return .just(page)
             }
+            return DataStream.concat(DataStream.just(page), self.repoPages(next, login: login, pagesLeft: pagesLeft - 1, trace: trace))
         }
+    }
+
+    public func avatar(url: URL, login: String, trace: PipelineTrace? = nil) -> DataStream<AvatarImage> {
+        get(url, stage: .avatar(login), trace: trace)
+            .map { AvatarImage(bytes: $0.body, contentType: $0.header("content-type") ?? "application/octet-stream") }
     }
 
     /// A single attempt, no retries: true when the upstream answers HTTP at all (any
     /// status), false when it cannot be reached in time. `/ready` uses it. It asks for
     /// `/rate_limit`, which GitHub does not count against the rate limit.
     public func probe(timeout: Duration = .seconds(2)) -> DataStream<Bool> {
-        let url = configuration.baseURL.appending(path: "rate_limit")
-        let attempt = Deadline.stream(transport.send(request(url)), limit: timeout, scheduler: scheduler)
-        return DataStream { watcher in
-            attempt.watch { event in
-                switch event {
-                case .data:
-                    watcher.data(true)
-                case .error:
-                    watcher.data(false)
-                    watcher.end()
-                case .end:
-                    watcher.end()
-                }
+        transport.send(request(apiURL("/rate_limit")))
+            .timeout(timeout, scheduler: scheduler)
+            .map { _ in true }
+            .recover(false)
+    }
+
+    /// One GET, following redirects; a final failure is an `UpstreamFailure` naming `stage`.
+    ///
+    ///     retried(url):   --302(b)|
+    ///     retried(b):             --200|
+    ///     get(url):       ----------200|
+    func get(_ url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int = GitHubClient.maxRedirects) -> DataStream<UpstreamResponse> {
+        retried(request(url), stage: stage, trace: trace).redirect { response -> DataStream<UpstreamResponse> in
+            guard Self.redirectStatuses.contains(response.status), let location = response.header("location") else {
+                return .just(response)
             }
+            guard hopsLeft > 0 else {
+                return .just(error: UpstreamFailure(.malformed("more than \(Self.maxRedirects) redirects, the last to \(location)"), stage: stage))
+            }
+            guard let target = URL(string: location, relativeTo: url)?.absoluteURL, ["http", "https"].contains(target.scheme?.lowercased())
+            else {
+                return .just(error: UpstreamFailure(.malformed("redirect to an unusable location \(location)"), stage: stage))
+            }
+            // `request(_:)` gives the token to the API origin only, so a hop to another
+            // origin (an avatar host, another port) goes without it.
+            return self.get(target, stage: stage, trace: trace, hopsLeft: hopsLeft - 1)
         }
     }
 
-    func decoded<T: Decodable & Sendable>(_ type: T.Type, path: String, query: String? = nil, trace: PipelineTrace?, stage: String) -> DataStream<T> {
+    /// One request with retries; a final failure is an `UpstreamFailure` naming `stage` and
+    /// the retries spent.
+    private func retried(_ request: UpstreamRequest, stage: UpstreamStage, trace: PipelineTrace?) -> DataStream<UpstreamResponse> {
+        let policy = configuration.retry
+        return DataStream.deferred { [self] in
+            let retries = Locked(0)
+            let backoff = policy.backoff(onRetry: { [metrics] retry in
+                retries.withLock { $0 = retry.number }
+                metrics.retried()
+                trace?.publish(.retry, stage: stage.name, detail: "retry \(retry.number) in \(retry.delay) after \(UpstreamError(classifying: retry.error))")
+            })
+            return measuredAttempt(request)
+                .retry(policy.maxRetries, backoff: backoff, scheduler: scheduler)
+                .recover { error -> DataStream<UpstreamResponse> in
+                    .just(error: UpstreamFailure(UpstreamError(classifying: error), stage: stage, retries: retries.withLock { $0 }))
+                }
+        }
+    }
+
+    /// One attempt: timed out, checked for a 2xx (or a redirect to follow), and measured
+    /// (outcome, duration, in flight).
+    private func measuredAttempt(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
+        DataStream.deferred { [self] in
+            let started = clock.now
+            let finished = OnceFlag()
+            metrics.attemptStarted()
+            let record: @Sendable (UpstreamMetrics.Outcome) -> Void = { [metrics, clock] outcome in
+                guard finished.set() else { return }
+                metrics.attemptFinished(outcome, seconds: (clock.now - started).seconds)
+            }
+            return transport.send(request)
+                .timeout(configuration.timeout, scheduler: scheduler)
+                .map { response throws(UpstreamError) in
+                    if Self.redirectStatuses.contains(response.status), response.header("location") != nil { return response }
+                    if let failure = UpstreamError(answer: response) { throw failure }
+                    return response
+                }
+                .call(
+                    data: { _ in record(.success) },
+                    error: { record(Self.outcome(for: UpstreamError(classifying: $0))) },
+                    disposed: { record(.cancelled) })
+        }
+    }
+
+    func apiURL(_ path: String, query: String? = nil) -> URL {
         var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)!
         components.percentEncodedPath = components.percentEncodedPath.trimmingSuffix("/") + path
         components.percentEncodedQuery = query
-        let stream = get(components.url!, trace: trace, stage: stage)
-        return DataStream { watcher in
-            stream.watch { event in
-                switch event {
-                case .data(let response):
-                    do {
-                        watcher.data(try JSONDecoder().decode(T.self, from: Data(response.body)))
-                    } catch {
-                        watcher.error(UpstreamError.malformed("\(stage): \(error)"))
-                    }
-                case .error(let error): watcher.error(error)
-                case .end: watcher.end()
-                }
-            }
-        }
+        return components.url!
     }
 
-    /// One GET with retries: each attempt is timed out, measured, and checked for a 2xx.
-    func get(_ url: URL, trace: PipelineTrace?, stage: String) -> DataStream<UpstreamResponse> {
-        let request = request(url)
-        return Retrying.stream(
-            policy: configuration.retry, scheduler: scheduler,
-            onRetry: { [metrics] retry, error, delay in
-                metrics.retried()
-                trace?.publish(.retry, stage: stage, detail: "retry \(retry) in \(delay) after \(error)")
-            },
-            attempt: { self.measuredAttempt(request) })
-    }
-
-    private func measuredAttempt(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
-        let attempt = Deadline.stream(transport.send(request), limit: configuration.timeout, scheduler: scheduler)
-        return DataStream { watcher in
-            let started = self.clock.now
-            let finished = OnceFlag()
-            self.metrics.attemptStarted()
-            let record: @Sendable (UpstreamMetrics.Outcome) -> Void = { outcome in
-                guard finished.set() else { return }
-                let elapsed = self.clock.now - started
-                self.metrics.attemptFinished(outcome, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-            }
-            let subscription = attempt.watch { event in
-                switch event {
-                case .data(let response):
-                    if let error = Self.failure(for: response) {
-                        record(Self.outcome(for: error))
-                        watcher.error(error)
-                    } else {
-                        record(.success)
-                        watcher.data(response)
-                    }
-                case .error(let error):
-                    let upstreamError = error as? UpstreamError ?? .connection(String(describing: error))
-                    record(Self.outcome(for: upstreamError))
-                    watcher.error(upstreamError)
-                case .end:
-                    watcher.end()
-                }
-            }
-            return Disposable {
-                record(.cancelled)
-                subscription.dispose()
-            }
-        }
-    }
-
+    /// The headers GitHub documents for REST calls; the token only to the API's origin.
     func request(_ url: URL) -> UpstreamRequest {
         var headers = [
-            "Accept": "application/vnd.github+json", "User-Agent": "stream-service", "Accept-Encoding": "gzip",
+            "Accept": "application/vnd.github+json", "X-GitHub-Api-Version": Self.apiVersion,
+            "User-Agent": ServiceIdentity.userAgent, "Accept-Encoding": "gzip",
         ]
-        if let token = configuration.token, !token.isEmpty, url.host == configuration.baseURL.host {
+        if let token = configuration.token, !token.isEmpty, UpstreamOrigin(url) == UpstreamOrigin(configuration.baseURL) {
             headers["Authorization"] = "Bearer \(token)"
         }
         return UpstreamRequest(url: url, headers: headers)
     }
 
-    /// nil for a 2xx answer; otherwise the error it stands for.
-    static func failure(for response: UpstreamResponse) -> UpstreamError? {
-        guard !(200..<300).contains(response.status) else { return nil }
-        let retryAfter = response.header("retry-after").flatMap { Int($0.trimmingWhitespace()) }
-        if response.status == 403 || response.status == 429, response.header("x-ratelimit-remaining") == "0" {
-            let reset = response.header("x-ratelimit-reset").flatMap(Double.init).map { max(1, Int($0 - Date().timeIntervalSince1970)) }
-            return .rateLimited(retryAfterSeconds: retryAfter ?? reset ?? 60)
+    static func decode<T: Decodable>(_ type: T.Type, _ response: UpstreamResponse, stage: UpstreamStage) throws(UpstreamFailure) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(response.body))
+        } catch {
+            throw UpstreamFailure(.malformed("\(stage.name): \(error)"), stage: stage)
         }
-        return .status(response.status, retryAfterSeconds: retryAfter)
     }
 
     static func outcome(for error: UpstreamError) -> UpstreamMetrics.Outcome {
@@ -180,7 +208,7 @@ public final class GitHubClient: Sendable {
         case .connection, .malformed: .connectionError
         case .timeout: .timeout
         case .rateLimited: .rateLimited
-        case .status(let code, _): code >= 500 ? .serverError : (code == 429 ? .rateLimited : .clientError)
+        case .status(let code, _): code >= 500 ? .serverError : .clientError
         }
     }
 

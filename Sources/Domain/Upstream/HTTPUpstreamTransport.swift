@@ -16,7 +16,7 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
         client.send(request.clientRequest)
             .map { UpstreamResponse($0) }
-            .recover { error in DataStream<UpstreamResponse>.just(error: UpstreamError(clientFailure: error)) }
+            .recover { error in DataStream<UpstreamResponse>.just(error: UpstreamError(classifying: error)) }
     }
 }
 
@@ -36,17 +36,5 @@ extension UpstreamResponse {
             headers[key] = headers[key].map { "\($0), \(value)" } ?? value
         }
         self.init(status: response.status.code, headers: headers, body: response.body)
-    }
-}
-
-extension UpstreamError {
-    /// A client failure in the upstream's terms.
-    init(clientFailure error: Error) {
-        switch error {
-        case HTTPClientError.connection(let reason): self = .connection(reason)
-        case HTTPClientError.malformed(let reason): self = .malformed(reason)
-        case let error as UpstreamError: self = error
-        default: self = .connection(String(describing: error))
-        }
     }
 }

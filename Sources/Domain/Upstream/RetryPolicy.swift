@@ -1,5 +1,7 @@
+import Streams
+
 /// When and how long to wait before trying an upstream call again: exponential backoff
-/// with jitter for retryable failures, honouring a server's `Retry-After`.
+/// with jitter for retryable failures, honouring a server's `Retry-After` when it is short.
 public struct RetryPolicy: Sendable, Equatable {
     /// Additional attempts after the first one. Six rides out a 30 % failure rate: a call
     /// then fails for good with probability 0.3⁷ ≈ 0.02 %, so a page of ten users with
@@ -9,7 +11,10 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxDelay: Duration
     /// Fraction of the backoff randomised away (0 = none, 1 = "full jitter").
     public var jitter: Double
-    /// A `Retry-After` longer than this is not waited for: the failure is reported instead.
+    /// A server-named wait (`Retry-After`, a rate-limit reset) longer than this is not
+    /// waited for inside the request: the failure is reported (503 + `Retry-After` for a
+    /// rate limit) so the client, not a held connection, does the waiting. 5 s keeps a
+    /// retried request well inside the 10 s most HTTP clients give up after.
     public var maxRetryAfter: Duration
 
     public init(
@@ -25,16 +30,24 @@ public struct RetryPolicy: Sendable, Equatable {
 
     public static let none = RetryPolicy(maxRetries: 0)
 
-    /// The wait before retry number `retry` (1-based) after `error`, or nil to give up.
-    /// `unitRandom` in [0, 1) supplies the jitter, so tests can pin it.
-    public func delay(beforeRetry retry: Int, after error: UpstreamError, unitRandom: Double) -> Duration? {
-        guard retry <= maxRetries, error.isRetryable else { return nil }
-        if let seconds = error.retryAfterSeconds {
-            let requested = Duration.seconds(seconds)
-            return requested <= maxRetryAfter ? requested : nil
-        }
-        let exponential = baseDelay * (1 << min(retry - 1, 20))
-        let capped = min(exponential, maxDelay)
-        return capped * (1 - jitter * unitRandom)
+    /// Whether `error` is retried at all under this policy.
+    public func retries(_ error: UpstreamError) -> Bool {
+        guard error.isRetryable else { return false }
+        guard let seconds = error.retryAfterSeconds else { return true }
+        return .seconds(seconds) <= maxRetryAfter
+    }
+
+    /// This policy in the words of `retry(_:backoff:scheduler:)`: errors are classified
+    /// with `UpstreamError(classifying:)`, a server-named wait replaces the backoff, and
+    /// `onRetry` hears of each retry. `random` supplies the jitter, so tests can pin it.
+    public func backoff(
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        onRetry: @escaping @Sendable (RetryBackoff.Retry) -> Void = { _ in }
+    ) -> RetryBackoff {
+        RetryBackoff(
+            initialDelay: baseDelay, multiplier: 2, maxDelay: maxDelay, jitter: jitter,
+            retryIf: { [self] error in retries(UpstreamError(classifying: error)) },
+            delayOverride: { error, _ in UpstreamError(classifying: error).retryAfterSeconds.map { .seconds($0) } },
+            random: random, onRetry: onRetry)
     }
 }

@@ -1,14 +1,26 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTP
+import NetCore
+import Streams
+
 /// Why an upstream call failed, in the terms routes map to HTTP answers.
+///
+/// This file is the one place failures are classified: `init(classifying:)` for anything a
+/// stream delivered, `init?(answer:now:)` for an HTTP answer that is not a success.
 public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Could not connect, or the connection broke (including a body cut short).
     case connection(String)
-    /// No complete answer within the per-request timeout.
+    /// No complete answer within the per-attempt timeout.
     case timeout
-    /// The upstream answered with this status (after retries, for retryable ones).
+    /// The upstream answered with this status.
     case status(Int, retryAfterSeconds: Int?)
-    /// GitHub's rate limit (403/429 with `X-RateLimit-Remaining: 0`).
+    /// GitHub's primary or secondary rate limit, or a 429: wait this long before asking again.
     case rateLimited(retryAfterSeconds: Int)
-    /// The answer could not be understood (bad HTTP or unexpected JSON).
+    /// The answer could not be understood (bad HTTP, unexpected JSON, a redirect loop).
     case malformed(String)
 
     public var description: String {
@@ -21,14 +33,13 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var isNotFound: Bool { self == .status(404, retryAfterSeconds: nil) }
-
-    /// Connection errors, timeouts, 5xx and 429 are worth another try; other 4xx never.
+    /// Connection errors, timeouts, 5xx and rate limits are worth another try; other 4xx
+    /// never. Whether a server-named wait is short enough is `RetryPolicy`'s call.
     public var isRetryable: Bool {
         switch self {
-        case .connection, .timeout: true
-        case .status(let code, _): code >= 500 || code == 429
-        case .rateLimited, .malformed: false
+        case .connection, .timeout, .rateLimited: true
+        case .status(let code, _): code >= 500
+        case .malformed: false
         }
     }
 
@@ -39,5 +50,41 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case .rateLimited(let seconds): seconds
         default: nil
         }
+    }
+
+    /// Any error a call's stream delivered, classified. An error of unknown kind can only
+    /// come from the transport (decoding failures are classified where they happen), so it
+    /// counts as a connection failure, retryable like one.
+    public init(classifying error: any Error) {
+        switch error {
+        case let upstream as UpstreamError: self = upstream
+        case let failure as UpstreamFailure: self = failure.error
+        case HTTPClientError.connection(let reason): self = .connection(reason)
+        case HTTPClientError.malformed(let reason): self = .malformed(reason)
+        case is StreamTimeoutError: self = .timeout
+        case is DecodingError: self = .malformed(String(describing: error))
+        default: self = .connection(String(describing: error))
+        }
+    }
+
+    /// The error a non-2xx answer stands for, nil for a 2xx.
+    ///
+    /// GitHub's documented rate-limit answers: a 403 or 429 with `x-ratelimit-remaining: 0`
+    /// (primary limit), or with `retry-after` or a "secondary rate limit" message
+    /// (secondary limit); every 429. The wait is `retry-after`, else `x-ratelimit-reset`
+    /// minus now, else 60 s, as GitHub's "Rate limits for the REST API" page advises.
+    public init?(answer response: UpstreamResponse, now: Date = Date()) {
+        guard !(200..<300).contains(response.status) else { return nil }
+        let retryAfter = response.header("retry-after").flatMap { Int($0.trimmingWhitespace()) }
+        let exhausted = response.header("x-ratelimit-remaining")?.trimmingWhitespace() == "0"
+        let secondary = String(decoding: response.body.prefix(4096), as: UTF8.self).lowercased().contains("secondary rate limit")
+        let isRateLimit = response.status == 429 || (response.status == 403 && (exhausted || secondary || retryAfter != nil))
+        guard isRateLimit else {
+            self = .status(response.status, retryAfterSeconds: retryAfter)
+            return
+        }
+        let untilReset = response.header("x-ratelimit-reset").flatMap { Double($0.trimmingWhitespace()) }
+            .map { max(1, Int(($0 - now.timeIntervalSince1970).rounded(.up))) }
+        self = .rateLimited(retryAfterSeconds: max(0, retryAfter ?? (exhausted ? untilReset : nil) ?? 60))
     }
 }

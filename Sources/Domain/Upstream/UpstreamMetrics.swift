@@ -17,6 +17,11 @@ public final class UpstreamMetrics: Sendable {
     public static let retriesName = "upstream_retries_total"
     public static let durationName = "upstream_request_duration_seconds"
     public static let inFlightName = "upstream_in_flight"
+    /// What the response cache and single flight saved.
+    public static let cacheHitsName = "upstream_cache_hits_total"
+    public static let cacheMissesName = "upstream_cache_misses_total"
+    public static let cacheRevalidationsName = "upstream_cache_revalidations_total"
+    public static let coalescedName = "upstream_coalesced_requests_total"
 
     /// Upper bounds of the duration histogram: 5 ms to 10 s, the range of an upstream
     /// call between a warm keep-alive hit and the client's timeout.
@@ -29,6 +34,10 @@ public final class UpstreamMetrics: Sendable {
     private let retries: Counter
     private let duration: Timer
     private let inFlight: Meter
+    private let cacheHits: Counter
+    private let cacheMisses: Counter
+    private let cacheRevalidations: Counter
+    private let coalescedRequests: Counter
 
     /// Makes the handles from `factory`; the default is the process-wide `MetricsSystem`,
     /// so bootstrap it before creating clients.
@@ -41,6 +50,10 @@ public final class UpstreamMetrics: Sendable {
         duration = Timer(label: Self.durationName, factory: factory)
         inFlight = Meter(label: Self.inFlightName, factory: factory)
         inFlight.set(0)
+        cacheHits = Counter(label: Self.cacheHitsName, factory: factory)
+        cacheMisses = Counter(label: Self.cacheMissesName, factory: factory)
+        cacheRevalidations = Counter(label: Self.cacheRevalidationsName, factory: factory)
+        coalescedRequests = Counter(label: Self.coalescedName, factory: factory)
     }
 
     func attemptStarted() { inFlight.increment() }
@@ -52,4 +65,13 @@ public final class UpstreamMetrics: Sendable {
     }
 
     func retried() { retries.increment() }
+
+    /// An answer served from the cache after a 304.
+    func cacheHit() { cacheHits.increment() }
+    /// A GET sent without a cached answer.
+    func cacheMissed() { cacheMisses.increment() }
+    /// A conditional GET sent for a cached answer.
+    func cacheRevalidated() { cacheRevalidations.increment() }
+    /// A GET that joined an identical one in flight.
+    func coalesced() { coalescedRequests.increment() }
 }

@@ -24,6 +24,11 @@ public struct UpstreamRequest: Sendable, Equatable {
     /// Path plus query, as sent on the request line.
     public var target: String { clientRequest.target }
 
+    /// A header's value, whatever the case of its name.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.lowercased() == name.lowercased() }?.value
+    }
+
     /// `Host` value: the port only when it is not the scheme's default.
     public var hostHeader: String { clientRequest.hostHeader }
 }

@@ -41,13 +41,14 @@ public struct HTTPClientRequest: Sendable, Equatable {
         return url.port == nil || port == defaultPort ? host : "\(host):\(port)"
     }
 
-    /// The request head as sent: request line, `Host`, the caller's fields, `Connection: keep-alive`.
+    /// The request head as sent: request line, `Host`, the caller's fields, and
+    /// `Connection: keep-alive` unless the caller chose a `Connection` field.
     var encodedHead: [UInt8] {
         var head = "\(method.rawValue) \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\n"
         for (name, value) in headers where !HTTPHeaders.sameName(name, "Host") {
             head += "\(name): \(value)\r\n"
         }
-        head += "Connection: keep-alive\r\n\r\n"
-        return Array(head.utf8)
+        if !headers.contains("Connection") { head += "Connection: keep-alive\r\n" }
+        return Array((head + "\r\n").utf8)
     }
 }

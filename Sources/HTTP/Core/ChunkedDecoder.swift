@@ -2,23 +2,17 @@ extension ChunkedCodec {
     /// Decodes a chunked body incrementally, for requests and responses alike: bytes may
     /// arrive in any split, each is examined once, and limits are checked before anything
     /// is buffered past them. Trailer fields are validated like header fields, then dropped.
-    package struct Decoder {
-        package struct Limits: Sendable {
+    struct Decoder {
+        struct Limits: Sendable {
             /// Decoded body bytes → `bodyTooLarge`.
-            package var maxBodyBytes: Int
+            var maxBodyBytes: Int
             /// Bytes of the trailer section, CRLFs included → `headersTooLarge`.
-            package var maxTrailerBytes: Int
+            var maxTrailerBytes: Int
             /// Trailer fields → `headersTooLarge`.
-            package var maxTrailerFields: Int
-
-            package init(maxBodyBytes: Int, maxTrailerBytes: Int, maxTrailerFields: Int) {
-                self.maxBodyBytes = maxBodyBytes
-                self.maxTrailerBytes = maxTrailerBytes
-                self.maxTrailerFields = maxTrailerFields
-            }
+            var maxTrailerFields: Int
         }
 
-        package enum Outcome: Equatable {
+        enum Outcome: Equatable {
             case needMore
             /// The last chunk and the trailer section are in; the body is complete.
             case done
@@ -43,13 +37,13 @@ extension ChunkedCodec {
         private var trailerBytes = 0
         private var trailerFields = 0
 
-        package init(limits: Limits) {
+        init(limits: Limits) {
             self.limits = limits
         }
 
         /// Consumes `bytes` from `start` until the body ends, fails, or the bytes run out,
         /// appending decoded data to `body`. Returns the index after the last byte consumed.
-        package mutating func decode(_ bytes: UnsafeRawBufferPointer, from start: Int, into body: inout [UInt8]) -> (next: Int, outcome: Outcome) {
+        mutating func decode(_ bytes: UnsafeRawBufferPointer, from start: Int, into body: inout [UInt8]) -> (next: Int, outcome: Outcome) {
             var index = start
             let count = bytes.count
             while index < count {

@@ -19,13 +19,13 @@ import Streams
 ///
 /// Both sources may emit from different threads; delivery to the watcher is
 /// serialized, and the feed's end or error disposes the heartbeat subscription.
-package enum EventStreamBody {
+public enum EventStreamBody {
     private struct Gate {
         var finished = false
         var eventSinceBeat = false
     }
 
-    package static func make(prelude: [UInt8]? = nil, events: DataStream<[UInt8]>, heartbeats: DataStream<[UInt8]>?) -> DataStream<[UInt8]> {
+    public static func make(prelude: [UInt8]? = nil, events: DataStream<[UInt8]>, heartbeats: DataStream<[UInt8]>?) -> DataStream<[UInt8]> {
         DataStream { watcher in
             let gate = Locked(Gate())
             let deliver: @Sendable (Event<[UInt8]>, _ isBeat: Bool) -> Void = { event, isBeat in

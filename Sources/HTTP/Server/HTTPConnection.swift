@@ -205,9 +205,9 @@ final class HTTPConnection: @unchecked Sendable {
             guard !bytes.isEmpty else { return }
             exchange.bodyBytes += bytes.count
             stream.write(ResponseWriter.piece(bytes, framing: exchange.framing))
-            if stream.bufferedByteCount > context.configuration.limits.maxStreamBufferBytes {
-                // Slow-client policy: a reader this far behind is dropped instead of buffered forever.
-                stream.close(.failed("slow client: output buffer over \(context.configuration.limits.maxStreamBufferBytes) bytes"))
+            // Slow-client policy: a reader this far behind is dropped instead of buffered forever.
+            if let overflow = context.configuration.limits.streamBuffer.overflow(waiting: stream.bufferedByteCount, unit: "bytes") {
+                stream.close(.failed("slow client: \(overflow)"))
             }
         case .end:
             if let end = ResponseWriter.end(framing: exchange.framing) { stream.write(end) }

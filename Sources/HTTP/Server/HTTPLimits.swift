@@ -1,3 +1,5 @@
+import Streams
+
 /// Size limits the server enforces on each request; over a limit the client
 /// gets the matching status (414, 431, 413) and the connection is closed.
 public struct HTTPLimits: Sendable {
@@ -11,9 +13,15 @@ public struct HTTPLimits: Sendable {
     public var maxBodyBytes = 1 << 20
     /// Open connections; beyond it new connections get a 503 and are closed.
     public var maxConnections = 16_384
-    /// Bytes a streamed response may have queued for a slow reader before the
-    /// connection is dropped (slow-client policy).
-    public var maxStreamBufferBytes = 1 << 20
+    /// The slow-client policy, as the stream-level policy: a streamed response may
+    /// have this many bytes queued for a slow reader, then the connection is dropped
+    /// (`BufferLimit.fail`, measured in bytes; `droppedCount` counts dropped clients).
+    public var streamBuffer = BufferLimit.fail(1 << 20)
+    /// `streamBuffer`'s capacity in bytes.
+    public var maxStreamBufferBytes: Int {
+        get { streamBuffer.capacity }
+        set { streamBuffer = .fail(newValue) }
+    }
     /// Parsed requests queued behind the one being answered before the server
     /// stops reading from a pipelining client.
     public var maxPipelinedRequests = 32

@@ -6,6 +6,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case headerTimeout, idleTimeout, shutdownTimeout
     case maxBodyBytes, maxConnections, sseHeartbeat, eventsClock
     case tlsCert, tlsKey, logLevel, logFormat
+    case demoRateLimit, upstreamCacheBytes
     case corsOrigins
 
     /// The long flag, e.g. `--demo-latency-ms`.

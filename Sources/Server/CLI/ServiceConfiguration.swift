@@ -28,6 +28,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var demoLatency: Duration = .zero
     public var demoFailureRate = 0.0
     public var demoUsers = 1000
+    /// Demo upstream API requests per hour; 0 = unlimited.
+    public var demoRateLimit = 0
+    /// Bytes the upstream response cache may hold; 0 disables it.
+    public var upstreamCacheBytes = 64 << 20
     public var headerTimeout: Duration = .seconds(10)
     public var idleTimeout: Duration = .seconds(60)
     /// Docker sends SIGKILL 10 s after SIGTERM, so draining must fit well inside that.
@@ -61,6 +65,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
         }
         configuration.demoFailureRate = try reader.fraction(.demoFailureRate) ?? configuration.demoFailureRate
         configuration.demoUsers = try reader.integer(.demoUsers, in: 1...10_000_000) ?? configuration.demoUsers
+        configuration.demoRateLimit = try reader.integer(.demoRateLimit, in: 0...10_000_000) ?? configuration.demoRateLimit
+        configuration.upstreamCacheBytes = try reader.integer(.upstreamCacheBytes, in: 0...(1 << 40)) ?? configuration.upstreamCacheBytes
         configuration.headerTimeout = try reader.seconds(.headerTimeout, allowZero: false) ?? configuration.headerTimeout
         configuration.idleTimeout = try reader.seconds(.idleTimeout, allowZero: false) ?? configuration.idleTimeout
         configuration.shutdownTimeout = try reader.seconds(.shutdownTimeout, allowZero: true) ?? configuration.shutdownTimeout

@@ -30,6 +30,10 @@ public final class ServiceMetrics: Sendable {
         MetricDescription(UpstreamMetrics.retriesName, help: "Upstream attempts repeated after a retryable failure."),
         MetricDescription(UpstreamMetrics.durationName, help: "Duration of upstream attempts.", buckets: UpstreamMetrics.durationBuckets),
         MetricDescription(UpstreamMetrics.inFlightName, help: "Upstream requests currently waiting for an answer."),
+        MetricDescription(UpstreamMetrics.cacheHitsName, help: "Upstream answers served from the response cache after a 304."),
+        MetricDescription(UpstreamMetrics.cacheMissesName, help: "Upstream GETs sent without a cached answer."),
+        MetricDescription(UpstreamMetrics.cacheRevalidationsName, help: "Conditional upstream GETs sent for a cached answer."),
+        MetricDescription(UpstreamMetrics.coalescedName, help: "Upstream GETs that joined an identical request in flight."),
     ]
 
     public let registry: PrometheusCollectorRegistry

@@ -1,35 +1,44 @@
 import Domain
 import HTTP
 
-/// How upstream failures become problem+json answers: 404 for an unknown user,
-/// 503 + Retry-After for GitHub's rate limit, 504 for timeouts, 502 for the rest.
+/// How upstream failures become problem+json answers: 404 for an unknown user, 503 +
+/// `Retry-After` for a rate limit, 504 for timeouts, 502 for the rest. The detail names
+/// the stage that failed ("the avatar of ada1") and mentions retries only when some were spent.
 enum UpstreamProblem {
-    /// - Parameter notFoundMeansUnknownUser: false where a 404 from the upstream is not about the
-    ///   requested user (an avatar missing from a list): it is then an upstream failure, 502.
-    static func httpError(for error: Error, subject: String, notFoundMeansUnknownUser: Bool = true) -> HTTPError {
-        guard let upstreamError = error as? UpstreamError else {
-            if let httpError = error as? HTTPError { return httpError }
-            return HTTPError(.badGateway, detail: "Upstream request for \(subject) failed: \(error)")
-        }
+    /// - Parameter subject: what the request was about, for a failure that names no stage.
+    static func httpError(for error: Error, subject: String) -> HTTPError {
+        if let httpError = error as? HTTPError { return httpError }
+        let failure = error as? UpstreamFailure
+        let upstreamError = failure?.error ?? UpstreamError(classifying: error)
+        let about = failure.map { "\($0.stage)" } ?? subject
+        let afterRetries = failure.map { $0.retries > 0 ? ", after \($0.retries) retries" : "" } ?? ""
         switch upstreamError {
-        case .status(404, _) where notFoundMeansUnknownUser:
-            return HTTPError(.notFound, detail: "Unknown user: \(subject)")
+        case .status(404, _) where failure?.stage.isAboutTheUser ?? false:
+            return HTTPError(.notFound, detail: "Unknown user: \(Self.login(of: failure!.stage) ?? subject)")
         case .rateLimited(let seconds):
             return HTTPError(
-                .serviceUnavailable, detail: "The upstream rate limit is exhausted; retry after \(seconds) seconds",
+                .serviceUnavailable,
+                detail: "The upstream rate limit is exhausted (fetching \(about)); retry after \(seconds) seconds",
                 headers: ["Retry-After": String(seconds)])
         case .timeout:
-            return HTTPError(.gatewayTimeout, detail: "The upstream did not answer in time for \(subject), after retries")
+            return HTTPError(.gatewayTimeout, detail: "The upstream did not answer in time for \(about)\(afterRetries)")
         case .status(let code, _):
-            return HTTPError(.badGateway, detail: "The upstream answered \(code) for \(subject), after retries")
+            return HTTPError(.badGateway, detail: "The upstream answered \(code) for \(about)\(afterRetries)")
         case .connection(let reason):
-            return HTTPError(.badGateway, detail: "The upstream could not be reached for \(subject): \(reason)")
+            return HTTPError(.badGateway, detail: "The upstream could not be reached for \(about)\(afterRetries): \(reason)")
         case .malformed(let reason):
-            return HTTPError(.badGateway, detail: "The upstream answer for \(subject) was not understood: \(reason)")
+            return HTTPError(.badGateway, detail: "The upstream answer for \(about) was not understood: \(reason)")
         }
     }
 
-    static func response(for error: Error, subject: String, instance: String, notFoundMeansUnknownUser: Bool = true) -> Response {
-        httpError(for: error, subject: subject, notFoundMeansUnknownUser: notFoundMeansUnknownUser).response(instance: instance)
+    static func response(for error: Error, subject: String, instance: String) -> Response {
+        httpError(for: error, subject: subject).response(instance: instance)
+    }
+
+    static func login(of stage: UpstreamStage) -> String? {
+        switch stage {
+        case .user(let login), .repos(let login), .avatar(let login): login
+        case .users: nil
+        }
     }
 }

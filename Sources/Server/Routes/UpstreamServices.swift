@@ -33,13 +33,15 @@ public final class UpstreamServices: Sendable {
             baseURL = upstream
         } else {
             let demo = DemoUpstreamServer(configuration: .init(
-                users: configuration.demoUsers, latency: configuration.demoLatency, failureRate: configuration.demoFailureRate))
+                users: configuration.demoUsers, latency: configuration.demoLatency, failureRate: configuration.demoFailureRate,
+                rateLimit: configuration.demoRateLimit))
             try demo.start()
             demoServer = demo
             baseURL = demo.baseURL!
         }
+        let cache = configuration.upstreamCacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: configuration.upstreamCacheBytes) : nil
         let client = GitHubClient(
-            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry),
+            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache),
             transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "upstream.timers"), metrics: metrics)
         return UpstreamServices(client: client, demoServer: demoServer)
     }

@@ -12,7 +12,16 @@ extension UsersQuery {
             avatars: try parameters.choice("avatars", default: defaults.avatars),
             concurrency: try parameters.integer("concurrency", in: Self.concurrencies, default: defaults.concurrency),
             onAvatarError: try parameters.choice("onAvatarError", default: defaults.onAvatarError),
-            embed: try parameters.choice("embed", default: defaults.embed)
+            embed: try parameters.choice("embed", default: defaults.embed),
+            profile: try parameters.choice("profile", default: Flag(defaults.profile)).isOn
         )
     }
+}
+
+/// A boolean query parameter, spelled `true` or `false`.
+private enum Flag: String, CaseIterable {
+    case on = "true", off = "false"
+
+    init(_ value: Bool) { self = value ? .on : .off }
+    var isOn: Bool { self == .on }
 }

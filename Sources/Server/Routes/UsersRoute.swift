@@ -13,8 +13,7 @@ struct UsersRoute: Sendable {
             return pipeline.list(query, trace: trace)
                 .map { users in try JSONBody.response(users) }
                 .recover { error in
-                    DataStream.just(UpstreamProblem.response(
-                        for: error, subject: "the user list", instance: request.path, notFoundMeansUnknownUser: false))
+                    DataStream.just(UpstreamProblem.response(for: error, subject: "the user list", instance: request.path))
                 }
         }
     }

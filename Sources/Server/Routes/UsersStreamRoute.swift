@@ -66,13 +66,13 @@ struct UsersStreamRoute: Sendable {
                         return ServerSentEvent(event: "user", data: try json(user))
                     case .skipped(let login, let error):
                         tally.error()
-                        let problem = UpstreamProblem.httpError(for: error, subject: "the avatar of \(login)", notFoundMeansUnknownUser: false)
+                        let problem = UpstreamProblem.httpError(for: error, subject: "the avatar of \(login)")
                         return ServerSentEvent(event: "error", data: try json(StreamError(login: login, status: problem.status.code, detail: problem.detail)))
                     }
                 }
                 .recover { error -> DataStream<ServerSentEvent> in
                     tally.error()
-                    let problem = UpstreamProblem.httpError(for: error, subject: "the user list", notFoundMeansUnknownUser: false)
+                    let problem = UpstreamProblem.httpError(for: error, subject: "the user list")
                     let data = (try? json(StreamError(login: nil, status: problem.status.code, detail: problem.detail))) ?? "{}"
                     return .just(ServerSentEvent(event: "error", data: data))
                 }

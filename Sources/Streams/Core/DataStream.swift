@@ -72,6 +72,17 @@ extension DataStream {
         DataStream(synchronous: .failure(error))
     }
 
+    /// The stream one event describes (the inverse of `materialize` for one event;
+    /// RxSwift: none, ReactiveSwift: `SignalProducer(result:)` for its two outcomes):
+    /// `.data(v)` is `just(v)` (`-v|`), `.error(e)` is `just(error: e)` (`-#`), `.end` is `empty()` (`-|`).
+    public static func just(event: Event<Element>) -> DataStream<Element> {
+        switch event {
+        case .data(let value): return just(value)
+        case .error(let error): return just(error: error)
+        case .end: return empty()
+        }
+    }
+
     /// Ends at once without data: `-|`
     @inlinable
     public static func empty() -> DataStream<Element> {

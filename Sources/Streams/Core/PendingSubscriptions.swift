@@ -1,11 +1,4 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The subscriptions being set up on the current thread, innermost last.
 ///
@@ -23,14 +16,7 @@ enum PendingSubscriptions {
         @exclusivity(unchecked) var floor = 0
     }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
-        }
-        return key
-    }()
+    private static let stacks = ThreadLocal<Stack>()
 
     /// Entries on every thread's stack together: while it is zero no thread is setting
     /// up a subscription, so a watcher's code can run without touching thread-local state.
@@ -46,14 +32,7 @@ enum PendingSubscriptions {
         entries.subtract(1, ordering: .relaxed)
     }
 
-    private static var stack: Stack {
-        if let pointer = pthread_getspecific(key) {
-            return Unmanaged<Stack>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        let stack = Stack()
-        pthread_setspecific(key, Unmanaged.passRetained(stack as AnyObject).toOpaque())
-        return stack
-    }
+    private static var stack: Stack { stacks.value { Stack() } }
 
     /// Runs `watch` with `parent` as the pending subscription on this thread, so
     /// the subscriptions `watch` starts become its children and not those of

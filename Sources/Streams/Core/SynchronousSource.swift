@@ -23,6 +23,11 @@
 /// checked once per batch. A throw at a batch's k-th value first hands the
 /// k values before it downstream, then leaves as the throw.
 ///
+/// Each operator's fused stage is an `extension SynchronousSource` in that operator's
+/// own file (`map` in `Operators/Map/Map.swift`, `take` in `Operators/Take.swift`, …),
+/// always inlined into the public operator so that a capture-free closure is specialized
+/// into the stage's loop; this file holds the type, the sources and the batch machinery.
+///
 /// `depth` counts the composed stages: past `maxDepth` operators stop fusing
 /// (see `DataStream.fusable`), so a long chain never nests deeper than the
 /// unfused path would.
@@ -130,136 +135,6 @@ struct SynchronousSource<Element: Sendable>: Sendable {
     @inlinable
     static var empty: SynchronousSource<Element> {
         SynchronousSource(depth: 0) { _, _ in }
-    }
-
-    // MARK: Stages
-
-    @inlinable @inline(__always)
-    func map<Result: Sendable>(
-        _ transform: @escaping @Sendable (Element) throws -> Result
-    ) -> SynchronousSource<Result> {
-        let upstream = self
-        return SynchronousSource<Result>(depth: depth + 1, { stop, body in
-            try upstream.run(stop) { value in try body(try transform(value)) }
-        }, batches: batches(state: ()) { input, output, _ in
-            for value in input { output.append(try transform(value)) }
-        })
-    }
-
-    @inlinable @inline(__always)
-    func filter(_ isIncluded: @escaping @Sendable (Element) throws -> Bool) -> SynchronousSource<Element> {
-        let upstream = self
-        return SynchronousSource(depth: depth + 1, { stop, body in
-            try upstream.run(stop) { value in try isIncluded(value) ? try body(value) : true }
-        }, batches: batches(state: ()) { input, output, _ in
-            for value in input where try isIncluded(value) { output.append(value) }
-        })
-    }
-
-    @inlinable @inline(__always)
-    func compactMap<Result: Sendable>(
-        _ transform: @escaping @Sendable (Element) throws -> Result?
-    ) -> SynchronousSource<Result> {
-        let upstream = self
-        return SynchronousSource<Result>(depth: depth + 1, { stop, body in
-            try upstream.run(stop) { value in
-                guard let result = try transform(value) else { return true }
-                return try body(result)
-            }
-        }, batches: batches(state: ()) { input, output, _ in
-            for value in input {
-                if let result = try transform(value) { output.append(result) }
-            }
-        })
-    }
-
-    @inlinable @inline(__always)
-    func scan<Result: Sendable>(
-        _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
-    ) -> SynchronousSource<Result> {
-        let upstream = self
-        return SynchronousSource<Result>(depth: depth + 1, { stop, body in
-            var accumulated = initial
-            try upstream.run(stop) { value in
-                accumulated = try next(accumulated, value)
-                return try body(accumulated)
-            }
-        }, batches: batches(state: initial) { input, output, accumulated in
-            for value in input {
-                accumulated = try next(accumulated, value)
-                output.append(accumulated)
-            }
-        })
-    }
-
-    /// Folds the values and emits the result once the upstream is done (not when stopped).
-    @inlinable @inline(__always)
-    func reduce<Result: Sendable>(
-        _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
-    ) -> SynchronousSource<Result> {
-        let upstream = self
-        // A closure of its own (capturing only `next`), so the optimizer can specialize it
-        // for a literal `next` and run the fold without a call per value.
-        let fold: @Sendable (UnsafeBufferPointer<Element>, inout Result) throws -> Void = { batch, accumulated in
-            for value in batch { accumulated = try next(accumulated, value) }
-        }
-        return SynchronousSource<Result>(depth: depth + 1) { stop, body in
-            var accumulated = initial
-            try upstream.forEachBatch(stop) { batch in try fold(batch, &accumulated) }
-            if stop.isDisposedRelaxed { return }
-            _ = try body(accumulated)
-        }
-    }
-
-    @inlinable
-    func toArray() -> SynchronousSource<[Element]> {
-        let upstream = self
-        return SynchronousSource<[Element]>(depth: depth + 1) { stop, body in
-            var collected: [Element] = []
-            try upstream.forEachBatch(stop) { batch in collected.append(contentsOf: batch) }
-            if stop.isDisposedRelaxed { return }
-            _ = try body(collected)
-        }
-    }
-
-    @inlinable
-    func skip(_ count: Int) -> SynchronousSource<Element> {
-        let upstream = self
-        return SynchronousSource(depth: depth + 1, { stop, body in
-            var remaining = count
-            try upstream.run(stop) { value in
-                if remaining > 0 {
-                    remaining -= 1
-                    return true
-                }
-                return try body(value)
-            }
-        }, batches: runBatches.map { upstreamBatches in { @Sendable stop, body in
-            var remaining = max(0, count)
-            try upstreamBatches(stop) { batch in
-                guard remaining < batch.count else {
-                    remaining -= batch.count
-                    return
-                }
-                let rest = UnsafeBufferPointer(rebasing: batch[remaining...])
-                remaining = 0
-                try body(rest)
-            }
-        } })
-    }
-
-    /// The first `count` values (`count > 0`); returning `false` after the last one completes the stream.
-    /// It has no batched form: a batch would pull values past the last one.
-    @inlinable
-    func take(_ count: Int) -> SynchronousSource<Element> {
-        let upstream = self
-        return SynchronousSource(depth: depth + 1) { stop, body in
-            var remaining = count
-            try upstream.run(stop) { value in
-                remaining -= 1
-                return try body(value) && remaining > 0
-            }
-        }
     }
 
     // MARK: Batches

@@ -25,3 +25,23 @@ extension StreamType {
         }
     }
 }
+
+extension SynchronousSource {
+    /// The fused form of `compactMap` (see `SynchronousSource`).
+    @inlinable @inline(__always)
+    func compactMap<Result: Sendable>(
+        _ transform: @escaping @Sendable (Element) throws -> Result?
+    ) -> SynchronousSource<Result> {
+        let upstream = self
+        return SynchronousSource<Result>(depth: depth + 1, { stop, body in
+            try upstream.run(stop) { value in
+                guard let result = try transform(value) else { return true }
+                return try body(result)
+            }
+        }, batches: batches(state: ()) { input, output, _ in
+            for value in input {
+                if let result = try transform(value) { output.append(result) }
+            }
+        })
+    }
+}

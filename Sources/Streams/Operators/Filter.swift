@@ -21,3 +21,16 @@ extension StreamType {
         }
     }
 }
+
+extension SynchronousSource {
+    /// The fused form of `filter` (see `SynchronousSource`).
+    @inlinable @inline(__always)
+    func filter(_ isIncluded: @escaping @Sendable (Element) throws -> Bool) -> SynchronousSource<Element> {
+        let upstream = self
+        return SynchronousSource(depth: depth + 1, { stop, body in
+            try upstream.run(stop) { value in try isIncluded(value) ? try body(value) : true }
+        }, batches: batches(state: ()) { input, output, _ in
+            for value in input where try isIncluded(value) { output.append(value) }
+        })
+    }
+}

@@ -45,3 +45,25 @@ extension StreamType {
         }
     }
 }
+
+extension SynchronousSource {
+    /// The fused form of `reduce` (see `SynchronousSource`):
+    /// Folds the values and emits the result once the upstream is done (not when stopped).
+    @inlinable @inline(__always)
+    func reduce<Result: Sendable>(
+        _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
+    ) -> SynchronousSource<Result> {
+        let upstream = self
+        // A closure of its own (capturing only `next`), so the optimizer can specialize it
+        // for a literal `next` and run the fold without a call per value.
+        let fold: @Sendable (UnsafeBufferPointer<Element>, inout Result) throws -> Void = { batch, accumulated in
+            for value in batch { accumulated = try next(accumulated, value) }
+        }
+        return SynchronousSource<Result>(depth: depth + 1) { stop, body in
+            var accumulated = initial
+            try upstream.forEachBatch(stop) { batch in try fold(batch, &accumulated) }
+            if stop.isDisposedRelaxed { return }
+            _ = try body(accumulated)
+        }
+    }
+}

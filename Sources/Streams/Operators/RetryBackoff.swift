@@ -8,13 +8,15 @@ import Darwin
 #endif
 
 /// How `retry(_:backoff:scheduler:)` waits between attempts: exponential
-/// backoff with jitter, a predicate choosing which errors are retried, and an
-/// optional per-error override (for a server's `Retry-After`).
+/// backoff with jitter, a predicate choosing which errors are retried, an
+/// optional per-error override (for a server's `Retry-After`), and a hook told
+/// of each retry before its wait begins (for retry events and metrics).
 ///
 ///     let backoff = RetryBackoff(
 ///         initialDelay: .milliseconds(100), multiplier: 2, maxDelay: .seconds(5), jitter: 0.5,
 ///         retryIf: { ($0 as? UpstreamError)?.isRetryable ?? false },
-///         delayOverride: { error, _ in (error as? UpstreamError)?.retryAfter }
+///         delayOverride: { error, _ in (error as? UpstreamError)?.retryAfter },
+///         onRetry: { retry in metrics.retried(after: retry.error) }
 ///     )
 ///
 /// Retry number `n` (1-based) waits `min(initialDelay × multiplier^(n-1), maxDelay)`,
@@ -31,6 +33,17 @@ public struct RetryBackoff: Sendable {
     public var delayOverride: @Sendable (_ error: Error, _ retry: Int) -> Duration?
     /// A uniform random number in 0..<1; replace it to make jitter deterministic in tests.
     public var random: @Sendable () -> Double
+    /// Told of each retry once it is decided, before its wait starts: which retry it is,
+    /// the error that caused it and how long the wait will be.
+    public var onRetry: @Sendable (Retry) -> Void
+
+    /// One retry as `onRetry` sees it.
+    public struct Retry: Sendable {
+        /// 1 for the first retry (the second attempt), 2 for the next, and so on.
+        public let number: Int
+        public let error: any Error
+        public let delay: Duration
+    }
 
     public init(
         initialDelay: Duration = .milliseconds(100),
@@ -39,7 +52,8 @@ public struct RetryBackoff: Sendable {
         jitter: Double = 0.5,
         retryIf: @escaping @Sendable (Error) -> Bool = { _ in true },
         delayOverride: @escaping @Sendable (_ error: Error, _ retry: Int) -> Duration? = { _, _ in nil },
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        onRetry: @escaping @Sendable (Retry) -> Void = { _ in }
     ) {
         self.initialDelay = initialDelay
         self.multiplier = max(1, multiplier)
@@ -48,13 +62,22 @@ public struct RetryBackoff: Sendable {
         self.retryIf = retryIf
         self.delayOverride = delayOverride
         self.random = random
+        self.onRetry = onRetry
     }
 
     /// Retries at once, every error: what plain `retry(_:)` does.
     public static let immediate = RetryBackoff(initialDelay: .zero, maxDelay: .zero, jitter: 0)
 
-    /// The wait before retry number `retry` (1-based) after `error`, or nil when `error` is not retried.
+    /// The wait before retry number `retry` (1-based) after `error`, or nil when `error` is not
+    /// retried. The retry operator asks this once per retry, so a non-nil answer is a retry
+    /// decided: it is reported to `onRetry` before being returned.
     public func delay(beforeRetry retry: Int, after error: Error) -> Duration? {
+        guard let delay = computedDelay(beforeRetry: retry, after: error) else { return nil }
+        onRetry(Retry(number: retry, error: error, delay: delay))
+        return delay
+    }
+
+    private func computedDelay(beforeRetry retry: Int, after error: Error) -> Duration? {
         guard retryIf(error) else { return nil }
         if let overridden = delayOverride(error, retry) { return max(overridden, .zero) }
         let growth = pow(multiplier, Double(max(0, retry - 1)))

@@ -34,3 +34,25 @@ extension StreamType {
         }
     }
 }
+
+extension SynchronousSource {
+    /// The fused form of `scan` (see `SynchronousSource`).
+    @inlinable @inline(__always)
+    func scan<Result: Sendable>(
+        _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result
+    ) -> SynchronousSource<Result> {
+        let upstream = self
+        return SynchronousSource<Result>(depth: depth + 1, { stop, body in
+            var accumulated = initial
+            try upstream.run(stop) { value in
+                accumulated = try next(accumulated, value)
+                return try body(accumulated)
+            }
+        }, batches: batches(state: initial) { input, output, accumulated in
+            for value in input {
+                accumulated = try next(accumulated, value)
+                output.append(accumulated)
+            }
+        })
+    }
+}

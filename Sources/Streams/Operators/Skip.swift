@@ -23,3 +23,32 @@ extension StreamType {
         }
     }
 }
+
+extension SynchronousSource {
+    /// The fused form of `skip` (see `SynchronousSource`).
+    @inlinable
+    func skip(_ count: Int) -> SynchronousSource<Element> {
+        let upstream = self
+        return SynchronousSource(depth: depth + 1, { stop, body in
+            var remaining = count
+            try upstream.run(stop) { value in
+                if remaining > 0 {
+                    remaining -= 1
+                    return true
+                }
+                return try body(value)
+            }
+        }, batches: runBatches.map { upstreamBatches in { @Sendable stop, body in
+            var remaining = max(0, count)
+            try upstreamBatches(stop) { batch in
+                guard remaining < batch.count else {
+                    remaining -= batch.count
+                    return
+                }
+                let rest = UnsafeBufferPointer(rebasing: batch[remaining...])
+                remaining = 0
+                try body(rest)
+            }
+        } })
+    }
+}

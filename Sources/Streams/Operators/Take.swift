@@ -27,3 +27,20 @@ extension StreamType {
         }
     }
 }
+
+extension SynchronousSource {
+    /// The fused form of `take` (see `SynchronousSource`):
+    /// The first `count` values (`count > 0`); returning `false` after the last one completes the stream.
+    /// It has no batched form: a batch would pull values past the last one.
+    @inlinable
+    func take(_ count: Int) -> SynchronousSource<Element> {
+        let upstream = self
+        return SynchronousSource(depth: depth + 1) { stop, body in
+            var remaining = count
+            try upstream.run(stop) { value in
+                remaining -= 1
+                return try body(value) && remaining > 0
+            }
+        }
+    }
+}

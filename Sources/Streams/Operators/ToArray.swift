@@ -26,3 +26,17 @@ extension StreamType {
         }
     }
 }
+
+extension SynchronousSource {
+    /// The fused form of `toArray` (see `SynchronousSource`).
+    @inlinable
+    func toArray() -> SynchronousSource<[Element]> {
+        let upstream = self
+        return SynchronousSource<[Element]>(depth: depth + 1) { stop, body in
+            var collected: [Element] = []
+            try upstream.forEachBatch(stop) { batch in collected.append(contentsOf: batch) }
+            if stop.isDisposedRelaxed { return }
+            _ = try body(collected)
+        }
+    }
+}

@@ -1,35 +1,80 @@
 import ConcurrencyHelpers
 
 /// A hot stream that replays its last `bufferSize` values to every new
-/// watcher, then its terminal event if it has one (ReactiveX: ReplaySubject).
+/// watcher, then its terminal event if it has one (ReactiveX: ReplaySubject;
+/// Combine: none built in; ReactiveSwift: `replayLazily(upTo:)`).
 ///
 ///     ReplayStreamer(bufferSize: 2):  1--2--3--|
 ///     watcher (after 3):                     2-3-|
 ///
+/// With a `window` it replays only the values fed within that span of the
+/// scheduler's clock, as well as at most `bufferSize` of them (ReactiveX:
+/// `ReplaySubject.create(bufferSize:window:)`, RxJS `windowTime`):
+///
+///     ReplayStreamer(window: 300 ms):  1@0 2@200 3@400
+///     watcher at 550:                  3            (1 and 2 are older than 300 ms)
+///
 /// Feed it through `data(_:)`, `error(_:)`, `end()`, `event(_:)`. Deliveries
 /// are serialized like `Streamer`'s.
 public final class ReplayStreamer<Element: Sendable>: StreamType {
+    private struct Buffer {
+        var values = RingBuffer<Element>()
+        /// When each buffered value was fed, on the window's clock (only with a window).
+        var stamps = RingBuffer<Duration>()
+    }
+
     private let core = SubjectCore<Element>()
-    private let buffer: Locked<RingBuffer<Element>>
+    private let buffer = Locked(Buffer())
     public let bufferSize: Int
+    /// How long a value stays replayable; nil: until pushed out by `bufferSize`.
+    public let window: Duration?
+    private let clock: (any Scheduler)?
 
     public init(bufferSize: Int) {
         self.bufferSize = max(0, bufferSize)
-        buffer = Locked(RingBuffer())
+        window = nil
+        clock = nil
+    }
+
+    /// Replays the values fed within the last `window` on `scheduler`'s clock, at most `bufferSize` of them.
+    public init(bufferSize: Int = .max, window: Duration, scheduler: any Scheduler) {
+        self.bufferSize = max(0, bufferSize)
+        self.window = window
+        clock = scheduler
     }
 
     @discardableResult
     public func watch(using watcher: Watcher<Element>) -> Disposable {
-        core.add(watcher) { buffer.withLock { $0.elements } }
+        core.add(watcher) {
+            buffer.withLock { buffer in
+                expire(&buffer)
+                return buffer.values.elements
+            }
+        }
     }
 
     public func data(_ value: Element) {
         core.emit(.data(value)) { _ in
             buffer.withLock { buffer in
                 guard bufferSize > 0 else { return }
-                if buffer.count == bufferSize { _ = buffer.popFirst() }
-                buffer.append(value)
+                if buffer.values.count == bufferSize {
+                    _ = buffer.values.popFirst()
+                    _ = buffer.stamps.popFirst()
+                }
+                buffer.values.append(value)
+                if let clock { buffer.stamps.append(clock.now) }
+                expire(&buffer)
             }
+        }
+    }
+
+    /// Drops the values older than the window.
+    private func expire(_ buffer: inout Buffer) {
+        guard let window, let clock else { return }
+        let oldest = clock.now - window
+        while let first = buffer.stamps.first, first < oldest {
+            _ = buffer.stamps.popFirst()
+            _ = buffer.values.popFirst()
         }
     }
 

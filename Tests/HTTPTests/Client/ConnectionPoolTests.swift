@@ -32,13 +32,13 @@ final class ConnectionPoolTests: XCTestCase {
     }
 
     /// Sends `count` requests at once and waits for every answer.
-    private func burst(_ count: Int, to url: URL, via client: HTTPClient) -> [Result<HTTPClientResponse, Error>] {
+    private func burst(_ count: Int, to url: URL, headers: HTTPHeaders = HTTPHeaders(), via client: HTTPClient) -> [Result<HTTPClientResponse, Error>] {
         let results = Locked<[Result<HTTPClientResponse, Error>]>([])
         let done = expectation(description: "\(count) answers")
         done.expectedFulfillmentCount = count
         let bag = DisposeBag()
         for _ in 0..<count {
-            client.send(HTTPClientRequest(url: url)).watch(
+            client.send(HTTPClientRequest(url: url, headers: headers)).watch(
                 data: { response in results.withLock { $0.append(.success(response)) } },
                 error: { error in results.withLock { $0.append(.failure(error)) }; done.fulfill() },
                 end: { done.fulfill() }
@@ -75,6 +75,16 @@ final class ConnectionPoolTests: XCTestCase {
         XCTAssertEqual(results.filter { (try? $0.get().status) == .ok }.count, 200)
         XCTAssertLessThanOrEqual(counter.accepted, 64)
         XCTAssertGreaterThan(counter.accepted, 1, "requests still overlap on several connections")
+    }
+
+    func testAClosedConnectionPassesItsPlaceToTheNextWaitingRequest() throws {
+        let counter = ConnectionCounter()
+        let server = try TestServer(router: slowRouter(delay: .milliseconds(5)), observer: counter.observer)
+        let client = HTTPClient(maxConnectionsPerOrigin: 1)
+        let results = burst(5, to: url(server, "/slow"), headers: ["Connection": "close"], via: client)
+        XCTAssertEqual(results.filter { (try? $0.get().status) == .ok }.count, 5)
+        XCTAssertEqual(counter.accepted, 5, "each request after a closed connection opens a new one")
+        XCTAssertEqual(client.idleConnections, 0)
     }
 
     /// Holds `/held` answers until `release` is called; the replay lets late requests through at once.

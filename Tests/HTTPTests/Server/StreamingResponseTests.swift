@@ -86,11 +86,13 @@ final class StreamingResponseTests: XCTestCase {
                 return Disposable { disposed.fulfill() }
             }, contentType: "application/octet-stream"))
         }
-        let server = try TestServer(router: router) { $0.limits.maxStreamBufferBytes = 256 * 1024 }
+        let slowClient = BufferLimit.fail(256 * 1024)
+        let server = try TestServer(router: router) { $0.limits.streamBuffer = slowClient }
         let client = try server.client()
         try client.send("GET /flood HTTP/1.1\r\nHost: x\r\n\r\n")
         wait(for: [disposed], timeout: 10)
         XCTAssertEqual(server.server.openConnections, 0)
+        XCTAssertEqual(slowClient.droppedCount, 1)
     }
 
     private func waitForWatchers(_ streamer: Streamer<[UInt8]>, count: Int) {

@@ -6,14 +6,26 @@ import XCTest
 /// The built `stream-service` executable run as a child process, with its
 /// output captured, for tests of the command-line contract.
 final class ServiceProcess {
-    /// Bytes a pipe delivered, appended from the pipe's handler thread.
+    /// Bytes a pipe delivered, read to its end on a thread of its own.
     private final class Captured: Sendable {
         let bytes = Locked<[UInt8]>([])
         /// Signalled on every append, so a reader can wait for more output.
         let arrived = DispatchSemaphore(value: 0)
-        func append(_ data: Data) {
-            bytes.withLock { $0 += data }
-            arrived.signal()
+        /// Signalled once the pipe reached its end: everything the child wrote is in `bytes`.
+        let closed = DispatchSemaphore(value: 0)
+
+        /// Reads until end of file. A handler per readability event could still be holding
+        /// the last line when the exit is seen (seen under load: an empty stderr at exit 64).
+        func drain(_ handle: FileHandle) {
+            DispatchQueue.global().async { [self] in
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    bytes.withLock { $0 += data }
+                    arrived.signal()
+                }
+                closed.signal()
+            }
         }
         var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
     }
@@ -42,13 +54,8 @@ final class ServiceProcess {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        let stdout = self.stdout, stderr = self.stderr
-        out.fileHandleForReading.readabilityHandler = { handle in
-            stdout.append(handle.availableData)
-        }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            stderr.append(handle.availableData)
-        }
+        stdout.drain(out.fileHandleForReading)
+        stderr.drain(err.fileHandleForReading)
         let exited = self.exited
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
@@ -58,14 +65,18 @@ final class ServiceProcess {
     var output: String { stdout.text }
     var errorOutput: String { stderr.text }
 
-    /// Waits (bounded) for the process to exit and returns its status.
+    /// Waits (bounded) for the process to exit and its output to be read to the end; returns its status.
     func exitStatus(within timeout: TimeInterval = 10) -> Int32? {
-        guard exited.wait(timeout: .now() + timeout) == .success else {
+        let deadline = DispatchTime.now() + timeout
+        guard exited.wait(timeout: deadline) == .success else {
             kill(process.processIdentifier, SIGKILL)
             return nil
         }
         exited.signal() // later calls return at once too
         process.waitUntilExit()
+        for pipe in [stdout, stderr] where pipe.closed.wait(timeout: deadline) == .success {
+            pipe.closed.signal()
+        }
         return process.terminationStatus
     }
 

@@ -17,8 +17,8 @@ final class AvatarErrorPolicyRouteTests: XCTestCase {
             let host = request.headers["Host"] ?? "127.0.0.1"
             if request.path == "/users" {
                 let page = """
-                    [{"login":"ada1","id":1,"avatar_url":"http://\(host)/avatars/missing.png","name":"Ada"},
-                     {"login":"grace2","id":2,"avatar_url":"http://\(host)/avatars/grace2.png","name":"Grace"}]
+                    [{"login":"ada1","id":1,"avatar_url":"http://\(host)/u/999",},
+                     {"login":"grace2","id":2,"avatar_url":"http://\(host)/u/2"}]
                     """
                 return .just(.json(page))
             }

@@ -40,8 +40,8 @@ final class DemoUpstreamServerTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode([GitHubUser].self, from: Data(response.body)).count, 30)
     }
 
-    func testAvatarIsAValidPNGOverTheWire() throws {
-        let response = try fetch("/avatars/alan3.png")
+    func testAvatarIsAValidPNGOverTheWireFromTheSecondOrigin() throws {
+        let response = try fetch("http://127.0.0.1:\(demo.avatarPort!)/u/3")
         XCTAssertEqual(response.header("content-type"), "image/png")
         XCTAssertEqual(response.body, Identicon(login: "alan3").png())
     }

@@ -15,15 +15,16 @@ final class UserAPIFixture {
     let api: TestServer
     /// The upstream client's metrics, in a registry of this fixture's own.
     let metrics = ServiceMetrics()
+    let transport = HTTPUpstreamTransport()
 
     init(
-        users: Int = 60, latency: Duration = .zero, failureRate: Double = 0, upstreamURL: URL? = nil,
+        users: Int = 60, latency: Duration = .zero, failureRate: Double = 0, rateLimit: Int = 0, upstreamURL: URL? = nil,
         timeout: Duration = .seconds(2), retry: RetryPolicy = RetryPolicy(maxRetries: 6, baseDelay: .milliseconds(5), maxDelay: .milliseconds(100)),
-        heartbeat: HeartbeatClock? = nil
+        token: String? = nil, cacheBytes: Int = 0, heartbeat: HeartbeatClock? = nil
     ) throws {
         var baseURL = upstreamURL
         if upstreamURL == nil {
-            let demo = DemoUpstreamServer(configuration: .init(users: users, latency: latency, failureRate: failureRate))
+            let demo = DemoUpstreamServer(configuration: .init(users: users, latency: latency, failureRate: failureRate, rateLimit: rateLimit))
             try demo.start()
             self.demo = demo
             baseURL = demo.baseURL
@@ -31,8 +32,10 @@ final class UserAPIFixture {
             demo = nil
         }
         let client = GitHubClient(
-            configuration: .init(baseURL: baseURL!, timeout: timeout, retry: retry),
-            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "test.upstream"), metrics: metrics.upstream())
+            configuration: .init(
+                baseURL: baseURL!, token: token, timeout: timeout, retry: retry,
+                cache: cacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: cacheBytes) : nil),
+            transport: transport, scheduler: QueueScheduler(label: "test.upstream"), metrics: metrics.upstream())
         services = UpstreamServices(client: client, hub: PipelineEventHub())
         var router = Router()
         services.routes(responder: EventStreamResponder(heartbeat: heartbeat, subscribers: nil)).register(on: &router)

@@ -20,12 +20,23 @@ final class UserRoutesTests: XCTestCase {
         let png = Identicon(login: "edsger4").png()
         XCTAssertEqual(first["login"] as? String, "edsger4")
         XCTAssertEqual(avatar["url"] as? String, "/users/edsger4/avatar")
-        XCTAssertEqual(avatar["upstreamUrl"] as? String, "\(fixture.demo!.baseURL!.absoluteString)/avatars/edsger4.png")
+        XCTAssertEqual(avatar["upstreamUrl"] as? String, "http://127.0.0.1:\(fixture.demo!.avatarPort!)/u/4?v=4")
         XCTAssertEqual(avatar["contentType"] as? String, "image/png")
         XCTAssertEqual(avatar["bytes"] as? Int, png.count)
         XCTAssertEqual(avatar["sha256"] as? String, SHA256Digest.hex(png))
-        XCTAssertTrue(users[1].keys.contains("name"), "name is sent even when null")
-        XCTAssertTrue(users[1]["name"] is NSNull)
+        XCTAssertFalse(users[1].keys.contains("name"), "without profile=true there is no name, as in GitHub's list")
+    }
+
+    func testProfileTrueFillsNameAndProfileNullWhereTheUserHasNone() throws {
+        let fixture = try UserAPIFixture()
+        let users = try XCTUnwrap(try fixture.get("/users?since=3&limit=3&profile=true").jsonArray)
+        let directory = DemoDirectory(userCount: 60)
+        XCTAssertEqual(users.map { $0["name"] as? String }, (4...6).map { directory.user(id: $0)?.name })
+        XCTAssertTrue(users[1]["name"] is NSNull, "user 5 has no name: null, not absent")
+        let profile = try XCTUnwrap(users[0]["profile"] as? [String: Any])
+        XCTAssertEqual(profile["location"] as? String, directory.user(id: 4)?.location)
+        XCTAssertEqual(profile["publicRepos"] as? Int, directory.repos(of: directory.user(id: 4)!).count)
+        XCTAssertTrue((users[2]["profile"] as? [String: Any])?["company"] is NSNull, "user 6 leaves company empty")
     }
 
     func testSerialAndParallelGiveTheSameList() throws {

@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class AsyncBridgeTests: XCTestCase {
     func testValuesIteratesEveryValue() async throws {

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Counts deliveries and notices when two happen at once.
 final class OverlapDetector: Sendable {

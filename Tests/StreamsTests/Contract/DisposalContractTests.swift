@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Contract 3: disposal propagates upstream and releases every closure; a stream
 /// that ends or fails frees its resources too; the live counter returns to baseline.

@@ -1,6 +1,7 @@
 import ConcurrencyHelpers
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Contract 1: `data* (error | end)?`, nothing after a terminal event, and the
 /// operator receiving a terminal event disposes its upstream.

@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 /// A subscription a watcher starts while a synchronous source is delivering belongs
 /// to that watcher's code, not to the source: the source ending must not end it.

@@ -1,6 +1,7 @@
 import ConcurrencyHelpers
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Contract 5: no unbounded recursion. Each test runs on a thread with an
 /// 8 MiB stack; recursing per element would overflow it.

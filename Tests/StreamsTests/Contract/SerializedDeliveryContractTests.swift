@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Contract 2: a watcher never receives two events at once, even when sources
 /// emit from many threads.

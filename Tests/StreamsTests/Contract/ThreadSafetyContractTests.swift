@@ -2,6 +2,7 @@ import ConcurrencyHelpers
 import Dispatch
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Contract 4: every public type is safe to use from any thread.
 final class ThreadSafetyContractTests: XCTestCase {

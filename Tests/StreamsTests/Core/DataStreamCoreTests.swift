@@ -1,6 +1,7 @@
 import Synchronization
 import XCTest
 import Streams
+import StreamsTesting
 
 final class DataStreamCoreTests: XCTestCase {
     func testJustDataDeliversValuesThenEnd() {

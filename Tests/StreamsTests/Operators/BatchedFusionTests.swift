@@ -2,6 +2,7 @@ import ConcurrencyHelpers
 import XCTest
 import Synchronization
 import Streams
+import StreamsTesting
 
 /// Batched fusion: `reduce` and `toArray` over a fused synchronous source run its
 /// `map`/`filter`/`compactMap`/`scan`/`skip` stages a batch of up to 128 values at a time.

@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class MergeTests: XCTestCase {
     // a: -1---3-|  b: ---2---4-|  merge: -1-2-3-4-|

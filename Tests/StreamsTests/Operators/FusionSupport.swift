@@ -1,5 +1,6 @@
 import Dispatch
 import Streams
+import StreamsTesting
 import Synchronization
 import XCTest
 

@@ -1,6 +1,7 @@
 import ConcurrencyHelpers
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Synchronous fusion: operators on `from`/`just`/`empty` compose closures instead of
 /// subscriptions. Every fused pipeline must deliver exactly what the same pipeline over

@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class RedirectTests: XCTestCase {
     // source: -a-----b-|  redirect: --a1-a2-b1-a3-b2-|

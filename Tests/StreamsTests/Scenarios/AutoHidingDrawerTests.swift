@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Auto-hiding drawer: hide the drawer when the speed rises above 2.5 m/s while
 /// auto-rotation is on, or when auto-rotation turns on above that speed. The
@@ -10,8 +11,8 @@ final class AutoHidingDrawerTests: XCTestCase {
     private static let speedLimit = 2.5
 
     private struct Car {
-        let speed: Streamer<Double>
-        let autoRotation: Streamer<Bool>
+        let speed: any StreamType<Double>
+        let autoRotation: any StreamType<Bool>
 
         /// The moments both conditions start to hold.
         var becameEligible: DataStream<Void> {
@@ -48,8 +49,8 @@ final class AutoHidingDrawerTests: XCTestCase {
         }
     }
 
-    private func car(_ scheduler: TestScheduler, speed: [Marble<Double>], autoRotation: [Marble<Bool>]) -> Car {
-        Car(speed: scheduler.hotMarbles(speed), autoRotation: scheduler.hotMarbles(autoRotation))
+    private func car(_ scheduler: TestScheduler, speed: [Recorded<Double>], autoRotation: [Recorded<Bool>]) -> Car {
+        Car(speed: scheduler.hotStream(speed), autoRotation: scheduler.hotStream(autoRotation))
     }
 
     // MARK: hiding at once
@@ -59,7 +60,7 @@ final class AutoHidingDrawerTests: XCTestCase {
         let car = car(scheduler, speed: [.at(0, .data(1)), .at(1_000, .data(3))], autoRotation: [.at(0, .data(true))])
         let (recorder, _) = scheduler.record(car.hideAtOnce)
         scheduler.advance(to: .seconds(10))
-        XCTAssertEqual(recorder.marbles, [.at(1_000, .data(.hide))])
+        XCTAssertEqual(recorder.events, [.at(1_000, .data(.hide))])
     }
 
     func testHidesWhenAutoRotationTurnsOnAboveTheLimit() {
@@ -71,7 +72,7 @@ final class AutoHidingDrawerTests: XCTestCase {
         )
         let (recorder, _) = scheduler.record(car.hideAtOnce)
         scheduler.advance(to: .seconds(10))
-        XCTAssertEqual(recorder.marbles, [.at(2_000, .data(.hide))])
+        XCTAssertEqual(recorder.events, [.at(2_000, .data(.hide))])
     }
 
     func testStaysWhileAutoRotationIsOffOrTheSpeedIsLow() {
@@ -83,7 +84,7 @@ final class AutoHidingDrawerTests: XCTestCase {
         )
         let (recorder, _) = scheduler.record(car.hideAtOnce)
         scheduler.advance(to: .seconds(10))
-        XCTAssertEqual(recorder.marbles, [])
+        XCTAssertEqual(recorder.events, [])
     }
 
     func testSpeedBobbingAboveTheLimitHidesOnlyOnEachRise() {
@@ -95,17 +96,17 @@ final class AutoHidingDrawerTests: XCTestCase {
         )
         let (recorder, _) = scheduler.record(car.hideAtOnce)
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(0, .data(.hide)), .at(300, .data(.hide))])
+        XCTAssertEqual(recorder.events, [.at(0, .data(.hide)), .at(300, .data(.hide))])
     }
 
     // MARK: hiding after 5 s, the three timelines
 
-    private func delayedTimeline(speed: [Marble<Double>], autoRotation: [Marble<Bool>]) -> [Marble<Drawer>] {
+    private func delayedTimeline(speed: [Recorded<Double>], autoRotation: [Recorded<Bool>]) -> [Recorded<Drawer>] {
         let scheduler = TestScheduler()
         let car = car(scheduler, speed: speed, autoRotation: autoRotation)
         let (recorder, _) = scheduler.record(car.hideAfterFiveSeconds(scheduler: scheduler))
         scheduler.advance(to: .seconds(20))
-        return recorder.marbles
+        return recorder.events
     }
 
     func testDelayedHidesExactlyFiveSecondsAfterBothConditionsHold() {

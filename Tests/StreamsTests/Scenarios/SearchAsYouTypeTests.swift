@@ -1,6 +1,7 @@
 import Synchronization
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Search as you type: the query box's text, debounced 300 ms, without repeats,
 /// switched to the latest search, which is retried 3 times, starts with an empty
@@ -23,23 +24,23 @@ final class SearchAsYouTypeTests: XCTestCase {
     func testTypingQuicklySearchesOnlyForTheTextLeftAfterThePause() {
         let scheduler = TestScheduler()
         let service = SearchService(scheduler: scheduler)
-        let query = scheduler.hotMarbles([
+        let query = scheduler.hotStream([
             .at(0, .data("s")), .at(100, .data("sw")), .at(200, .data("swi")), .at(300, .data("swif")), .at(400, .data("swift")),
         ])
         let (recorder, _) = scheduler.record(results(for: query, using: service, scheduler: scheduler))
         scheduler.advance(to: .seconds(2))
         XCTAssertEqual(service.requests, ["swift"])
-        XCTAssertEqual(recorder.marbles, [.at(700, .data([])), .at(800, .data(["swift", "swiftui"]))])
+        XCTAssertEqual(recorder.events, [.at(700, .data([])), .at(800, .data(["swift", "swiftui"]))])
     }
 
     func testAnEmptyQueryGivesAnEmptyListWithoutSearching() {
         let scheduler = TestScheduler()
         let service = SearchService(scheduler: scheduler)
-        let query = scheduler.hotMarbles([.at(0, .data("sw")), .at(1_000, .data(""))])
+        let query = scheduler.hotStream([.at(0, .data("sw")), .at(1_000, .data(""))])
         let (recorder, _) = scheduler.record(results(for: query, using: service, scheduler: scheduler))
         scheduler.advance(to: .seconds(2))
         XCTAssertEqual(service.requests, ["sw"])
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(300, .data([])), .at(400, .data(["swift", "swiftui", "switch"])), .at(1_300, .data([])),
         ])
     }
@@ -47,17 +48,17 @@ final class SearchAsYouTypeTests: XCTestCase {
     func testAStaleResultNeverArrivesAfterANewerQuery() {
         let scheduler = TestScheduler()
         let service = SearchService(scheduler: scheduler, latency: ["sw": 1_000])
-        let query = scheduler.hotMarbles([.at(0, .data("sw")), .at(400, .data("swift"))])
+        let query = scheduler.hotStream([.at(0, .data("sw")), .at(400, .data("swift"))])
         let (recorder, _) = scheduler.record(results(for: query, using: service, scheduler: scheduler))
         scheduler.advance(to: .seconds(3))
-        XCTAssertEqual(recorder.marbles, [.at(300, .data([])), .at(700, .data([])), .at(800, .data(["swift", "swiftui"]))])
+        XCTAssertEqual(recorder.events, [.at(300, .data([])), .at(700, .data([])), .at(800, .data(["swift", "swiftui"]))])
         XCTAssertEqual(service.cancelled, ["sw"])
     }
 
     func testTheSameTextAfterAPauseDoesNotSearchAgain() {
         let scheduler = TestScheduler()
         let service = SearchService(scheduler: scheduler)
-        let query = scheduler.hotMarbles([.at(0, .data("sw")), .at(400, .data("swi")), .at(500, .data("sw"))])
+        let query = scheduler.hotStream([.at(0, .data("sw")), .at(400, .data("swi")), .at(500, .data("sw"))])
         let (recorder, _) = scheduler.record(results(for: query, using: service, scheduler: scheduler))
         scheduler.advance(to: .seconds(2))
         XCTAssertEqual(service.requests, ["sw"])
@@ -67,21 +68,21 @@ final class SearchAsYouTypeTests: XCTestCase {
     func testAFlakySearchIsRetriedUntilItAnswers() {
         let scheduler = TestScheduler()
         let service = SearchService(scheduler: scheduler, failuresBeforeAnswer: ["swift": 3])
-        let query = scheduler.hotMarbles([.at(0, .data("swift"))])
+        let query = scheduler.hotStream([.at(0, .data("swift"))])
         let (recorder, _) = scheduler.record(results(for: query, using: service, scheduler: scheduler))
         scheduler.advance(to: .seconds(2))
         XCTAssertEqual(service.requests, ["swift", "swift", "swift", "swift"])
-        XCTAssertEqual(recorder.marbles, [.at(300, .data([])), .at(700, .data(["swift", "swiftui"]))])
+        XCTAssertEqual(recorder.events, [.at(300, .data([])), .at(700, .data(["swift", "swiftui"]))])
     }
 
     func testASearchFailingEveryRetryShowsAnEmptyListAndTheBoxKeepsWorking() {
         let scheduler = TestScheduler()
         let service = SearchService(scheduler: scheduler, failuresBeforeAnswer: ["swift": 4])
-        let query = scheduler.hotMarbles([.at(0, .data("swift")), .at(1_000, .data("sw"))])
+        let query = scheduler.hotStream([.at(0, .data("swift")), .at(1_000, .data("sw"))])
         let (recorder, _) = scheduler.record(results(for: query, using: service, scheduler: scheduler))
         scheduler.advance(to: .seconds(3))
         XCTAssertEqual(service.requests, Array(repeating: "swift", count: 4) + ["sw"])
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(300, .data([])), .at(700, .data([])),
             .at(1_300, .data([])), .at(1_400, .data(["swift", "swiftui", "switch"])),
         ])

@@ -1,14 +1,15 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Sign-up form: the username is valid with at least 3 characters once typing
 /// pauses for 0.8 s (repeats ignored); the passwords are valid when non-empty and
 /// equal; the button is enabled when both are, and follows every keystroke.
 final class SignUpFormTests: XCTestCase {
     private struct Form {
-        let username: Streamer<String>
-        let password: Streamer<String>
-        let repeatedPassword: Streamer<String>
+        let username: any StreamType<String>
+        let password: any StreamType<String>
+        let repeatedPassword: any StreamType<String>
         let scheduler: TestScheduler
 
         var usernameValid: DataStream<Bool> {
@@ -34,14 +35,14 @@ final class SignUpFormTests: XCTestCase {
 
     private func form(
         _ scheduler: TestScheduler,
-        username: [Marble<String>] = [],
-        password: [Marble<String>] = [],
-        repeated: [Marble<String>] = []
+        username: [Recorded<String>] = [],
+        password: [Recorded<String>] = [],
+        repeated: [Recorded<String>] = []
     ) -> Form {
         Form(
-            username: scheduler.hotMarbles(username),
-            password: scheduler.hotMarbles(password),
-            repeatedPassword: scheduler.hotMarbles(repeated),
+            username: scheduler.hotStream(username),
+            password: scheduler.hotStream(password),
+            repeatedPassword: scheduler.hotStream(repeated),
             scheduler: scheduler
         )
     }
@@ -51,9 +52,9 @@ final class SignUpFormTests: XCTestCase {
         let form = form(scheduler, username: [.at(0, .data("b")), .at(300, .data("bo")), .at(600, .data("bob"))])
         let (recorder, _) = scheduler.record(form.usernameValid)
         scheduler.advance(to: .milliseconds(1_399))
-        XCTAssertEqual(recorder.marbles, [])
+        XCTAssertEqual(recorder.events, [])
         scheduler.advance(to: .milliseconds(1_400))
-        XCTAssertEqual(recorder.marbles, [.at(1_400, .data(true))])
+        XCTAssertEqual(recorder.events, [.at(1_400, .data(true))])
     }
 
     func testAUsernameShorterThanThreeCharactersIsInvalid() {
@@ -61,7 +62,7 @@ final class SignUpFormTests: XCTestCase {
         let form = form(scheduler, username: [.at(0, .data("bo")), .at(1_000, .data("bob"))])
         let (recorder, _) = scheduler.record(form.usernameValid)
         scheduler.advance(to: .seconds(3))
-        XCTAssertEqual(recorder.marbles, [.at(800, .data(false)), .at(1_800, .data(true))])
+        XCTAssertEqual(recorder.events, [.at(800, .data(false)), .at(1_800, .data(true))])
     }
 
     func testRetypingTheSameUsernameDuringAPauseIsNotJudgedAgain() {
@@ -69,7 +70,7 @@ final class SignUpFormTests: XCTestCase {
         let form = form(scheduler, username: [.at(0, .data("bob")), .at(900, .data("bobx")), .at(1_000, .data("bob"))])
         let (recorder, _) = scheduler.record(form.usernameValid)
         scheduler.advance(to: .seconds(3))
-        XCTAssertEqual(recorder.marbles, [.at(800, .data(true))])
+        XCTAssertEqual(recorder.events, [.at(800, .data(true))])
     }
 
     func testPasswordsAreValidWhenNonEmptyAndEqual() {
@@ -81,7 +82,7 @@ final class SignUpFormTests: XCTestCase {
         )
         let (recorder, _) = scheduler.record(form.passwordsValid)
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(100, .data(false)), .at(200, .data(false)), .at(300, .data(true)),
             .at(400, .data(false)), .at(500, .data(true)),
         ])
@@ -97,7 +98,7 @@ final class SignUpFormTests: XCTestCase {
         )
         let (recorder, _) = scheduler.record(form.buttonEnabled)
         scheduler.advance(to: .seconds(4))
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(0, .data(false)),
             .at(1_000, .data(true)),   // "bob" settled at 1.0 s; passwords already equal since 0.5 s
             .at(1_200, .data(false)),  // password changed, repetition not yet

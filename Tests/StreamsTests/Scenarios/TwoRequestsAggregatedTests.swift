@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Two requests aggregated: a user request and a friends request run together and
 /// `zip` pairs their answers into one profile; if either fails, the profile fails once.
@@ -11,46 +12,46 @@ final class TwoRequestsAggregatedTests: XCTestCase {
 
     private struct RequestFailed: Error {}
 
-    private func profile(user: DataStream<String>, friends: DataStream<[String]>) -> DataStream<Profile> {
+    private func profile(user: some StreamType<String>, friends: some StreamType<[String]>) -> DataStream<Profile> {
         DataStream.zip(user, friends).map { user, friends in Profile(user: user, friends: friends) }
     }
 
     func testBothAnswersGiveOneCombinedValueWhenTheSlowerArrives() {
         let scheduler = TestScheduler()
-        let user = scheduler.coldMarbles([.at(120, .data("octocat")), .at(120, .end)])
-        let friends = scheduler.coldMarbles([.at(300, .data(["hubot", "monalisa"])), .at(300, .end)])
+        let user = scheduler.coldStream([.at(120, .data("octocat")), .at(120, .end)])
+        let friends = scheduler.coldStream([.at(300, .data(["hubot", "monalisa"])), .at(300, .end)])
         let (recorder, _) = scheduler.record(profile(user: user, friends: friends))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(300, .data(Profile(user: "octocat", friends: ["hubot", "monalisa"]))), .at(300, .end),
         ])
     }
 
     func testAFailingRequestFailsTheProfileAtOnceAndCancelsTheOther() {
         let scheduler = TestScheduler()
-        let user = scheduler.coldMarbles([Marble<String>.at(100, .error(RequestFailed()))])
-        let friends = scheduler.coldMarbles([.at(300, .data(["hubot"])), .at(300, .end)])
+        let user = scheduler.coldStream([Recorded<String>.at(100, .error(RequestFailed()))])
+        let friends = scheduler.coldStream([.at(300, .data(["hubot"])), .at(300, .end)])
         let (recorder, _) = scheduler.record(profile(user: user, friends: friends))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(100, .error(RequestFailed()))])
+        XCTAssertEqual(recorder.events, [.at(100, .error(RequestFailed()))])
         XCTAssertEqual(scheduler.pendingCount, 0, "the friends request is cancelled")
     }
 
     func testWhenBothRequestsFailTheProfileFailsOnlyOnce() {
         let scheduler = TestScheduler()
-        let user = scheduler.coldMarbles([Marble<String>.at(100, .error(RequestFailed()))])
-        let friends = scheduler.coldMarbles([Marble<[String]>.at(100, .error(RequestFailed()))])
+        let user = scheduler.coldStream([Recorded<String>.at(100, .error(RequestFailed()))])
+        let friends = scheduler.coldStream([Recorded<[String]>.at(100, .error(RequestFailed()))])
         let (recorder, _) = scheduler.record(profile(user: user, friends: friends))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(100, .error(RequestFailed()))])
+        XCTAssertEqual(recorder.events, [.at(100, .error(RequestFailed()))])
     }
 
     func testTheRequestsRunAtTheSameTimeNotOneAfterTheOther() {
         let scheduler = TestScheduler()
-        let user = scheduler.coldMarbles([.at(200, .data("octocat")), .at(200, .end)])
-        let friends = scheduler.coldMarbles([.at(200, .data(["hubot"])), .at(200, .end)])
+        let user = scheduler.coldStream([.at(200, .data("octocat")), .at(200, .end)])
+        let friends = scheduler.coldStream([.at(200, .data(["hubot"])), .at(200, .end)])
         let (recorder, _) = scheduler.record(profile(user: user, friends: friends))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles.first?.time, 200)
+        XCTAssertEqual(recorder.events.first?.time, 200)
     }
 }

@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Unread badge: the list of chats changes, each chat has its own unread flag that
 /// flips, and the badge counts the current chats that are unread: `redirectLatest`
@@ -80,14 +81,14 @@ final class UnreadBadgeTests: XCTestCase {
         let scheduler = TestScheduler()
         let ann = Chat("ann")
         let bob = Chat("bob")
-        let chats = scheduler.hotMarbles([.at(0, .data([ann])), .at(300, .data([ann, bob])), .at(600, .data([bob]))])
+        let chats = scheduler.hotStream([.at(0, .data([ann])), .at(300, .data([ann, bob])), .at(600, .data([bob]))])
         scheduler.at(100) { ann.unread.data(true) }
         scheduler.at(400) { bob.unread.data(true) }
         scheduler.at(700) { ann.unread.data(false) }
         scheduler.at(800) { bob.unread.data(false) }
         let (recorder, _) = scheduler.record(badge(for: chats))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(0, .data(0)), .at(100, .data(1)), .at(400, .data(2)), .at(600, .data(1)), .at(800, .data(0)),
         ])
     }

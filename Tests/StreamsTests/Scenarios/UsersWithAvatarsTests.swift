@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Users with avatars: a stream of users, each user's avatar fetched as a stream of
 /// its own, attached serially with `concat` or in parallel with `merge`, and
@@ -40,7 +41,7 @@ final class UsersWithAvatarsTests: XCTestCase {
         let scheduler = TestScheduler()
         let (recorder, _) = scheduler.record(serial(users, scheduler: scheduler))
         scheduler.advance(to: .seconds(2))
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(650, .data([
                 UserWithAvatar(login: "ann", avatar: "ann.png"),
                 UserWithAvatar(login: "bob", avatar: "bob.png"),
@@ -54,7 +55,7 @@ final class UsersWithAvatarsTests: XCTestCase {
         let scheduler = TestScheduler()
         let (recorder, _) = scheduler.record(parallel(users, scheduler: scheduler))
         scheduler.advance(to: .seconds(2))
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(300, .data([
                 UserWithAvatar(login: "bob", avatar: "bob.png"),
                 UserWithAvatar(login: "cy", avatar: "cy.png"),
@@ -72,7 +73,7 @@ final class UsersWithAvatarsTests: XCTestCase {
         let (recorder, _) = scheduler.record(twoAtATime)
         scheduler.advance(to: .seconds(2))
         // ann and bob start at 0; cy starts when bob lands at 100 and lands at 350.
-        XCTAssertEqual(recorder.marbles.map(\.time), [350, 350])
+        XCTAssertEqual(recorder.events.map(\.time), [350, 350])
         XCTAssertEqual(recorder.values.first?.map(\.login), ["bob", "ann", "cy"])
     }
 
@@ -81,20 +82,20 @@ final class UsersWithAvatarsTests: XCTestCase {
         let fetches = DataStream.just(data: users).toArray().redirect { users in
             DataStream.merge(users.map { user -> DataStream<UserWithAvatar> in
                 user.login == "bob"
-                    ? scheduler.coldMarbles([.at(100, .error(AvatarUnavailable()))])
+                    ? scheduler.coldStream([.error(100, AvatarUnavailable())]).asDataStream()
                     : avatarFetch(of: user, scheduler: scheduler)
             })
         }
         let (recorder, _) = scheduler.record(fetches.toArray())
         scheduler.advance(to: .seconds(2))
-        XCTAssertEqual(recorder.marbles, [.at(100, .error(AvatarUnavailable()))])
+        XCTAssertEqual(recorder.events, [.at(100, .error(AvatarUnavailable()))])
         XCTAssertEqual(scheduler.pendingCount, 0)
     }
 
     func testAnEmptyUserListGivesAnEmptyArrayAtOnce() {
         let scheduler = TestScheduler()
         let (recorder, _) = scheduler.record(parallel([], scheduler: scheduler))
-        XCTAssertEqual(recorder.marbles, [.at(0, .data([])), .at(0, .end)])
+        XCTAssertEqual(recorder.events, [.at(0, .data([])), .at(0, .end)])
     }
 }
 
@@ -104,5 +105,5 @@ private func avatarFetch(
     scheduler: TestScheduler
 ) -> DataStream<UsersWithAvatarsTests.UserWithAvatar> {
     let attached = UsersWithAvatarsTests.UserWithAvatar(login: user.login, avatar: "\(user.login).png")
-    return scheduler.coldMarbles([.at(user.avatarLatency, .data(attached)), .at(user.avatarLatency, .end)])
+    return scheduler.coldStream([.at(user.avatarLatency, .data(attached)), .at(user.avatarLatency, .end)]).asDataStream()
 }

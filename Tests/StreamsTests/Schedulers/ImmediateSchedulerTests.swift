@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 import Streams
+import StreamsTesting
 
 final class ImmediateSchedulerTests: XCTestCase {
     func testWorkRunsOnTheCallingThreadBeforeScheduleReturns() {

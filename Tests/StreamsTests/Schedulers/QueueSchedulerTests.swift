@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import XCTest
 import Streams
+import StreamsTesting
 
 final class QueueSchedulerTests: XCTestCase {
     func testWorkRunsOnTheSchedulersQueue() {

@@ -1,5 +1,6 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class BufferCountTests: XCTestCase {
     func testBufferEmitsFullArraysAndThePartOfOneLeftAtTheEnd() {

@@ -1,5 +1,6 @@
 import Synchronization
 import Streams
+import StreamsTesting
 
 /// A virtual-time scheduler that counts the timers it is asked for, to show how
 /// many an operator arms.

@@ -1,42 +1,43 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class DebounceTests: XCTestCase {
     func testDebounceEmitsAValueOnceTheSourceStaysQuietForTheDueTime() {
         let scheduler = TestScheduler()
-        let source = scheduler.hotMarbles([
+        let source = scheduler.hotStream([
             .at(100, .data("a")), .at(200, .data("b")), .at(900, .data("c")), .at(2_000, .end),
         ])
         let (recorder, _) = scheduler.record(source.debounce(.milliseconds(300), scheduler: scheduler))
         scheduler.advance(to: .seconds(3))
-        XCTAssertEqual(recorder.marbles, [.at(500, .data("b")), .at(1_200, .data("c")), .at(2_000, .end)])
+        XCTAssertEqual(recorder.events, [.at(500, .data("b")), .at(1_200, .data("c")), .at(2_000, .end)])
     }
 
     func testEveryValueRestartsTheWait() {
         let scheduler = TestScheduler()
-        let source = scheduler.hotMarbles((0..<5).map { Marble.at($0 * 200, .data($0)) })
+        let source = scheduler.hotStream((0..<5).map { Recorded.at($0 * 200, .data($0)) })
         let (recorder, subscription) = scheduler.record(source.debounce(.milliseconds(300), scheduler: scheduler))
         scheduler.advance(to: .milliseconds(1_099))
-        XCTAssertEqual(recorder.marbles, [])
+        XCTAssertEqual(recorder.events, [])
         scheduler.advance(to: .milliseconds(1_100))
-        XCTAssertEqual(recorder.marbles, [.at(1_100, .data(4))])
+        XCTAssertEqual(recorder.events, [.at(1_100, .data(4))])
         subscription.dispose()
     }
 
     func testTheEndFlushesTheWaitingValueAtOnce() {
         let scheduler = TestScheduler()
-        let source = scheduler.hotMarbles([.at(100, .data("a")), .at(200, .end)])
+        let source = scheduler.hotStream([.at(100, .data("a")), .at(200, .end)])
         let (recorder, _) = scheduler.record(source.debounce(.milliseconds(300), scheduler: scheduler))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(200, .data("a")), .at(200, .end)])
+        XCTAssertEqual(recorder.events, [.at(200, .data("a")), .at(200, .end)])
     }
 
     func testAnErrorDropsTheWaitingValue() {
         let scheduler = TestScheduler()
-        let source = scheduler.hotMarbles([.at(100, .data("a")), .at(200, .error(TestError.boom))])
+        let source = scheduler.hotStream([.at(100, .data("a")), .at(200, .error(TestError.boom))])
         let (recorder, _) = scheduler.record(source.debounce(.milliseconds(300), scheduler: scheduler))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(200, .error(TestError.boom))])
+        XCTAssertEqual(recorder.events, [.at(200, .error(TestError.boom))])
     }
 
     func testDisposingWhileAValueWaitsCancelsTheTimerAndReleasesTheSubscription() {
@@ -52,10 +53,10 @@ final class DebounceTests: XCTestCase {
     func testABurstOfValuesArmsOneTimerPerPauseNotOnePerValue() {
         let base = TestScheduler()
         let scheduler = CountingScheduler(base: base)
-        let source = base.hotMarbles((0..<10).map { Marble.at($0 * 50, .data($0)) })
+        let source = base.hotStream((0..<10).map { Recorded.at($0 * 50, .data($0)) })
         let (recorder, subscription) = base.record(source.debounce(.milliseconds(300), scheduler: scheduler))
         base.advance(to: .seconds(2))
-        XCTAssertEqual(recorder.marbles, [.at(750, .data(9))])
+        XCTAssertEqual(recorder.events, [.at(750, .data(9))])
         // Armed at 0 ms; at 300 and 600 ms it finds the deadline moved and waits for the rest.
         XCTAssertEqual(scheduler.timersArmed, 3)
         subscription.dispose()

@@ -1,15 +1,16 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class DelayTests: XCTestCase {
     func testDelayShiftsValuesAndTheEndKeepingTheirSpacing() {
         let scheduler = TestScheduler()
-        let source = scheduler.hotMarbles([
+        let source = scheduler.hotStream([
             .at(100, .data("a")), .at(200, .data("b")), .at(600, .data("c")), .at(700, .end),
         ])
         let (recorder, _) = scheduler.record(source.delay(.milliseconds(300), scheduler: scheduler))
         scheduler.advance(to: .seconds(2))
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(400, .data("a")), .at(500, .data("b")), .at(900, .data("c")), .at(1_000, .end),
         ])
     }
@@ -18,15 +19,15 @@ final class DelayTests: XCTestCase {
         let scheduler = TestScheduler()
         let (recorder, _) = scheduler.record(DataStream.just(data: [1, 2, 3]).delay(.milliseconds(300), scheduler: scheduler))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(300, .data(1)), .at(300, .data(2)), .at(300, .data(3)), .at(300, .end)])
+        XCTAssertEqual(recorder.events, [.at(300, .data(1)), .at(300, .data(2)), .at(300, .data(3)), .at(300, .end)])
     }
 
     func testAnErrorIsNotDelayedAndDropsWaitingValues() {
         let scheduler = TestScheduler()
-        let source = scheduler.hotMarbles([.at(100, .data("a")), .at(200, .error(TestError.boom))])
+        let source = scheduler.hotStream([.at(100, .data("a")), .at(200, .error(TestError.boom))])
         let (recorder, _) = scheduler.record(source.delay(.milliseconds(300), scheduler: scheduler))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(200, .error(TestError.boom))])
+        XCTAssertEqual(recorder.events, [.at(200, .error(TestError.boom))])
         XCTAssertEqual(scheduler.pendingCount, 0)
     }
 

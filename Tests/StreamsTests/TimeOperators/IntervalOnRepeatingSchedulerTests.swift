@@ -1,6 +1,7 @@
 import Synchronization
 import XCTest
 import Streams
+import StreamsTesting
 
 /// `interval` on a scheduler with a repeating timer (`QueueScheduler` in production):
 /// one timer drives every tick, and the stream still keeps tick K due at K × period.
@@ -10,7 +11,7 @@ final class IntervalOnRepeatingSchedulerTests: XCTestCase {
         let scheduler = VirtualRepeatingScheduler(base: base)
         let (recorder, subscription) = base.record(DataStream.interval(.milliseconds(100), scheduler: scheduler))
         base.advance(to: .milliseconds(350))
-        XCTAssertEqual(recorder.marbles, [.at(0, .data(0)), .at(100, .data(1)), .at(200, .data(2)), .at(300, .data(3))])
+        XCTAssertEqual(recorder.events, [.at(0, .data(0)), .at(100, .data(1)), .at(200, .data(2)), .at(300, .data(3))])
         subscription.dispose()
     }
 
@@ -19,7 +20,7 @@ final class IntervalOnRepeatingSchedulerTests: XCTestCase {
         let scheduler = VirtualRepeatingScheduler(base: base, early: .milliseconds(3))
         let (recorder, subscription) = base.record(DataStream.interval(.milliseconds(100), scheduler: scheduler))
         base.advance(to: .milliseconds(350))
-        XCTAssertEqual(recorder.marbles, [.at(0, .data(0)), .at(97, .data(1)), .at(197, .data(2)), .at(297, .data(3))])
+        XCTAssertEqual(recorder.events, [.at(0, .data(0)), .at(97, .data(1)), .at(197, .data(2)), .at(297, .data(3))])
         subscription.dispose()
     }
 
@@ -28,7 +29,7 @@ final class IntervalOnRepeatingSchedulerTests: XCTestCase {
         let scheduler = VirtualRepeatingScheduler(base: base, stride: 3)
         let (recorder, subscription) = base.record(DataStream.interval(.milliseconds(100), scheduler: scheduler))
         base.advance(to: .milliseconds(650))
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(0, .data(0)),
             .at(300, .data(1)), .at(300, .data(2)), .at(300, .data(3)),
             .at(600, .data(4)), .at(600, .data(5)), .at(600, .data(6)),
@@ -42,7 +43,7 @@ final class IntervalOnRepeatingSchedulerTests: XCTestCase {
         let stream = DataStream.timer(.milliseconds(250), period: .milliseconds(100), scheduler: scheduler)
         let (recorder, subscription) = base.record(stream)
         base.advance(to: .milliseconds(460))
-        XCTAssertEqual(recorder.marbles, [.at(250, .data(0)), .at(350, .data(1)), .at(450, .data(2))])
+        XCTAssertEqual(recorder.events, [.at(250, .data(0)), .at(350, .data(1)), .at(450, .data(2))])
         subscription.dispose()
     }
 

@@ -1,12 +1,13 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class IntervalTests: XCTestCase {
     func testIntervalEmitsValueKAtKTimesThePeriodStartingAtOnce() {
         let scheduler = TestScheduler()
         let (recorder, subscription) = scheduler.record(DataStream.interval(.milliseconds(100), scheduler: scheduler))
         scheduler.advance(to: .milliseconds(350))
-        XCTAssertEqual(recorder.marbles, [.at(0, .data(0)), .at(100, .data(1)), .at(200, .data(2)), .at(300, .data(3))])
+        XCTAssertEqual(recorder.events, [.at(0, .data(0)), .at(100, .data(1)), .at(200, .data(2)), .at(300, .data(3))])
         subscription.dispose()
     }
 
@@ -15,8 +16,8 @@ final class IntervalTests: XCTestCase {
         let late = LaggingScheduler(base: base, lag: .milliseconds(7))
         let (recorder, subscription) = base.record(DataStream.interval(.milliseconds(100), scheduler: late))
         base.advance(to: .milliseconds(1_010))
-        let expected: [Marble<Int>] = (0...10).map { .at($0 * 100 + 7, .data($0)) }
-        XCTAssertEqual(recorder.marbles, expected)
+        let expected: [Recorded<Int>] = (0...10).map { .at($0 * 100 + 7, .data($0)) }
+        XCTAssertEqual(recorder.events, expected)
         subscription.dispose()
     }
 
@@ -25,7 +26,7 @@ final class IntervalTests: XCTestCase {
         let late = LaggingScheduler(base: base, lag: .milliseconds(250))
         let (recorder, subscription) = base.record(DataStream.interval(.milliseconds(100), scheduler: late))
         base.advance(to: .milliseconds(560))
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(250, .data(0)), .at(250, .data(1)), .at(250, .data(2)),
             .at(550, .data(3)), .at(550, .data(4)), .at(550, .data(5)),
         ])
@@ -46,7 +47,7 @@ final class IntervalTests: XCTestCase {
 
     func testAWatcherEndingTheIntervalFromInsideATickStopsIt() {
         let scheduler = TestScheduler()
-        let recorder = MarbleRecorder<Int>(scheduler)
+        let recorder = RecordingWatcher<Int>(scheduler)
         let firstThree = DataStream<Int> { watcher in
             DataStream.interval(.milliseconds(100), scheduler: scheduler).watch { event in
                 watcher.event(event)
@@ -55,7 +56,7 @@ final class IntervalTests: XCTestCase {
         }
         firstThree.watch(using: recorder.watcher)
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(0, .data(0)), .at(100, .data(1)), .at(200, .data(2)), .at(200, .end)])
+        XCTAssertEqual(recorder.events, [.at(0, .data(0)), .at(100, .data(1)), .at(200, .data(2)), .at(200, .end)])
         XCTAssertEqual(scheduler.pendingCount, 0)
     }
 
@@ -63,7 +64,7 @@ final class IntervalTests: XCTestCase {
         let scheduler = TestScheduler()
         let period = Duration.milliseconds(-5)
         let (recorder, _) = scheduler.record(DataStream.interval(period, scheduler: scheduler))
-        XCTAssertEqual(recorder.marbles, [.at(0, .error(InvalidDurationError(operatorName: "interval", duration: period)))])
+        XCTAssertEqual(recorder.events, [.at(0, .error(InvalidDurationError(operatorName: "interval", duration: period)))])
     }
 
     func testOnTheImmediateSchedulerTheFirstTickArrivesBeforeWatchReturns() {

@@ -1,4 +1,5 @@
 import Streams
+import StreamsTesting
 
 /// A virtual-time scheduler whose timers all fire `lag` late, like a busy real
 /// one: shows whether an operator measures time from its origin or lets lateness add up.

@@ -2,14 +2,15 @@ import Dispatch
 import Synchronization
 import XCTest
 import Streams
+import StreamsTesting
 
 final class ObserveOnTests: XCTestCase {
     func testEventsAreDeliveredByTheSchedulerNotOnTheEmittingThread() {
         let scheduler = TestScheduler()
         let (recorder, _) = scheduler.record(DataStream.just(data: [1, 2, 3]).observe(on: scheduler))
-        XCTAssertEqual(recorder.marbles, [])
+        XCTAssertEqual(recorder.events, [])
         scheduler.advance(by: .zero)
-        XCTAssertEqual(recorder.marbles, [.at(0, .data(1)), .at(0, .data(2)), .at(0, .data(3)), .at(0, .end)])
+        XCTAssertEqual(recorder.events, [.at(0, .data(1)), .at(0, .data(2)), .at(0, .data(3)), .at(0, .end)])
     }
 
     func testEventsRunOnTheSchedulersQueue() {

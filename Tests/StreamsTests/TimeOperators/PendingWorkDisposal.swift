@@ -1,4 +1,5 @@
 import Streams
+import StreamsTesting
 import XCTest
 
 /// The disposal check every scheduling operator shares: `value` fed through the operator
@@ -20,5 +21,5 @@ func assertDisposingCancelsPendingWork<Value: Sendable & Equatable>(
     XCTAssertEqual(source.watcherCount, 0, file: file, line: line)
     XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline, file: file, line: line)
     scheduler.advance(by: .seconds(1))
-    XCTAssertEqual(recorder.marbles, [], file: file, line: line)
+    XCTAssertEqual(recorder.events, [], file: file, line: line)
 }

@@ -1,9 +1,10 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class ThrottleTests: XCTestCase {
-    private func source(_ scheduler: TestScheduler) -> Streamer<String> {
-        scheduler.hotMarbles([
+    private func source(_ scheduler: TestScheduler) -> HotStream<String> {
+        scheduler.hotStream([
             .at(100, .data("a")), .at(200, .data("b")), .at(300, .data("c")),
             .at(1_500, .data("d")), .at(1_600, .data("e")), .at(2_000, .end),
         ])
@@ -13,7 +14,7 @@ final class ThrottleTests: XCTestCase {
         let scheduler = TestScheduler()
         let (recorder, _) = scheduler.record(source(scheduler).throttle(.milliseconds(400), scheduler: scheduler))
         scheduler.advance(to: .seconds(3))
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(100, .data("a")), .at(500, .data("c")), .at(1_500, .data("d")), .at(1_900, .data("e")), .at(2_000, .end),
         ])
     }
@@ -23,15 +24,15 @@ final class ThrottleTests: XCTestCase {
         let throttled = source(scheduler).throttle(.milliseconds(400), latest: false, scheduler: scheduler)
         let (recorder, _) = scheduler.record(throttled)
         scheduler.advance(to: .seconds(3))
-        XCTAssertEqual(recorder.marbles, [.at(100, .data("a")), .at(1_500, .data("d")), .at(2_000, .end)])
+        XCTAssertEqual(recorder.events, [.at(100, .data("a")), .at(1_500, .data("d")), .at(2_000, .end)])
     }
 
     func testTheEndWaitsForTheKeptValueToGoOut() {
         let scheduler = TestScheduler()
-        let source = scheduler.hotMarbles([.at(100, .data("a")), .at(200, .data("b")), .at(300, .end)])
+        let source = scheduler.hotStream([.at(100, .data("a")), .at(200, .data("b")), .at(300, .end)])
         let (recorder, _) = scheduler.record(source.throttle(.milliseconds(400), scheduler: scheduler))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(100, .data("a")), .at(500, .data("b")), .at(500, .end)])
+        XCTAssertEqual(recorder.events, [.at(100, .data("a")), .at(500, .data("b")), .at(500, .end)])
     }
 
     func testAnErrorPassesAtOnceDropsTheKeptValueAndCancelsTheTimer() {
@@ -45,7 +46,7 @@ final class ThrottleTests: XCTestCase {
         source.error(TestError.boom)
         XCTAssertEqual(scheduler.pendingCount, 0)
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(0, .data("a")), .at(100, .error(TestError.boom))])
+        XCTAssertEqual(recorder.events, [.at(0, .data("a")), .at(100, .error(TestError.boom))])
     }
 
     func testDisposingReleasesTheTimerAndTheSubscription() {

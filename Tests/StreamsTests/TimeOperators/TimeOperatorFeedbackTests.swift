@@ -1,6 +1,7 @@
 import Synchronization
 import XCTest
 import Streams
+import StreamsTesting
 
 /// A watcher that feeds the next value back into the source from inside its
 /// handler, 50,000 times, through operators that the `ImmediateScheduler` runs

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import XCTest
 import Streams
+import StreamsTesting
 
 /// Time-based operators on a real concurrent scheduler, fed from several threads at
 /// once: their timers fire on other threads while values arrive, and the watcher

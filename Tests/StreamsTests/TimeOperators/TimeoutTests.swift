@@ -1,31 +1,32 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class TimeoutTests: XCTestCase {
     func testTimeoutFailsWhenTheGapAfterAValueIsTooLongAndDisposesTheSource() {
         let scheduler = TestScheduler()
-        let source = scheduler.hotMarbles([.at(100, .data("a")), .at(300, .data("b")), .at(1_000, .data("c"))])
+        let source = scheduler.hotStream([.at(100, .data("a")), .at(300, .data("b")), .at(1_000, .data("c"))])
         let (recorder, _) = scheduler.record(source.timeout(.milliseconds(400), scheduler: scheduler))
         scheduler.advance(to: .seconds(2))
-        XCTAssertEqual(recorder.marbles, [
+        XCTAssertEqual(recorder.events, [
             .at(100, .data("a")), .at(300, .data("b")), .at(700, .error(StreamTimeoutError(timeout: .milliseconds(400)))),
         ])
-        XCTAssertEqual(source.watcherCount, 0)
+        XCTAssertEqual(source.subscriptions, [SubscriptionSpan(0, 700)])
     }
 
     func testTimeoutFailsWhenNothingArrivesAfterTheSubscription() {
         let scheduler = TestScheduler()
         let (recorder, _) = scheduler.record(DataStream<Int>.never().timeout(.milliseconds(400), scheduler: scheduler))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(400, .error(StreamTimeoutError(timeout: .milliseconds(400))))])
+        XCTAssertEqual(recorder.events, [.at(400, .error(StreamTimeoutError(timeout: .milliseconds(400))))])
     }
 
     func testASourceThatEndsInTimePassesThroughUntouched() {
         let scheduler = TestScheduler()
-        let source = scheduler.hotMarbles([.at(100, .data("a")), .at(450, .end)])
+        let source = scheduler.hotStream([.at(100, .data("a")), .at(450, .end)])
         let (recorder, _) = scheduler.record(source.timeout(.milliseconds(400), scheduler: scheduler))
         scheduler.advance(to: .seconds(2))
-        XCTAssertEqual(recorder.marbles, [.at(100, .data("a")), .at(450, .end)])
+        XCTAssertEqual(recorder.events, [.at(100, .data("a")), .at(450, .end)])
         XCTAssertEqual(scheduler.pendingCount, 0)
     }
 
@@ -33,7 +34,7 @@ final class TimeoutTests: XCTestCase {
         let scheduler = TestScheduler()
         let (recorder, _) = scheduler.record(DataStream.just(1).timeout(.milliseconds(400), scheduler: scheduler))
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [.at(0, .data(1)), .at(0, .end)])
+        XCTAssertEqual(recorder.events, [.at(0, .data(1)), .at(0, .end)])
         XCTAssertEqual(scheduler.pendingCount, 0)
     }
 
@@ -55,11 +56,11 @@ final class TimeoutTests: XCTestCase {
     func testABusySourceDoesNotArmATimerPerValue() {
         let base = TestScheduler()
         let scheduler = CountingScheduler(base: base)
-        let source = base.hotMarbles((0..<100).map { Marble.at($0 * 10, .data($0)) } + [.at(1_000, .end)])
+        let source = base.hotStream((0..<100).map { Recorded.at($0 * 10, .data($0)) } + [.at(1_000, .end)])
         let (recorder, _) = base.record(source.timeout(.milliseconds(400), scheduler: scheduler))
         base.advance(to: .seconds(2))
         XCTAssertEqual(recorder.values.count, 100)
-        XCTAssertEqual(recorder.marbles.last, .at(1_000, .end))
+        XCTAssertEqual(recorder.events.last, .at(1_000, .end))
         XCTAssertLessThanOrEqual(scheduler.timersArmed, 4)
     }
 }

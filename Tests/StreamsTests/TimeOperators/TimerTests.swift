@@ -1,14 +1,15 @@
 import XCTest
 import Streams
+import StreamsTesting
 
 final class TimerTests: XCTestCase {
     func testTimerEmitsZeroAtItsDueTimeThenEnds() {
         let scheduler = TestScheduler()
         let (recorder, _) = scheduler.record(DataStream.timer(.milliseconds(300), scheduler: scheduler))
         scheduler.advance(to: .milliseconds(299))
-        XCTAssertEqual(recorder.marbles, [])
+        XCTAssertEqual(recorder.events, [])
         scheduler.advance(to: .milliseconds(300))
-        XCTAssertEqual(recorder.marbles, [.at(300, .data(0)), .at(300, .end)])
+        XCTAssertEqual(recorder.events, [.at(300, .data(0)), .at(300, .end)])
     }
 
     func testDisposingATimerBeforeItIsDueCancelsItAndReleasesTheSubscription() {
@@ -21,7 +22,7 @@ final class TimerTests: XCTestCase {
         XCTAssertEqual(scheduler.pendingCount, 0)
         XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
         scheduler.advance(to: .seconds(1))
-        XCTAssertEqual(recorder.marbles, [])
+        XCTAssertEqual(recorder.events, [])
     }
 
     func testAFiredTimerLeavesNothingBehind() {
@@ -38,14 +39,14 @@ final class TimerTests: XCTestCase {
         let stream = DataStream.timer(.milliseconds(300), period: .milliseconds(100), scheduler: scheduler)
         let (recorder, subscription) = scheduler.record(stream)
         scheduler.advance(to: .milliseconds(550))
-        XCTAssertEqual(recorder.marbles, [.at(300, .data(0)), .at(400, .data(1)), .at(500, .data(2))])
+        XCTAssertEqual(recorder.events, [.at(300, .data(0)), .at(400, .data(1)), .at(500, .data(2))])
         subscription.dispose()
     }
 
     func testPeriodicTimerFailsOnANonPositivePeriod() {
         let scheduler = TestScheduler()
         let (recorder, _) = scheduler.record(DataStream.timer(.zero, period: .zero, scheduler: scheduler))
-        XCTAssertEqual(recorder.marbles, [.at(0, .error(InvalidDurationError(operatorName: "timer", duration: .zero)))])
+        XCTAssertEqual(recorder.events, [.at(0, .error(InvalidDurationError(operatorName: "timer", duration: .zero)))])
         XCTAssertEqual(scheduler.pendingCount, 0)
     }
 }

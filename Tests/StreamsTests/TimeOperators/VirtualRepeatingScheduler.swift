@@ -1,5 +1,6 @@
 import Synchronization
 import Streams
+import StreamsTesting
 
 /// A `RepeatingScheduler` on virtual time, for testing how periodic streams cope
 /// with a real repeating timer: each run fires `early` before its period (a clock

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import XCTest
 import Streams
+import StreamsTesting
 
 final class WatchOnTests: XCTestCase {
     func testTheSourceIsWatchedOnlyWhenTheSchedulerRunsTheSubscription() {
@@ -15,7 +16,7 @@ final class WatchOnTests: XCTestCase {
         XCTAssertEqual(subscriptions.value, 0)
         scheduler.advance(to: .milliseconds(5))
         XCTAssertEqual(subscriptions.value, 1)
-        XCTAssertEqual(recorder.marbles, [.at(0, .data(7)), .at(0, .end)])
+        XCTAssertEqual(recorder.events, [.at(0, .data(7)), .at(0, .end)])
     }
 
     func testTheSubscribeWorkRunsOnTheSchedulersQueue() {
@@ -48,7 +49,7 @@ final class WatchOnTests: XCTestCase {
         XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(subscriptions.value, 0)
-        XCTAssertEqual(recorder.marbles, [])
+        XCTAssertEqual(recorder.events, [])
     }
 
     func testDisposingAfterTheSubscriptionStartedDisposesTheSourceAtOnce() {

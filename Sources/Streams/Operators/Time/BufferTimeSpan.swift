@@ -22,7 +22,7 @@ extension StreamType {
                 TimeSpanBufferState<Element>(spanEnd: scheduler.now + timeSpan),
                 downstream: downstream
             )
-            let timer = TimerSlot()
+            let timer = SerialDisposable()
             @Sendable func closeSpan(_ generation: UInt64) {
                 let next = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
                     guard state.generation == generation else { return nil }
@@ -38,7 +38,7 @@ extension StreamType {
                 if let next = next ?? nil { startTimer(next.generation, after: next.delay) }
             }
             @Sendable func startTimer(_ generation: UInt64, after delay: Duration) {
-                timer.start(generation, on: scheduler, after: delay) { closeSpan(generation) }
+                timer.schedule(generation, on: scheduler, after: delay) { closeSpan(generation) }
             }
             startTimer(1, after: timeSpan)
             let upstream = watch { event in
@@ -66,7 +66,7 @@ extension StreamType {
             }
             return Disposable {
                 upstream.dispose()
-                timer.close()
+                timer.dispose()
                 cell.shutDown()
             }
         }

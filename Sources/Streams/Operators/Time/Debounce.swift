@@ -13,7 +13,7 @@ extension StreamType {
     public func debounce(_ dueTime: Duration, scheduler: any Scheduler) -> DataStream<Element> {
         DataStream { downstream in
             let cell = TimedOperatorCell(DebounceState<Element>(), downstream: downstream)
-            let timer = TimerSlot()
+            let timer = SerialDisposable()
             @Sendable func expire(_ generation: UInt64) {
                 let rest = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
                     guard state.timerArmed, state.generation == generation else { return nil }
@@ -28,7 +28,7 @@ extension StreamType {
                     return nil
                 }
                 if let rest = rest ?? nil {
-                    timer.start(rest.generation, on: scheduler, after: rest.delay) { expire(rest.generation) }
+                    timer.schedule(rest.generation, on: scheduler, after: rest.delay) { expire(rest.generation) }
                 }
             }
             let upstream = watch { event in
@@ -43,7 +43,7 @@ extension StreamType {
                         return state.generation
                     }
                     if let generation = arm ?? nil {
-                        timer.start(generation, on: scheduler, after: dueTime) { expire(generation) }
+                        timer.schedule(generation, on: scheduler, after: dueTime) { expire(generation) }
                     }
                 case .error(let error):
                     cell.update { state, outbox in
@@ -60,7 +60,7 @@ extension StreamType {
             }
             return Disposable {
                 upstream.dispose()
-                timer.close()
+                timer.dispose()
                 cell.shutDown()
             }
         }

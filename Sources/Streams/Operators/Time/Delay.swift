@@ -11,7 +11,7 @@ extension StreamType {
         let shift = max(dueTime, .zero)
         return DataStream { downstream in
             let cell = TimedOperatorCell(DelayState<Element>(), downstream: downstream)
-            let timer = TimerSlot()
+            let timer = SerialDisposable()
             @Sendable func release(_ generation: UInt64) {
                 let next = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
                     guard state.generation == generation else { return nil }
@@ -28,7 +28,7 @@ extension StreamType {
                     return (state.generation, due - now)
                 }
                 if let next = next ?? nil {
-                    timer.start(next.generation, on: scheduler, after: next.delay) { release(next.generation) }
+                    timer.schedule(next.generation, on: scheduler, after: next.delay) { release(next.generation) }
                 }
             }
             let upstream = watch { event in
@@ -45,12 +45,12 @@ extension StreamType {
                     return state.generation
                 }
                 if let generation = arm ?? nil {
-                    timer.start(generation, on: scheduler, after: shift) { release(generation) }
+                    timer.schedule(generation, on: scheduler, after: shift) { release(generation) }
                 }
             }
             return Disposable {
                 upstream.dispose()
-                timer.close()
+                timer.dispose()
                 cell.shutDown()
             }
         }

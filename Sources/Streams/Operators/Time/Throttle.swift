@@ -18,7 +18,7 @@ extension StreamType {
     public func throttle(_ interval: Duration, latest: Bool = true, scheduler: any Scheduler) -> DataStream<Element> {
         DataStream { downstream in
             let cell = TimedOperatorCell(ThrottleState<Element>(), downstream: downstream)
-            let timer = TimerSlot()
+            let timer = SerialDisposable()
             @Sendable func emitKept(_ generation: UInt64) {
                 cell.update { state, outbox in
                     guard state.timerArmed, state.generation == generation else { return }
@@ -52,7 +52,7 @@ extension StreamType {
                         return (state.generation, last + interval - now)
                     }
                     if let wait = wait ?? nil {
-                        timer.start(wait.generation, on: scheduler, after: wait.delay) { emitKept(wait.generation) }
+                        timer.schedule(wait.generation, on: scheduler, after: wait.delay) { emitKept(wait.generation) }
                     }
                 case .error(let error):
                     cell.update { state, outbox in
@@ -71,7 +71,7 @@ extension StreamType {
             }
             return Disposable {
                 upstream.dispose()
-                timer.close()
+                timer.dispose()
                 cell.shutDown()
             }
         }

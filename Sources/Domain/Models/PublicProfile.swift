@@ -1,0 +1,27 @@
+/// The few public-profile fields `/users?profile=true` adds to each user, read from
+/// GitHub's `GET /users/{login}` (`public-user`).
+public struct PublicProfile: Codable, Sendable, Equatable {
+    public let company: String?
+    public let location: String?
+    public let bio: String?
+    public let publicRepos: Int?
+    public let followers: Int?
+
+    public init(_ user: GitHubUser) {
+        company = user.company
+        location = user.location
+        bio = user.bio
+        publicRepos = user.publicRepos
+        followers = user.followers
+    }
+
+    /// Every field is written, null when GitHub has none, so clients see one shape.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(company, forKey: .company)
+        try container.encode(location, forKey: .location)
+        try container.encode(bio, forKey: .bio)
+        try container.encode(publicRepos, forKey: .publicRepos)
+        try container.encode(followers, forKey: .followers)
+    }
+}

@@ -1,0 +1,37 @@
+extension StreamType {
+    /// Transforms each value.
+    ///
+    ///     source:          -1-2-3-|
+    ///     map { $0 * 10 }: -10-20-30-|
+    ///
+    /// A throw from `transform` is delivered as `.error` and disposes the upstream.
+    @inlinable @inline(__always)
+    public func map<Result: Sendable>(_ transform: @escaping @Sendable (Element) throws -> Result) -> DataStream<Result> {
+        if let source = fusable { return DataStream<Result>(synchronous: source.map(transform)) }
+        return watchingMap(transform)
+    }
+
+    /// `map` over a stream that is not fused: a watcher per subscription.
+    @inlinable
+    func watchingMap<Result: Sendable>(_ transform: @escaping @Sendable (Element) throws -> Result) -> DataStream<Result> {
+        DataStream { downstream in
+            let stage = MapStage(transform: transform, downstream: downstream)
+            return self.watch(using: Watcher(forwardingTerminalsTo: downstream) { [stage] value in stage.receive(value) })
+        }
+    }
+}
+
+extension SynchronousSource {
+    /// The fused form of `map` (see `SynchronousSource`).
+    @inlinable @inline(__always)
+    func map<Result: Sendable>(
+        _ transform: @escaping @Sendable (Element) throws -> Result
+    ) -> SynchronousSource<Result> {
+        let upstream = self
+        return SynchronousSource<Result>(depth: depth + 1, { stop, body in
+            try upstream.run(stop) { value in try body(try transform(value)) }
+        }, batches: batches(state: ()) { input, output, _ in
+            for value in input { output.append(try transform(value)) }
+        })
+    }
+}

@@ -1,0 +1,59 @@
+extension StreamType {
+    /// Watches the stream again each time the notifier stream, built from the stream
+    /// of errors, emits a value (RxSwift: `retry(when:)`/`retryWhen`; Combine: none;
+    /// ReactiveCocoa: none). The notifier's end ends the result, its error fails it.
+    ///
+    ///     source (each try):        -1-#
+    ///     errors:                      -e---e---e
+    ///     notifier = errors.delay(2):     ---x---x   (then take(2) ends it)
+    ///     retry(when:):             -1-----1-----1-|
+    ///
+    ///     stream.retry { errors in
+    ///         errors.redirect { error in isTransient(error) ? DataStream.timer(.seconds(1), scheduler: s) : .just(error: error) }
+    ///     }
+    ///
+    /// The notifier is watched once, before the first attempt; a source error with no
+    /// reaction from the notifier leaves the result waiting for it. Synchronous
+    /// failures re-watched synchronously loop, not recurse.
+    public func retry<Notifier: StreamType>(
+        when notifier: @escaping @Sendable (DataStream<Error>) throws -> Notifier
+    ) -> DataStream<Element> {
+        DataStream { downstream in
+            let errors = Streamer<Error>()
+            // Holds the running attempt, even while it is still being set up.
+            let attempts = Disposable()
+            let resubscriber = Trampoline()
+
+            @Sendable func watchAttempt() {
+                guard !downstream.isStopped else { return }
+                PendingSubscriptions.watch(under: attempts) { self.watch(using: Watcher.relay { event in
+                    switch event {
+                    case .data(let value): downstream.data(value)
+                    case .end: downstream.end()
+                    case .error(let error): errors.data(error)
+                    }
+                }) }
+            }
+
+            let trigger: Notifier
+            do {
+                trigger = try notifier(errors.asDataStream())
+            } catch {
+                downstream.error(error)
+                return Disposable.nothing
+            }
+            let notifications = trigger.watch(using: Watcher.relay { event in
+                switch event {
+                case .data: resubscriber.request(watchAttempt)
+                case .error(let error): downstream.error(error)
+                case .end: downstream.end()
+                }
+            })
+            resubscriber.request(watchAttempt)
+            return Disposable {
+                notifications.dispose()
+                attempts.dispose()
+            }
+        }
+    }
+}

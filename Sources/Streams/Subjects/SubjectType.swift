@@ -1,0 +1,26 @@
+/// A stream you feed by hand: every subject (`Streamer`, `ValueStreamer`,
+/// `ReplayStreamer`, `AsyncStreamer`) is both a stream and, through `asWatcher()`,
+/// a watcher, as the StreamLibrary thesis describes a Streamer (ReactiveX:
+/// `Subject` is `Observable` and `Observer`; Combine: `Subject` with `send`).
+///
+///     let subject = Streamer<Int>()
+///     source.watch(using: subject.asWatcher())   // the subject re-broadcasts source
+public protocol SubjectType<Element>: StreamType {
+    func data(_ value: Element)
+    func error(_ error: Error)
+    func end()
+    func event(_ event: Event<Element>)
+}
+
+extension SubjectType {
+    /// A watcher that feeds this subject: watch a stream with it to multicast that
+    /// stream through the subject. One per subscription (a watcher stops at its
+    /// stream's terminal event); the subject stays shared.
+    public func asWatcher() -> Watcher<Element> {
+        Watcher.relay { [self] event in self.event(event) }
+    }
+}
+
+extension Streamer: SubjectType {}
+extension ValueStreamer: SubjectType {}
+extension ReplayStreamer: SubjectType {}

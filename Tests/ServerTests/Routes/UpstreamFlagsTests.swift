@@ -1,0 +1,55 @@
+import XCTest
+@testable import Server
+
+/// `--upstream-cache-bytes` / `UPSTREAM_CACHE_BYTES` and `--demo-rate-limit` / `DEMO_RATE_LIMIT`.
+final class UpstreamFlagsTests: XCTestCase {
+    func testCacheDefaultsTo64MiBAndTheDemoToNoRateLimit() throws {
+        let configuration = try ServiceConfiguration.resolve(flags: [:], environment: [:])
+        XCTAssertEqual(configuration.upstreamCacheBytes, 64 * 1024 * 1024)
+        XCTAssertEqual(configuration.demoRateLimit, 0)
+    }
+
+    func testEnvironmentSetsBoth() throws {
+        let configuration = try ServiceConfiguration.resolve(flags: [:], environment: ["UPSTREAM_CACHE_BYTES": "0", "DEMO_RATE_LIMIT": "60"])
+        XCTAssertEqual(configuration.upstreamCacheBytes, 0, "0 disables the cache")
+        XCTAssertEqual(configuration.demoRateLimit, 60)
+    }
+
+    func testFlagsAreNamedAfterTheirVariables() {
+        XCTAssertEqual(ConfigurationSetting.upstreamCacheBytes.flag, "--upstream-cache-bytes")
+        XCTAssertEqual(ConfigurationSetting.upstreamCacheBytes.environmentVariable, "UPSTREAM_CACHE_BYTES")
+        XCTAssertEqual(ConfigurationSetting.demoRateLimit.flag, "--demo-rate-limit")
+    }
+
+    func testBadCacheSizeIsRejectedInOneLineNamingTheFlag() {
+        XCTAssertThrowsError(try ServiceConfiguration.resolve(flags: [.upstreamCacheBytes: "64MB"], environment: [:])) { error in
+            XCTAssertEqual(
+                (error as? ConfigurationError)?.description,
+                "error: invalid value \"64MB\" for --upstream-cache-bytes: expected an integer from 0 to 1099511627776")
+        }
+    }
+
+    /// `ServiceProcess` collects stderr on the pipe's own thread, which may still be
+    /// delivering the line when the exit status is in: wait (bounded) for it.
+    func errorLine(of service: ServiceProcess) -> String {
+        let deadline = Date().addingTimeInterval(2)
+        while !service.errorOutput.hasSuffix("\n"), Date() < deadline { RunLoop.current.run(until: Date().addingTimeInterval(0.01)) }
+        return service.errorOutput
+    }
+
+    func testBadCacheSizeExitsWith64AndOneLine() throws {
+        let service = try ServiceProcess(["serve", "--upstream-cache-bytes=-1"])
+        XCTAssertEqual(service.exitStatus(), 64)
+        _ = errorLine(of: service)
+        XCTAssertEqual(service.errorOutput.split(separator: "\n").count, 1, service.errorOutput)
+        XCTAssertTrue(service.errorOutput.contains("--upstream-cache-bytes"), service.errorOutput)
+    }
+
+    func testBadDemoRateLimitExitsWith64NamingTheVariable() throws {
+        let service = try ServiceProcess(["demo-upstream", "--port", "0"], environment: ["DEMO_RATE_LIMIT": "lots"])
+        XCTAssertEqual(service.exitStatus(), 64)
+        _ = errorLine(of: service)
+        XCTAssertEqual(service.errorOutput.split(separator: "\n").count, 1, service.errorOutput)
+        XCTAssertTrue(service.errorOutput.contains("--demo-rate-limit (from DEMO_RATE_LIMIT)"), service.errorOutput)
+    }
+}

@@ -1,0 +1,38 @@
+import XCTest
+import Streams
+import StreamsTesting
+
+final class RecoverTests: XCTestCase {
+    // -1-#  recover(9)  -1-9|
+    func testRecoverWithAValueReplacesTheError() {
+        let recorder = EventRecorder<Int>()
+        DataStream.concat(DataStream.just(1), DataStream<Int>.just(error: TestError.boom)).recover(9)
+            .watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.data(1), .data(9), .end])
+    }
+
+    // -1-#  recover { -8-9-| }  -1-8-9-|
+    func testRecoverWithAStreamContinuesWithIt() {
+        let recorder = EventRecorder<Int>()
+        DataStream.concat(DataStream.just(1), DataStream<Int>.just(error: TestError.boom))
+            .recover { _ in DataStream.just(data: [8, 9]) }
+            .watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.data(1), .data(8), .data(9), .end])
+    }
+
+    func testDisposingARecoveredStreamDisposesTheFallback() {
+        let fallback = Streamer<Int>()
+        let subscription = DataStream<Int>.just(error: TestError.boom).recover { _ in fallback }.watch { _ in }
+        XCTAssertEqual(fallback.watcherCount, 1)
+        subscription.dispose()
+        XCTAssertEqual(fallback.watcherCount, 0)
+    }
+
+    func testAThrowingRecoverDeliversTheNewError() {
+        let recorder = EventRecorder<Int>()
+        DataStream<Int>.just(error: TestError.boom)
+            .recover { _ -> DataStream<Int> in throw TestError.other }
+            .watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.error(TestError.other)])
+    }
+}
