@@ -44,7 +44,7 @@ struct UsersService: Sendable {
         let (contentType, body) = try await api.avatar(url: user.avatarUrl)
         let digest = SHA256.hash(data: body.readableBytesView)
         return UserWithAvatar(
-            id: user.id, login: user.login, name: user.name,
+            id: user.id, login: user.login,
             avatar: .init(
                 url: "/users/\(user.login)/avatar", upstreamUrl: user.avatarUrl, contentType: contentType,
                 bytes: body.readableBytes, sha256: Self.hex(digest)))
