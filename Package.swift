@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
         .library(name: "NetCore", targets: ["NetCore"]),
         .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "Redis", targets: ["Redis"]),
         .executable(name: "stream-service", targets: ["Server"]),
     ],
     dependencies: [
@@ -20,24 +21,27 @@ let package = Package(
     ],
     targets: [
         // The one lock, once-flag and Duration conversions every module shares (`package` access),
-        // as NIOConcurrencyHelpers is to swift-nio.
-        .target(name: "ConcurrencyHelpers"),
+        // as NIOConcurrencyHelpers is to swift-nio (not named ConcurrencyHelpers: swift-service-lifecycle,
+        // which Hummingbird brings into the Benchmarks package, has a target of that name).
+        .target(name: "StreamServiceConcurrency"),
         // Reactive library: Foundation and Dispatch only.
-        .target(name: "Streams", dependencies: ["ConcurrencyHelpers"]),
-        .target(name: "StreamsTesting", dependencies: ["ConcurrencyHelpers", "Streams"]),
+        .target(name: "Streams", dependencies: ["StreamServiceConcurrency"]),
+        .target(name: "StreamsTesting", dependencies: ["StreamServiceConcurrency", "Streams"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Sockets, TLS and gzip shared by the server and the upstream client.
         // epoll and eventfd headers for NetCore's Linux event loop (module map only).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        .target(name: "NetCore", dependencies: ["ConcurrencyHelpers", "CZlib", "COpenSSL", "CEpoll"]),
+        .target(name: "NetCore", dependencies: ["StreamServiceConcurrency", "CZlib", "COpenSSL", "CEpoll"]),
         // HTTP/1.1 library, server and client: parsing, routing, response writing, SSE, event-loop scheduling.
-        .target(name: "HTTP", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
-        .target(name: "Domain", dependencies: ["ConcurrencyHelpers", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        // RESP2 client on NetCore sockets: the shared event feed and cache tier of scaled-out replicas.
+        .target(name: "Redis", dependencies: ["StreamServiceConcurrency", "NetCore"]),
         .executableTarget(
             name: "Server",
             dependencies: [
-                "ConcurrencyHelpers", "Streams", "Domain", "NetCore", "HTTP",
+                "StreamServiceConcurrency", "Streams", "Domain", "NetCore", "HTTP", "Redis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -52,14 +56,17 @@ let package = Package(
                 .embedInCode("Page/page.js"),
             ]
         ),
-        .testTarget(name: "StreamsTests", dependencies: ["ConcurrencyHelpers", "Streams", "StreamsTesting"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "ConcurrencyHelpers", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .testTarget(name: "StreamsTests", dependencies: ["StreamServiceConcurrency", "Streams", "StreamsTesting"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
-        .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "ConcurrencyHelpers"], path: "Tests/HTTPTestSupport"),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "StreamServiceConcurrency"], path: "Tests/HTTPTestSupport"),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        // Starts, pauses and stops real redis-server processes for the tests that need one.
+        .target(name: "RedisTestSupport", dependencies: ["NetCore"], path: "Tests/RedisTestSupport"),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "HTTPTestSupport", "StreamServiceConcurrency", "NetCore"]),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "ConcurrencyHelpers", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "NetCore", "Redis", "RedisTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
             // An extract of GitHub's published REST schemas the demo upstream is checked against.
             resources: [.copy("Routes/Resources")]),
     ],

@@ -2,7 +2,7 @@
 // The peers our server is measured against (issues 3 and 12): Hummingbird 2 (SwiftNIO), FlyingFox and
 // Hummingbird + AsyncHTTPClient for the main job. A package of their own, apart from Benchmarks/ (which
 // depends on the root package for Streams): the root's target names and the peers' dependency graph
-// then never meet (swift-service-lifecycle, a Hummingbird dependency, has a target named like one of
+// then never meet (swift-service-lifecycle, a Hummingbird dependency, had a target named like one of
 // ours). Build release only; run by scripts/bench-server and scripts/bench-users, never by `swift test`.
 import PackageDescription
 

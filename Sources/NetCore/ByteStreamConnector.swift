@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Dispatch
 
 /// Opens client `ByteStream`s: resolve, non-blocking connect with a timeout,

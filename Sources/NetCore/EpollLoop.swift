@@ -1,6 +1,6 @@
 #if os(Linux)
 import CEpoll
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Dispatch
 import Glibc
 import Synchronization

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Streams
 
 /// Collects the events a stream delivers, safely from any thread, without timestamps:

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Streams
 
 /// A hot test stream: its events happen at their absolute virtual times, whoever is

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Streams
 
 /// Records the events it receives, each stamped with the virtual time of a

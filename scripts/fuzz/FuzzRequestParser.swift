@@ -22,14 +22,7 @@ public func fuzzRequestParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
 
     var split = RequestParser(limits: limits)
     var splitLog: [String] = []
-    var offset = 0
-    var step = size > 0 ? Int(input[0] % 7) + 1 : 1
-    while offset < size {
-        let end = min(size, offset + step)
-        split.feed(UnsafeRawBufferPointer(rebasing: input[offset..<end])) { splitLog.append(describe($0, limits: limits)) }
-        offset = end
-        step = Int(input[offset % max(size, 1)] % 13) + 1
-    }
+    forEachPiece(of: input) { piece in split.feed(piece) { splitLog.append(describe($0, limits: limits)) } }
     precondition(wholeLog == splitLog, "split feeding changed the result:\n\(wholeLog)\nvs\n\(splitLog)")
     precondition(whole.hasFailed == split.hasFailed)
     return 0

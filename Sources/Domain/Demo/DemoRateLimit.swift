@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// The demo upstream's rate limit, shaped like GitHub's primary limit: a budget of requests
 /// per hour window, reported in `x-ratelimit-*` headers, then 403 until the reset. With a

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import NetCore
 import Streams
 

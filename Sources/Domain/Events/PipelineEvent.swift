@@ -19,6 +19,8 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
     /// RFC 3339 with milliseconds, UTC.
     public var timestamp: String
     public var detail: String?
+    /// The replica that produced the event, when replicas share one feed (`--redis-url`); nil (and absent from JSON) otherwise.
+    public var replica: String?
 
     public init(
         id: Int = 0, kind: Kind, pipeline: String, requestId: String, stage: String,

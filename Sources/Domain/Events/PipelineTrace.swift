@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Streams
 
 /// Names one pipeline run (pipeline name + request id) and publishes its events to a hub.

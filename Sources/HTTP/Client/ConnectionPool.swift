@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import NetCore
 
 /// Connections per origin (scheme, host, port): at most `maxPerOrigin` open at once,

@@ -4,12 +4,13 @@ import Synchronization
 enum RequestID {
     private static let counter = Atomic<UInt64>(0)
 
-    static func next(incoming: String?) -> String {
+    /// - Parameter prefix: starts a generated id; replicas sharing one feed use their own, so ids stay unique across them.
+    static func next(incoming: String?, prefix: String = "req-") -> String {
         if let incoming, !incoming.isEmpty, incoming.utf8.count <= 128,
            incoming.utf8.allSatisfy({ HTTPSyntax.isTokenCharacter($0) }) {
             return incoming
         }
         let value = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        return "req-" + String(value, radix: 16)
+        return prefix + String(value, radix: 16)
     }
 }

@@ -1,6 +1,6 @@
 // Dispatch sources are thread-safe but not yet annotated Sendable on Linux.
 @preconcurrency import Dispatch
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import NetCore
 import Streams
 import Synchronization

@@ -1,4 +1,5 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
+import Dispatch
 import NetCore
 import Streams
 
@@ -12,7 +13,14 @@ import Streams
 /// after N have already left the buffer, it first gets `event: reset` with the
 /// oldest id still available, so the client knows it missed some; so does a
 /// client whose id is newer than anything published (it saw a previous run),
-/// which then gets everything still buffered.
+/// which then gets everything still buffered — unless the feed has a
+/// `catchUpWait`: then the client may be ahead of this process (another replica
+/// numbered the item first) and waits that long for the feed to reach its id
+/// before it is told to reset.
+///
+/// Items numbered elsewhere (a shared feed in Redis) arrive through
+/// `publish(_:id:)`: a jump in ids tells live subscribers `reset`, as does
+/// `restart(at:)` when the shared history itself was lost.
 ///
 /// A subscriber that names its connection's event loop gets its items on that
 /// loop: each item costs one queued job per loop, which writes to all of that
@@ -30,6 +38,15 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
         let admits: @Sendable (Item) -> Bool
         let watcher: Watcher<[UInt8]>
         let loop: EventLoop?
+        /// Items up to this id were already seen (a client ahead of this process); 0 for most.
+        var after = 0
+
+        func wants(_ id: Int, _ item: Item) -> Bool { id > after && admits(item) }
+
+        /// Delivers `bytes` to this subscriber alone, on its loop when it has one.
+        func send(_ bytes: [UInt8]) {
+            if let loop { loop.execute { watcher.data(bytes) } } else { watcher.data(bytes) }
+        }
     }
 
     /// The subscribers of one loop (or, with no loop, of the publishing thread) in subscription order.
@@ -75,6 +92,8 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     }
 
     public let capacity: Int
+    /// How long a subscriber whose id is ahead of the feed waits for it; nil = reset at once.
+    public let catchUpWait: Duration?
     private let encode: @Sendable (Item) -> ServerSentEvent
     private let state = Locked(State())
     /// Publishing is serialized, so every subscriber sees items in id order even
@@ -84,8 +103,9 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     private let publishing = Locked(false)
 
     /// - Parameter encode: the message for an item; its `id` field is replaced by the item's number.
-    public init(capacity: Int, encode: @escaping @Sendable (Item) -> ServerSentEvent) {
+    public init(capacity: Int, catchUpWait: Duration? = nil, encode: @escaping @Sendable (Item) -> ServerSentEvent) {
         self.capacity = max(1, capacity)
+        self.catchUpWait = catchUpWait
         self.encode = encode
     }
 
@@ -95,16 +115,33 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Numbers and encodes `item` once, records it and hands its bytes to every admitting subscriber.
-    /// With no subscriber the encoding waits until a resume needs it: encoding (JSON, then SSE
-    /// lines) was a third of `/users`' instructions (callgrind), for a feed nobody watched.
     public func publish(_ item: Item) {
+        publish(item, id: nil)
+    }
+
+    /// Records `item` under an id given by a shared feed. An id at or below the last one is a
+    /// repeat and ignored; one beyond the next means items were lost in between, so the buffer
+    /// is cleared and live subscribers get `reset` first (never a silent gap).
+    public func publish(_ item: Item, id: Int) {
+        publish(item, id: Optional(id))
+    }
+
+    private func publish(_ item: Item, id given: Int?) {
         publishing.withLock { _ in
+            // With no subscriber the encoding waits until a resume needs it: encoding (JSON, then SSE
+            // lines) was a third of `/users`' instructions (callgrind), for a feed nobody watched.
             // Subscribers join under `publishing` too, so none can arrive before this item is delivered.
-            let watched = state.withLock { !$0.subscribers.isEmpty }
-            let message = watched ? encode(item) : nil
-            let delivery = state.withLock { state -> (bytes: [UInt8]?, groups: [DeliveryGroup])? in
+            let message = state.withLock { $0.subscribers.isEmpty } ? nil : encode(item)
+            let delivery = state.withLock { state -> (id: Int, bytes: [UInt8]?, reset: [UInt8]?, groups: [DeliveryGroup])? in
                 guard !state.ended else { return nil }
-                let id = state.lastID + 1
+                let id = given ?? state.lastID + 1
+                guard id > state.lastID else { return nil }
+                var reset: [UInt8]?
+                if id > state.lastID + 1, state.lastID > 0 || !state.ring.isEmpty {
+                    state.ring = []
+                    state.ringStart = 0
+                    reset = Self.reset(oldestAvailable: id)
+                }
                 let entry = Entry(id: id, item: item, bytes: message.map { Self.numbered($0, id: id) })
                 if state.ring.count < capacity {
                     state.ring.append(entry)
@@ -113,17 +150,40 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                     state.ringStart = (state.ringStart + 1) % capacity
                 }
                 state.lastID = id
-                return (entry.bytes, state.deliveryGroups())
+                return (id, entry.bytes, reset, state.deliveryGroups())
             }
-            guard let delivery, let bytes = delivery.bytes else { return }
-            Self.deliver(.data(bytes), admitting: { $0.admits(item) }, to: delivery.groups)
+            guard let delivery else { return }
+            if let reset = delivery.reset { Self.deliver(.data(reset), admitting: { _ in true }, to: delivery.groups) }
+            if let bytes = delivery.bytes {
+                Self.deliver(.data(bytes), admitting: { $0.wants(delivery.id, item) }, to: delivery.groups)
+            }
         }
     }
 
-    private static func numbered(_ message: ServerSentEvent, id: Int) -> [UInt8] {
-        var numbered = message
-        numbered.id = String(id)
-        return numbered.encoded
+    /// The shared history was lost (Redis restarted empty): forgets the buffer, continues
+    /// after `lastID`, and tells every live subscriber `reset`. Not `notifying`: only sets
+    /// where a feed starts (its first look at the shared history), telling only the clients
+    /// that wait for an id it skips past.
+    public func restart(at lastID: Int, notifying: Bool = true) {
+        let reset = Self.reset(oldestAvailable: lastID + 1)
+        publishing.withLock { _ in
+            let told = state.withLock { state -> (groups: [DeliveryGroup], early: [Subscriber]) in
+                state.ring = []
+                state.ringStart = 0
+                state.lastID = lastID
+                state.groups = nil
+                guard notifying else {
+                    // Clients that came before the start and wait for an id it skips past have missed events.
+                    let early = state.subscribers.filter { $0.value.after > 0 && $0.value.after < lastID }
+                    for key in early.keys { state.subscribers[key]?.after = 0 }
+                    return ([], Array(early.values))
+                }
+                for key in state.subscribers.keys { state.subscribers[key]?.after = 0 }
+                return (state.deliveryGroups(), [])
+            }
+            for subscriber in told.early { subscriber.send(reset) }
+            Self.deliver(.data(reset), admitting: { _ in true }, to: told.groups)
+        }
     }
 
     /// Delivers `event` to every group at once: on the publishing thread for the group without
@@ -165,35 +225,39 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
             // Holding `publishing` makes replay-then-join atomic with respect to
             // publishes: nothing is missed or delivered twice in between.
             let key: Int? = self.publishing.withLock { _ in
-                let (reset, entries, key) = self.state.withLock { state -> ([UInt8]?, [Entry], Int?) in
-                    guard !state.ended else { return (nil, [], nil) }
-                    var reset: [UInt8]?
-                    var entries: [Entry] = []
+                let (replay, key) = self.state.withLock { state -> ([[UInt8]], Int?) in
+                    guard !state.ended else { return ([], nil) }
+                    var replay: [[UInt8]] = []
+                    var after = 0
                     if let lastSeen {
                         let oldest = state.oldestID ?? state.lastID + 1
                         // Too old for the buffer, or from before a restart (ids start again at 1):
                         // reset, then everything still buffered.
                         var resumeAfter = lastSeen
-                        if lastSeen + 1 < oldest || lastSeen > state.lastID {
-                            reset = Self.reset(oldestAvailable: oldest)
+                        if lastSeen > state.lastID, self.catchUpWait != nil {
+                            // Ahead of this process: wait for the feed to catch up (see catchUpExpired).
+                            after = lastSeen
+                        } else if lastSeen + 1 < oldest || lastSeen > state.lastID {
+                            replay.append(Self.reset(oldestAvailable: oldest))
                             resumeAfter = oldest - 1
                         }
-                        entries = state.replay.filter { $0.id > resumeAfter && admits($0.item) }
+                        replay += state.replay.filter { $0.id > resumeAfter && admits($0.item) }.map(self.encoded)
                     }
                     let key = state.nextSubscriber
                     state.nextSubscriber += 1
-                    state.subscribers[key] = Subscriber(admits: admits, watcher: watcher, loop: loop)
+                    state.subscribers[key] = Subscriber(admits: admits, watcher: watcher, loop: loop, after: after)
                     state.groups = nil
-                    return (reset, entries, key)
+                    return (replay, key)
                 }
-                if let reset { watcher.data(reset) }
-                // Items published while nobody watched are encoded now, outside the state lock.
-                for entry in entries { watcher.data(entry.bytes ?? Self.numbered(self.encode(entry.item), id: entry.id)) }
+                for bytes in replay { watcher.data(bytes) }
                 return key
             }
             guard let key else {
                 watcher.end()
                 return Disposable()
+            }
+            if let catchUpWait = self.catchUpWait, let lastSeen, lastSeen > 0 {
+                DispatchQueue.global().asyncAfter(deadline: .now() + catchUpWait.dispatchInterval) { self.catchUpExpired(key) }
             }
             return Disposable {
                 self.state.withLock { state in
@@ -201,6 +265,34 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                 }
             }
         }
+    }
+
+    /// A subscriber ahead of the feed waited `catchUpWait`: if the feed has still not reached
+    /// its id, the id is not coming (it is from a lost history), so it gets `reset` and then
+    /// everything still buffered, as a client from before a restart does at once.
+    private func catchUpExpired(_ key: Int) {
+        publishing.withLock { _ in
+            let late = state.withLock { state -> (Subscriber, [[UInt8]])? in
+                guard let subscriber = state.subscribers[key], subscriber.after > state.lastID else { return nil }
+                state.subscribers[key]?.after = 0
+                state.groups = nil
+                let buffered = state.replay.filter { subscriber.admits($0.item) }.map(self.encoded)
+                return (subscriber, [Self.reset(oldestAvailable: state.oldestID ?? state.lastID + 1)] + buffered)
+            }
+            if let (subscriber, messages) = late { subscriber.send(messages.flatMap { $0 }) }
+        }
+    }
+
+    private static func numbered(_ message: ServerSentEvent, id: Int) -> [UInt8] {
+        var numbered = message
+        numbered.id = String(id)
+        return numbered.encoded
+    }
+
+    /// An entry's bytes, encoded now if it was published while nobody watched. Called under the
+    /// state lock on the rare resume path; `encode` only formats the item and never calls back here.
+    private func encoded(_ entry: Entry) -> [UInt8] {
+        entry.bytes ?? Self.numbered(encode(entry.item), id: entry.id)
     }
 
     /// The message telling a resuming client that events it missed are gone. Its `id:` is

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Dispatch
 import NetCore
 import Streams
@@ -75,7 +75,7 @@ final class HTTPConnection: @unchecked Sendable {
             version: head.version,
             headers: head.headers,
             body: body,
-            id: RequestID.next(incoming: head.headers["X-Request-ID"]),
+            id: RequestID.next(incoming: head.headers["X-Request-ID"], prefix: context.configuration.requestIDPrefix),
             remoteAddress: stream.remoteAddress
         )
         request.loopScheduler = scheduler

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import CoreMetrics
 
 /// What an `HTTPServer` records, emitted through swift-metrics: the application picks
@@ -36,12 +36,11 @@ public final class HTTPMetrics: Sendable {
     }
 
     private let factory: any MetricsFactory
-    /// The handles of every series seen so far. Making a swift-metrics handle asks the
-    /// backend to look it up by name and labels under its one lock: with swift-prometheus
-    /// that is 3.1-4.5 µs a request on one thread and 9-24 µs with two event loops at once,
-    /// against 0.3 µs and 1.2-1.4 µs for the whole record with this cache (the hand-written
-    /// registry it replaced: 0.5-0.8 and 1.7-2.4 µs). One entry per series, which route
-    /// patterns, method labels and statuses keep bounded.
+    /// The handles of every series seen so far. Making a swift-metrics handle per request
+    /// asks the backend to look the series up under its one lock: with swift-prometheus,
+    /// recording a request that way costs 1.8-2.9 µs on one thread and 3.9-5.5 µs with two
+    /// threads at once, against 0.4-0.6 and 0.8-1.1 µs with this cache (scripts/bench-metrics).
+    /// One entry per series, which route patterns, method labels and statuses keep bounded.
     private let handles = Locked<[Series: Handles]>([:])
     private let connectionsOpen: Meter
 

@@ -17,6 +17,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var compressionMinimumBytes = 256
     /// `Server` header value; nil sends none.
     public var serverName: String? = "StreamService"
+    /// Starts the ids of requests without a usable `X-Request-ID` (then a per-process counter).
+    public var requestIDPrefix = "req-"
 
     public init(host: String = "0.0.0.0", port: Int = 8080) {
         self.host = host

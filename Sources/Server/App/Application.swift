@@ -1,9 +1,10 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Dispatch
 import Domain
 import HTTP
 import Logging
 import NetCore
+import Redis
 import Streams
 
 #if canImport(Glibc)
@@ -28,20 +29,26 @@ public final class Application: Sendable {
     private let responder: EventStreamResponder
     private let shutdownFlag = ShutdownFlag()
     private let state = Locked(Running())
+    /// Where this application's pipelines publish; the process-wide hub unless a test runs several replicas in one process.
+    private let hub: PipelineEventHub
 
     private struct Running: Sendable {
         var server: HTTPServer?
         var upstream: UpstreamServices?
         var eventFeed: Disposable?
+        var sharedFeed: SharedEventFeed?
+        var cacheConnection: RedisConnection?
+        var feed: PipelineEventFeed?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var stopped = false
     }
 
     /// `metrics` is this application's own registry (see `ServiceMetrics` for why not the global one).
-    public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics()) {
+    public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(), hub: PipelineEventHub = .shared) {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
+        self.hub = hub
         heartbeat = HeartbeatClock(period: configuration.sseHeartbeat)
         responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.sseSubscribers)
     }
@@ -53,11 +60,12 @@ public final class Application: Sendable {
         let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         let upstream: UpstreamServices
         do {
-            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream())
+            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub, sharedCache: sharedCache())
         } catch {
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }
-        let feed = PipelineEventFeed(hub: upstream.hub)
+        // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
+        let feed = PipelineEventFeed(hub: upstream.hub, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
         let server = makeServer(upstream: upstream, feed: feed)
         let port: Int
         do {
@@ -66,12 +74,22 @@ public final class Application: Sendable {
             upstream.stop()
             throw StartupFailure.configurationError(for: error, configuration: configuration)
         }
-        let feedSubscription = feed.start(clock: configuration.eventsClock)
+        let shared: SharedEventFeed?
+        do {
+            shared = try makeSharedFeed(feed, port: port)
+        } catch {
+            server.shutdown(deadline: .zero) {}
+            upstream.stop()
+            throw ConfigurationError(.redisUrl, value: nil, reason: "cannot set up TLS for Redis: \(error)")
+        }
+        let feedSubscription = feed.start(clock: configuration.eventsClock, shared: shared)
         heartbeat.start()
         state.withLock {
             $0.server = server
             $0.upstream = upstream
             $0.eventFeed = feedSubscription
+            $0.sharedFeed = shared
+            $0.feed = feed
         }
         let scheme = configuration.tls == nil ? "http" : "https"
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -80,12 +98,43 @@ public final class Application: Sendable {
             "open_files_limit": .stringConvertible(fileLimit),
             "upstream": .string(configuration.upstream?.absoluteString ?? upstream.demoServer?.baseURL.map { "embedded demo at \($0.absoluteString)" } ?? "embedded demo"),
         ])
+        // Connects in the background; its log lines come after the address line.
+        shared?.start()
         return port
+    }
+
+    /// With `--redis-url` (and the cache on): the upstream cache's Redis tier, on a connection of its own.
+    private func sharedCache() -> (any UpstreamCacheStore)? {
+        guard let url = configuration.redisURL, configuration.upstreamCacheBytes > 0,
+              let connection = try? RedisConnection(configuration: RedisConfiguration(url: url)) else { return nil }
+        state.withLock { $0.cacheConnection = connection }
+        connection.start()
+        return RedisUpstreamCache(connection: connection)
+    }
+
+    /// With `--redis-url`: this replica's part of the shared feed (started after the first log line).
+    private func makeSharedFeed(_ feed: PipelineEventFeed, port: Int) throws -> SharedEventFeed? {
+        guard let url = configuration.redisURL else { return nil }
+        let replicaID = configuration.replicaID ?? "\(Self.hostname()):\(port)"
+        let shared = try SharedEventFeed(url: url, replicaID: replicaID, feed: feed, clock: configuration.eventsClock, logger: logger)
+        shared.installMetrics(into: metrics)
+        return shared
+    }
+
+    static func hostname() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed) -> HTTPServer {
         let shutdownFlag = self.shutdownFlag
-        let readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
+        let state = self.state
+        var readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
+        if configuration.redisURL != nil {
+            // Before Redis is first reached the shared feed is not there yet: degraded.
+            readiness.eventsStatus = { state.withLock { $0.sharedFeed }?.status ?? SharedEventFeed.degraded }
+        }
         let router = ServiceRouter(
             metrics: metrics, responder: responder, eventFeed: feed,
             readiness: readiness, userRoutes: upstream.routes(responder: responder),
@@ -103,8 +152,22 @@ public final class Application: Sendable {
         server.limits.maxBodyBytes = configuration.maxBodyBytes
         server.limits.maxConnections = configuration.maxConnections
         server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
+        if configuration.redisURL != nil {
+            // Replicas share one feed, so the ids of their requests must not collide there.
+            server.requestIDPrefix = "req-\(Self.requestIDScope(configuration.replicaID))-"
+        }
         return server
     }
+
+    /// What sets this process's generated request ids apart: the replica id, or hostname and pid
+    /// (the port may still be 0 here), reduced to token characters.
+    static func requestIDScope(_ replicaID: String?) -> String {
+        let scope = replicaID ?? "\(hostname())-\(getpid())"
+        return String(scope.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") ? $0 : "-" })
+    }
+
+    /// The id of the last event `/events` has (0 before the first); with Redis, the last one read from it.
+    var lastEventID: Int { state.withLock { $0.feed }?.broadcaster.lastID ?? 0 }
 
     /// The API port once started.
     public var port: Int? { state.withLock { $0.server?.port } }
@@ -121,11 +184,13 @@ public final class Application: Sendable {
         }
         if alreadyStopped { completion(); return }
         guard shutdownFlag.raise() else { return }
-        let (server, upstream, feed) = state.withLock { ($0.server, $0.upstream, $0.eventFeed) }
+        let (server, upstream, feed, shared, cacheConnection) = state.withLock { ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection) }
         logger.info("shutting down", metadata: ["deadline_s": .stringConvertible(configuration.shutdownTimeout.seconds)])
         let finish: @Sendable () -> Void = { [self] in
             heartbeat.stop()
             feed?.dispose()
+            shared?.stop()
+            cacheConnection?.close()
             Task {
                 await upstream?.shutdown()
                 let waiters = state.withLock { state -> [@Sendable () -> Void] in

@@ -18,6 +18,8 @@ import Streams
 public final class PipelineEventFeed: Sendable {
     public enum Item: Sendable {
         case pipeline(PipelineEvent)
+        /// A pipeline event read from the shared stream, its JSON kept as published (no decode and re-encode per replica).
+        case shared(kind: PipelineEvent.Kind, pipeline: String, json: String)
         case clockTick(Int)
     }
 
@@ -27,32 +29,63 @@ public final class PipelineEventFeed: Sendable {
     public let broadcaster: SSEBroadcaster<Item>
     private let hub: PipelineEventHub
 
-    public init(hub: PipelineEventHub) {
+    /// - Parameter catchUpWait: how long a client whose `Last-Event-ID` is ahead of this replica
+    ///   waits for the shared feed to reach it; nil (one process) = `reset` at once.
+    public init(hub: PipelineEventHub, catchUpWait: Duration? = nil) {
         self.hub = hub
-        broadcaster = SSEBroadcaster(capacity: hub.replayCapacity) { item in
+        broadcaster = SSEBroadcaster(capacity: hub.replayCapacity, catchUpWait: catchUpWait) { item in
             switch item {
             case .pipeline(let event): ServerSentEvent(event: event.kind.rawValue, data: Self.json(event))
-            case .clockTick(let index): ServerSentEvent(event: "tick", data: "tick \(index)")
+            case .shared(let kind, _, let json): ServerSentEvent(event: kind.rawValue, data: json)
+            case .clockTick(let index): ServerSentEvent(event: Self.tickEvent, data: Self.tickData(index))
             }
         }
     }
+
+    static let tickEvent = "tick"
+
+    static func tickData(_ index: Int) -> String { "tick \(index)" }
 
     /// Starts forwarding the hub's events and, when `clock` is given, a tick every `clock`; dispose to stop.
     ///
     /// Both are published from `scheduler` (one serial queue): the hub delivers under
     /// its lock on whichever thread ran the pipeline, often an event loop, and fanning
     /// an event out to thousands of clients there would stall that loop's requests.
-    public func start(clock: Duration?, scheduler: any Scheduler = QueueScheduler(label: "events.feed")) -> Disposable {
+    ///
+    /// With `shared`, both go to Redis instead, and reach the broadcaster from there.
+    func start(clock: Duration?, scheduler: any Scheduler = QueueScheduler(label: "events.feed"), shared: SharedEventFeed? = nil) -> Disposable {
         let broadcaster = self.broadcaster
         let events = hub.events().observe(on: scheduler).watch(data: { delivery in
-            if case .event(let event) = delivery { broadcaster.publish(.pipeline(event)) }
+            guard case .event(let event) = delivery else { return }
+            if let shared { shared.publish(event) } else { broadcaster.publish(.pipeline(event)) }
         })
         guard let clock, clock > .zero else { return events }
-        let ticks = DataStream.interval(clock, scheduler: scheduler).watch(data: { index in broadcaster.publish(.clockTick(index)) })
+        let ticks = DataStream.interval(clock, scheduler: scheduler).watch(data: { index in
+            if let shared { shared.publishTick(index) } else { broadcaster.publish(.clockTick(index)) }
+        })
         return Disposable {
             events.dispose()
             ticks.dispose()
         }
+    }
+
+    /// The item a shared-stream entry carries, its JSON id set to the entry's (the same on every replica).
+    static func item(from entry: SharedFeedIngest.Entry) -> Item? {
+        if entry.event == tickEvent {
+            return Int(entry.data.dropFirst("tick ".count)).map(Item.clockTick)
+        }
+        guard let kind = PipelineEvent.Kind(rawValue: entry.event) else { return nil }
+        return .shared(kind: kind, pipeline: entry.pipeline, json: numbered(entry.data, id: entry.id))
+    }
+
+    /// The JSON of an event published with id 0 (see `SharedEventFeed.publish`), with `id` set.
+    /// With sorted keys the object's own `"id":0,` is the only unescaped one: inside a string
+    /// value the quotes would be escaped.
+    static func numbered(_ json: String, id: Int) -> String {
+        var json = json
+        guard let range = json.firstRange(of: #""id":0,"#) else { return json }
+        json.replaceSubrange(range, with: #""id":\#(id),"#)
+        return json
     }
 
     /// Whether a subscriber with `filter` wants `item`; clock ticks count as `data` events of pipeline `clock`.
@@ -60,6 +93,8 @@ public final class PipelineEventFeed: Sendable {
         switch item {
         case .pipeline(let event):
             return filter.admits(event)
+        case .shared(let kind, let pipeline, _):
+            return (filter.pipeline == nil || filter.pipeline == pipeline) && (filter.kinds?.contains(kind) ?? true)
         case .clockTick:
             return (filter.pipeline == nil || filter.pipeline == clockPipeline) && (filter.kinds?.contains(.data) ?? true)
         }

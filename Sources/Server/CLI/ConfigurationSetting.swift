@@ -8,6 +8,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case tlsCert, tlsKey, logLevel, logFormat
     case demoRateLimit, upstreamCacheBytes
     case corsOrigins
+    case redisUrl, replicaId
 
     /// The long flag, e.g. `--demo-latency-ms`.
     public var flag: String {

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials

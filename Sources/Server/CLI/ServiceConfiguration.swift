@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Logging
 import NetCore
+import Redis
 
 /// The validated settings of `stream-service serve`.
 ///
@@ -46,6 +47,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var logFormat: LogFormat = .text
     /// Pages of these origins may read the answers (CORS); none by default.
     public var corsOrigins: CORSOrigins = .none
+    /// Replicas with the same Redis share `/events`; nil = the in-process feed only.
+    public var redisURL: RedisURL?
+    /// Names this replica in shared events; nil = hostname:port.
+    public var replicaID: String?
 
     public init() {}
 
@@ -80,6 +85,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.logLevel = try reader.choice(.logLevel, Logger.Level.allCases.map { ($0.rawValue, $0) }) ?? configuration.logLevel
         configuration.logFormat = try reader.choice(.logFormat, LogFormat.allCases.map { ($0.rawValue, $0) }) ?? configuration.logFormat
         configuration.corsOrigins = try reader.corsOrigins(.corsOrigins) ?? configuration.corsOrigins
+        configuration.redisURL = try reader.redisURL(.redisUrl)
+        configuration.replicaID = try reader.replicaID(.replicaId)
         return configuration
     }
 
@@ -155,6 +162,25 @@ private struct SettingReader {
             throw failure(setting, found, "expected an http:// or https:// URL, e.g. https://api.github.com")
         }
         return url
+    }
+
+    func redisURL(_ setting: ConfigurationSetting) throws(ConfigurationError) -> RedisURL? {
+        guard let found = raw(setting) else { return nil }
+        do {
+            return try RedisURL(parsing: found.value.trimmingWhitespace())
+        } catch {
+            // The value is not echoed: it may hold a password.
+            throw ConfigurationError(setting, value: nil, reason: "\(error), expected redis://[user:password@]host:port[/db] or rediss://…", fromEnvironment: found.fromEnvironment)
+        }
+    }
+
+    func replicaID(_ setting: ConfigurationSetting) throws(ConfigurationError) -> String? {
+        guard let found = raw(setting) else { return nil }
+        let id = found.value.trimmingWhitespace()
+        guard !id.isEmpty, id.utf8.count <= 64, id.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 && $0 != "\"" && $0 != "\\" }) else {
+            throw failure(setting, found, "expected 1 to 64 printable ASCII characters without spaces or quotes, e.g. web-1")
+        }
+        return id
     }
 
     func choice<Value>(_ setting: ConfigurationSetting, _ options: [(String, Value)]) throws(ConfigurationError) -> Value? {

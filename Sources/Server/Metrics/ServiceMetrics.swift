@@ -2,6 +2,7 @@ import CoreMetrics
 import Domain
 import HTTP
 import Prometheus
+import StreamServiceConcurrency
 import Streams
 
 /// The application's metrics backend: one Prometheus registry per `Application`,
@@ -34,7 +35,7 @@ public final class ServiceMetrics: Sendable {
         MetricDescription(UpstreamMetrics.cacheMissesName, help: "Upstream GETs sent without a cached answer."),
         MetricDescription(UpstreamMetrics.cacheRevalidationsName, help: "Conditional upstream GETs sent for a cached answer."),
         MetricDescription(UpstreamMetrics.coalescedName, help: "Upstream GETs that joined an identical request in flight."),
-    ]
+    ] + SharedFeedMetrics.descriptions
 
     public let registry: PrometheusCollectorRegistry
     public let factory: DescribedPrometheusFactory
@@ -42,6 +43,8 @@ public final class ServiceMetrics: Sendable {
     /// Server-Sent Events responses currently streaming (counted by `EventStreamResponder`).
     public let sseSubscribers: Meter
     private let liveSubscriptions: Meter
+    /// Reads of state kept elsewhere (e.g. the Redis connections), run before every scrape.
+    private let samplers = Locked<[@Sendable () -> Void]>([])
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -50,6 +53,11 @@ public final class ServiceMetrics: Sendable {
         sseSubscribers = Meter(label: Self.sseSubscribersName, factory: factory)
         sseSubscribers.set(0)
         liveSubscriptions = Meter(label: Self.liveSubscriptionsName, factory: factory)
+    }
+
+    /// Runs `sample` before every scrape, to copy state kept elsewhere into this registry's metrics.
+    func sampleAtScrape(_ sample: @escaping @Sendable () -> Void) {
+        samplers.withLock { $0.append(sample) }
     }
 
     /// A new upstream client's metrics, in this registry.
@@ -61,6 +69,7 @@ public final class ServiceMetrics: Sendable {
     /// that live elsewhere (Streams counts its own live subscriptions).
     public func scrape() -> [UInt8] {
         liveSubscriptions.set(StreamDiagnostics.liveSubscriptions)
+        for sample in samplers.withLock({ $0 }) { sample() }
         return registry.emitToBuffer()
     }
 }

@@ -3,15 +3,20 @@ import Streams
 
 /// `GET /ready`: 200 when the service can do its job, 503 when the upstream
 /// probe fails or the server is shutting down (so a balancer stops sending traffic).
+/// With a shared feed, the body also says `"events": "shared"` or `"degraded"`:
+/// Redis being away degrades `/events` but never makes a replica unready.
 struct ReadinessRoute: Sendable {
     /// One element: whether the upstream answered. Supplied by Domain.
     let probe: @Sendable () -> DataStream<Bool>
     let isShuttingDown: @Sendable () -> Bool
+    /// The shared feed's status; nil without `--redis-url`.
+    var eventsStatus: @Sendable () -> String? = { nil }
 
     func handle(_ request: Request) -> DataStream<Response> {
         if isShuttingDown() {
             return .just(.problem(status: .serviceUnavailable, detail: "The server is shutting down", instance: request.path))
         }
+        let events = eventsStatus().map { #","events":"\#($0)""# } ?? ""
         // The probe's first answer decides; a failure or an end without an answer means unreachable.
         return probe()
             .take(1)
@@ -19,7 +24,7 @@ struct ReadinessRoute: Sendable {
             .reduce(false) { _, reachable in reachable }
             .map { reachable in
                 reachable
-                    ? .json(Array(#"{"status":"ready"}"#.utf8))
+                    ? .json(Array(#"{"status":"ready"\#(events)}"#.utf8))
                     : .problem(status: .serviceUnavailable, detail: "The upstream is unreachable", instance: request.path)
             }
     }

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import CoreMetrics
 import HTTP
 import Streams

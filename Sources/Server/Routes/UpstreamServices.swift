@@ -25,7 +25,9 @@ public final class UpstreamServices: Sendable {
     /// Throws when the demo upstream cannot bind its loopback port.
     public static func start(
         _ configuration: ServiceConfiguration, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
-        metrics: UpstreamMetrics = UpstreamMetrics()
+        metrics: UpstreamMetrics = UpstreamMetrics(),
+        hub: PipelineEventHub = .shared,
+        sharedCache: (any UpstreamCacheStore)? = nil
     ) throws -> UpstreamServices {
         var demoServer: DemoUpstreamServer?
         let baseURL: URL
@@ -39,11 +41,14 @@ public final class UpstreamServices: Sendable {
             demoServer = demo
             baseURL = demo.baseURL!
         }
-        let cache = configuration.upstreamCacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: configuration.upstreamCacheBytes) : nil
+        let local = configuration.upstreamCacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: configuration.upstreamCacheBytes) : nil
+        // With Redis, replicas share answers behind each one's in-process tier.
+        var cache: (any UpstreamCacheStore)? = local
+        if let local, let sharedCache { cache = TieredUpstreamCache(front: local, back: sharedCache) }
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache),
             transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "upstream.timers"), metrics: metrics)
-        return UpstreamServices(client: client, demoServer: demoServer)
+        return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }
 
     public func routes(responder: EventStreamResponder) -> UserRoutes {

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Synchronization
 
 /// A handle on work that can be cancelled: a subscription, a timer, a request.

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// A changing set of subscriptions disposed together (the inner streams of
 /// `redirect`, the sources of `merge`). Finished ones are removed by key so a

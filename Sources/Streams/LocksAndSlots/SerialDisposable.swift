@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// Holds the one piece of work currently in progress (an attempt, an inner
 /// stream, a pending timer, a subscription that starts later): replacing it

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 extension StreamType {
     /// Watches the stream again after an error, up to `maxRetries` times; the
@@ -32,34 +32,27 @@ extension StreamType {
     private func retry(_ maxRetries: Int, backoff: RetryBackoff, scheduler: (any Scheduler)?) -> DataStream<Element> {
         DataStream { downstream in
             let retriesSoFar = Locked(0)
-            // Holds the running attempt, even while it is still being set up.
             let attempts = Disposable()
             let wait = SerialDisposable()
             let resubscriber = Trampoline()
 
             @Sendable func watchAttempt() {
-                guard !downstream.isStopped else { return }
-                PendingSubscriptions.watch(under: attempts) { self.watch(using: Watcher.relay { event in
-                    switch event {
-                    case .data(let value): downstream.data(value)
-                    case .end: downstream.end()
-                    case .error(let error):
-                        let retry = retriesSoFar.withLock { retries -> Int? in
-                            guard retries < maxRetries else { return nil }
-                            retries += 1
-                            return retries
-                        }
-                        guard let retry, let delay = backoff.delay(beforeRetry: retry, after: error) else {
-                            downstream.error(error)
-                            return
-                        }
-                        if let scheduler, delay > .zero {
-                            wait.replace(with: scheduler.schedule(after: delay) { resubscriber.request(watchAttempt) })
-                        } else {
-                            resubscriber.request(watchAttempt)
-                        }
+                self.watchAttempt(under: attempts, feeding: downstream) { error in
+                    let retry = retriesSoFar.withLock { retries -> Int? in
+                        guard retries < maxRetries else { return nil }
+                        retries += 1
+                        return retries
                     }
-                }) }
+                    guard let retry, let delay = backoff.delay(beforeRetry: retry, after: error) else {
+                        downstream.error(error)
+                        return
+                    }
+                    if let scheduler, delay > .zero {
+                        wait.replace(with: scheduler.schedule(after: delay) { resubscriber.request(watchAttempt) })
+                    } else {
+                        resubscriber.request(watchAttempt)
+                    }
+                }
             }
 
             resubscriber.request(watchAttempt)

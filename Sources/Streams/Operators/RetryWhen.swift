@@ -20,19 +20,11 @@ extension StreamType {
     ) -> DataStream<Element> {
         DataStream { downstream in
             let errors = Streamer<Error>()
-            // Holds the running attempt, even while it is still being set up.
             let attempts = Disposable()
             let resubscriber = Trampoline()
 
             @Sendable func watchAttempt() {
-                guard !downstream.isStopped else { return }
-                PendingSubscriptions.watch(under: attempts) { self.watch(using: Watcher.relay { event in
-                    switch event {
-                    case .data(let value): downstream.data(value)
-                    case .end: downstream.end()
-                    case .error(let error): errors.data(error)
-                    }
-                }) }
+                self.watchAttempt(under: attempts, feeding: downstream) { error in errors.data(error) }
             }
 
             let trigger: Notifier

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Dispatch
 
 /// Runs work on a concurrent `DispatchQueue`, at most `maxConcurrentJobs` pieces at

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 // Dispatch sources are thread-safe but not yet annotated Sendable on Linux.
 @preconcurrency import Dispatch

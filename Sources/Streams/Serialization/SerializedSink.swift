@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// Delivers the events of an operator with several sources (merge, zip,
 /// combineLatest, redirect, …) to one watcher, one at a time, in the order

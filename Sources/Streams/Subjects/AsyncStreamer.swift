@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// A hot stream that emits only its last value, and only when it ends; a watcher
 /// arriving after the end gets that value and the end at once (ReactiveX:

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// A hot stream that replays its last `bufferSize` values to every new
 /// watcher, then its terminal event if it has one (ReactiveX: ReplaySubject;

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// The shared machinery of the subjects: the watcher list, the terminal event,
 /// and serialized emission.

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// A hot stream with a current value, replayed to every new watcher
 /// (ReactiveX: BehaviorSubject).

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import XCTest
 @testable import Server
+import Domain
 import HTTP
 import HTTPTestSupport
 
@@ -12,7 +13,7 @@ final class AppHarness {
     let port: Int
     let output = CapturedOutput()
 
-    init(_ test: XCTestCase, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+    init(_ test: XCTestCase, hub: PipelineEventHub = .shared, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
         var configuration = ServiceConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -20,7 +21,7 @@ final class AppHarness {
         configure(&configuration)
         let writer = output.writer
         let logger = Logger(label: "test-app") { StdoutLogHandler(label: $0, level: .info, format: .json, writer: writer) }
-        application = Application(configuration: configuration, logger: logger)
+        application = Application(configuration: configuration, logger: logger, hub: hub)
         port = try application.start()
         let application = self.application
         test.addTeardownBlock {

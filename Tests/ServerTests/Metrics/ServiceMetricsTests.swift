@@ -4,11 +4,23 @@ import XCTest
 @testable import Server
 
 final class ServiceMetricsTests: XCTestCase {
+    func testEveryFamilyOnThePageHasAHelpLine() {
+        let metrics = ServiceMetrics()
+        _ = metrics.upstream()
+        metrics.http.record(healthAnswered(in: .milliseconds(1)))
+        let lines = String(decoding: metrics.scrape(), as: UTF8.self).split(separator: "\n")
+        let typed = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
+        // The shared feed's families exist only with --redis-url; every other description is on the page.
+        let expected = Set(ServiceMetrics.descriptions.map(\.name)).subtracting(SharedFeedMetrics.descriptions.map(\.name))
+        XCTAssertEqual(Set(typed.map(String.init)), expected, "one family per description")
+        for family in typed {
+            XCTAssertTrue(lines.contains { $0.hasPrefix("# HELP \(family) ") }, "\(family) has no description")
+        }
+    }
+
     func testRequestDurationKeepsItsThirteenBucketsFromOneMillisecondToTenSeconds() {
         let metrics = ServiceMetrics()
-        metrics.http.record(CompletedRequest(
-            method: .get, path: "/health", target: "/health", routePattern: "/health", status: 200, duration: .milliseconds(30),
-            bodyBytes: 15, requestID: "r", remoteAddress: "127.0.0.1:1", userAgent: nil, completed: true))
+        metrics.http.record(healthAnswered(in: .milliseconds(30)))
         let page = String(decoding: metrics.scrape(), as: UTF8.self)
         let bounds = ["0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1.0", "2.5", "5.0", "10.0", "+Inf"]
         let counts = bounds.map { PrometheusSample.value(of: #"http_request_duration_seconds_bucket{route="/health",le="\#($0)"}"#, in: page) }
@@ -39,5 +51,12 @@ final class ServiceMetricsTests: XCTestCase {
         first.http.connectionsChanged(to: 4)
         XCTAssertEqual(first.sample("http_connections_open"), 4)
         XCTAssertEqual(second.sample("http_connections_open"), 0)
+    }
+
+    /// A `/health` request answered with 200 after `duration`.
+    private func healthAnswered(in duration: Duration) -> CompletedRequest {
+        CompletedRequest(
+            method: .get, path: "/health", target: "/health", routePattern: "/health", status: 200, duration: duration,
+            bodyBytes: 15, requestID: "r", remoteAddress: "127.0.0.1:1", userAgent: nil, completed: true)
     }
 }

@@ -59,6 +59,8 @@ final class OperationalRoutesTests: XCTestCase {
             "http_requests_total counter", "http_request_duration_seconds histogram", "http_connections_open gauge",
             "sse_subscribers gauge", "stream_subscriptions_live gauge", "upstream_requests_total counter",
             "upstream_retries_total counter", "upstream_request_duration_seconds histogram", "upstream_in_flight gauge",
+            "upstream_cache_hits_total counter", "upstream_cache_misses_total counter", "upstream_cache_revalidations_total counter",
+            "upstream_coalesced_requests_total counter",
         ] {
             XCTAssertTrue(text.contains("# TYPE \(family)\n"), "missing \(family)")
             XCTAssertTrue(text.contains("# HELP \(family.prefix { $0 != " " }) "), "no help for \(family)")

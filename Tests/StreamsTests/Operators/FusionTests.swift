@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import XCTest
 import Streams
 import StreamsTesting

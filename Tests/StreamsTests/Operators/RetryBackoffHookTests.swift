@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Streams
 import StreamsTesting
 import XCTest
@@ -9,7 +9,7 @@ final class RetryBackoffHookTests: XCTestCase {
 
     /// What the hook saw, with the virtual time it saw it.
     final class RetryLog: Sendable {
-        private let entries = ConcurrencyHelpers.Locked<[(at: Duration, number: Int, error: Failure?, delay: Duration)]>([])
+        private let entries = StreamServiceConcurrency.Locked<[(at: Duration, number: Int, error: Failure?, delay: Duration)]>([])
         func record(_ retry: RetryBackoff.Retry, at now: Duration) {
             entries.withLock { $0.append((now, retry.number, retry.error as? Failure, retry.delay)) }
         }
@@ -21,7 +21,7 @@ final class RetryBackoffHookTests: XCTestCase {
 
     /// Fails the first `failures` subscriptions with `Failure(attempt:)`, then emits 42.
     func flaky(failures: Int) -> DataStream<Int> {
-        let attempts = ConcurrencyHelpers.Locked(0)
+        let attempts = StreamServiceConcurrency.Locked(0)
         return DataStream.deferred {
             let attempt = attempts.withLock { count -> Int in
                 count += 1

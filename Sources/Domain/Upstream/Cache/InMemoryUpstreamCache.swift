@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Streams
 
 /// The process-local `UpstreamCacheStore`: least recently used entries go first once the

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 import Streams
 
 /// Coalesces concurrent identical GETs (same URL, same credential) into one upstream

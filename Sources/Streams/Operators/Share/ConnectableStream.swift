@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// A stream that watches its source only when told to: `connect()` starts one
 /// subscription to the source, multicast through a subject to every watcher

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// The connection `share()` and `replay(_:)` hold to their source, counted by watchers.
 final class SharedConnection<Element: Sendable>: Sendable {

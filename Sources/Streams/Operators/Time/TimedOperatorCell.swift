@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// The state of a time-based operator together with the one queue through which
 /// it talks to its downstream watcher.

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// Feeds a watcher 0, 1, 2, … with tick K due at `origin + K × period` on the
 /// scheduler's clock, the engine of `interval` and periodic `timer`.

@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import StreamServiceConcurrency
 
 /// Hands a watcher its events on a scheduler, in order, one batch per scheduled
 /// job: the engine of `observe(on:)`.

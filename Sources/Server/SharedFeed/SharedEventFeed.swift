@@ -1,0 +1,108 @@
+import StreamServiceConcurrency
+import Domain
+import HTTP
+import Logging
+import Redis
+
+/// `/events` shared by every replica with the same `--redis-url`: this replica's
+/// events are published to one Redis stream (`SharedFeedPublisher`) and every
+/// replica's broadcaster is fed from that stream (`SharedFeedIngest`), so all of
+/// them show the same ids, data and order, and `Last-Event-ID` resumes on any.
+///
+/// Two connections: publishing is pipelined, reading blocks in XREAD. Requests
+/// never wait on either; while one is down the feed is "degraded" (`/ready`).
+final class SharedEventFeed: Sendable {
+    static let degraded = "degraded"
+    static let shared = "shared"
+
+    let replicaID: String
+    let publisher: SharedFeedPublisher
+    private let ingest: SharedFeedIngest
+    private let publishConnection: RedisConnection
+    private let readConnection: RedisConnection
+    private let clock: Duration?
+
+    /// Throws when `rediss://` cannot set up TLS (e.g. an unreadable CA store).
+    init(url: RedisURL, replicaID: String, feed: PipelineEventFeed, clock: Duration?, logger: Logger) throws {
+        self.replicaID = replicaID
+        self.clock = clock
+        let keys = SharedFeedKeys()
+        let configuration = RedisConfiguration(url: url)
+        // Both connections report to relays filled in below: their handlers need the publisher and ingest.
+        let publishRelay = Locked<(@Sendable (RedisConnectionState) -> Void)?>(nil)
+        let readRelay = Locked<(@Sendable (RedisConnectionState) -> Void)?>(nil)
+        publishConnection = try RedisConnection(configuration: configuration) { state in publishRelay.withLock { $0 }?(state) }
+        readConnection = try RedisConnection(configuration: configuration) { state in readRelay.withLock { $0 }?(state) }
+        let broadcaster = feed.broadcaster
+        publisher = SharedFeedPublisher(connection: publishConnection, keys: keys, retention: broadcaster.capacity)
+        ingest = SharedFeedIngest(
+            connection: readConnection, keys: keys, replayCount: broadcaster.capacity,
+            sink: SharedFeedIngest.Sink(
+                publish: { entry in
+                    if let item = PipelineEventFeed.item(from: entry) { broadcaster.publish(item, id: entry.id) }
+                },
+                restart: { lastID, notifying in broadcaster.restart(at: lastID, notifying: notifying) },
+                lastID: { broadcaster.lastID }),
+            onError: { message in logger.error("\(message)") })
+        let publisher = self.publisher, ingest = self.ingest
+        publishRelay.withLock { $0 = { state in
+            Self.log(state, role: "publish", url: url, logger: logger)
+            if state == .connected { publisher.flush() }
+        } }
+        readRelay.withLock { $0 = { state in
+            Self.log(state, role: "read", url: url, logger: logger)
+            if state == .connected { ingest.connected() }
+        } }
+    }
+
+    func start() {
+        publishConnection.start()
+        readConnection.start()
+    }
+
+    func stop() {
+        ingest.stop()
+        publishConnection.close()
+        readConnection.close()
+    }
+
+    /// "shared" while both connections are up and the history is read, else "degraded" (events wait in the queue).
+    var status: String {
+        publishConnection.state == .connected && readConnection.state == .connected && ingest.hasHistory ? Self.shared : Self.degraded
+    }
+
+    /// Queues `event`, tagged with this replica, for the shared stream; never blocks.
+    func publish(_ event: PipelineEvent) {
+        var event = event
+        event.replica = replicaID
+        // The shared stream numbers events; every replica writes that number over this 0.
+        event.id = 0
+        publisher.enqueue(.init(event: event.kind.rawValue, data: PipelineEventFeed.json(event), pipeline: event.pipeline))
+    }
+
+    /// Queues clock tick `index`; Redis appends it only while this replica holds the clock lease
+    /// (three periods long, at least 1 s), so the shared feed ticks once per period, not once per replica.
+    func publishTick(_ index: Int) {
+        let lease = max(1000, 3 * (clock ?? .seconds(1)).milliseconds)
+        publisher.enqueue(.init(event: PipelineEventFeed.tickEvent, data: PipelineEventFeed.tickData(index), leaseOwner: replicaID, leaseMilliseconds: lease))
+    }
+
+    private static func log(_ state: RedisConnectionState, role: String, url: RedisURL, logger: Logger) {
+        let metadata: Logger.Metadata = ["redis": .string(url.description), "connection": .string(role)]
+        switch state {
+        case .connected:
+            logger.info("redis \(role) connection up: /events shared through \(url)", metadata: metadata)
+        case .disconnected(let reason):
+            logger.error("redis \(role) connection down: \(reason); /events degraded, events queue until it is back", metadata: metadata)
+        case .connecting, .closed:
+            break
+        }
+    }
+
+    /// Shows the connections and the publish queue at `/metrics` (see `SharedFeedMetrics`).
+    func installMetrics(into metrics: ServiceMetrics) {
+        let families = SharedFeedMetrics(
+            connections: [("publish", publishConnection), ("read", readConnection)], publisher: publisher, factory: metrics.factory)
+        metrics.sampleAtScrape { families.sample() }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import NetCore
+
+/// A real `redis-server` (Debian's package) for one test: its own free loopback
+/// port, no persistence (`--save "" --appendonly no`), started and stopped by PID.
+///
+/// A missing binary or a server that does not answer PING within 5 s throws an
+/// error naming the cause, so a test needing Redis fails rather than skips.
+// @unchecked: `process` is only replaced by `restart()`, which a test calls from its one thread.
+public final class RedisServerProcess: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static let executable = "/usr/bin/redis-server"
+
+    public let port: Int
+    public let password: String?
+    /// For TLS servers: the certificate directory; the plain port is then closed.
+    public let tls: (certificate: String, key: String)?
+    private let extraArguments: [String]
+    private var process: Process
+
+    /// - Parameters:
+    ///   - password: `requirepass`, so clients must AUTH.
+    ///   - tls: serve TLS only on `port`, with this PEM certificate and key.
+    public init(password: String? = nil, tls: (certificate: String, key: String)? = nil, arguments: [String] = []) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
+            throw Failure(description: "redis-server is not installed at \(Self.executable): run scripts/test, which installs Debian's redis-server, or apt-get install redis-server")
+        }
+        self.password = password
+        self.tls = tls
+        extraArguments = arguments
+        port = try Self.freeLoopbackPort()
+        process = Process()
+        try launch()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGCONT)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+
+    /// `redis://[:password@]127.0.0.1:port` (`rediss://localhost:port` for TLS, matching the certificate's name).
+    public var url: String {
+        let scheme = tls == nil ? "redis" : "rediss"
+        let host = tls == nil ? "127.0.0.1" : "localhost"
+        return "\(scheme)://\(password.map { ":\($0)@" } ?? "")\(host):\(port)"
+    }
+
+    /// Freezes the server (SIGSTOP): connections stay open, nothing is answered.
+    public func pause() { kill(pid, SIGSTOP) }
+
+    /// Thaws a paused server (SIGCONT).
+    public func resume() { kill(pid, SIGCONT) }
+
+    /// Kills the server (SIGKILL) and waits for it to exit.
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(pid, SIGCONT)
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Kills the server and starts an empty one on the same port.
+    public func restart() throws {
+        stop()
+        process = Process()
+        try launch()
+    }
+
+    /// Runs `redis-cli` against this server, e.g. `["XTRIM", "events", "MAXLEN", "0"]`; returns its output.
+    @discardableResult
+    public func cli(_ arguments: [String]) throws -> String {
+        let cli = Process()
+        cli.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
+        var all = ["-h", "127.0.0.1", "-p", String(port)]
+        if let password { all += ["--no-auth-warning", "-a", password] }
+        cli.arguments = all + arguments
+        let output = Pipe()
+        cli.standardOutput = output
+        cli.standardError = FileHandle.nullDevice
+        try cli.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        cli.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `total_connections_received` from INFO: how often clients have connected so far.
+    public var connectionsReceived: Int {
+        let info = (try? cli(["INFO", "stats"])) ?? ""
+        let line = info.split(whereSeparator: \.isNewline).first { $0.hasPrefix("total_connections_received:") }
+        return line.flatMap { Int($0.split(separator: ":")[1]) } ?? 0
+    }
+
+    private func launch() throws {
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        var arguments = ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", ""]
+        if let tls {
+            arguments += ["--port", "0", "--tls-port", String(port), "--tls-cert-file", tls.certificate, "--tls-key-file", tls.key, "--tls-auth-clients", "no"]
+        } else {
+            arguments += ["--port", String(port)]
+        }
+        if let password { arguments += ["--requirepass", password] }
+        process.arguments = arguments + extraArguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try waitUntilListening()
+    }
+
+    /// Polls (every 10 ms, 5 s at most) until the port accepts a connection.
+    private func waitUntilListening() throws {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            guard process.isRunning else {
+                throw Failure(description: "redis-server exited with status \(process.terminationStatus) at start (port \(port))")
+            }
+            if Self.accepts(port: port) { return }
+            usleep(10_000)
+        }
+        stop()
+        throw Failure(description: "redis-server did not listen on 127.0.0.1:\(port) within 5 s")
+    }
+
+    private static func accepts(port: Int) -> Bool {
+        guard let address = try? SocketAddress.resolve(host: "127.0.0.1", port: port).first,
+              let (socket, connected) = try? Socket.startConnect(to: address) else { return false }
+        defer { socket.close() }
+        if connected { return true }
+        var poller = pollfd(fd: socket.descriptor, events: Int16(POLLOUT), revents: 0)
+        return poll(&poller, 1, 100) == 1 && socket.pendingError() == 0
+    }
+
+    /// A port the kernel just handed out for 127.0.0.1, released for redis-server to bind.
+    private static func freeLoopbackPort() throws -> Int {
+        let socket = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 1)
+        defer { socket.close() }
+        guard let port = socket.localAddress()?.port else { throw Failure(description: "no free loopback port") }
+        return port
+    }
+}

@@ -1,0 +1,91 @@
+import Domain
+import Foundation
+import HTTPTestSupport
+import Redis
+import RedisTestSupport
+import XCTest
+@testable import Server
+
+/// A real redis-server and N in-process replicas sharing it (each with its own
+/// pipeline hub, as separate processes would have), on loopback ephemeral ports.
+final class ReplicaSet {
+    let redis: RedisServerProcess
+    private(set) var replicas: [AppHarness] = []
+    private(set) var hubs: [PipelineEventHub] = []
+    private let test: XCTestCase
+
+    init(_ test: XCTestCase, count: Int, redis: RedisServerProcess? = nil, configure: @escaping (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        self.test = test
+        self.redis = try redis ?? RedisServerProcess()
+        let server = self.redis
+        test.addTeardownBlock { server.stop() }
+        for index in 0..<count { try add(id: "replica-\(index)", configure: configure) }
+    }
+
+    /// Starts one more replica named `id` and waits (5 s at most) until its feed is shared.
+    @discardableResult
+    func add(id: String, url: String? = nil, waitForShared: Bool = true, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws -> AppHarness {
+        let hub = PipelineEventHub()
+        let redisURL = try RedisURL(parsing: url ?? redis.url)
+        let replica = try AppHarness(test, hub: hub) {
+            $0.redisURL = redisURL
+            $0.replicaID = id
+            configure(&$0)
+        }
+        replicas.append(replica)
+        hubs.append(hub)
+        if waitForShared { waitUntilShared(replica) }
+        return replica
+    }
+
+    subscript(index: Int) -> AppHarness { replicas[index] }
+
+    func waitUntilShared(_ replica: AppHarness, timeout: TimeInterval = 5) {
+        let port = replica.port
+        test.waitUntil("replica on :\(port) shares the feed", timeout: timeout) { Self.eventsStatus(port: port) == "shared" }
+    }
+
+    /// `/ready`'s `events` field on the replica at `port`, nil when the request fails.
+    static func eventsStatus(port: Int) -> String? {
+        guard let client = try? RawHTTPClient(port: port),
+              (try? client.send("GET /ready HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")) != nil else { return nil }
+        return (try? client.readResponse())?.bodyJSON?["events"] as? String
+    }
+
+    /// A pipeline event produced on replica `index` (as a pipeline run there would publish it).
+    func produce(on index: Int, stage: String, pipeline: String = "shared-test") {
+        hubs[index].publish(PipelineEvent(kind: .data, pipeline: pipeline, requestId: "r-\(stage)", stage: stage))
+    }
+
+    /// An `/events` client on replica `index` that has received the stream's prelude (so it is subscribed).
+    func subscribe(to index: Int, pipeline: String = "shared-test", lastEventID: String? = nil) throws -> SSETestClient {
+        let headers = lastEventID.map { ["Last-Event-ID": $0] } ?? [:]
+        let client = try SSETestClient(port: replicas[index].port, target: "/events?pipeline=\(pipeline)", headers: headers)
+        XCTAssertEqual(client.status, 200)
+        if lastEventID == nil { _ = try client.next() }
+        return client
+    }
+}
+
+/// An SSE message as the tests compare them.
+struct FeedEvent: Equatable, CustomStringConvertible {
+    let id: String?
+    let event: String?
+    let data: String?
+
+    init(_ message: SSETestClient.Message) {
+        id = message.id
+        event = message.event
+        data = message.data
+    }
+
+    var json: [String: Any] { (data.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]) ?? [:] }
+    var description: String { "id: \(id ?? "-") event: \(event ?? "-") data: \(data ?? "-")" }
+}
+
+extension SSETestClient {
+    /// The next `count` events (comments skipped); fails the test when fewer arrive in time.
+    func events(_ count: Int) throws -> [FeedEvent] {
+        try (0..<count).map { _ in FeedEvent(try XCTUnwrap(nextEvent(), "the stream ended early")) }
+    }
+}

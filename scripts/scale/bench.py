@@ -1,0 +1,265 @@
+"""Scale-out benchmark (run by scripts/bench-cluster): three replicas sharing /events through Redis.
+
+  1. fan-out: 3 replicas x CLIENTS /events clients, a RATE events/s source; delivery lag
+     (p50/p99/max) and missed/duplicated ids per client.
+  2. reconnect: every client of replica k reconnects to replica k+1 with its Last-Event-ID
+     while the source keeps going; missed/duplicated ids across the switch.
+  3. publish: wrk drives /users on all replicas; events/s appended to the shared stream by
+     the replicas' publishers, and their drop counters.
+  4. recovery: Redis SIGSTOPped for 2 s with the source running; time from SIGCONT to the
+     next event at a client, and ids still contiguous.
+
+The source appends events with the replicas' own publish script (EVAL over RESP), each
+event's `detail` carrying its send time, so lag = client receive time - send time (one
+machine, one clock). Only 127.0.0.1 is used; every loop is bounded in count and time.
+"""
+import asyncio
+import itertools
+import json
+import multiprocessing
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+REDIS_PORT = int(os.environ["REDIS_PORT"])
+REDIS_PID = int(os.environ["REDIS_PID"])
+PORTS = [int(p) for p in os.environ["REPLICA_PORTS"].split(",")]
+CLIENTS = int(os.environ.get("CLIENTS", "1000"))
+RATE = float(os.environ.get("RATE", "10"))
+SECONDS = float(os.environ.get("SECONDS", "20"))
+# The replicas' own publish script, read from its Swift source.
+_source = open(os.path.join(os.path.dirname(__file__), "../../Sources/Server/SharedFeed/SharedFeedScript.swift")).read()
+SCRIPT = "\n".join(line.strip() for line in _source.split('static let publish = """')[1].split('"""')[0].strip().splitlines())
+KEYS = ["stream-service:events:" + k for k in ("seq", "stream", "clock-lease", "published")]
+
+
+def resp(*args):
+    out = [f"*{len(args)}\r\n".encode()]
+    for a in args:
+        b = a if isinstance(a, bytes) else str(a).encode()
+        out.append(b"$%d\r\n%s\r\n" % (len(b), b))
+    return b"".join(out)
+
+
+class Source:
+    """Appends events through the publish script at RATE per second (pipelined, one reply read per event)."""
+
+    tokens = itertools.count(1)
+
+    def __init__(self):
+        self.number = 0
+        # A token per source: the script skips numbers a token already appended.
+        self.token = "bench-%d-%d" % (os.getpid(), next(Source.tokens))
+
+    async def run(self, until):
+        reader, writer = await asyncio.open_connection("127.0.0.1", REDIS_PORT)
+        start = time.monotonic()
+        sent = 0
+        while time.monotonic() < until:
+            due = start + sent / RATE
+            await asyncio.sleep(max(0, due - time.monotonic()))
+            self.number += 1
+            event = {"id": 0, "kind": "data", "pipeline": "bench", "requestId": "bench-%d" % self.number,
+                     "stage": "source", "timestamp": "2026-01-01T00:00:00.000Z", "detail": repr(time.time()), "replica": "bench"}
+            writer.write(resp("EVAL", SCRIPT, 4, *KEYS, 1000, "data", json.dumps(event, separators=(",", ":"), sort_keys=True), "", 0, self.token, self.number, "bench"))
+            sent += 1
+            try:
+                await asyncio.wait_for(reader.readline(), timeout=0.2)
+            except asyncio.TimeoutError:
+                pass  # Redis paused: the reply comes later; keep the pace (replies are not matched)
+        writer.close()
+
+
+class Client:
+    def __init__(self, port):
+        self.port = port
+        self.ids = []
+        self.lags = []
+        self.first_at = {}
+        self.writer = None
+
+    async def follow(self, until, last_event_id=None, stop_after_ids=None):
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.writer = writer
+        headers = "Last-Event-ID: %s\r\n" % last_event_id if last_event_id is not None else ""
+        writer.write(("GET /events?pipeline=bench HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n%s\r\n" % headers).encode())
+        buffer = b""
+        event_id = None
+        try:
+            while time.monotonic() < until:
+                chunk = await asyncio.wait_for(reader.read(65536), timeout=max(0.01, until - time.monotonic()))
+                if not chunk:
+                    break
+                now = time.time()
+                buffer += chunk
+                *lines, buffer = buffer.split(b"\n")
+                for line in lines:
+                    if line.startswith(b"id: "):
+                        event_id = int(line[4:])
+                    elif line.startswith(b"data: {") and event_id is not None:
+                        # The send time without a full JSON parse: clients, not the server, bound this loop.
+                        detail = line.find(b'"detail":"')
+                        self.ids.append(event_id)
+                        self.lags.append(now - float(line[detail + 10:line.index(b'"', detail + 10)]))
+                        self.first_at.setdefault(event_id, now)
+                        event_id = None
+                if stop_after_ids and len(self.ids) >= stop_after_ids:
+                    break
+        except (asyncio.TimeoutError, ConnectionError):
+            pass
+        writer.close()
+
+
+def gaps_and_duplicates(ids):
+    if not ids:
+        return 0, 0
+    duplicates = len(ids) - len(set(ids))
+    missed = (max(ids) - min(ids) + 1) - len(set(ids))
+    return missed, duplicates
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100 * len(values)))] if values else float("nan")
+
+
+WORKERS = int(os.environ.get("WORKERS", "6"))
+
+
+def worker(job):
+    """One process's share of the clients (a Python process parses ~20,000 messages/s)."""
+    ports, until, switch_at = job
+
+    async def run():
+        clients = [Client(port) for port in ports]
+        if switch_at is None:
+            await asyncio.gather(*[c.follow(until) for c in clients])
+        else:
+            await asyncio.gather(*[c.follow(switch_at) for c in clients])
+            for c in clients:
+                c.port = PORTS[(PORTS.index(c.port) + 1) % 3]
+            await asyncio.gather(*[c.follow(until, last_event_id=str(c.ids[-1] if c.ids else 0)) for c in clients])
+        return [(c.ids, c.lags) for c in clients]
+
+    return asyncio.run(run())
+
+
+def run_clients(ports, until, switch_at, source_start, source_until):
+    jobs = [(ports[i::WORKERS], until, switch_at) for i in range(WORKERS)]
+    with multiprocessing.Pool(WORKERS) as pool:
+        pending = pool.map_async(worker, jobs)
+        time.sleep(max(0, source_start - time.monotonic()))
+        source = Source()
+        asyncio.run(source.run(source_until))
+        results = [client for chunk in pending.get(timeout=until - time.monotonic() + 60) for client in chunk]
+    return source, results
+
+
+def summary(source, results):
+    lags = [l * 1000 for _, client_lags in results for l in client_lags]
+    missed = sum(gaps_and_duplicates(ids)[0] for ids, _ in results)
+    dups = sum(gaps_and_duplicates(ids)[1] for ids, _ in results)
+    short = sum(1 for ids, _ in results if len(set(ids)) < source.number)
+    return lags, missed, dups, short
+
+
+def fanout():
+    start = time.monotonic()
+    ports = [PORTS[i % 3] for i in range(3 * CLIENTS)]
+    # Clients subscribe during the first 3 s; the source runs SECONDS; clients stop 2 s later.
+    source, results = run_clients(ports, start + SECONDS + 5, None, start + 3, start + 3 + SECONDS)
+    lags, missed, dups, short = summary(source, results)
+    print(f"fan-out: {len(results)} clients, {source.number} events at {RATE:.0f}/s: lag p50 {pct(lags, 50):.1f} ms, "
+          f"p99 {pct(lags, 99):.1f} ms, max {max(lags):.1f} ms; missed {missed}, duplicated {dups}, clients short of events {short}")
+
+
+def reconnect():
+    start = time.monotonic()
+    ports = [PORTS[i % 3] for i in range(CLIENTS)]
+    # Each client reads for 6 s on replica k, then resumes on replica k+1 with its Last-Event-ID.
+    source, results = run_clients(ports, start + 15, start + 7, start + 2, start + 12)
+    lags, missed, dups, short = summary(source, results)
+    print(f"reconnect: {len(results)} clients moved to another replica mid-stream ({source.number} events): "
+          f"missed {missed}, duplicated {dups}, clients short of events {short}")
+
+
+def metric(port, name):
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    total = 0.0
+    for line in data.decode(errors="replace").splitlines():
+        if line.startswith(name + " ") or line.startswith(name + "{"):
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def redis_int(*args):
+    """An integer reply, or a bulk string holding one (GET of a counter)."""
+    with socket.create_connection(("127.0.0.1", REDIS_PORT), timeout=5) as s:
+        s.sendall(resp(*args))
+        reply = s.makefile("rb")
+        line = reply.readline()
+        if line.startswith(b"$"):
+            return 0 if line.startswith(b"$-1") else int(reply.readline())
+    return int(line[1:])
+
+
+def publish():
+    duration = 10
+    before = redis_int("GET", KEYS[0])
+    drops_before = sum(metric(p, "events_publish_dropped_total") for p in PORTS)
+    started = time.monotonic()
+    runs = [subprocess.Popen(["wrk", "-t1", "-c16", "-d%ds" % duration, "http://127.0.0.1:%d/users?limit=100" % p],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for p in PORTS]
+    for r in runs:
+        r.communicate(timeout=duration + 30)
+    depth_deadline = time.monotonic() + 30
+    while time.monotonic() < depth_deadline and sum(metric(p, "events_publish_queue_depth") for p in PORTS) > 0:
+        time.sleep(0.1)
+    elapsed = time.monotonic() - started
+    after = redis_int("GET", KEYS[0])
+    drops = sum(metric(p, "events_publish_dropped_total") for p in PORTS) - drops_before
+    print(f"publish: {after - before} events appended by 3 replicas' publishers in {elapsed:.1f} s = "
+          f"{(after - before) / elapsed:,.0f} events/s (wrk /users?limit=100, 16 connections per replica); drops {int(drops)}")
+
+
+async def recovery():
+    global RATE
+    RATE = 50.0
+    source = Source()
+    client = Client(PORTS[0])
+    t0 = time.monotonic()
+    follow = asyncio.create_task(client.follow(t0 + 9))
+    await asyncio.sleep(0.5)
+    source_task = asyncio.create_task(source.run(t0 + 7))
+    await asyncio.sleep(2)
+    os.kill(REDIS_PID, signal.SIGSTOP)
+    await asyncio.sleep(2)
+    resumed_at = time.time()
+    os.kill(REDIS_PID, signal.SIGCONT)
+    await source_task
+    await follow
+    after = [t for t in client.first_at.values() if t >= resumed_at]
+    missed, dups = gaps_and_duplicates(client.ids)
+    first = (min(after) - resumed_at) * 1000 if after else float("nan")
+    print(f"recovery: Redis stopped 2 s under a {RATE:.0f}/s source; first event {first:.0f} ms after SIGCONT; "
+          f"missed {missed}, duplicated {dups}")
+
+
+def main():
+    which = sys.argv[1:] or ["fanout", "reconnect", "publish", "recovery"]
+    for name in which:
+        if name == "recovery":
+            asyncio.run(recovery())
+        else:
+            {"fanout": fanout, "reconnect": reconnect, "publish": publish}[name]()
+
+
+main()
