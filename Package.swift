@@ -30,7 +30,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Sockets, TLS and gzip shared by the server and the upstream client.
-        .target(name: "NetCore", dependencies: ["StreamServiceConcurrency", "CZlib", "COpenSSL"]),
+        // epoll and eventfd headers for NetCore's Linux event loop (module map only).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        .target(name: "NetCore", dependencies: ["StreamServiceConcurrency", "CZlib", "COpenSSL", "CEpoll"]),
         // HTTP/1.1 library, server and client: parsing, routing, response writing, SSE, event-loop scheduling.
         .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
         .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),

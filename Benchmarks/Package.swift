@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// Benchmarks live in their own package so the product never depends on the peers
-// (OpenCombine, Hummingbird/SwiftNIO, FlyingFox). Build release only; nothing here runs under `swift test`.
+// Benchmarks live in their own package so the product never depends on the peers (OpenCombine here;
+// the server peers, Hummingbird/SwiftNIO and FlyingFox, in Peers/). Build release only; nothing here
+// runs under `swift test`.
 import Foundation
 import PackageDescription
 
@@ -14,8 +15,6 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
-        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         // Timing, medians, peak RSS, child-process probes and the result table shared by every executable.
@@ -29,14 +28,6 @@ let package = Package(
             dependencies: ["BenchSupport", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         .executableTarget(name: "bench-table", dependencies: ["BenchSupport"]),
-        .executableTarget(
-            name: "hummingbird-server",
-            dependencies: ["BenchSupport", .product(name: "Hummingbird", package: "hummingbird")]
-        ),
-        .executableTarget(
-            name: "flyingfox-server",
-            dependencies: ["BenchSupport", .product(name: "FlyingFox", package: "FlyingFox")]
-        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,8 @@ import statistics
 import sys
 
 PEERS = ["hummingbird", "flyingfox"]
-ORDER = ["ours"] + PEERS
+# `ours-dispatch`: ours on the Dispatch engine (OURS_DISPATCH=1); `floor`: the minimal C epoll server.
+ORDER = ["ours", "ours-dispatch"] + PEERS + ["floor"]
 
 
 def med(values):
@@ -42,7 +43,7 @@ def table(header, rows):
         print(line(r))
 
 
-health, ticks, events = {}, {}, {}
+health, ticks, events, capacity = {}, {}, {}, []
 for raw in sys.stdin:
     parts = raw.strip().split(" ", 2)
     if len(parts) < 3:
@@ -58,7 +59,14 @@ for raw in sys.stdin:
             "rps": num(rest, "rps"), "p50": num(rest, "p50"), "p99": num(rest, "p99"),
             "err": int(errors.group(1)) if errors else None, "rss": num(rest, "rss_peak"),
             "other": num(rest, "other_cpu"), "failed": False,
+            # Server CPU per request in µs: busy cores over the run / requests per second.
+            "cpu_us": (num(rest, "srv_cpu") / num(rest, "rps") * 1e6) if num(rest, "srv_cpu") is not None and num(rest, "rps") else None,
         })
+    elif kind == "CAPACITY":
+        try:
+            capacity.append(json.loads(rest))
+        except json.JSONDecodeError:
+            continue
     elif kind == "TICKS" or kind.startswith("EVENTS"):
         try:
             result = json.loads(rest)
@@ -75,31 +83,40 @@ if health:
         for server in ORDER:
             runs = [r for r in health.get((c, server), []) if not r["failed"]]
             failed = len(health.get((c, server), [])) - len(runs)
-            summary[server] = {k: med([r[k] for r in runs]) for k in ("rps", "p50", "p99", "rss", "other")}
+            summary[server] = {k: med([r[k] for r in runs]) for k in ("rps", "p50", "p99", "rss", "other", "cpu_us")}
             summary[server]["err"] = sum(r["err"] or 0 for r in runs)
             summary[server]["rounds"] = f"{len(runs)}" + (f" (+{failed} failed)" if failed else "")
         for server in ORDER:
             if not health.get((c, server)):
                 continue
             s = summary[server]
-            if server == "ours":
-                vs = " ; ".join(f"{p}: rps {ratio(s['rps'], summary[p]['rps'])}, p99 {ratio(s['p99'], summary[p]['p99'])}"
-                                for p in PEERS)
+            if server.startswith("ours"):
+                vs = " ; ".join(f"{p}: rps {ratio(s['rps'], summary[p]['rps'])}, p99 {ratio(s['p99'], summary[p]['p99'])}, "
+                                f"CPU/req {ratio(s['cpu_us'], summary[p]['cpu_us'])}"
+                                for p in PEERS + ["floor"] if health.get((c, p)))
             else:
                 vs = ""
-            rows.append([f"c={c}", server, fmt(s["rps"], 0), fmt(s["p50"], 2), fmt(s["p99"], 2), s["err"],
+            rows.append([f"c={c}", server, fmt(s["rps"], 0), fmt(s["p50"], 2), fmt(s["p99"], 2), fmt(s["cpu_us"], 1), s["err"],
                          fmt(s["rss"]), fmt(s["other"], 2), s["rounds"], vs])
-    table(["conns", "server", "req/s", "p50 ms", "p99 ms", "errors", "RSS MB", "other_cpu", "rounds", "ours vs peer"], rows)
+    table(["conns", "server", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "errors", "RSS MB", "other_cpu", "rounds", "ours vs peer"], rows)
     verdicts = []
     for c in sorted({c for c, _ in health}):
         o = [r for r in health.get((c, "ours"), []) if not r["failed"]]
         h = [r for r in health.get((c, "hummingbird"), []) if not r["failed"]]
+        f = [r for r in health.get((c, "floor"), []) if not r["failed"]]
+        parts = []
         if o and h:
-            rps_ok = med([r["rps"] for r in o]) >= med([r["rps"] for r in h])
+            rps_ok = med([r["rps"] for r in o]) >= 1.3 * med([r["rps"] for r in h])
             p99_ok = med([r["p99"] for r in o]) <= med([r["p99"] for r in h])
-            verdicts.append(f"c={c}: req/s {'met' if rps_ok else 'MISSED'}, p99 {'met' if p99_ok else 'MISSED'}")
+            parts += [f"req/s ≥ 1.3× HB {'met' if rps_ok else 'MISSED'}", f"p99 ≤ HB {'met' if p99_ok else 'MISSED'}"]
+        if o and f:
+            cpu_o, cpu_f = med([r["cpu_us"] for r in o]), med([r["cpu_us"] for r in f])
+            cpu_ok = cpu_o is not None and cpu_f is not None and cpu_o <= 2 * cpu_f
+            parts.append(f"CPU/req ≤ 2× floor {'met' if cpu_ok else 'MISSED'} ({ratio(cpu_o, cpu_f)})")
+        if parts:
+            verdicts.append(f"c={c}: " + ", ".join(parts))
     if verdicts:
-        print("goal (req/s ≥ Hummingbird's and p99 no worse): " + "; ".join(verdicts))
+        print("goals (issue 12): " + "; ".join(verdicts))
 
 
 def sse_rows(results, servers):
@@ -141,3 +158,13 @@ for n in sorted(events):
         rss = med([r.get("rss_peak_mb") for r in ours])
         print(f"ours: lag p99 {fmt(lag)} ms (goal < 100 ms: {'met' if lag is not None and lag < 100 else 'MISSED'}), "
               f"RSS {fmt(rss)} MB (goal < 300 MB: {'met' if rss is not None and rss < 300 else 'MISSED'})")
+
+for run in capacity:
+    print(f"\nSSE capacity (Benchmarks/sse-load, {run['processes']} client processes): {run['held']:,} of {run['n']:,} held, "
+          f"{run['open_at_end']:,} open at the end, {run['failed']:,} failed, {run['closed_early']:,} closed early; "
+          f"{run['events']:,} events, lag p50 {run['lag_p50_ms']} ms, p99 {run['lag_p99_ms']} ms, max {run['lag_max_ms']} ms; "
+          f"server RSS peak {run['rss_peak_mb']} MB; client turn p99 {run['client_turn_p99_ms']} ms, max {run['client_turn_max_ms']} ms")
+    ok = run["held"] == run["n"] == run["open_at_end"]
+    print(f"goals (issue 12, 50,000 subscribers): all held {'met' if ok and run['n'] >= 50000 else 'MISSED'}"
+          f"{'' if run['n'] >= 50000 else f' (only {run[chr(110)]:,} tried: file limit)'}, "
+          f"lag p99 ≤ 250 ms {'met' if run['lag_p99_ms'] <= 250 else 'MISSED'}, RSS ≤ 500 MB {'met' if run['rss_peak_mb'] <= 500 else 'MISSED'}")

@@ -1,7 +1,7 @@
 import Dispatch
 
-/// A non-blocking byte connection, plain or TLS, driven by Dispatch read and
-/// write sources on one event loop. Reads are delivered to `onRead`; writes
+/// A non-blocking byte connection, plain or TLS, driven by read and write
+/// readiness sources on one event loop. Reads are delivered to `onRead`; writes
 /// never block: what the socket does not take at once is buffered and sent
 /// when it becomes writable. Shared by the HTTP server and the HTTP client.
 ///
@@ -19,8 +19,8 @@ public final class ByteStream: @unchecked Sendable {
     public let remoteAddress: String
     private let tls: TLSSession?
 
-    private var readSource: DispatchSourceRead?
-    private var writeSource: DispatchSourceWrite?
+    private var readSource: LoopIOSource?
+    private var writeSource: LoopIOSource?
     private var readSuspended = false
     private var writeSourceRunning = false
     private var output: [UInt8] = []
@@ -61,7 +61,7 @@ public final class ByteStream: @unchecked Sendable {
 
     /// Starts reading; a TLS client also sends its ClientHello here.
     public func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: loop.queue)
+        let source = loop.makeReadSource(fileDescriptor: socket.descriptor)
         source.setEventHandler { [weak self] in self?.readAvailable() }
         readSource = source
         source.resume()
@@ -268,7 +268,7 @@ public final class ByteStream: @unchecked Sendable {
     private func startWriteSource() {
         guard !writeSourceRunning, !isClosed else { return }
         if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: socket.descriptor, queue: loop.queue)
+            let source = loop.makeWriteSource(fileDescriptor: socket.descriptor)
             source.setEventHandler { [weak self] in self?.flush() }
             writeSource = source
         }

@@ -38,8 +38,8 @@ private final class ConnectAttempt: @unchecked Sendable {
     private let tls: TLSContext?
     private let loop: EventLoop
     private var completion: (@Sendable (Result<ByteStream, Error>) -> Void)?
-    private var timer: DispatchSourceTimer?
-    private var waiting: (Socket, DispatchSourceWrite)?
+    private var timer: LoopTimer?
+    private var waiting: (Socket, LoopIOSource)?
     private var stream: ByteStream?
     private var lastError: Error = SocketError("connect", code: 111)
     private let timeout: Duration
@@ -54,7 +54,7 @@ private final class ConnectAttempt: @unchecked Sendable {
     }
 
     func begin() {
-        let timer = DispatchSource.makeTimerSource(queue: loop.queue)
+        let timer = loop.makeTimer()
         timer.schedule(deadline: .now() + .nanoseconds(Int(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)))
         timer.setEventHandler { [self] in
             stream?.close(.failed("timed out"))
@@ -72,7 +72,7 @@ private final class ConnectAttempt: @unchecked Sendable {
         do {
             let (socket, connected) = try Socket.startConnect(to: address)
             if connected { established(socket, address: address); return }
-            let source = DispatchSource.makeWriteSource(fileDescriptor: socket.descriptor, queue: loop.queue)
+            let source = loop.makeWriteSource(fileDescriptor: socket.descriptor)
             source.setEventHandler { [self] in
                 source.cancel()
                 waiting = nil

@@ -1,10 +1,52 @@
+import StreamServiceConcurrency
 import Dispatch
 
-/// A serial Dispatch queue that owns a set of connections: everything a
-/// connection does runs on its loop, so connection state needs no locks.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One thread's worth of connections: everything a connection does runs on its loop, so
+/// connection state needs no locks. Readiness sources, timers and queued work made through
+/// the loop all run there, one at a time.
+///
+/// Two engines behind the same interface: on Linux a thread of its own waiting on its own
+/// epoll instance (`EpollLoop`); elsewhere, or with `NETCORE_EVENT_LOOP=dispatch`, a serial
+/// Dispatch queue with Dispatch sources (the portable path, and the "before" of a benchmark).
 public final class EventLoop: Sendable {
-    public let queue: DispatchQueue
-    private let key = DispatchSpecificKey<ObjectIdentifier>()
+    public enum Engine: String, Sendable {
+        case epoll
+        case dispatch
+
+        /// epoll on Linux unless the environment asks for `NETCORE_EVENT_LOOP=dispatch`.
+        public static let `default`: Engine = {
+            #if os(Linux)
+            if let value = getenv("NETCORE_EVENT_LOOP"), String(cString: value) == "dispatch" { return .dispatch }
+            return .epoll
+            #else
+            return .dispatch
+            #endif
+        }()
+    }
+
+    private enum Backend: Sendable {
+        case dispatch(DispatchQueue, DispatchSpecificKey<ObjectIdentifier>)
+        #if os(Linux)
+        case epoll(EpollLoop)
+        #endif
+    }
+
+    private let backend: Backend
+    public var engine: Engine {
+        switch backend {
+        case .dispatch: .dispatch
+        #if os(Linux)
+        case .epoll: .epoll
+        #endif
+        }
+    }
+
     /// Scratch space for socket reads, shared by every connection of this loop:
     /// 10,000 idle connections then cost no read buffers at all.
     nonisolated(unsafe) let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
@@ -14,23 +56,100 @@ public final class EventLoop: Sendable {
     nonisolated(unsafe) private var batchDepth = 0
     nonisolated(unsafe) private var heldStreams: [ByteStream] = []
 
-    public init(label: String) {
-        queue = DispatchQueue(label: label, qos: .userInitiated)
-        queue.setSpecific(key: key, value: ObjectIdentifier(self))
+    public init(label: String, engine: Engine = .default) {
+        switch engine {
+        case .dispatch:
+            let queue = DispatchQueue(label: label, qos: .userInitiated)
+            let key = DispatchSpecificKey<ObjectIdentifier>()
+            backend = .dispatch(queue, key)
+            queue.setSpecific(key: key, value: ObjectIdentifier(self))
+        case .epoll:
+            #if os(Linux)
+            backend = .epoll(EpollLoop(name: label))
+            #else
+            preconditionFailure("the epoll engine exists on Linux only")
+            #endif
+        }
     }
 
     deinit {
+        #if os(Linux)
+        // The loop's thread holds only the engine, never this object: it ends here.
+        if case .epoll(let loop) = backend { loop.stop() }
+        #endif
         readBuffer.deallocate()
         plaintextBuffer.deallocate()
     }
 
-    /// True when called from this loop's queue.
+    /// True when called from this loop's thread (queue).
     public var inLoop: Bool {
-        DispatchQueue.getSpecific(key: key) == ObjectIdentifier(self)
+        switch backend {
+        case .dispatch(_, let key): DispatchQueue.getSpecific(key: key) == ObjectIdentifier(self)
+        #if os(Linux)
+        case .epoll(let loop): loop.inLoop
+        #endif
+        }
     }
 
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+        switch backend {
+        case .dispatch(let queue, _): queue.async(execute: work)
+        #if os(Linux)
+        case .epoll(let loop): loop.execute(work)
+        #endif
+        }
+    }
+
+    /// Runs `work` on the loop and waits for its result; never call it from the loop itself.
+    public func sync<Result>(_ work: () -> Result) -> Result {
+        precondition(!inLoop, "EventLoop.sync called on its own loop")
+        switch backend {
+        case .dispatch(let queue, _):
+            return queue.sync(execute: work)
+        #if os(Linux)
+        case .epoll(let loop):
+            return withoutActuallyEscaping(work) { work in
+                let call = SyncCall(work)
+                let done = DispatchSemaphore(value: 0)
+                loop.execute {
+                    call.run()
+                    done.signal()
+                }
+                done.wait()
+                return call.result.withLock { $0! }
+            }
+        #endif
+        }
+    }
+
+    /// Read readiness of `fileDescriptor`, reported on this loop. Make it on the loop.
+    public func makeReadSource(fileDescriptor: Int32) -> LoopIOSource {
+        switch backend {
+        case .dispatch(let queue, _): LoopIOSource(dispatch: DispatchSource.makeReadSource(fileDescriptor: fileDescriptor, queue: queue))
+        #if os(Linux)
+        case .epoll(let loop): LoopIOSource(epoll: loop, fileDescriptor: fileDescriptor, writable: false)
+        #endif
+        }
+    }
+
+    /// Write readiness of `fileDescriptor`, reported on this loop. Make it on the loop.
+    public func makeWriteSource(fileDescriptor: Int32) -> LoopIOSource {
+        switch backend {
+        case .dispatch(let queue, _): LoopIOSource(dispatch: DispatchSource.makeWriteSource(fileDescriptor: fileDescriptor, queue: queue))
+        #if os(Linux)
+        case .epoll(let loop): LoopIOSource(epoll: loop, fileDescriptor: fileDescriptor, writable: true)
+        #endif
+        }
+    }
+
+    /// A timer whose handler runs on this loop; from any thread.
+    public func makeTimer() -> LoopTimer {
+        switch backend {
+        case .dispatch(let queue, _): LoopTimer(dispatchQueue: queue)
+        #if os(Linux)
+        case .epoll(let loop): LoopTimer(epoll: loop)
+        #endif
+        }
     }
 
     /// Runs `body` (on the loop) with socket writes held back until it returns, then sends
@@ -55,6 +174,25 @@ public final class EventLoop: Sendable {
 
     /// Runs `work` now when already on the loop, else enqueues it.
     public func executeSoon(_ work: @escaping @Sendable () -> Void) {
-        if inLoop { work() } else { queue.async(execute: work) }
+        if inLoop { work() } else { execute(work) }
+    }
+}
+
+/// `sync`'s work and result, handed to the loop thread and back; the caller waits until it ran.
+// @unchecked: `work` is set before the loop gets this and used once there while the caller waits; `result` is behind a lock.
+private final class SyncCall<Value>: @unchecked Sendable {
+    private var work: (() -> Value)?
+    let result = Locked<Value?>(nil)
+
+    init(_ work: @escaping () -> Value) {
+        self.work = work
+    }
+
+    func run() {
+        let value = work!()
+        // Dropped before the caller is signalled: `withoutActuallyEscaping` traps if the closure
+        // outlives its block, and the loop may still hold this object for a moment.
+        work = nil
+        result.withLock { $0 = value }
     }
 }

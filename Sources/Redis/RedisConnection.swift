@@ -44,8 +44,8 @@ public final class RedisConnection: @unchecked Sendable {
     private var isClosed = false
     private var isStarted = false
     private var generation = 0
-    private var timeoutTimer: DispatchSourceTimer?
-    private var reconnectTimer: DispatchSourceTimer?
+    private var timeoutTimer: LoopTimer?
+    private var reconnectTimer: LoopTimer?
     private var currentState: RedisConnectionState = .connecting
     private var handshakeRemaining = 0
 
@@ -171,7 +171,7 @@ public final class RedisConnection: @unchecked Sendable {
             }
             self?.lost(text)
         }
-        let timer = DispatchSource.makeTimerSource(queue: loop.queue)
+        let timer = loop.makeTimer()
         timer.schedule(deadline: .now() + Self.timeoutTick, repeating: Self.timeoutTick)
         timer.setEventHandler { [weak self] in self?.checkDeadlines() }
         timer.resume()
@@ -224,7 +224,7 @@ public final class RedisConnection: @unchecked Sendable {
         let delay = configuration.backoff(attempt: failedAttempts)
         failedAttempts += 1
         reconnectTimer?.cancel()
-        let timer = DispatchSource.makeTimerSource(queue: loop.queue)
+        let timer = loop.makeTimer()
         timer.schedule(deadline: .now() + delay.dispatchInterval)
         timer.setEventHandler { [weak self] in
             self?.reconnectTimer = nil

@@ -98,7 +98,7 @@ public final class EventLoopScheduler: RepeatingScheduler {
         guard let earliest = timers.heap.first?.deadline else { return }
         if let armed = timers.armedDeadline, armed <= earliest { return }
         let source = timers.source ?? {
-            let source = DispatchSource.makeTimerSource(queue: loop.queue)
+            let source = loop.makeTimer()
             source.setEventHandler { [weak self] in self?.fire(timerExpired: true) }
             source.activate()
             timers.source = source
@@ -143,7 +143,7 @@ private final class ScheduledWork: Sendable {
     }
 }
 
-private struct TimerEntry {
+private struct TimerEntry: HeapOrdered {
     let deadline: UInt64
     let work: ScheduledWork
     /// Insertion order, so timers with the same deadline run first-in first-out.
@@ -156,8 +156,8 @@ private struct TimerEntry {
 
 /// A binary min-heap of timers plus the state of the one Dispatch timer that serves them.
 private struct Timers {
-    var heap: [TimerEntry] = []
-    var source: DispatchSourceTimer?
+    var heap = MinHeap<TimerEntry>()
+    var source: LoopTimer?
     var armedDeadline: UInt64?
     /// A `fire` job is already queued on the loop for work that was due when added.
     var fireQueued = false
@@ -172,37 +172,11 @@ private struct Timers {
     }
 
     mutating func push(_ entry: TimerEntry) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].runs(before: heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
+        heap.push(entry)
     }
 
     mutating func popFirst() -> TimerEntry {
-        let first = heap[0]
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            siftDown(from: 0)
-        }
-        return first
-    }
-
-    private mutating func siftDown(from start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { return }
-            let right = left + 1
-            let child = right < heap.count && heap[right].runs(before: heap[left]) ? right : left
-            guard heap[child].runs(before: heap[parent]) else { return }
-            heap.swapAt(child, parent)
-            parent = child
-        }
+        heap.popFirst()
     }
 
     /// Cancelled timers stay in the heap until their deadline; once they are most of it,
@@ -212,6 +186,5 @@ private struct Timers {
         guard cancelledInHeap > 1024, cancelledInHeap * 2 > heap.count else { return }
         heap.removeAll { !$0.work.isPending }
         cancelledInHeap = 0
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(from: index) }
     }
 }

@@ -10,7 +10,7 @@ final class ConnectionSet: @unchecked Sendable {
     /// Timed work for this loop's connections, run on the loop.
     let scheduler: EventLoopScheduler
     private var connections: [ObjectIdentifier: HTTPConnection] = [:]
-    private var sweepTimer: DispatchSourceTimer?
+    private var sweepTimer: LoopTimer?
 
     init(loop: EventLoop) {
         self.loop = loop
@@ -30,7 +30,7 @@ final class ConnectionSet: @unchecked Sendable {
     }
 
     func startSweeping(every interval: Duration) {
-        let timer = DispatchSource.makeTimerSource(queue: loop.queue)
+        let timer = loop.makeTimer()
         let nanos = Int(interval.nanoseconds)
         timer.schedule(deadline: .now() + .nanoseconds(nanos), repeating: .nanoseconds(nanos), leeway: .nanoseconds(nanos / 4))
         timer.setEventHandler { [weak self] in self?.sweep() }

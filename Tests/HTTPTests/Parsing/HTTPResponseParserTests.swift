@@ -68,4 +68,33 @@ final class HTTPResponseParserTests: XCTestCase {
         var parser = HTTPResponseParser()
         XCTAssertThrowsError(try parser.feed(bytes("SMTP ready\r\n\r\n")))
     }
+
+    func testInterimAnswerIsSkippedAndTheFinalOneInTheSameReadReturned() throws {
+        var parser = HTTPResponseParser()
+        let progress = try parser.feed(bytes("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+        XCTAssertEqual(progress, .complete(HTTPClientResponse(status: .ok, headers: ["Content-Length": "2"], body: bytes("ok")), reusable: true))
+    }
+
+    func testNoContentAnswerNamingGzipHasNoBodyToDecode() throws {
+        var parser = HTTPResponseParser()
+        guard case .complete(let response, _) = try parser.feed(bytes("HTTP/1.1 204 No Content\r\nContent-Encoding: gzip\r\n\r\n")) else {
+            return XCTFail("incomplete")
+        }
+        XCTAssertEqual(response.status.code, 204)
+        XCTAssertEqual(response.body, [])
+    }
+
+    func testHeaderNameWithABareCarriageReturnIsMalformed() {
+        var parser = HTTPResponseParser()
+        XCTAssertThrowsError(try parser.feed(bytes("HTTP/1.1 200 OK\r\nX-A\rContent-Length: 0\r\n\r\n"))) { error in
+            XCTAssertEqual(error as? HTTPResponseParser.Failure, .malformed("bad header field"))
+        }
+    }
+
+    func testHeaderValueWithANulIsMalformed() {
+        var parser = HTTPResponseParser()
+        XCTAssertThrowsError(try parser.feed(bytes("HTTP/1.1 200 OK\r\nX-A: b\u{0}c\r\nContent-Length: 0\r\n\r\n"))) { error in
+            XCTAssertEqual(error as? HTTPResponseParser.Failure, .malformed("bad header field"))
+        }
+    }
 }

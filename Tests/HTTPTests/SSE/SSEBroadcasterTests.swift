@@ -34,6 +34,21 @@ final class SSEBroadcasterTests: XCTestCase {
         subscriptions.forEach { $0.dispose() }
     }
 
+    func testItemsPublishedWithNobodyWatchingAreEncodedOnlyWhenAResumeAsks() {
+        let encodings = Locked(0)
+        let feed = SSEBroadcaster<String>(capacity: 4) { item in
+            encodings.withLock { $0 += 1 }
+            return ServerSentEvent(data: item)
+        }
+        for item in ["a", "b", "c"] { feed.publish(item) }
+        XCTAssertEqual(encodings.withLock { $0 }, 0, "nobody watched")
+        let received = Received()
+        let subscription = feed.subscribe(after: 1).watch(data: received.append)
+        XCTAssertEqual(received.text, "id: 2\ndata: b\n\nid: 3\ndata: c\n\n")
+        XCTAssertEqual(encodings.withLock { $0 }, 2, "only the replayed items")
+        subscription.dispose()
+    }
+
     func testFilterDecidesWhichItemsASubscriberGets() {
         let feed = broadcaster()
         let received = Received()

@@ -24,7 +24,7 @@ final class WriteBatchingTests: XCTestCase {
     }
 
     override func tearDown() {
-        loop.queue.sync { stream.close() }
+        loop.sync { stream.close() }
         peer.close()
         listener.close()
         buffer.deallocate()
@@ -37,14 +37,14 @@ final class WriteBatchingTests: XCTestCase {
     }
 
     func testWritesOutsideABatchLeaveAtOnce() {
-        loop.queue.sync {
+        loop.sync {
             stream.write(Array("now".utf8))
             XCTAssertEqual(readableNow(), "now")
         }
     }
 
     func testWritesInsideABatchLeaveTogetherWhenItEnds() {
-        loop.queue.sync {
+        loop.sync {
             loop.batchingWrites {
                 stream.write(Array("head,".utf8))
                 stream.write(Array("body".utf8))
@@ -55,7 +55,7 @@ final class WriteBatchingTests: XCTestCase {
     }
 
     func testCloseAfterFlushInsideABatchSendsEverythingThenCloses() {
-        loop.queue.sync {
+        loop.sync {
             loop.batchingWrites {
                 stream.write(Array("last".utf8))
                 stream.closeAfterFlush()

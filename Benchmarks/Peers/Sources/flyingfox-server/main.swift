@@ -1,4 +1,4 @@
-import BenchSupport
+import PeerSupport
 import FlyingFox
 import Foundation
 

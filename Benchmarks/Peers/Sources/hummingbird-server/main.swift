@@ -1,4 +1,4 @@
-import BenchSupport
+import PeerSupport
 import Hummingbird
 
 // Hummingbird 2 peer: the same /health, /ticks and /events as stream-service, written the way the

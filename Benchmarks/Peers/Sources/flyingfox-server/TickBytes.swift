@@ -1,4 +1,4 @@
-import BenchSupport
+import PeerSupport
 import FlyingSocks
 
 /// A `/ticks` body for FlyingFox: each buffer is one event, released when its tick is due.

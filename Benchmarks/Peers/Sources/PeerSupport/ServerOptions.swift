@@ -1,15 +1,19 @@
 import Foundation
 
-/// The peer servers' command line: `--port N` (default 8081); they always bind 127.0.0.1.
+/// The peer servers' command line: `--port N` (default 8081), and for the peers that call an
+/// upstream `--upstream URL`; they always bind 127.0.0.1.
 /// Anything else, `--help` included, prints the usage instead of starting a server.
 public struct ServerOptions: Sendable {
     public let host = "127.0.0.1"
     public let port: Int
+    /// The demo upstream's base URL (`http://127.0.0.1:PORT`), nil when not given.
+    public let upstream: String?
 
     public init(arguments: [String] = CommandLine.arguments) {
         let name = URL(fileURLWithPath: arguments.first ?? "server").lastPathComponent
-        let usage = "usage: \(name) [--port N]   (binds 127.0.0.1; default port 8081)\n"
+        let usage = "usage: \(name) [--port N] [--upstream URL]   (binds 127.0.0.1; default port 8081)\n"
         var port = 8081
+        var upstream: String?
         var rest = arguments.dropFirst().makeIterator()
         while let argument = rest.next() {
             switch argument {
@@ -18,6 +22,11 @@ public struct ServerOptions: Sendable {
                     Self.exit(usage: usage, status: 2)
                 }
                 port = value
+            case "--upstream":
+                guard let value = rest.next(), value.hasPrefix("http://") else {
+                    Self.exit(usage: "--upstream needs an http:// URL\n" + usage, status: 2)
+                }
+                upstream = value
             case "--help", "-h":
                 Self.exit(usage: usage, status: 0)
             default:
@@ -25,6 +34,7 @@ public struct ServerOptions: Sendable {
             }
         }
         self.port = port
+        self.upstream = upstream
     }
 
     private static func exit(usage: String, status: Int32) -> Never {

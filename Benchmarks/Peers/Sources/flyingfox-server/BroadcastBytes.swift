@@ -1,4 +1,4 @@
-import BenchSupport
+import PeerSupport
 import FlyingSocks
 
 /// An `/events` body for FlyingFox: one buffer per broadcast tick, for as long as the client stays.

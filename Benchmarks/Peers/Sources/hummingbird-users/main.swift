@@ -1,0 +1,45 @@
+import AsyncHTTPClient
+import PeerSupport
+import Hummingbird
+
+// The main-job peer: Hummingbird 2 + AsyncHTTPClient answering `GET /users?limit=&concurrency=`
+// like stream-service does (the upstream's user list, then each avatar, at most `concurrency` at
+// once), written the way those libraries' documentation writes it: one shared pooled HTTPClient,
+// async/await and a TaskGroup.
+let options = ServerOptions()
+guard let upstream = options.upstream else {
+    fatalError("hummingbird-users needs --upstream http://127.0.0.1:PORT")
+}
+
+// One client for the process. AsyncHTTPClient's default of 8 connections per host would queue the
+// 32 × 16 avatar fetches of the benchmark behind each other; 64 lets the pool keep up with it.
+var clientConfiguration = HTTPClient.Configuration()
+clientConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+let users = UsersService(api: UpstreamAPI(client: httpClient, baseURL: upstream))
+
+let router = Router()
+router.get("health") { _, _ in
+    Response(
+        status: .ok,
+        headers: [.contentType: "application/json"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: HealthBody.json))
+    )
+}
+router.get("users") { request, _ in
+    let query = request.uri.queryParameters
+    let limit = query.get("limit", as: Int.self) ?? 30
+    let concurrency = query.get("concurrency", as: Int.self) ?? 8
+    guard (1...100).contains(limit), (1...64).contains(concurrency) else {
+        throw HTTPError(.badRequest, message: "limit must be 1-100, concurrency 1-64")
+    }
+    return try await users.response(limit: limit, concurrency: concurrency)
+}
+
+let app = Application(
+    router: router,
+    configuration: .init(address: .hostname(options.host, port: options.port), serverName: "hummingbird-users")
+)
+print("hummingbird-users listening on http://\(options.host):\(options.port), upstream \(upstream)")
+try await app.runService()
+try await httpClient.shutdown().get()

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Instruction profile of one server endpoint under valgrind's callgrind (counts instructions, so the
+# figures repeat on a shared machine): starts the server under callgrind, sends REQUESTS requests
+# with curl over CONNECTIONS keep-alive connections, stops it by PID, and prints instructions per
+# request and the top functions (inclusive and self).
+#
+# usage: Benchmarks/scripts/profile-server.sh PORT PATH -- SERVER COMMAND...
+# env:   REQUESTS=2000 CONNECTIONS=4 TOP=25 OUT=/tmp/callgrind.PORT  (callgrind.out file prefix)
+#        SETUP_PATH= (one request sent before counting starts, e.g. to warm a pool)
+set -euo pipefail
+PORT=$1; TARGET=$2; shift 2; [ "$1" = "--" ] && shift
+REQUESTS="${REQUESTS:-2000}"; CONNECTIONS="${CONNECTIONS:-4}"; TOP="${TOP:-25}"; OUT="${OUT:-/tmp/callgrind.$PORT}"
+rm -f "$OUT".[0-9]* "$OUT".log
+valgrind --tool=callgrind --callgrind-out-file="$OUT.%p" --instr-atstart=no --separate-threads=no "$@" >/dev/null 2>"$OUT.log" &
+PID=$!
+trap 'kill "$PID" 2>/dev/null || true' EXIT
+for _ in $(seq 600); do curl -fs -o /dev/null --max-time 5 "http://127.0.0.1:$PORT/health" && break; sleep 0.2; done
+[ -n "${SETUP_PATH:-}" ] && curl -fs -o /dev/null --max-time 60 "http://127.0.0.1:$PORT$SETUP_PATH"
+# Warm-up outside the counted window, then count exactly REQUESTS requests.
+seq 20 | xargs -P "$CONNECTIONS" -I{} curl -fs -o /dev/null --max-time 60 "http://127.0.0.1:$PORT$TARGET"
+callgrind_control -i on "$PID" >/dev/null
+per=$((REQUESTS / CONNECTIONS))
+clients=()
+for _ in $(seq "$CONNECTIONS"); do
+    # One curl process per connection: its URLs share one keep-alive connection.
+    ( urls=(); for _ in $(seq "$per"); do urls+=("http://127.0.0.1:$PORT$TARGET" -o /dev/null); done
+      curl -fs --max-time 600 "${urls[@]}" ) &
+    clients+=($!)
+done
+wait "${clients[@]}" || true
+callgrind_control -i off "$PID" >/dev/null
+kill "$PID"; wait "$PID" 2>/dev/null || true
+trap - EXIT
+# The report reads only the head of callgrind_annotate's output: its broken pipe is expected.
+set +o pipefail
+file=$(ls -t "$OUT".[0-9]* | head -1)
+total=$(callgrind_annotate "$file" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
+echo "$TARGET: $total instructions for $((per * CONNECTIONS)) requests = $((total / (per * CONNECTIONS))) per request ($file)"
+echo "--- top $TOP inclusive"
+callgrind_annotate --inclusive=yes "$file" 2>/dev/null | grep -E "^ *[0-9,]+ " | head -n "$((TOP + 1))" | tail -n "$TOP" | cut -c1-200
+echo "--- top $TOP self"
+callgrind_annotate "$file" 2>/dev/null | grep -E "^ *[0-9,]+ " | head -n "$((TOP + 1))" | tail -n "$TOP" | cut -c1-200

@@ -1,0 +1,57 @@
+/// Something a `MinHeap` can order: `runs(before:)` is a strict order (earlier deadline, then
+/// insertion order, for timers).
+package protocol HeapOrdered {
+    func runs(before other: Self) -> Bool
+}
+
+/// A binary min-heap: the timers of an `EpollLoop` and of an `EventLoopScheduler`.
+package struct MinHeap<Element: HeapOrdered> {
+    private var elements: [Element] = []
+
+    package init() {}
+
+    package var first: Element? { elements.first }
+    package var count: Int { elements.count }
+    package var isEmpty: Bool { elements.isEmpty }
+
+    package mutating func push(_ element: Element) {
+        elements.append(element)
+        var child = elements.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard elements[child].runs(before: elements[parent]) else { break }
+            elements.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Removes and returns the first element; the heap must not be empty.
+    package mutating func popFirst() -> Element {
+        let first = elements[0]
+        let last = elements.removeLast()
+        if !elements.isEmpty {
+            elements[0] = last
+            siftDown(from: 0)
+        }
+        return first
+    }
+
+    /// Drops every element `shouldRemove` picks, then restores the order in O(n).
+    package mutating func removeAll(where shouldRemove: (Element) -> Bool) {
+        elements.removeAll(where: shouldRemove)
+        for index in stride(from: elements.count / 2 - 1, through: 0, by: -1) { siftDown(from: index) }
+    }
+
+    private mutating func siftDown(from start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            guard left < elements.count else { return }
+            let right = left + 1
+            let child = right < elements.count && elements[right].runs(before: elements[left]) ? right : left
+            guard elements[child].runs(before: elements[parent]) else { return }
+            elements.swapAt(child, parent)
+            parent = child
+        }
+    }
+}
