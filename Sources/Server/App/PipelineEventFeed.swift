@@ -48,17 +48,31 @@ public final class PipelineEventFeed: Sendable {
 
     /// Starts forwarding the hub's events and, when `clock` is given, a tick every `clock`; dispose to stop.
     ///
-    /// Both are published from `scheduler` (one serial queue): the hub delivers under
-    /// its lock on whichever thread ran the pipeline, often an event loop, and fanning
-    /// an event out to thousands of clients there would stall that loop's requests.
+    /// Ticks are published from `scheduler` (one serial queue), and so are pipeline events
+    /// while clients are connected (see `PipelineEventRelay`): the hub delivers under its
+    /// lock on whichever thread ran the pipeline, often an event loop, and fanning an event
+    /// out to thousands of clients there would stall that loop's requests.
     ///
     /// With `shared`, both go to Redis instead, and reach the broadcaster from there.
     func start(clock: Duration?, scheduler: any Scheduler = QueueScheduler(label: "events.feed"), shared: SharedEventFeed? = nil) -> Disposable {
         let broadcaster = self.broadcaster
-        let events = hub.events().observe(on: scheduler).watch(data: { delivery in
-            guard case .event(let event) = delivery else { return }
-            if let shared { shared.publish(event) } else { broadcaster.publish(.pipeline(event)) }
-        })
+        let events: Disposable
+        if let shared {
+            events = hub.events().observe(on: scheduler).watch(data: { delivery in
+                guard case .event(let event) = delivery else { return }
+                shared.publish(event)
+            })
+        } else {
+            let relay = PipelineEventRelay(to: broadcaster, on: scheduler)
+            let subscription = hub.events().watch(data: { delivery in
+                guard case .event(let event) = delivery else { return }
+                relay.relay(event)
+            })
+            events = Disposable {
+                subscription.dispose()
+                relay.cancel()
+            }
+        }
         guard let clock, clock > .zero else { return events }
         let ticks = DataStream.interval(clock, scheduler: scheduler).watch(data: { index in
             if let shared { shared.publishTick(index) } else { broadcaster.publish(.clockTick(index)) }

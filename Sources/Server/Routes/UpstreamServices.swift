@@ -4,6 +4,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
+import NetCore
 import Streams
 
 /// Everything the routes need from the upstream side, built from the service
@@ -47,9 +49,14 @@ public final class UpstreamServices: Sendable {
         if let local, let sharedCache { cache = TieredUpstreamCache(front: local, back: sharedCache) }
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache),
-            transport: HTTPUpstreamTransport(), scheduler: QueueScheduler(label: "upstream.timers"), metrics: metrics)
+            transport: HTTPUpstreamTransport(), scheduler: Self.timers, metrics: metrics)
         return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }
+
+    /// The upstream calls' timeouts and retry back-offs, on one of the client's loops: arming a
+    /// timeout is a heap push there, where a `QueueScheduler` made a Dispatch timer per attempt
+    /// (31 per `/users?limit=30` request), each armed and cancelled through Dispatch's manager thread.
+    private static let timers = EventLoopScheduler(loop: EventLoopGroup.shared.next())
 
     public func routes(responder: EventStreamResponder) -> UserRoutes {
         UserRoutes(client: client, hub: hub, responder: responder)
