@@ -25,24 +25,15 @@ extension StreamType where Element: Sendable {
         _ trace: PipelineTrace?, stage: String, describe: @escaping @Sendable (Element) -> String? = { _ in nil }
     ) -> DataStream<Element> {
         guard let trace else { return asDataStream() }
-        return DataStream { watcher in
+        return DataStream.deferred {
+            // One closing event per run: end, error or (before either) dispose.
             let finished = OnceFlag()
-            trace.publish(.subscribe, stage: stage)
-            let subscription = self.watch { event in
-                switch event {
-                case .data(let value):
-                    trace.publish(.data, stage: stage, detail: describe(value))
-                case .error(let error):
-                    if finished.set() { trace.publish(.error, stage: stage, detail: String(describing: error)) }
-                case .end:
-                    if finished.set() { trace.publish(.end, stage: stage) }
-                }
-                watcher.event(event)
-            }
-            return Disposable {
-                if finished.set() { trace.publish(.dispose, stage: stage) }
-                subscription.dispose()
-            }
+            return self.call(
+                data: { trace.publish(.data, stage: stage, detail: describe($0)) },
+                error: { error in if finished.set() { trace.publish(.error, stage: stage, detail: String(describing: error)) } },
+                end: { if finished.set() { trace.publish(.end, stage: stage) } },
+                watched: { trace.publish(.subscribe, stage: stage) },
+                disposed: { if finished.set() { trace.publish(.dispose, stage: stage) } })
         }
     }
 }
