@@ -32,4 +32,21 @@ enum HTTPDate {
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
+
+    /// One event loop's copy of `current`, refreshed from it once a second: the shared copy
+    /// sits behind a lock that every loop would otherwise take for every response.
+    // @unchecked: confined to its loop's thread.
+    final class LoopCache: @unchecked Sendable {
+        private var second: time_t = -1
+        private var bytes: [UInt8] = []
+
+        var current: [UInt8] {
+            let now = time(nil)
+            if now != second {
+                second = now
+                bytes = HTTPDate.current
+            }
+            return bytes
+        }
+    }
 }

@@ -74,10 +74,24 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     static func sameName<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
-        for (p, q) in zip(x, y) where p != q {
-            // ASCII letters differ only in bit 0x20; everything else must match exactly.
-            guard p | 0x20 == q | 0x20, (p | 0x20) >= 0x61, (p | 0x20) <= 0x7A else { return false }
+        // Native strings (small ones too) lend their bytes: a plain loop over two buffers, where
+        // zipping the two UTF8Views cost about 30 instructions a byte in a /health profile.
+        if let same = x.withContiguousStorageIfAvailable({ p in y.withContiguousStorageIfAvailable { q in sameBytes(p, q) } }),
+           let same {
+            return same
         }
+        for (p, q) in zip(x, y) where !sameByte(p, q) { return false }
         return true
+    }
+
+    private static func sameBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<x.count where !sameByte(x[index], y[index]) { return false }
+        return true
+    }
+
+    @inline(__always)
+    private static func sameByte(_ p: UInt8, _ q: UInt8) -> Bool {
+        // ASCII letters differ only in bit 0x20; everything else must match exactly.
+        p == q || (p | 0x20 == q | 0x20 && (p | 0x20) >= 0x61 && (p | 0x20) <= 0x7A)
     }
 }

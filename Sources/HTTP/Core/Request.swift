@@ -60,6 +60,12 @@ public struct Request: Sendable {
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 
     static func split(target: String) -> (String, QueryItems) {
+        // The common target, `/path` without query or escapes, is its own path: no scan for
+        // a scheme, no decoding, no new string.
+        if target.utf8.first == UInt8(ascii: "/"),
+           !target.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "%") }) {
+            return (target, QueryItems())
+        }
         var pathPart = Substring(target)
         var query = QueryItems()
         if let q = target.firstIndex(of: "?") {

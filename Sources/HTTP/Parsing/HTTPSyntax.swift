@@ -1,18 +1,16 @@
 /// Byte-level grammar of RFC 9110/9112 used by the parser.
 enum HTTPSyntax {
     /// tchar: `!#$%&'*+-.^_|~`, digits and letters.
+    @inline(__always)
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
+        // One bit per ASCII byte (0-63, 64-127): a shift and a mask instead of a chain of ranges.
+        byte < 64 ? (tokenBitsLow >> byte) & 1 == 1 : byte < 128 && (tokenBitsHigh >> (byte - 64)) & 1 == 1
     }
+
+    /// Bit n set for the tchar n (0-63): `!#$%&'*+-.` and the digits.
+    private static let tokenBitsLow: UInt64 = 0x03ff6cfa00000000
+    /// Bit n set for the tchar 64 + n: the letters and `^_`|~`.
+    private static let tokenBitsHigh: UInt64 = 0x57ffffffc7fffffe
 
     /// field-vchar, SP and HTAB: anything but control characters (CR, LF, NUL, …) and DEL.
     static func isFieldValueCharacter(_ byte: UInt8) -> Bool {
@@ -29,19 +27,34 @@ enum HTTPSyntax {
     }
 
     /// `HTTP/d.d`.
-    static func version(_ bytes: ArraySlice<UInt8>) -> HTTPVersion? {
+    static func version(_ bytes: UnsafeRawBufferPointer) -> HTTPVersion? {
         guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8) else { return nil }
-        let major = bytes[bytes.startIndex + 5], dot = bytes[bytes.startIndex + 6], minor = bytes[bytes.startIndex + 7]
+        let major = bytes[5], dot = bytes[6], minor = bytes[7]
         guard (48...57).contains(major), dot == 46, (48...57).contains(minor) else { return nil }
+        if major == 49 && minor == 49 { return .http1_1 }
+        if major == 49 && minor == 48 { return .http1_0 }
         return HTTPVersion(major: Int(major - 48), minor: Int(minor - 48))
     }
 
     /// Common methods reuse their constants; others become a new token.
-    static func method(_ bytes: ArraySlice<UInt8>) -> HTTPMethod {
+    static func method(_ bytes: UnsafeRawBufferPointer) -> HTTPMethod {
         if bytes.elementsEqual("GET".utf8) { return .get }
         if bytes.elementsEqual("POST".utf8) { return .post }
         if bytes.elementsEqual("HEAD".utf8) { return .head }
         return HTTPMethod(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// True when `bytes` spell `lowercase` (lower-case letters, digits, `-`) in any ASCII case.
+    static func sameToken(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = lowercase.utf8Start
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            // Setting bit 0x20 lower-cases a letter; a non-letter changed by it matches no lower-case letter.
+            let folded = byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+            if folded != expected[index] { return false }
+        }
+        return true
     }
 
     /// 1*DIGIT only: no sign, no spaces, no list; at most 15 digits so it cannot overflow.
@@ -55,17 +68,24 @@ enum HTTPSyntax {
     /// trimmed; refuses obsolete line folding, an empty or non-token name, and control
     /// characters in the value (CR, LF and NUL among them: no header injection).
     static func field(in line: [UInt8]) -> Result<(name: ArraySlice<UInt8>, value: ArraySlice<UInt8>), HTTPParseError> {
+        line.withUnsafeBytes { raw in field(in: raw) }.map { (line[$0.name], line[$0.value]) }
+    }
+
+    /// The same for a line in place: where the name and the value lie in `line`.
+    static func field(in line: UnsafeRawBufferPointer) -> Result<(name: Range<Int>, value: Range<Int>), HTTPParseError> {
         if line.first == 32 || line.first == 9 { return .failure(.malformed("obsolete line folding")) }
         guard let colon = line.firstIndex(of: 58), colon > 0 else { return .failure(.malformed("header field without a name")) }
-        let name = line[..<colon]
-        guard name.allSatisfy(isTokenCharacter) else { return .failure(.malformed("invalid character in header name")) }
+        for index in 0..<colon where !isTokenCharacter(line[index]) {
+            return .failure(.malformed("invalid character in header name"))
+        }
         var valueStart = colon + 1
         var valueEnd = line.count
         while valueStart < valueEnd && (line[valueStart] == 32 || line[valueStart] == 9) { valueStart += 1 }
         while valueEnd > valueStart && (line[valueEnd - 1] == 32 || line[valueEnd - 1] == 9) { valueEnd -= 1 }
-        let value = line[valueStart..<valueEnd]
-        guard value.allSatisfy(isFieldValueCharacter) else { return .failure(.malformed("invalid character in header value")) }
-        return .success((name, value))
+        for index in valueStart..<valueEnd where !isFieldValueCharacter(line[index]) {
+            return .failure(.malformed("invalid character in header value"))
+        }
+        return .success((0..<colon, valueStart..<valueEnd))
     }
 }
 

@@ -11,7 +11,14 @@ public typealias RequestHandler = @Sendable (Request) -> DataStream<Response>
 /// with the allowed methods.
 public struct Router: Sendable {
     private var routes: [Route] = []
+    /// Each route's handler inside the middlewares, composed when routes or middlewares are
+    /// added rather than per request (two closure contexts per request at /health before).
+    private var chained: [RequestHandler] = []
+    /// The routes without `{parameter}` segments, by their path (`/a/b`), in registration order:
+    /// a request for such a path is answered without splitting it or matching every route.
+    private var literalRoutes: [String: [Int]] = [:]
     private var fallback: RequestHandler?
+    private var chainedFallback: RequestHandler?
     /// Outermost first: the first added sees the request first and the response last.
     private var middlewares: [any RouterMiddleware] = []
 
@@ -20,15 +27,21 @@ public struct Router: Sendable {
     /// A router that sends every request to `handler` (route pattern `*`).
     public init(handler: @escaping RequestHandler) {
         fallback = handler
+        chainedFallback = handler
     }
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping RequestHandler) {
-        routes.append(Route(method: method, pattern: pattern, handler: handler))
+        let route = Route(method: method, pattern: pattern, handler: handler)
+        if let path = route.literalPath { literalRoutes[path, default: []].append(routes.count) }
+        routes.append(route)
+        chained.append(chain(handler))
     }
 
     /// Runs `middleware` around every request, inside the middlewares added before it.
     public mutating func add(middleware: some RouterMiddleware) {
         middlewares.append(middleware)
+        chained = routes.map { chain($0.handler) }
+        chainedFallback = fallback.map { chain($0) }
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping RequestHandler) { add(.get, pattern, handler) }
@@ -44,25 +57,41 @@ public struct Router: Sendable {
     }
 
     public func resolve(method: HTTPMethod, path: String) -> Resolution {
+        switch lookUp(method: method, path: path) {
+        case .route(let index, let parameters): .matched(routes[index].handler, pattern: routes[index].pattern, parameters: parameters)
+        case .fallback: .matched(fallback!, pattern: "*", parameters: [:])
+        case .notFound: .notFound
+        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
+        }
+    }
+
+    private enum LookUp {
+        case route(Int, parameters: [String: String])
+        case fallback
+        case notFound
+        case methodNotAllowed([HTTPMethod])
+    }
+
+    private func lookUp(method: HTTPMethod, path: String) -> LookUp {
+        // A literal route matching the whole path scores above any route with a parameter
+        // (see `Route.literalPath`); among equals the first registered wins, as below.
+        if let candidates = literalRoutes[path] {
+            for index in candidates where routes[index].answers(method) { return .route(index, parameters: [:]) }
+        }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        var best: (route: Route, parameters: [String: String], score: Int)?
+        var best: (index: Int, parameters: [String: String], score: Int)?
         var allowed: [HTTPMethod] = []
-        for route in routes {
+        for (index, route) in routes.enumerated() {
             guard let (parameters, score) = route.match(segments) else { continue }
-            let answers = route.method == method || (method == .head && route.method == .get)
             if !allowed.contains(route.method) { allowed.append(route.method) }
             if route.method == .get && !allowed.contains(.head) { allowed.append(.head) }
-            if answers && (best == nil || score > best!.score) {
-                best = (route, parameters, score)
+            if route.answers(method) && (best == nil || score > best!.score) {
+                best = (index, parameters, score)
             }
         }
-        if let best {
-            return .matched(best.route.handler, pattern: best.route.pattern, parameters: best.parameters)
-        }
-        if let fallback {
-            return .matched(fallback, pattern: "*", parameters: [:])
-        }
-        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed)
+        if let best { return .route(best.index, parameters: best.parameters) }
+        if fallback != nil { return .fallback }
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
     }
 
     /// Resolves and runs `request`, answering 404/405 problems itself.
@@ -75,31 +104,36 @@ public struct Router: Sendable {
     /// (or the 404/405 problem); a matched route's pattern and path parameters are filled
     /// into `request`.
     package func route(_ request: inout Request) -> DataStream<Response> {
-        let handler: RequestHandler
-        switch resolve(method: request.method, path: request.path) {
-        case .matched(let matched, let pattern, let parameters):
-            request.routePattern = pattern
-            request.pathParameters = parameters
-            handler = matched
+        switch lookUp(method: request.method, path: request.path) {
+        case .route(let index, let parameters):
+            request.routePattern = routes[index].pattern
+            if !parameters.isEmpty { request.pathParameters = parameters }
+            return chained[index](request)
+        case .fallback:
+            request.routePattern = "*"
+            return chainedFallback!(request)
         case .notFound:
-            handler = { request in
+            return chain { request in
                 DataStream.just(.problem(status: .notFound, detail: "No route for \(request.path)", instance: request.path))
-            }
+            }(request)
         case .methodNotAllowed(let allowed):
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
-            handler = { request in
+            return chain { request in
                 DataStream.just(.problem(
                     status: .methodNotAllowed,
                     detail: "\(request.method) is not allowed on \(request.path); allowed: \(allow)",
                     instance: request.path,
                     headers: ["Allow": allow]
                 ))
-            }
+            }(request)
         }
-        let chain = middlewares.reversed().reduce(handler) { next, middleware in
+    }
+
+    /// `handler` inside every middleware, the first added outermost.
+    private func chain(_ handler: @escaping RequestHandler) -> RequestHandler {
+        middlewares.reversed().reduce(handler) { next, middleware in
             { request in middleware.handle(request, next: next) }
         }
-        return chain(request)
     }
 }
 
@@ -125,6 +159,24 @@ struct Route: Sendable {
             }
             return .literal(String(part))
         }
+    }
+
+    /// Whether this route answers `method` (a `GET` route answers `HEAD` too).
+    func answers(_ method: HTTPMethod) -> Bool {
+        self.method == method || (method == .head && self.method == .get)
+    }
+
+    /// `/a/b` for a pattern of literal segments only, which then matches exactly that path with
+    /// the highest score a route of its length can have (every segment's bit set); nil for a
+    /// pattern with parameters, or one so long that its scores' bits coincide (past 30 segments).
+    var literalPath: String? {
+        guard segments.count <= 30 else { return nil }
+        var path = ""
+        for segment in segments {
+            guard case .literal(let literal) = segment else { return nil }
+            path += "/" + literal
+        }
+        return path.isEmpty ? "/" : path
     }
 
     /// Captured parameters and a specificity score (earlier literal segments score higher), or nil.

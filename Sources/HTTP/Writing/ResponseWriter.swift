@@ -23,31 +23,47 @@ package struct ResponseWriter: Sendable {
     /// A fixed-body response, head and body in one buffer so both leave in one write;
     /// `bodyBytes` is what was sent after the head (compressed size, 0 for HEAD).
     package func fixed(_ response: Response, body: [UInt8], for request: Request, keepAlive: Bool) -> (bytes: [UInt8], bodyBytes: Int) {
-        var headers = stamped(response.headers, for: request)
-        var body = body
-        compressor.compress(&body, headers: &headers, status: response.status, acceptEncoding: request.headers["Accept-Encoding"])
-        let allowsBody = response.status.allowsBody
         var out: [UInt8] = []
-        out.reserveCapacity(256 + body.count)
+        let bodyBytes = fixed(response, body: body, for: request, keepAlive: keepAlive, into: &out)
+        return (out, bodyBytes)
+    }
+
+    /// The same appended to `out` (a buffer the caller reuses, so a small answer costs no
+    /// allocation of its own), with `date` as the `Date` value; returns `bodyBytes`.
+    package func fixed(
+        _ response: Response, body: [UInt8], for request: Request, keepAlive: Bool, date: [UInt8] = HTTPDate.current,
+        into out: inout [UInt8]
+    ) -> Int {
+        let allowsBody = response.status.allowsBody
+        var headers = response.headers
+        var body = body
+        if body.count >= compressor.minimumBytes {
+            compressor.compress(&body, headers: &headers, status: response.status, acceptEncoding: request.headers["Accept-Encoding"])
+        }
+        out.reserveCapacity(out.count + 256 + body.count)
         ResponseHeadEncoder.encode(
             status: response.status, version: request.version, headers: headers,
-            framing: allowsBody ? .contentLength(body.count) : .none, keepAlive: keepAlive, serverName: serverName, into: &out
+            framing: allowsBody ? .contentLength(body.count) : .none, keepAlive: keepAlive, serverName: serverName,
+            requestID: request.id, date: date, into: &out
         )
-        guard allowsBody && request.method != .head else { return (out, 0) }
+        guard allowsBody && request.method != .head else { return 0 }
         out.append(contentsOf: body)
-        return (out, body.count)
+        return body.count
     }
 
     /// The head of a streamed response and the framing of its pieces. An HTTP/1.0
     /// client can only learn where the body ends from the close, so `keepAlive` turns false.
-    package func streamHead(_ response: Response, for request: Request, keepAlive: inout Bool) -> (head: [UInt8], framing: StreamFraming) {
+    package func streamHead(
+        _ response: Response, for request: Request, keepAlive: inout Bool, date: [UInt8] = HTTPDate.current
+    ) -> (head: [UInt8], framing: StreamFraming) {
         let chunked = request.version != .http1_0
         if !chunked { keepAlive = false }
         let allowsBody = response.status.allowsBody
         var out: [UInt8] = []
         ResponseHeadEncoder.encode(
-            status: response.status, version: request.version, headers: stamped(response.headers, for: request),
-            framing: !allowsBody ? .none : (chunked ? .chunked : .untilClose), keepAlive: keepAlive, serverName: serverName, into: &out
+            status: response.status, version: request.version, headers: response.headers,
+            framing: !allowsBody ? .none : (chunked ? .chunked : .untilClose), keepAlive: keepAlive, serverName: serverName,
+            requestID: request.id, date: date, into: &out
         )
         guard allowsBody && request.method != .head else { return (out, .none) }
         return (out, chunked ? .chunked : .untilClose)
@@ -77,11 +93,5 @@ package struct ResponseWriter: Sendable {
         )
         out.append(contentsOf: body)
         return out
-    }
-
-    private func stamped(_ headers: HTTPHeaders, for request: Request) -> HTTPHeaders {
-        var headers = headers
-        headers.replaceOrAdd(name: "X-Request-ID", value: request.id)
-        return headers
     }
 }
