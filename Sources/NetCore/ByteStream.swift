@@ -112,10 +112,12 @@ public final class ByteStream: @unchecked Sendable {
             // Fast path: straight to the kernel without copying into the buffer.
             switch socket.write(bytes) {
             case .transferred(let n):
-                lastWriteProgress = DispatchTime.now().uptimeNanoseconds
+                // The write timeout looks at this only while output is buffered: no clock read for a complete send.
                 if n == bytes.count { return }
+                lastWriteProgress = DispatchTime.now().uptimeNanoseconds
                 output.append(contentsOf: bytes[n...])
             case .wouldBlock:
+                lastWriteProgress = DispatchTime.now().uptimeNanoseconds
                 output.append(contentsOf: bytes)
             case .closed:
                 close(.peerClosed); return

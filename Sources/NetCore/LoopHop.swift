@@ -15,9 +15,16 @@ public final class LoopHop: Sendable {
         self.loop = loop
     }
 
+    /// True when an event arriving now may run inline: on the loop, with nothing queued before it.
+    /// Callers check it first and call `run` only when it is false, so the common inline case
+    /// allocates no closure.
+    public var runsInline: Bool {
+        queued.load(ordering: .acquiring) == 0 && loop.inLoop
+    }
+
     /// Runs `work` inline when on the loop with nothing queued before it, else queues it.
     public func run(_ work: @escaping @Sendable () -> Void) {
-        if queued.load(ordering: .acquiring) == 0, loop.inLoop {
+        if runsInline {
             work()
             return
         }

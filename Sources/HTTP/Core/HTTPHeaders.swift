@@ -11,7 +11,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public init() {}
 
     public init(_ fields: [(String, String)]) {
-        storage = fields.map { (name: $0.0, value: $0.1) }
+        // Room for the fields a writer and the middlewares add (`Cache-Control`, `Vary`, …) without regrowing.
+        storage.reserveCapacity(fields.count + 2)
+        for (name, value) in fields { storage.append((name: name, value: value)) }
+    }
+
+    /// An empty list with room for `capacity` fields: a parsed request's fields in one allocation.
+    init(reservingCapacity capacity: Int) {
+        storage.reserveCapacity(capacity)
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
@@ -54,9 +61,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// True when any comma-separated element of any `name` field equals `token`
     /// (case-insensitive), e.g. `Connection: keep-alive, Upgrade`.
     public func containsToken(_ token: String, in name: String) -> Bool {
-        for value in values(for: name) {
-            for element in value.split(separator: ",") {
-                if Self.sameName(element.trimmingSpaces, token) { return true }
+        // Asked of every request (`Connection`): no array of values, no split.
+        for field in storage where Self.sameName(field.name, name) {
+            var rest = Substring(field.value)
+            while true {
+                let comma = rest.utf8.firstIndex(of: UInt8(ascii: ","))
+                if Self.sameName(rest[..<(comma ?? rest.endIndex)].trimmingSpaces, token) { return true }
+                guard let comma else { break }
+                rest = rest[rest.utf8.index(after: comma)...]
             }
         }
         return false

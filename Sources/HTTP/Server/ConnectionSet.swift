@@ -9,6 +9,8 @@ final class ConnectionSet: @unchecked Sendable {
     let loop: EventLoop
     /// Timed work for this loop's connections, run on the loop.
     let scheduler: EventLoopScheduler
+    /// The `Date` header's bytes for this loop's responses.
+    let date = HTTPDate.LoopCache()
     private var connections: [ObjectIdentifier: HTTPConnection] = [:]
     private var sweepTimer: LoopTimer?
 

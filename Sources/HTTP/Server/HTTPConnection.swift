@@ -16,7 +16,13 @@ final class HTTPConnection: @unchecked Sendable {
     let stream: ByteStream
     private let context: ServerContext
     private let scheduler: EventLoopScheduler
+    private let date: HTTPDate.LoopCache
     private let writer: ResponseWriter
+    /// Brings the events of this connection's handler and body streams onto its loop, in order;
+    /// one per connection rather than one per stream (an allocation per request at /health).
+    private let hop: LoopHop
+    /// Where a fixed response is encoded before it is written; kept between responses.
+    private var output: [UInt8] = []
     private var parser: RequestParser
     private var pending: [Pending] = []
     private var current: Exchange?
@@ -30,10 +36,12 @@ final class HTTPConnection: @unchecked Sendable {
     private var requestStartedAt: UInt64?
     var onClosed: (() -> Void)?
 
-    init(stream: ByteStream, context: ServerContext, scheduler: EventLoopScheduler) {
+    init(stream: ByteStream, context: ServerContext, scheduler: EventLoopScheduler, date: HTTPDate.LoopCache) {
         self.stream = stream
         self.context = context
         self.scheduler = scheduler
+        self.date = date
+        hop = LoopHop(loop: stream.loop)
         writer = context.writer
         parser = RequestParser(limits: context.configuration.limits)
         idleSince = DispatchTime.now().uptimeNanoseconds
@@ -86,7 +94,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func startNextExchange() {
         while current == nil, !stream.isClosed, !pending.isEmpty {
-            let next = pending.removeFirst()
+            // One request waiting is the common case: taken from the end, it moves out without shifting.
+            let next = pending.count == 1 ? pending.removeLast() : pending.removeFirst()
             if readingPaused && !parser.hasFailed && pending.count < context.configuration.limits.maxPipelinedRequests {
                 readingPaused = false
                 stream.resumeReading()
@@ -111,14 +120,25 @@ final class HTTPConnection: @unchecked Sendable {
         stream.closeAfterFlush()
     }
 
-    private func run(_ request: Request) {
+    private func run(_ request: consuming Request) {
         var routed = request
         let responses = context.router.route(&routed)
         let exchange = Exchange(request: routed, startedAt: .now)
         current = exchange
-        let hop = LoopHop(loop: stream.loop)
+        // A synchronous pipeline (a fixed answer, whatever middlewares map it) runs here and now,
+        // without the watcher and subscription a `watch` builds and tears down per request.
+        if responses.runSynchronously({ event in
+            handlerEvent(event, for: exchange)
+            return false
+        }) {
+            return
+        }
         let subscription = responses.watch { [self] event in
-            hop.run { self.handlerEvent(event, for: exchange) }
+            if hop.runsInline {
+                handlerEvent(event, for: exchange)
+            } else {
+                hop.run { self.handlerEvent(event, for: exchange) }
+            }
         }
         if exchange.responded || exchange.finished || current !== exchange {
             subscription.dispose()
@@ -152,13 +172,15 @@ final class HTTPConnection: @unchecked Sendable {
         exchange.keepAlive = request.wantsKeepAlive && !(draining && pending.isEmpty) && !context.isShuttingDown()
         switch response.body {
         case .bytes(let body):
-            let (bytes, bodyBytes) = writer.fixed(response, body: body, for: request, keepAlive: exchange.keepAlive)
-            exchange.bodyBytes = bodyBytes
-            stream.write(bytes)
+            output.removeAll(keepingCapacity: true)
+            exchange.bodyBytes = writer.fixed(response, body: body, for: request, keepAlive: exchange.keepAlive, date: date.current, into: &output)
+            stream.write(output)
+            // A large answer's buffer is not kept for the next one (10,000 idle connections × capacity adds up).
+            if output.capacity > 4096 { output = [] }
             finish(exchange, completed: true)
 
         case .stream(let chunks):
-            let (head, framing) = writer.streamHead(response, for: request, keepAlive: &exchange.keepAlive)
+            let (head, framing) = writer.streamHead(response, for: request, keepAlive: &exchange.keepAlive, date: date.current)
             guard framing != .none else {
                 stream.write(head)
                 finish(exchange, completed: true)
@@ -179,9 +201,12 @@ final class HTTPConnection: @unchecked Sendable {
         // The head and what the body emits at once (an SSE prelude) leave in one segment.
         stream.loop.batchingWrites {
             writePendingHead(of: exchange)
-            let hop = LoopHop(loop: stream.loop)
             let subscription = chunks.watch { [self] event in
-                hop.run { self.bodyEvent(event, for: exchange) }
+                if hop.runsInline {
+                    bodyEvent(event, for: exchange)
+                } else {
+                    hop.run { self.bodyEvent(event, for: exchange) }
+                }
             }
             if exchange.finished || current !== exchange {
                 subscription.dispose()

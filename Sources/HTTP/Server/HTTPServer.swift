@@ -3,9 +3,10 @@ import Dispatch
 import NetCore
 import Synchronization
 
-/// The HTTP/1.1 server: a listener that accepts in bursts and spreads
-/// connections over a few serial event loops (about one per core); each
-/// connection lives on one loop, driven by Dispatch sources, never a thread.
+/// The HTTP/1.1 server: a listener on the first event loop that accepts in bursts
+/// and spreads connections round-robin over a few event loops (one per core by
+/// default); each connection lives on one loop, driven by its readiness events,
+/// never a thread of its own.
 ///
 /// ```swift
 /// var router = Router()
@@ -21,7 +22,6 @@ public final class HTTPServer: Sendable {
     private let observer: HTTPServerObserver
     private let group: EventLoopGroup
     private let sets: [ConnectionSet]
-    private let acceptQueue = DispatchQueue(label: "http.accept", qos: .userInitiated)
     private let state = Locked(State())
     private let open = Atomic<Int>(0)
     /// Serialises count changes with their callback, so observers never see counts out of order.
@@ -60,7 +60,7 @@ public final class HTTPServer: Sendable {
     public func start() throws -> Int {
         let tls = try configuration.tls.map { try TLSContext(configuration: $0) }
         let context = ServerContext(configuration: configuration, router: router, observer: observer, tls: tls)
-        let listener = try Listener(host: configuration.host, port: configuration.port, backlog: configuration.backlog, queue: acceptQueue) { [weak self] socket, address in
+        let listener = try Listener(host: configuration.host, port: configuration.port, backlog: configuration.backlog, loop: group.loops[0]) { [weak self] socket, address in
             self?.accepted(socket, from: address)
         }
         state.withLock {
@@ -131,7 +131,8 @@ public final class HTTPServer: Sendable {
         changeOpenCount(by: 1)
         let target = sets[Int(cursor.wrappingAdd(1, ordering: .relaxed).oldValue.magnitude % UInt(sets.count))]
         let remote = address.description
-        target.loop.execute { [self] in
+        // On the listener's own loop the connection starts at once; elsewhere on that loop's next turn.
+        target.loop.executeSoon { [self] in
             let tlsSession: TLSSession?
             do { tlsSession = try context.tls.map { try TLSSession(context: $0) } } catch {
                 socket.close()
@@ -139,7 +140,7 @@ public final class HTTPServer: Sendable {
                 return
             }
             let stream = ByteStream(socket: socket, loop: target.loop, remoteAddress: remote, tls: tlsSession)
-            let connection = HTTPConnection(stream: stream, context: context, scheduler: target.scheduler)
+            let connection = HTTPConnection(stream: stream, context: context, scheduler: target.scheduler, date: target.date)
             target.adopt(connection) { [self] in connectionClosed() }
         }
     }
