@@ -6,7 +6,8 @@ import Dispatch
 /// when it becomes writable. Shared by the HTTP server and the HTTP client.
 ///
 /// Every method must be called on `loop` (callbacks also run there).
-// @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would.
+// @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would;
+// `@exclusivity(unchecked)` on its state for the same reason (the run-time checks are a call per access).
 public final class ByteStream: @unchecked Sendable {
     public enum CloseReason: Sendable, Equatable {
         case local
@@ -19,21 +20,21 @@ public final class ByteStream: @unchecked Sendable {
     public let remoteAddress: String
     private let tls: TLSSession?
 
-    private var readSource: LoopIOSource?
-    private var writeSource: LoopIOSource?
-    private var readSuspended = false
-    private var writeSourceRunning = false
-    private var output: [UInt8] = []
-    private var outputStart = 0
-    private var plaintextBeforeHandshake: [UInt8] = []
-    private var receivedAny = false
-    private var closeWhenFlushed = false
+    @exclusivity(unchecked) private var readSource: LoopIOSource?
+    @exclusivity(unchecked) private var writeSource: LoopIOSource?
+    @exclusivity(unchecked) private var readSuspended = false
+    @exclusivity(unchecked) private var writeSourceRunning = false
+    @exclusivity(unchecked) private var output: [UInt8] = []
+    @exclusivity(unchecked) private var outputStart = 0
+    @exclusivity(unchecked) private var plaintextBeforeHandshake: [UInt8] = []
+    @exclusivity(unchecked) private var receivedAny = false
+    @exclusivity(unchecked) private var closeWhenFlushed = false
     /// Output is waiting for the loop's write batch to end (see `EventLoop.batchingWrites`).
-    private var heldForBatch = false
-    public private(set) var isClosed = false
-    private var isReady = false
+    @exclusivity(unchecked) private var heldForBatch = false
+    @exclusivity(unchecked) public private(set) var isClosed = false
+    @exclusivity(unchecked) private var isReady = false
     /// Monotonic nanoseconds of the last moment the output buffer was empty or moved.
-    public private(set) var lastWriteProgress: UInt64 = DispatchTime.now().uptimeNanoseconds
+    @exclusivity(unchecked) public private(set) var lastWriteProgress: UInt64 = DispatchTime.now().uptimeNanoseconds
 
     /// Received bytes (plaintext for TLS). The buffer is only valid during the call.
     public var onRead: ((UnsafeRawBufferPointer) -> Void)?

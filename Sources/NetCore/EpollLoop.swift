@@ -22,10 +22,10 @@ final class EpollLoop: @unchecked Sendable {
     /// `pthread_self()` of the loop thread, 0 until it has started.
     private let threadID = Atomic<UInt>(0)
 
-    // Loop-confined.
-    private var registrations: [EpollRegistration?] = []
-    private var timers = TimerHeap()
-    private var running: [@Sendable () -> Void] = []
+    // Loop-confined: no two accesses overlap, so no run-time exclusivity checks either.
+    @exclusivity(unchecked) private var registrations: [EpollRegistration?] = []
+    @exclusivity(unchecked) private var timers = TimerHeap()
+    @exclusivity(unchecked) private var running: [@Sendable () -> Void] = []
 
     private struct Inbox {
         var tasks: [@Sendable () -> Void] = []

@@ -25,6 +25,13 @@ public final class EventLoopGroup: Sendable {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
+    /// How many loops a server runs by default: `NETCORE_EVENT_LOOPS` when set to a positive
+    /// number (to measure or pin a deployment), else one per core.
+    public static let defaultLoopCount: Int = {
+        if let value = getenv("NETCORE_EVENT_LOOPS"), let count = Int(String(cString: value)), count > 0 { return count }
+        return coreCount
+    }()
+
     /// A process-wide group for clients that do not bring their own.
     public static let shared = EventLoopGroup(label: "netcore.shared")
 }

@@ -83,6 +83,19 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
             && zip(lhs.storage, rhs.storage).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 
+    /// The common case, two `String`s: most names differ in length, and a name spelled as asked
+    /// (`Host` for `Host`) is one comparison of the strings' representations.
+    @inline(__always)
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a == b || sameNameIgnoringCase(a, b)
+    }
+
+    @inline(never)
+    private static func sameNameIgnoringCase(_ a: String, _ b: String) -> Bool {
+        sameName(Substring(a), Substring(b))
+    }
+
     static func sameName<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }

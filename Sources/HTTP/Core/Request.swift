@@ -47,6 +47,26 @@ public struct Request: Sendable {
         self.loopScheduler = nil
     }
 
+    /// A request as the server parsed it; `head` already knows whether its target needs splitting.
+    init(head: RequestHead, body: [UInt8], id: String, remoteAddress: String, loopScheduler: EventLoopScheduler?) {
+        method = head.method
+        target = head.target
+        if head.targetIsPath {
+            path = head.target
+            query = QueryItems()
+        } else {
+            (path, query) = Request.split(target: head.target)
+        }
+        version = head.version
+        headers = head.headers
+        self.body = body
+        pathParameters = [:]
+        routePattern = nil
+        self.id = id
+        self.remoteAddress = remoteAddress
+        self.loopScheduler = loopScheduler
+    }
+
     /// Whether the connection stays open after this request's response
     /// (HTTP/1.1 unless `Connection: close`; HTTP/1.0 only with `Connection: keep-alive`).
     public var wantsKeepAlive: Bool {

@@ -11,5 +11,11 @@ public struct RequestHead: Sendable {
     /// The client waits for `100 Continue` before sending its body.
     public var expectsContinue: Bool
 
+    /// The first `X-Request-ID` field, noted by the parser so the server need not look it up.
+    var requestIDField: String?
+    /// The target is a plain path (`/…` without `?` or `%`), noted by the parser as it checked
+    /// the target's bytes: then it is its own decoded path, with no query.
+    var targetIsPath = false
+
     public var hasBody: Bool { isChunked || (contentLength ?? 0) > 0 }
 }

@@ -9,8 +9,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var timeouts = HTTPTimeouts()
     /// TLS for every connection when set (TLS 1.2 minimum by default).
     public var tls: TLSConfiguration?
-    /// Serial event loops sharing the connections; one per core by default.
-    public var loopCount = EventLoopGroup.coreCount
+    /// Event loops sharing the connections; one per core by default (`NETCORE_EVENT_LOOPS` overrides).
+    public var loopCount = EventLoopGroup.defaultLoopCount
     /// Listen backlog; large so a burst of thousands of connects is not dropped.
     public var backlog: Int32 = 4096
     /// Fixed bodies at least this large are gzipped when the client accepts gzip.

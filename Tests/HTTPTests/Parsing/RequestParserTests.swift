@@ -35,6 +35,16 @@ final class RequestParserTests: XCTestCase {
         XCTAssertEqual(parsed[0].0.headers["x-two"], "spaced value")
     }
 
+    func testNotesTheRequestIDFieldAndWhetherTheTargetIsAPlainPath() {
+        let parsed = requests(parse(
+            "GET /health HTTP/1.1\r\nHost: x\r\nx-request-id: abc\r\nX-Request-ID: second\r\n\r\n"
+                + "GET /a?b=1 HTTP/1.1\r\nHost: x\r\n\r\nGET /%7Euser HTTP/1.1\r\nHost: x\r\n\r\nGET * HTTP/1.1\r\nHost: x\r\n\r\n"))
+        XCTAssertEqual(parsed.map(\.0.requestIDField), ["abc", nil, nil, nil])
+        XCTAssertEqual(parsed.map(\.0.targetIsPath), [true, false, false, false])
+        XCTAssertEqual(Request(head: parsed[1].0, body: [], id: "", remoteAddress: "", loopScheduler: nil).path, "/a")
+        XCTAssertEqual(Request(head: parsed[2].0, body: [], id: "", remoteAddress: "", loopScheduler: nil).path, "/~user")
+    }
+
     func testGivesTheSameResultWhateverTheSplit() {
         let text = "POST /e HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\nGET / HTTP/1.0\r\n\r\n"
         for step in 1...9 {
