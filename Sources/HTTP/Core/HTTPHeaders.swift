@@ -91,9 +91,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         return a == b || sameNameIgnoringCase(a, b)
     }
 
-    @inline(never)
     private static func sameNameIgnoringCase(_ a: String, _ b: String) -> Bool {
-        sameName(Substring(a), Substring(b))
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in sameBytes(x, y) } }
     }
 
     static func sameName<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {

@@ -231,14 +231,14 @@ public struct RequestParser {
             case .requestID: if request.requestID == nil { request.requestID = value }
             case nil: break
             }
-            request.headers.add(name: String(decoding: name, as: UTF8.self), value: value)
+            request.headers.add(name: CommonFieldName.string(for: name) ?? String(decoding: name, as: UTF8.self), value: value)
         }
     }
 
     /// Decides the body framing from the header fields (RFC 9112 §6.3), refusing anything ambiguous.
     private mutating func finishHead(_ output: (Output) -> Void) {
-        let parts = request
-        request = HeadUnderConstruction()
+        var parts = HeadUnderConstruction()
+        swap(&parts, &request)
         if parts.hostCount > 1 { return fail(.malformed("more than one Host header"), output) }
         if parts.version == .http1_1 && parts.hostCount == 0 { return fail(.malformed("HTTP/1.1 request without Host"), output) }
         var head = RequestHead(

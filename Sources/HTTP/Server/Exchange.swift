@@ -19,7 +19,7 @@ final class Exchange: @unchecked Sendable {
     /// A streamed response's head, held until its body starts so both leave in one write.
     var pendingHead: [UInt8]?
 
-    init(request: Request, startedAt: ContinuousClock.Instant) {
+    init(request: consuming Request, startedAt: ContinuousClock.Instant) {
         self.request = request
         self.startedAt = startedAt
     }

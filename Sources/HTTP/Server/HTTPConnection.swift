@@ -115,7 +115,7 @@ final class HTTPConnection: @unchecked Sendable {
             id: RequestID.next(incoming: head.requestIDField, prefix: context.configuration.requestIDPrefix),
             remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
         let responses = context.router.route(&request)
-        let exchange = Exchange(request: request, startedAt: .now)
+        let exchange = Exchange(request: consume request, startedAt: .now)
         current = exchange
         // A synchronous pipeline (a fixed answer, whatever middlewares map it) runs here and now,
         // without the watcher and subscription a `watch` builds and tears down per request.
