@@ -17,7 +17,7 @@ public final class Listener: @unchecked Sendable {
 
     /// Accepts per readiness event: 64 is a few milliseconds of connection set-up, after which
     /// the loop serves its other sockets before it accepts more.
-    static let acceptsPerWakeup = 64
+    package static let acceptsPerWakeup = 64
 
     /// Binds and listens; call `start()` to begin accepting. `onAccept` runs on `loop`.
     public init(host: String, port: Int, backlog: Int32, loop: EventLoop, onAccept: @escaping (Socket, SocketAddress) -> Void) throws {
