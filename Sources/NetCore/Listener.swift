@@ -19,9 +19,13 @@ public final class Listener: @unchecked Sendable {
     /// the loop serves its other sockets before it accepts more.
     package static let acceptsPerWakeup = 64
 
-    /// Binds and listens; call `start()` to begin accepting. `onAccept` runs on `loop`.
-    public init(host: String, port: Int, backlog: Int32, loop: EventLoop, onAccept: @escaping (Socket, SocketAddress) -> Void) throws {
-        socket = try Socket.listen(host: host, port: port, backlog: backlog)
+    /// Binds and listens (with `SO_REUSEPORT` when `reusePort`); call `start()` to begin accepting.
+    /// `onAccept` runs on `loop`.
+    public init(
+        host: String, port: Int, backlog: Int32, reusePort: Bool = false, loop: EventLoop,
+        onAccept: @escaping (Socket, SocketAddress) -> Void
+    ) throws {
+        socket = try Socket.listen(host: host, port: port, backlog: backlog, reusePort: reusePort)
         self.port = socket.localAddress()?.port ?? port
         self.loop = loop
         self.onAccept = onAccept

@@ -31,8 +31,9 @@ public struct Socket: Sendable, Hashable {
     }
 
     /// Opens a listening socket on `host:port` (port 0 picks a free port) with
-    /// SO_REUSEADDR, non-blocking, and the given accept backlog.
-    public static func listen(host: String, port: Int, backlog: Int32 = 4096) throws -> Socket {
+    /// SO_REUSEADDR, non-blocking, and the given accept backlog; with `reusePort`, also
+    /// SO_REUSEPORT, so several sockets (one per event loop) can listen on the same port.
+    public static func listen(host: String, port: Int, backlog: Int32 = 4096, reusePort: Bool = false) throws -> Socket {
         SignalPipe.ignore()
         var lastError = SocketError("bind", code: EADDRNOTAVAIL)
         for address in try SocketAddress.resolve(host: host, port: port, passive: true) {
@@ -40,6 +41,7 @@ public struct Socket: Sendable, Hashable {
             guard fd >= 0 else { lastError = SocketError("socket"); continue }
             let socket = Socket(descriptor: fd)
             socket.setOption(SO_REUSEADDR, 1)
+            if reusePort { socket.setOption(SO_REUSEPORT, 1) }
             if address.family == AF_INET6 { _ = setsockoptInt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0) }
             let bound = address.withSockaddr { bind(fd, $0, $1) }
             guard bound == 0 else { lastError = SocketError("bind \(address)"); socket.close(); continue }

@@ -29,7 +29,7 @@ public final class HTTPServer: Sendable {
     private let cursor = Atomic<Int>(0)
 
     private struct State {
-        var listener: Listener?
+        var listeners: [Listener] = []
         var context: ServerContext?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var shutdownStarted = false
@@ -60,23 +60,41 @@ public final class HTTPServer: Sendable {
     public func start() throws -> Int {
         let tls = try configuration.tls.map { try TLSContext(configuration: $0) }
         let context = ServerContext(configuration: configuration, router: router, observer: observer, tls: tls)
-        let listener = try Listener(host: configuration.host, port: configuration.port, backlog: configuration.backlog, loop: group.loops[0]) { [weak self] socket, address in
-            self?.accepted(socket, from: address)
-        }
+        let listeners = try makeListeners()
         state.withLock {
-            $0.listener = listener
+            $0.listeners = listeners
             $0.context = context
         }
         let timeouts = configuration.timeouts
         let shortest = min(timeouts.header, timeouts.idle, timeouts.write)
         let sweep = min(max(shortest / 8, .milliseconds(5)), .milliseconds(250))
         for set in sets { set.loop.execute { set.startSweeping(every: sweep) } }
-        listener.start()
-        return listener.port
+        for listener in listeners { listener.start() }
+        return listeners[0].port
+    }
+
+    /// One listener on the first loop, or with `reusePort` one per loop, all on the first one's port.
+    private func makeListeners() throws -> [Listener] {
+        let reusePort = configuration.acceptBalancing == .reusePort && sets.count > 1
+        var listeners: [Listener] = []
+        for set in reusePort ? sets : [sets[0]] {
+            let port = listeners.first?.port ?? configuration.port
+            do {
+                listeners.append(try Listener(
+                    host: configuration.host, port: port, backlog: configuration.backlog, reusePort: reusePort, loop: set.loop
+                ) { [weak self] socket, address in
+                    self?.accepted(socket, from: address, onto: reusePort ? set : nil)
+                })
+            } catch {
+                for listener in listeners { listener.stop() }
+                throw error
+            }
+        }
+        return listeners
     }
 
     /// The bound port once started.
-    public var port: Int? { state.withLock { $0.listener?.port } }
+    public var port: Int? { state.withLock { $0.listeners.first?.port } }
 
     /// Connections currently open.
     public var openConnections: Int { open.load(ordering: .relaxed) }
@@ -89,11 +107,11 @@ public final class HTTPServer: Sendable {
     /// connections. `completion` runs once every connection is gone, or at
     /// `deadline`, when the rest are closed forcibly.
     public func shutdown(deadline: Duration, completion: @escaping @Sendable () -> Void) {
-        let (listener, context, first) = state.withLock { state -> (Listener?, ServerContext?, Bool) in
+        let (listeners, context, first) = state.withLock { state -> ([Listener], ServerContext?, Bool) in
             state.shutdownWaiters.append(completion)
             let first = !state.shutdownStarted
             state.shutdownStarted = true
-            return (state.listener, state.context, first)
+            return (state.listeners, state.context, first)
         }
         guard first else { finishIfDrained(); return }
         context?.beginShuttingDown()
@@ -101,7 +119,14 @@ public final class HTTPServer: Sendable {
             for set in sets { set.loop.execute { set.beginShutdown() } }
             finishIfDrained()
         }
-        if let listener { listener.stop(completion: stopped) } else { stopped() }
+        if listeners.isEmpty {
+            stopped()
+        } else {
+            let remaining = Atomic<Int>(listeners.count)
+            for listener in listeners {
+                listener.stop { if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { stopped() } }
+            }
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(deadline.nanoseconds))) { [self] in
             let remaining = DispatchGroup()
             for set in sets {
@@ -119,7 +144,8 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    private func accepted(_ socket: Socket, from address: SocketAddress) {
+    /// On the accepting loop; `loop` is that loop's set when each loop accepts its own (`reusePort`).
+    private func accepted(_ socket: Socket, from address: SocketAddress, onto loop: ConnectionSet?) {
         guard let context = state.withLock({ $0.shutdownStarted ? nil : $0.context }) else {
             socket.close()
             return
@@ -129,7 +155,7 @@ public final class HTTPServer: Sendable {
             return
         }
         changeOpenCount(by: 1)
-        let target = sets[Int(cursor.wrappingAdd(1, ordering: .relaxed).oldValue.magnitude % UInt(sets.count))]
+        let target = loop ?? sets[Int(cursor.wrappingAdd(1, ordering: .relaxed).oldValue.magnitude % UInt(sets.count))]
         let remote = address.description
         // On the listener's own loop the connection starts at once; elsewhere on that loop's next turn.
         target.loop.executeSoon { [self] in

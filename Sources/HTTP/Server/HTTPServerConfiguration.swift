@@ -11,6 +11,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var tls: TLSConfiguration?
     /// Event loops sharing the connections; one per core by default (`NETCORE_EVENT_LOOPS` overrides).
     public var loopCount = EventLoopGroup.defaultLoopCount
+    /// How new connections are spread over the loops.
+    public var acceptBalancing = AcceptBalancing.default
     /// Listen backlog; large so a burst of thousands of connects is not dropped.
     public var backlog: Int32 = 4096
     /// Fixed bodies at least this large are gzipped when the client accepts gzip.
