@@ -50,6 +50,21 @@ final class HTTPMetricsTests: XCTestCase {
         XCTAssertEqual(requests("POST", "/users/{login}", "405"), 1)
     }
 
+    func testRecordingFromManyThreadsAtOnceCountsEveryRequestInItsOwnSeries() {
+        // Four threads, each adding series while the others read them: no request lost or misfiled.
+        let metrics = HTTPMetrics(factory: recorded)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<500 {
+                metrics.record(CompletedRequest(
+                    method: .get, path: "/x", target: "/x", routePattern: "/r\(index % 25)", status: 200 + thread, duration: .milliseconds(1),
+                    bodyBytes: 0, requestID: "r", remoteAddress: "127.0.0.1:1", userAgent: nil, completed: true))
+            }
+        }
+        for thread in 0..<4 {
+            for route in 0..<25 { XCTAssertEqual(requests("GET", "/r\(route)", "\(200 + thread)"), 20, "/r\(route) \(200 + thread)") }
+        }
+    }
+
     func testARequestThatMatchedNoRouteIsLabelledUnmatched() {
         HTTPMetrics(factory: recorded).record(completed(route: nil, status: 404))
         XCTAssertEqual(requests("GET", "unmatched", "404"), 1)
