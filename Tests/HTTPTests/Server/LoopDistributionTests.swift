@@ -9,8 +9,8 @@ import XCTest
 /// serves an equal share (a loop with more connections than another is where the tail
 /// latency grows).
 final class LoopDistributionTests: XCTestCase {
-    /// The loop (its scheduler) that served each request to `/loop`, one request per connection.
-    private func loopsServing(_ connections: Int, configure: (inout HTTPServerConfiguration) -> Void) throws -> [ObjectIdentifier] {
+    /// How many requests each loop (by its scheduler) served, one request per connection to `/loop`.
+    private func requestsPerLoop(_ connections: Int, loops loopCount: Int, _ balancing: AcceptBalancing) throws -> [Int] {
         let loops = Locked<[ObjectIdentifier]>([])
         var router = Router()
         router.get("/loop") { request in
@@ -18,33 +18,28 @@ final class LoopDistributionTests: XCTestCase {
             if let scheduler { loops.withLock { $0.append(scheduler) } }
             return .just(.text(scheduler == nil ? "none" : "ok"))
         }
-        let server = try TestServer(router: router, configure: configure)
+        let server = try TestServer(router: router) {
+            $0.loopCount = loopCount
+            $0.acceptBalancing = balancing
+        }
         for _ in 0..<connections {
             let client = try server.client()
             try client.send("GET /loop HTTP/1.1\r\nHost: x\r\n\r\n")
             XCTAssertEqual(try client.readResponse().bodyText, "ok")
         }
-        return loops.withLock { $0 }
+        let seen = loops.withLock { $0 }
+        return Set(seen).map { loop in seen.filter { $0 == loop }.count }
     }
 
     func testConnectionsAreSpreadEvenlyOverTheLoops() throws {
         // One connection after another: the k-th goes to loop k mod 3.
-        let seen = try loopsServing(9) {
-            $0.loopCount = 3
-            $0.acceptBalancing = .roundRobin
-        }
-        XCTAssertEqual(seen.count, 9)
-        XCTAssertEqual(Set(seen).count, 3)
-        for loop in Set(seen) { XCTAssertEqual(seen.filter { $0 == loop }.count, 3) }
+        XCTAssertEqual(try requestsPerLoop(9, loops: 3, .roundRobin), [3, 3, 3])
     }
 
     func testWithReusePortEveryLoopAcceptsConnectionsOfItsOwn() throws {
         // The kernel hashes connections over the loops' sockets: all 24 on one loop would be a 2^-23 chance.
-        let seen = try loopsServing(24) {
-            $0.loopCount = 2
-            $0.acceptBalancing = .reusePort
-        }
-        XCTAssertEqual(seen.count, 24)
-        XCTAssertEqual(Set(seen).count, 2)
+        let counts = try requestsPerLoop(24, loops: 2, .reusePort)
+        XCTAssertEqual(counts.count, 2)
+        XCTAssertEqual(counts.reduce(0, +), 24)
     }
 }
