@@ -9,7 +9,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var timeouts = HTTPTimeouts()
     /// TLS for every connection when set (TLS 1.2 minimum by default).
     public var tls: TLSConfiguration?
-    /// Event loops sharing the connections; one per core by default (`NETCORE_EVENT_LOOPS` overrides).
+    /// Event loops sharing the connections; two per core by default (see `EventLoopGroup.defaultLoopCount`).
     public var loopCount = EventLoopGroup.defaultLoopCount
     /// How new connections are spread over the loops.
     public var acceptBalancing = AcceptBalancing.default
