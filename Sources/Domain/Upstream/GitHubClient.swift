@@ -69,14 +69,14 @@ public final class GitHubClient: Sendable {
 
     public func users(since: Int, perPage: Int, trace: PipelineTrace? = nil) -> Single<[GitHubUser]> {
         get(apiURL("/users", query: "since=\(since)&per_page=\(perPage)"), stage: .users, trace: trace)
-            .map { try Self.decode([GitHubUser].self, $0, stage: .users) }
+            .map { try GitHubUserReader.list($0.body) ?? Self.decode([GitHubUser].self, $0, stage: .users) }
             .asSingle()
     }
 
     /// The public profile (`public-user`).
     public func user(login: String, trace: PipelineTrace? = nil) -> Single<GitHubUser> {
         get(apiURL("/users/\(Self.escape(login))"), stage: .user(login), trace: trace)
-            .map { try Self.decode(GitHubUser.self, $0, stage: .user(login)) }
+            .map { try GitHubUserReader.user($0.body) ?? Self.decode(GitHubUser.self, $0, stage: .user(login)) }
             .asSingle()
     }
 

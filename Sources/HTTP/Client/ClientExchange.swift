@@ -27,6 +27,9 @@ final class ClientExchange: Sendable {
     private let client: HTTPClient
     private let watcher: Watcher<HTTPClientResponse>
     private let origin: ConnectionPool.Origin
+    /// The loop the request was made on, if any: its connections are preferred, and a new
+    /// connection is opened there, so the answer arrives on the caller's own thread.
+    private let home: EventLoop?
     private let state: Locked<State>
 
     init(request: HTTPClientRequest, client: HTTPClient, watcher: Watcher<HTTPClientResponse>) {
@@ -34,11 +37,12 @@ final class ClientExchange: Sendable {
         self.client = client
         self.watcher = watcher
         origin = .init(secure: request.isSecure, host: request.host, port: request.port)
+        home = EventLoop.current
         state = Locked(State(parser: HTTPResponseParser(requestMethod: request.method)))
     }
 
     func start() {
-        let lease = client.pool.acquire(origin) { [self] grant in granted(grant) }
+        let lease = client.pool.acquire(origin, near: home) { [self] grant in granted(grant) }
         switch lease {
         case .reuse(let stream):
             state.withLock { $0.holdsSlot = true }
@@ -130,7 +134,7 @@ final class ClientExchange: Sendable {
         state.withLock { $0.connecting = true }
         ByteStreamConnector.connect(
             host: origin.host, port: origin.port, tls: origin.secure ? client.tls : nil,
-            timeout: client.connectTimeout, loop: client.loops.next()
+            timeout: client.connectTimeout, loop: home ?? client.loops.next()
         ) { result in
             self.state.withLock { $0.connecting = false }
             switch result {
@@ -238,7 +242,7 @@ final class ClientExchange: Sendable {
             defer { state.holdsSlot = false }
             return state.holdsSlot
         }
-        if held { client.pool.release(origin) }
+        if held { client.pool.release(origin, near: home) }
     }
 
     /// Cancelled before any connection was in use: the slot goes back now.
