@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads GitHub user objects (`simple-user` list items, `public-user`) straight from a
 /// body's bytes: the fields `GitHubUser` keeps are picked out and every other value is
 /// skipped without being built.
@@ -25,6 +31,17 @@ enum GitHubUserReader {
             guard let user = reader.user(), reader.atEnd() else { return nil }
             return user
         }
+    }
+
+    /// The fields `GitHubUser` keeps, by their JSON names.
+    private enum Field {
+        case login, id, avatarUrl, type, name, company, blog, location, bio, publicRepos, followers, following, createdAt, other
+
+        static let names: [(StaticString, Field)] = [
+            ("login", .login), ("id", .id), ("avatar_url", .avatarUrl), ("type", .type), ("name", .name),
+            ("company", .company), ("blog", .blog), ("location", .location), ("bio", .bio),
+            ("public_repos", .publicRepos), ("followers", .followers), ("following", .following), ("created_at", .createdAt),
+        ]
     }
 
     private struct Reader {
@@ -72,22 +89,22 @@ enum GitHubUserReader {
             var publicRepos: Int??, followers: Int??, following: Int??, createdAt: String??
             if !take(UInt8(ascii: "}")) {
                 repeat {
-                    guard let key = string(), take(UInt8(ascii: ":")) else { return nil }
+                    guard let key = keyField(), take(UInt8(ascii: ":")) else { return nil }
                     switch key {
-                    case "login": guard login == nil, let value = string() else { return nil }; login = value
-                    case "id": guard id == nil, let value = integer() else { return nil }; id = value
-                    case "avatar_url": guard avatarUrl == nil, let value = string() else { return nil }; avatarUrl = value
-                    case "type": guard type == nil, let value = optional({ $0.string() }) else { return nil }; type = value
-                    case "name": guard name == nil, let value = optional({ $0.string() }) else { return nil }; name = value
-                    case "company": guard company == nil, let value = optional({ $0.string() }) else { return nil }; company = value
-                    case "blog": guard blog == nil, let value = optional({ $0.string() }) else { return nil }; blog = value
-                    case "location": guard location == nil, let value = optional({ $0.string() }) else { return nil }; location = value
-                    case "bio": guard bio == nil, let value = optional({ $0.string() }) else { return nil }; bio = value
-                    case "public_repos": guard publicRepos == nil, let value = optional({ $0.integer() }) else { return nil }; publicRepos = value
-                    case "followers": guard followers == nil, let value = optional({ $0.integer() }) else { return nil }; followers = value
-                    case "following": guard following == nil, let value = optional({ $0.integer() }) else { return nil }; following = value
-                    case "created_at": guard createdAt == nil, let value = optional({ $0.string() }) else { return nil }; createdAt = value
-                    default: guard skipValue(depth: 0) else { return nil }
+                    case .login: guard login == nil, let value = string() else { return nil }; login = value
+                    case .id: guard id == nil, let value = integer() else { return nil }; id = value
+                    case .avatarUrl: guard avatarUrl == nil, let value = string() else { return nil }; avatarUrl = value
+                    case .type: guard type == nil, let value = optional({ $0.string() }) else { return nil }; type = value
+                    case .name: guard name == nil, let value = optional({ $0.string() }) else { return nil }; name = value
+                    case .company: guard company == nil, let value = optional({ $0.string() }) else { return nil }; company = value
+                    case .blog: guard blog == nil, let value = optional({ $0.string() }) else { return nil }; blog = value
+                    case .location: guard location == nil, let value = optional({ $0.string() }) else { return nil }; location = value
+                    case .bio: guard bio == nil, let value = optional({ $0.string() }) else { return nil }; bio = value
+                    case .publicRepos: guard publicRepos == nil, let value = optional({ $0.integer() }) else { return nil }; publicRepos = value
+                    case .followers: guard followers == nil, let value = optional({ $0.integer() }) else { return nil }; followers = value
+                    case .following: guard following == nil, let value = optional({ $0.integer() }) else { return nil }; following = value
+                    case .createdAt: guard createdAt == nil, let value = optional({ $0.string() }) else { return nil }; createdAt = value
+                    case .other: guard skipValue(depth: 0) else { return nil }
                     }
                 } while take(UInt8(ascii: ","))
                 guard take(UInt8(ascii: "}")) else { return nil }
@@ -138,18 +155,60 @@ enum GitHubUserReader {
         mutating func string() -> String? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = index
+            var ascii = true
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
-                    let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
                     index += 1
-                    return text
+                    // ASCII needs no validation: the common case costs one copy.
+                    return ascii ? String(decoding: raw, as: UTF8.self) : String(validating: raw, as: UTF8.self)
                 }
                 if byte == UInt8(ascii: "\\") { return escapedString(from: start) }
                 guard byte >= 0x20 else { return nil }
+                if byte >= 0x80 { ascii = false }
                 index += 1
             }
             return nil
+        }
+
+        /// A string skipped without being built; false when it is not a well-formed one.
+        mutating func skipString() -> Bool {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return false }
+            let start = index
+            index += 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    index += 1
+                    return true
+                }
+                if byte == UInt8(ascii: "\\") || byte >= 0x80 {
+                    // Escapes and non-ASCII text are checked as `string()` checks them.
+                    index = start
+                    return string() != nil
+                }
+                guard byte >= 0x20 else { return false }
+                index += 1
+            }
+            return false
+        }
+
+        /// The field a key names, matched on its bytes (a key with escapes is left to JSONDecoder).
+        mutating func keyField() -> Field? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+                guard bytes[index] >= 0x20 else { return nil }
+                index += 1
+            }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            index += 1
+            for (name, field) in Field.names where name.utf8CodeUnitCount == key.count {
+                if memcmp(name.utf8Start, key.baseAddress!, key.count) == 0 { return field }
+            }
+            return .other
         }
 
         /// The rest of a string that has escapes, from its first byte at `start`.
@@ -225,12 +284,13 @@ enum GitHubUserReader {
             guard index < bytes.count else { return false }
             switch bytes[index] {
             case UInt8(ascii: "\""):
-                return string() != nil
+                return skipString()
             case UInt8(ascii: "{"):
                 index += 1
                 if take(UInt8(ascii: "}")) { return true }
                 repeat {
-                    guard string() != nil, take(UInt8(ascii: ":")), skipValue(depth: depth + 1) else { return false }
+                    skipWhitespace()
+                    guard skipString(), take(UInt8(ascii: ":")), skipValue(depth: depth + 1) else { return false }
                 } while take(UInt8(ascii: ","))
                 return take(UInt8(ascii: "}"))
             case UInt8(ascii: "["):

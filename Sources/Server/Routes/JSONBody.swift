@@ -8,8 +8,6 @@ import HTTP
 /// Encodes route answers as compact camelCase JSON with unescaped slashes (URLs stay readable).
 enum JSONBody {
     static func encode(_ value: some Encodable) throws -> [UInt8] {
-        // The same bytes, written directly for the plain shapes (see `SortedKeysJSONWriter`).
-        if let bytes = try? SortedKeysJSONWriter().encode(value) { return bytes }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(value))
