@@ -125,11 +125,7 @@ enum GitHubUserReader {
 
         mutating func literal(_ word: StaticString) -> Bool {
             skipWhitespace()
-            let count = word.utf8CodeUnitCount
-            guard bytes.count - index >= count else { return false }
-            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
-            index += count
-            return true
+            return literalBytes(word)
         }
 
         /// A plain integer (`-?[0-9]+`) that fits an `Int`.

@@ -50,7 +50,8 @@ public final class UpstreamServices: Sendable {
         // Timeouts and retry back-offs on the loop that runs the exchange (see `CurrentLoopScheduler`):
         // arming one is a heap push there, where a `QueueScheduler` made a Dispatch timer per attempt.
         let client = GitHubClient(
-            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache),
+            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache,
+                singleFlight: configuration.upstreamSingleFlight),
             transport: HTTPUpstreamTransport(), scheduler: CurrentLoopScheduler(), metrics: metrics)
         return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }
