@@ -253,7 +253,7 @@ final class ClientExchange: Sendable {
             defer { state.holdsSlot = false }
             return state.holdsSlot
         }
-        if held { client.pool.release(origin, near: home) }
+        if held { client.pool.release(origin) }
     }
 
     /// Cancelled before any connection was in use: the slot goes back now.
