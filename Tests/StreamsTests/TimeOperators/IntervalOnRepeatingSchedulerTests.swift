@@ -24,6 +24,15 @@ final class IntervalOnRepeatingSchedulerTests: XCTestCase {
         subscription.dispose()
     }
 
+    func testATimerFiringLateNeverEmitsTheNextTickBeforeItIsDue() {
+        let base = TestScheduler()
+        let scheduler = VirtualRepeatingScheduler(base: base, late: .milliseconds(70))
+        let (recorder, subscription) = base.record(DataStream.interval(.milliseconds(100), scheduler: scheduler))
+        base.advance(to: .milliseconds(400))
+        XCTAssertEqual(recorder.events, [.at(70, .data(0)), .at(170, .data(1)), .at(270, .data(2)), .at(370, .data(3))])
+        subscription.dispose()
+    }
+
     func testMergedRunsCatchUpOnEveryMissedTick() {
         let base = TestScheduler()
         let scheduler = VirtualRepeatingScheduler(base: base, stride: 3)

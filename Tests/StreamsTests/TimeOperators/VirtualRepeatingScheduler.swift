@@ -4,11 +4,12 @@ import StreamsTesting
 
 /// A `RepeatingScheduler` on virtual time, for testing how periodic streams cope
 /// with a real repeating timer: each run fires `early` before its period (a clock
-/// that is slightly off), and only every `stride`-th period fires at all (the runs
+/// that is slightly off) or `late` after it (a busy loop), and only every `stride`-th period fires at all (the runs
 /// in between merged into it, as Dispatch does when it is late).
 struct VirtualRepeatingScheduler: RepeatingScheduler {
     let base: TestScheduler
     var early: Duration = .zero
+    var late: Duration = .zero
     var stride = 1
 
     var now: Duration { base.now }
@@ -23,7 +24,7 @@ struct VirtualRepeatingScheduler: RepeatingScheduler {
     }
 
     func scheduleRepeating(after delay: Duration, every period: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        let job = RepeatingJob(base: base, origin: base.now + delay, period: period * stride, early: early, work: work)
+        let job = RepeatingJob(base: base, origin: base.now + delay, period: period * stride, early: early - late, work: work)
         job.arm(run: 0)
         return Disposable { job.cancel() }
     }
