@@ -128,6 +128,17 @@ def gaps_and_duplicates(ids):
 
 
 SSE_LOAD = os.environ.get("SSE_LOAD", "")
+REPLICA_PIDS = [int(p) for p in os.environ.get("REPLICA_PIDS", "").split(",") if p]
+
+
+def replicas_cpu():
+    """user+system seconds of the three replicas so far (from /proc)."""
+    total = 0
+    for pid in REPLICA_PIDS:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 PROCESSES = int(os.environ.get("PROCESSES", "2"))
 
 
@@ -149,13 +160,19 @@ def load_clients(n, seconds, source_seconds, switch_after=None):
         time.sleep(0.2)
     source = Source()
     started = time.monotonic()
+    cpu_before = replicas_cpu() if REPLICA_PIDS else 0
     asyncio.run(source.run(started + source_seconds))
+    result_cpu = replicas_cpu() - cpu_before if REPLICA_PIDS else None
     out, _ = client.communicate(timeout=seconds + 120)
-    return source, json.loads(out.strip().splitlines()[-1])
+    result = json.loads(out.strip().splitlines()[-1])
+    result["replicas_cpu_s"] = result_cpu
+    return source, result
 
 
 def load_line(result):
-    return (f"client lateness: turn p99 {result['client_turn_p99_ms']:.1f} ms, max {result['client_turn_max_ms']:.1f} ms, "
+    cpu = result.get("replicas_cpu_s")
+    per_delivery = f"replicas' CPU {cpu / result['stamped'] * 1e6:.1f} µs per delivery while the source ran; " if cpu and result["stamped"] else ""
+    return (per_delivery + f"client lateness: turn p99 {result['client_turn_p99_ms']:.1f} ms, max {result['client_turn_max_ms']:.1f} ms, "
             f"client CPU {result['client_cpu_s']:.1f} s; load average {os.getloadavg()[0]:.1f}")
 
 
