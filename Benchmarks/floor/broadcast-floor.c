@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loopback-listener.h"
+
 static const char HEAD[] =
     "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n";
 static int port = 8083;
@@ -37,23 +39,9 @@ static uint64_t clock_ns(clockid_t id) {
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-static int listen_socket(void) {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
-    struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons((unsigned short)port) };
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0 || listen(fd, 4096) != 0) {
-        perror("broadcast-floor: bind/listen");
-        exit(1);
-    }
-    return fd;
-}
-
 static void *serve(void *unused) {
     (void)unused;
-    int listener = listen_socket(), epoll = epoll_create1(0);
+    int listener = listen_socket(port, "broadcast-floor"), epoll = epoll_create1(0);
     struct epoll_event e = { .events = EPOLLIN, .data.ptr = NULL };
     epoll_ctl(epoll, EPOLL_CTL_ADD, listener, &e);
     size_t count = 0, capacity = 1024;
