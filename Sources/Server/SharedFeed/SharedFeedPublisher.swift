@@ -21,7 +21,8 @@ final class SharedFeedPublisher: Sendable {
         var leaseMilliseconds = 0
     }
 
-    private struct State {
+    /// Internal for its tests; only the publisher holds one.
+    struct State {
         /// Each entry with its number (see `SharedFeedScript`).
         var queue: [(number: Int, entry: Entry)] = []
         var numbered = 0

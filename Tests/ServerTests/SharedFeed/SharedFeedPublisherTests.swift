@@ -59,6 +59,25 @@ final class SharedFeedPublisherTests: XCTestCase {
         XCTAssertEqual(publisher.dropped, 0)
     }
 
+    func testEventsSkippedAsRepeatsAfterANOSCRIPTAreCountedAsDroppedNotLostSilently() {
+        // Batch 1...3 was answered NOSCRIPT (never appended); a later batch got through meanwhile, so
+        // the resent 1...3 is skipped by the script (-1 each) except 3, which Redis appended (id 9).
+        var state = SharedFeedPublisher.State()
+        state.unapplied = [1...3]
+        state.countSkipped(1...3, replies: [.integer(-1), .integer(-1), .integer(9)])
+        XCTAssertEqual(state.dropped, 2)
+        XCTAssertTrue(state.unapplied.isEmpty, "forgotten once resent")
+    }
+
+    func testARepeatOutsideTheUnappliedRangesIsNoDrop() {
+        // A resend after a lost reply: Redis had appended 4...5, so skipping them loses nothing.
+        var state = SharedFeedPublisher.State()
+        state.unapplied = [7...8]
+        state.countSkipped(4...5, replies: [.integer(-1), .integer(-1)])
+        XCTAssertEqual(state.dropped, 0)
+        XCTAssertEqual(state.unapplied, [7...8])
+    }
+
     private func connectedPublisher(to redis: RedisServerProcess, capacity: Int) throws -> (RedisConnection, SharedFeedPublisher) {
         let relay = Locked<SharedFeedPublisher?>(nil)
         let connection = try RedisConnection(configuration: RedisConfiguration(url: try RedisURL(parsing: redis.url))) { state in
