@@ -16,9 +16,9 @@ import NetCore
 /// an idle connection of that same loop when there is one, or opens one there while the
 /// origin is below its cap (waiters stay first come first served). The exchange then runs
 /// where its caller runs: no wake-up of another loop's thread, no lock handed between threads, and
-/// no memory freed on another thread's malloc arena. At `/users?limit=30` under load that
-/// is 31 exchanges a request; with connections taken from any loop about half of them
-/// hopped (about 15 futex calls and 30 eventfd writes a request).
+/// no memory freed on another thread's malloc arena. Measured at `/users?limit=30` (31
+/// exchanges a request), together with the per-loop timers: futex calls 2.95 → 1.66 and
+/// eventfd wake-ups 5.8 → 2.1 per request.
 final class ConnectionPool: Sendable {
     struct Origin: Hashable, Sendable {
         let secure: Bool
@@ -65,7 +65,7 @@ final class ConnectionPool: Sendable {
         }
 
         /// The oldest waiter, whatever its loop: preferring the connection's own loop let one
-        /// loop's waiters starve the other's (a p99 of 1.4 s at 512 fetches for 64 connections).
+        /// loop's waiters starve the other's (p99 up to 3 s at 512 fetches for 64 connections).
         mutating func popWaiter() -> Waiter? {
             guard waiterStart < waiters.count else { return nil }
             let waiter = waiters[waiterStart]
