@@ -86,7 +86,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// The common case, two `String`s: most names differ in length, and a name spelled as asked
     /// (`Host` for `Host`) is one comparison of the strings' representations.
     @inline(__always)
-    static func sameName(_ a: String, _ b: String) -> Bool {
+    package static func sameName(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
         return a == b || sameNameIgnoringCase(a, b)
     }
@@ -96,7 +96,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         return a.withUTF8 { x in b.withUTF8 { y in sameBytes(x, y) } }
     }
 
-    static func sameName<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
+    package static func sameName<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
         // Native strings (small ones too) lend their bytes: a plain loop over two buffers, where
