@@ -28,13 +28,8 @@ extension UpstreamRequest {
 }
 
 extension UpstreamResponse {
-    /// Header names lower-cased; repeated fields joined with `, ` (RFC 9110 §5.3).
+    /// The client's answer, its fields kept as received.
     init(_ response: HTTPClientResponse) {
-        var headers: [String: String] = [:]
-        for (name, value) in response.headers {
-            let key = name.lowercased()
-            headers[key] = headers[key].map { "\($0), \(value)" } ?? value
-        }
-        self.init(status: response.status.code, lowercasedHeaders: headers, body: response.body)
+        self.init(status: response.status.code, received: response.headers, body: response.body)
     }
 }

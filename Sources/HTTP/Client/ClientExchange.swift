@@ -170,12 +170,13 @@ final class ClientExchange: Sendable {
             if proceed { connect() } else { releaseSlotIfIdle() }
             return
         }
-        stream.onRead = { bytes in self.received(Array(bytes), on: stream) }
+        stream.onRead = { bytes in self.received(bytes, on: stream) }
         stream.onClose = { reason in self.closed(stream, reason: reason, reused: reused) }
         stream.write(request.encodedHead)
     }
 
-    private func received(_ bytes: [UInt8], on stream: ByteStream) {
+    /// Parses the read where it lies: only an incomplete head is kept by the parser.
+    private func received(_ bytes: UnsafeRawBufferPointer, on stream: ByteStream) {
         let progress = state.withLock { state -> Result<HTTPResponseParser.Progress, HTTPResponseParser.Failure> in
             state.receivedAny = true
             do { return .success(try state.parser.feed(bytes)) } catch let failure as HTTPResponseParser.Failure {

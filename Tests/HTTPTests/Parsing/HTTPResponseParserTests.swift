@@ -97,4 +97,68 @@ final class HTTPResponseParserTests: XCTestCase {
             XCTAssertEqual(error as? HTTPResponseParser.Failure, .malformed("bad header field"))
         }
     }
+
+    func testAHeadSplitOverReadsWithTheBodyBehindItGivesTheWholeResponse() throws {
+        var parser = HTTPResponseParser()
+        XCTAssertEqual(try parser.feed(bytes("HTTP/1.1 200 OK\r\nContent-Ty")), .needMore)
+        XCTAssertEqual(try parser.feed(bytes("pe: image/png\r\nContent-Length: 4\r")), .needMore)
+        let progress = try parser.feed(bytes("\n\r\npng!"))
+        XCTAssertEqual(progress, .complete(HTTPClientResponse(status: .ok, headers: ["Content-Type": "image/png", "Content-Length": "4"], body: bytes("png!")), reusable: true))
+    }
+
+    func testABodySplitOverReadsIsJoined() throws {
+        var parser = HTTPResponseParser()
+        XCTAssertEqual(try parser.feed(bytes("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nab")), .needMore)
+        XCTAssertEqual(try parser.feed(bytes("cd")), .needMore)
+        guard case .complete(let response, let reusable) = try parser.feed(bytes("ef")) else { return XCTFail("incomplete") }
+        XCTAssertEqual(response.body, bytes("abcdef"))
+        XCTAssertTrue(reusable)
+    }
+
+    func testBytesBeyondTheAnswerMakeTheConnectionNotReusable() throws {
+        var parser = HTTPResponseParser()
+        guard case .complete(let response, let reusable) = try parser.feed(bytes("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1")) else {
+            return XCTFail("incomplete")
+        }
+        XCTAssertEqual(response.body, bytes("ok"))
+        XCTAssertFalse(reusable)
+    }
+
+    func testAnHTTP10AnswerIsNotReusableUnlessItAsksForKeepAlive() throws {
+        var plain = HTTPResponseParser(), keepAlive = HTTPResponseParser()
+        guard case .complete(_, let plainReusable) = try plain.feed(bytes("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n")),
+              case .complete(_, let keptReusable) = try keepAlive.feed(bytes("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n"))
+        else { return XCTFail("incomplete") }
+        XCTAssertFalse(plainReusable)
+        XCTAssertTrue(keptReusable)
+    }
+
+    func testAStatusLineWithoutAReasonPhraseIsAccepted() throws {
+        var parser = HTTPResponseParser()
+        guard case .complete(let response, _) = try parser.feed(bytes("HTTP/1.1 404\r\nContent-Length: 0\r\n\r\n")) else { return XCTFail("incomplete") }
+        XCTAssertEqual(response.status.code, 404)
+    }
+
+    func testStatusLinesWithABadVersionOrCodeAreMalformed() {
+        for line in ["HTTP/2.0 200 OK", "HTTP/1.1 20 OK", "HTTP/1.1 2000 OK", "HTTP/1.1 099 Low", "HTTP/1.1 600 High", "HTTP/1.1 2x0 OK", "HTTP/1.1  200 OK", "HTTP/1.1"] {
+            var parser = HTTPResponseParser()
+            XCTAssertThrowsError(try parser.feed(bytes(line + "\r\nContent-Length: 0\r\n\r\n")), line) { error in
+                XCTAssertEqual(error as? HTTPResponseParser.Failure, .malformed("bad status line"), line)
+            }
+        }
+    }
+
+    func testFieldNamesKeepTheirSpellingAndValuesLoseTheirSurroundingBlanks() throws {
+        var parser = HTTPResponseParser()
+        let wire = "HTTP/1.1 200 OK\r\nX-RateLimit-Remaining:  4999 \r\nx-ratelimit-reset:\t17\r\nETag: \"a\"\r\nContent-Length: 0\r\n\r\n"
+        guard case .complete(let response, _) = try parser.feed(bytes(wire)) else { return XCTFail("incomplete") }
+        XCTAssertEqual(Array(response.headers.map(\.name)), ["X-RateLimit-Remaining", "x-ratelimit-reset", "ETag", "Content-Length"])
+        XCTAssertEqual(Array(response.headers.map(\.value)), ["4999", "17", "\"a\"", "0"])
+    }
+
+    func testAnAnnouncedLengthFarBeyondWhatArrivesIsOnlyWaitedFor() throws {
+        var parser = HTTPResponseParser()
+        XCTAssertEqual(try parser.feed(bytes("HTTP/1.1 200 OK\r\nContent-Length: 999999999999999\r\n\r\nabc")), .needMore)
+        XCTAssertThrowsError(try parser.connectionClosed())
+    }
 }
