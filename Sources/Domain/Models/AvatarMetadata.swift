@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 
 /// What `/users` tells about a user's avatar: where to get it and what it is.
 public struct AvatarMetadata: Codable, Sendable, Equatable {
@@ -26,5 +27,20 @@ public struct AvatarMetadata: Codable, Sendable, Equatable {
         sha256 = SHA256Digest.hex(image.bytes)
         dataURI = embedDataURI ? "data:\(image.contentType);base64,\(Data(image.bytes).base64EncodedString())" : nil
         self.placeholder = placeholder ? true : nil
+    }
+}
+
+extension AvatarMetadata: JSONWritable {
+    /// `JSONEncoder`'s bytes (sorted keys, absent optionals left out), written directly.
+    public func writeJSON(to json: inout JSONOutput) {
+        json.object { json in
+            json.field("bytes", bytes)
+            json.field("contentType", contentType)
+            json.field("dataURI", ifPresent: dataURI)
+            json.field("placeholder", ifPresent: placeholder)
+            json.field("sha256", sha256)
+            json.field("upstreamUrl", upstreamUrl)
+            json.field("url", url)
+        }
     }
 }

@@ -1,3 +1,5 @@
+import HTTP
+
 /// The few public-profile fields `/users?profile=true` adds to each user, read from
 /// GitHub's `GET /users/{login}` (`public-user`).
 public struct PublicProfile: Codable, Sendable, Equatable {
@@ -23,5 +25,18 @@ public struct PublicProfile: Codable, Sendable, Equatable {
         try container.encode(bio, forKey: .bio)
         try container.encode(publicRepos, forKey: .publicRepos)
         try container.encode(followers, forKey: .followers)
+    }
+}
+
+extension PublicProfile: JSONWritable {
+    /// The bytes `encode(to:)` gives through `JSONEncoder` (sorted keys, nulls written), written directly.
+    public func writeJSON(to json: inout JSONOutput) {
+        json.object { json in
+            json.field("bio", bio)
+            json.field("company", company)
+            json.field("followers", followers)
+            json.field("location", location)
+            json.field("publicRepos", publicRepos)
+        }
     }
 }

@@ -1,3 +1,5 @@
+import HTTP
+
 /// One entry of `/users` and one `user` event of `/users/stream`.
 public struct UserWithAvatar: Codable, Sendable, Equatable {
     public let id: Int
@@ -31,6 +33,21 @@ public struct UserWithAvatar: Codable, Sendable, Equatable {
         if let profile {
             try container.encode(name, forKey: .name)
             try container.encode(profile, forKey: .profile)
+        }
+    }
+}
+
+extension UserWithAvatar: JSONWritable {
+    /// The bytes `encode(to:)` gives through `JSONEncoder` (sorted keys), written directly.
+    public func writeJSON(to json: inout JSONOutput) {
+        json.object { json in
+            json.field("avatar", avatar)
+            json.field("id", id)
+            json.field("login", login)
+            if let profile {
+                json.field("name", name)
+                json.field("profile", profile)
+            }
         }
     }
 }

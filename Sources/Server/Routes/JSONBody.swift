@@ -8,6 +8,7 @@ import HTTP
 /// Encodes route answers as compact camelCase JSON with unescaped slashes (URLs stay readable).
 enum JSONBody {
     static func encode(_ value: some Encodable) throws -> [UInt8] {
+        if let writable = value as? any JSONWritable { return JSONOutput.encode(writable, reservingCapacity: 4096) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(value))

@@ -1,0 +1,118 @@
+/// Compact JSON written into one byte buffer: strings escaped as `JSONEncoder` escapes them
+/// (`"`, `\`, `\b \f \n \r \t`, other control characters as `\u00xx`; `/` and non-ASCII
+/// left as they are), integers in decimal. Objects are written field by field in the order
+/// the caller gives (`JSONWritable` types give theirs sorted).
+public struct JSONOutput {
+    public private(set) var bytes: [UInt8] = []
+    /// No field written yet in the object being written: the next needs no comma.
+    private var atFirstField = true
+
+    public init(reservingCapacity capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// `value` as JSON bytes.
+    public static func encode(_ value: some JSONWritable, reservingCapacity capacity: Int = 256) -> [UInt8] {
+        var json = JSONOutput(reservingCapacity: capacity)
+        value.writeJSON(to: &json)
+        return json.bytes
+    }
+
+    /// `{`, the fields `body` writes, `}`.
+    public mutating func object(_ body: (inout JSONOutput) -> Void) {
+        let outer = atFirstField
+        atFirstField = true
+        bytes.append(UInt8(ascii: "{"))
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        atFirstField = outer
+    }
+
+    /// One `"key":value` of the object being written; `key` needs no escaping (a Swift
+    /// property name).
+    public mutating func field(_ key: StaticString, _ value: some JSONWritable) {
+        if !atFirstField { bytes.append(UInt8(ascii: ",")) }
+        atFirstField = false
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        value.writeJSON(to: &self)
+    }
+
+    /// The field when `value` is not nil, as `JSONEncoder` writes an optional property of a
+    /// synthesized `Encodable` (`encodeIfPresent`).
+    public mutating func field(_ key: StaticString, ifPresent value: (some JSONWritable)?) {
+        if let value { field(key, value) }
+    }
+
+    public mutating func array(_ elements: [some JSONWritable]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            element.writeJSON(to: &self)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    public mutating func null() {
+        bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+    }
+
+    public mutating func bool(_ value: Bool) {
+        if value {
+            bytes.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
+        } else {
+            bytes.append(contentsOf: [UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e")])
+        }
+    }
+
+    /// Decimal digits, `-` first when negative (`Int.min` included).
+    public mutating func int(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            repeat {
+                digits[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
+    }
+
+    public mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            bytes.append(UInt8(ascii: "\""))
+            // Runs that need no escape are copied whole.
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                escape(byte)
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        let backslash = UInt8(ascii: "\\")
+        switch byte {
+        case UInt8(ascii: "\""), backslash: bytes.append(contentsOf: [backslash, byte])
+        case 0x08: bytes.append(contentsOf: [backslash, UInt8(ascii: "b")])
+        case 0x0C: bytes.append(contentsOf: [backslash, UInt8(ascii: "f")])
+        case UInt8(ascii: "\n"): bytes.append(contentsOf: [backslash, UInt8(ascii: "n")])
+        case UInt8(ascii: "\r"): bytes.append(contentsOf: [backslash, UInt8(ascii: "r")])
+        case UInt8(ascii: "\t"): bytes.append(contentsOf: [backslash, UInt8(ascii: "t")])
+        default:
+            let hex = Self.hexDigits
+            bytes.append(contentsOf: [backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}

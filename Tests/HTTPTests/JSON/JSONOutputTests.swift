@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+@testable import HTTP
+
+/// `JSONOutput` must give exactly `JSONEncoder`'s bytes (sorted keys, unescaped slashes).
+final class JSONOutputTests: XCTestCase {
+    func foundation(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+
+    /// Every control character, the two escapes, slashes, DEL, and multi-byte UTF-8.
+    static let oddStrings: [String] = [
+        "", "plain", "a\"quote\"", "back\\slash", "http://127.0.0.1:8080/u/1?v=4&s=40", "line\nfeed", "cr\rtab\t",
+        "bell\u{07}backspace\u{08}formfeed\u{0C}vt\u{0B}", "nul\u{0}end", "esc\u{1B}[0m", "unit\u{1F}sep", "del\u{7F}",
+        "é ü ß 日本語", "emoji 🧑‍💻 flag 🇫🇷", "line sep \u{2028} para sep \u{2029}", "bom \u{FEFF}", "combining e\u{301}",
+        String((0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }),
+    ]
+
+    func testStringsAreEscapedAsJSONEncoderEscapesThem() throws {
+        for text in Self.oddStrings {
+            XCTAssertEqual(JSONOutput.encode(text), try foundation(text), text.debugDescription)
+        }
+    }
+
+    func testIntegersAreWrittenAsJSONEncoderWritesThem() throws {
+        for value in [0, 1, -1, 9, 10, 99, 100, 1234567890, Int.max, Int.min, -42] {
+            XCTAssertEqual(JSONOutput.encode(value), try foundation(value), String(value))
+        }
+    }
+
+    func testBooleansNullsAndArraysAreWrittenAsJSONEncoderWritesThem() throws {
+        XCTAssertEqual(JSONOutput.encode(true), try foundation(true))
+        XCTAssertEqual(JSONOutput.encode(false), try foundation(false))
+        XCTAssertEqual(JSONOutput.encode([String?.none, "x"]), try foundation([String?.none, "x"]))
+        XCTAssertEqual(JSONOutput.encode([[1, 2], [], [3]]), try foundation([[1, 2], [], [3]]))
+        XCTAssertEqual(JSONOutput.encode([Int]()), try foundation([Int]()))
+    }
+
+    struct Nested: Encodable, JSONWritable {
+        let name: String
+        let inner: Inner?
+        let tags: [String]
+
+        struct Inner: Encodable, JSONWritable {
+            let a: Int
+            let b: Bool?
+
+            func writeJSON(to json: inout JSONOutput) {
+                json.object { json in
+                    json.field("a", a)
+                    json.field("b", ifPresent: b)
+                }
+            }
+        }
+
+        func writeJSON(to json: inout JSONOutput) {
+            json.object { json in
+                json.field("inner", ifPresent: inner)
+                json.field("name", name)
+                json.field("tags", tags)
+            }
+        }
+    }
+
+    func testNestedObjectsPlaceTheirCommasAsJSONEncoderDoes() throws {
+        let values = [
+            Nested(name: "x/y", inner: .init(a: 1, b: nil), tags: []),
+            Nested(name: "", inner: nil, tags: ["a", "b\n"]),
+            Nested(name: "z", inner: .init(a: -3, b: true), tags: ["only"]),
+        ]
+        XCTAssertEqual(JSONOutput.encode(values), try foundation(values))
+    }
+}
