@@ -22,23 +22,24 @@ public struct HTTPClientRequest: Sendable, Equatable {
         self.init(method: method, url: url, headers: headers)
     }
 
-    public var isSecure: Bool { url.scheme?.lowercased() == "https" }
+    /// The scheme compared without a lower-cased copy: asked twice per exchange (origin, port).
+    public var isSecure: Bool { url.scheme.map { HTTPHeaders.sameName($0, "https") } ?? false }
     public var host: String { url.host ?? "127.0.0.1" }
     public var port: Int { url.port ?? (isSecure ? 443 : 80) }
 
-    /// Path plus query, as sent on the request line.
+    /// Path plus query, as sent on the request line: read from the URL's own parse, where
+    /// `URLComponents` parsed the string again (about 7,000 instructions per upstream exchange).
     public var target: String {
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        var path = components?.percentEncodedPath ?? ""
+        var path = url.path(percentEncoded: true)
         if path.isEmpty { path = "/" }
-        if let query = components?.percentEncodedQuery, !query.isEmpty { return path + "?" + query }
+        if let query = url.query(percentEncoded: true), !query.isEmpty { return path + "?" + query }
         return path
     }
 
     /// `Host` value: the port only when it is not the scheme's default.
     public var hostHeader: String {
-        let defaultPort = isSecure ? 443 : 80
-        return url.port == nil || port == defaultPort ? host : "\(host):\(port)"
+        guard let explicit = url.port, explicit != (isSecure ? 443 : 80) else { return host }
+        return "\(host):\(explicit)"
     }
 
     /// The request head as sent: request line, `Host`, the caller's fields, and

@@ -1,0 +1,54 @@
+import Foundation
+import XCTest
+@testable import HTTP
+
+final class HTTPClientRequestTests: XCTestCase {
+    func request(_ url: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPClientRequest {
+        HTTPClientRequest(url: url, headers: headers)!
+    }
+
+    func testTheTargetIsThePathAndQueryAsWritten() {
+        XCTAssertEqual(request("http://127.0.0.1:8081/u/1?v=4").target, "/u/1?v=4")
+        XCTAssertEqual(request("http://h/a%20b/c?q=a%2Fb&r").target, "/a%20b/c?q=a%2Fb&r")
+        XCTAssertEqual(request("http://h/users/ada1/repos?per_page=100&page=2").target, "/users/ada1/repos?per_page=100&page=2")
+    }
+
+    func testAnEmptyPathIsSentAsASlash() {
+        XCTAssertEqual(request("http://h").target, "/")
+        XCTAssertEqual(request("http://h?x=1").target, "/?x=1")
+    }
+
+    func testAFragmentAndAnEmptyQueryAreNotSent() {
+        XCTAssertEqual(request("http://h/p#top").target, "/p")
+        XCTAssertEqual(request("http://h/p?").target, "/p")
+    }
+
+    func testARelativeLocationResolvedAgainstItsBaseGivesTheResolvedTarget() {
+        let url = URL(string: "../x?y=1", relativeTo: URL(string: "http://h/a/b/c"))!.absoluteURL
+        XCTAssertEqual(HTTPClientRequest(url: url).target, "/a/x?y=1")
+    }
+
+    func testTheHostFieldNamesThePortOnlyWhenItIsNotTheSchemesDefault() {
+        XCTAssertEqual(request("http://h:80/").hostHeader, "h")
+        XCTAssertEqual(request("https://h:443/").hostHeader, "h")
+        XCTAssertEqual(request("http://h:8080/").hostHeader, "h:8080")
+        XCTAssertEqual(request("https://h:80/").hostHeader, "h:80")
+    }
+
+    func testTheSchemeDecidesTheDefaultPortInAnyCase() {
+        XCTAssertTrue(request("HTTPS://h/").isSecure)
+        XCTAssertEqual(request("HTTPS://h/").port, 443)
+        XCTAssertFalse(request("http://h/").isSecure)
+        XCTAssertEqual(request("http://h/").port, 80)
+    }
+
+    func testTheHeadCarriesHostTheCallersFieldsAndKeepAlive() {
+        let head = request("http://127.0.0.1:8081/u/1?v=4", headers: ["Accept": "image/png", "host": "ignored"]).encodedHead
+        XCTAssertEqual(String(decoding: head, as: UTF8.self), "GET /u/1?v=4 HTTP/1.1\r\nHost: 127.0.0.1:8081\r\nAccept: image/png\r\nConnection: keep-alive\r\n\r\n")
+    }
+
+    func testACallersConnectionFieldReplacesKeepAlive() {
+        let head = request("http://h/", headers: ["Connection": "close"]).encodedHead
+        XCTAssertEqual(String(decoding: head, as: UTF8.self), "GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+    }
+}
