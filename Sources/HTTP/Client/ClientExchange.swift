@@ -172,7 +172,7 @@ final class ClientExchange: Sendable {
         }
         stream.onRead = { bytes in self.received(bytes, on: stream) }
         stream.onClose = { reason in self.closed(stream, reason: reason, reused: reused) }
-        stream.write(request.encodedHead)
+        stream.write(request.encodedHead(fields: client.requestFields.fields(for: request, origin: origin)))
     }
 
     /// Parses the read where it lies: only an incomplete head is kept by the parser.

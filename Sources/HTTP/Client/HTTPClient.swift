@@ -18,6 +18,8 @@ public final class HTTPClient: Sendable {
     let loops: EventLoopGroup
     /// Connect-wait timeouts, on the loop of the exchange that waits.
     let timers: CurrentLoopScheduler
+    /// Encoded request fields per origin and field list, reused request after request.
+    let requestFields = RequestFieldsCache()
 
     /// - Parameters:
     ///   - connectTimeout: limit for getting a connection, waiting for a free one included.

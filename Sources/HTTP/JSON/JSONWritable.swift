@@ -35,12 +35,14 @@ extension Bool: JSONWritable {
 
 extension Optional: JSONWritable where Wrapped: JSONWritable {
     /// `null` for nil, as `JSONEncoder` writes an optional encoded with `encode(_:forKey:)`.
+    @inlinable
     public func writeJSON(to json: inout JSONOutput) {
         if let value = self { value.writeJSON(to: &json) } else { json.null() }
     }
 }
 
 extension Array: JSONWritable where Element: JSONWritable {
+    @inlinable
     public func writeJSON(to json: inout JSONOutput) {
         json.array(self)
     }

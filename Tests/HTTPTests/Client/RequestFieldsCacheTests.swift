@@ -1,0 +1,37 @@
+import XCTest
+@testable import HTTP
+
+final class RequestFieldsCacheTests: XCTestCase {
+    let cache = RequestFieldsCache()
+
+    func request(_ url: String, _ headers: HTTPHeaders = ["Accept": "image/png"]) -> (HTTPClientRequest, ConnectionPool.Origin) {
+        let request = HTTPClientRequest(url: url, headers: headers)!
+        return (request, ConnectionPool.Origin(secure: request.isSecure, host: request.host, port: request.port))
+    }
+
+    func testRequestsToOneOriginWithTheSameFieldsShareTheirEncoding() {
+        let (first, origin) = request("http://127.0.0.1:8081/u/1?v=4")
+        let (second, _) = request("http://127.0.0.1:8081/u/2?v=4")
+        XCTAssertEqual(cache.fields(for: first, origin: origin), first.encodedFields)
+        XCTAssertEqual(String(decoding: second.encodedHead(fields: cache.fields(for: second, origin: origin)), as: UTF8.self),
+                       "GET /u/2?v=4 HTTP/1.1\r\nHost: 127.0.0.1:8081\r\nAccept: image/png\r\nConnection: keep-alive\r\n\r\n")
+    }
+
+    func testAnotherOriginOrOtherFieldsGetTheirOwnEncoding() {
+        let (a, originA) = request("http://127.0.0.1:8081/x")
+        let (b, originB) = request("http://127.0.0.1:8082/x")
+        let (c, originC) = request("http://127.0.0.1:8081/x", ["Accept": "text/plain"])
+        XCTAssertEqual(cache.fields(for: a, origin: originA), a.encodedFields)
+        XCTAssertEqual(cache.fields(for: b, origin: originB), b.encodedFields)
+        XCTAssertEqual(cache.fields(for: c, origin: originC), c.encodedFields)
+        XCTAssertNotEqual(a.encodedFields, b.encodedFields)
+        XCTAssertNotEqual(a.encodedFields, c.encodedFields)
+    }
+
+    func testMorePairsThanItKeepsStillGiveEachItsOwnFields() {
+        let pairs = (0..<(RequestFieldsCache.capacity * 2 + 1)).map { request("http://127.0.0.1:\(8000 + $0)/", ["X-N": String($0)]) }
+        for _ in 0..<2 {
+            for (request, origin) in pairs { XCTAssertEqual(cache.fields(for: request, origin: origin), request.encodedFields) }
+        }
+    }
+}
