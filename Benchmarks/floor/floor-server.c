@@ -17,6 +17,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "loopback-listener.h"
+
 static const char RESPONSE[] =
     "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{\"status\":\"ok\"}";
 enum { MAX_EVENTS = 256, BUFFER = 16384, MAX_PIPELINED = 64 };
@@ -25,20 +27,6 @@ static int port = 8082;
 
 /* Per connection: how far into "\r\n\r\n" the previous read ended, so a head split over reads counts. */
 struct connection { int fd; int matched; };
-
-static int listen_socket(void) {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
-    struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons((unsigned short)port) };
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0 || listen(fd, 4096) != 0) {
-        perror("floor-server: bind/listen");
-        exit(1);
-    }
-    return fd;
-}
 
 /* Counts complete request heads in data, carrying the partial "\r\n\r\n" match across reads. */
 static int count_heads(const char *data, ssize_t length, int *matched) {
@@ -82,7 +70,7 @@ static void serve_readable(int epoll, struct connection *connection) {
 
 static void *loop(void *unused) {
     (void)unused;
-    int listener = listen_socket();
+    int listener = listen_socket(port, "floor-server");
     int epoll = epoll_create1(0);
     struct epoll_event event = { .events = EPOLLIN, .data.ptr = NULL };
     epoll_ctl(epoll, EPOLL_CTL_ADD, listener, &event);

@@ -64,7 +64,7 @@ for raw in sys.stdin:
         })
     elif kind == "CAPACITY":
         try:
-            capacity.append(json.loads(rest))
+            capacity.append((server, json.loads(rest)))
         except json.JSONDecodeError:
             continue
     elif kind == "TICKS" or kind.startswith("EVENTS"):
@@ -159,11 +159,21 @@ for n in sorted(events):
         print(f"ours: lag p99 {fmt(lag)} ms (goal < 100 ms: {'met' if lag is not None and lag < 100 else 'MISSED'}), "
               f"RSS {fmt(rss)} MB (goal < 300 MB: {'met' if rss is not None and rss < 300 else 'MISSED'})")
 
-for run in capacity:
-    print(f"\nSSE capacity (Benchmarks/sse-load, {run['processes']} client processes): {run['held']:,} of {run['n']:,} held, "
+floor_runs = [run for server, run in capacity if server == "broadcast-floor"]
+for server, run in capacity:
+    cpu = run.get("server_cpu_s")
+    per_delivery = f", server CPU {cpu / run['events'] * 1e6:.1f} µs per delivery" if cpu is not None and run["events"] else ""
+    print(f"\nSSE capacity, {server} (Benchmarks/sse-load, {run['processes']} client processes): {run['held']:,} of {run['n']:,} held, "
           f"{run['open_at_end']:,} open at the end, {run['failed']:,} failed, {run['closed_early']:,} closed early; "
-          f"{run['events']:,} events, lag p50 {run['lag_p50_ms']} ms, p99 {run['lag_p99_ms']} ms, max {run['lag_max_ms']} ms; "
-          f"server RSS peak {run['rss_peak_mb']} MB; client turn p99 {run['client_turn_p99_ms']} ms, max {run['client_turn_max_ms']} ms")
+          f"{run['events']:,} events, lag from each tick's stamp p50 {run['lag_p50_ms']} ms, p99 {run['lag_p99_ms']} ms, max {run['lag_max_ms']} ms; "
+          f"server RSS peak {run['rss_peak_mb']} MB{per_delivery}; client turn p99 {run['client_turn_p99_ms']} ms, "
+          f"max {run['client_turn_max_ms']} ms, client CPU {run.get('client_cpu_s', '?')} s; load average {run.get('load_average', '?')}")
+    if server != "ours":
+        continue
+    if floor_runs and cpu is not None and floor_runs[-1].get("server_cpu_s") and floor_runs[-1]["events"] and run["events"]:
+        floor = floor_runs[-1]
+        ratio = (cpu / run["events"]) / (floor["server_cpu_s"] / floor["events"])
+        print(f"ours / floor: lag p99 {run['lag_p99_ms'] / max(floor['lag_p99_ms'], 0.1):.2f}x, server CPU per delivery {ratio:.2f}x")
     ok = run["held"] == run["n"] == run["open_at_end"]
     print(f"goals (issue 12, 50,000 subscribers): all held {'met' if ok and run['n'] >= 50000 else 'MISSED'}"
           f"{'' if run['n'] >= 50000 else f' (only {run[chr(110)]:,} tried: file limit)'}, "

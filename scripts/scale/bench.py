@@ -10,17 +10,18 @@
      next event at a client, and ids still contiguous.
 
 The source appends events with the replicas' own publish script (EVAL over RESP), each
-event's `detail` carrying its send time, so lag = client receive time - send time (one
-machine, one clock). Only 127.0.0.1 is used; every loop is bounded in count and time.
+event's `detail` carrying its send time. The /events clients of 1 and 2 are the C load
+client Benchmarks/sse-load (one epoll loop per process, a few processes), which takes
+lag = receive time - send time (one machine, one clock) and reports its own lateness, so
+the clients' cost is not mistaken for the replicas'. Only 127.0.0.1 is used; every loop is
+bounded in count and time.
 """
 import asyncio
 import itertools
 import json
-import multiprocessing
 import os
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import time
@@ -33,7 +34,7 @@ RATE = float(os.environ.get("RATE", "10"))
 SECONDS = float(os.environ.get("SECONDS", "20"))
 # The replicas' own publish script, read from its Swift source.
 _source = open(os.path.join(os.path.dirname(__file__), "../../Sources/Server/SharedFeed/SharedFeedScript.swift")).read()
-SCRIPT = "\n".join(line.strip() for line in _source.split('static let publish = """')[1].split('"""')[0].strip().splitlines())
+SCRIPT = "\n".join(line.strip() for line in _source.split('static let publish = RedisScript("""')[1].split('"""')[0].strip().splitlines())
 KEYS = ["stream-service:events:" + k for k in ("seq", "stream", "clock-lease", "published")]
 
 
@@ -65,9 +66,13 @@ class Source:
             self.number += 1
             event = {"id": 0, "kind": "data", "pipeline": "bench", "requestId": "bench-%d" % self.number,
                      "stage": "source", "timestamp": "2026-01-01T00:00:00.000Z", "detail": repr(time.time()), "replica": "bench"}
-            writer.write(resp("EVAL", SCRIPT, 4, *KEYS, 1000, "data", json.dumps(event, separators=(",", ":"), sort_keys=True), "", 0, self.token, self.number, "bench"))
+            # ARGV: retention, process token, then the batch (one event): number, event, data, lease owner, lease ms, pipeline.
+            data = json.dumps(event, separators=(",", ":"), sort_keys=True)
+            writer.write(resp("EVAL", SCRIPT, 4, *KEYS, 1000, self.token, self.number, "data", data, "", 0, "bench"))
             sent += 1
             try:
+                # The reply: a one-element array (two lines).
+                await asyncio.wait_for(reader.readline(), timeout=0.2)
                 await asyncio.wait_for(reader.readline(), timeout=0.2)
             except asyncio.TimeoutError:
                 pass  # Redis paused: the reply comes later; keep the pace (replies are not matched)
@@ -122,69 +127,70 @@ def gaps_and_duplicates(ids):
     return missed, duplicates
 
 
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p / 100 * len(values)))] if values else float("nan")
+SSE_LOAD = os.environ.get("SSE_LOAD", "")
+REPLICA_PIDS = [int(p) for p in os.environ.get("REPLICA_PIDS", "").split(",") if p]
 
 
-WORKERS = int(os.environ.get("WORKERS", "6"))
+def replicas_cpu():
+    """user+system seconds of the three replicas so far (from /proc)."""
+    total = 0
+    for pid in REPLICA_PIDS:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+PROCESSES = int(os.environ.get("PROCESSES", "2"))
 
 
-def worker(job):
-    """One process's share of the clients (a Python process parses ~20,000 messages/s)."""
-    ports, until, switch_at = job
-
-    async def run():
-        clients = [Client(port) for port in ports]
-        if switch_at is None:
-            await asyncio.gather(*[c.follow(until) for c in clients])
-        else:
-            await asyncio.gather(*[c.follow(switch_at) for c in clients])
-            for c in clients:
-                c.port = PORTS[(PORTS.index(c.port) + 1) % 3]
-            await asyncio.gather(*[c.follow(until, last_event_id=str(c.ids[-1] if c.ids else 0)) for c in clients])
-        return [(c.ids, c.lags) for c in clients]
-
-    return asyncio.run(run())
+def subscribers():
+    return sum(metric(p, "sse_subscribers") for p in PORTS)
 
 
-def run_clients(ports, until, switch_at, source_start, source_until):
-    jobs = [(ports[i::WORKERS], until, switch_at) for i in range(WORKERS)]
-    with multiprocessing.Pool(WORKERS) as pool:
-        pending = pool.map_async(worker, jobs)
-        time.sleep(max(0, source_start - time.monotonic()))
-        source = Source()
-        asyncio.run(source.run(source_until))
-        results = [client for chunk in pending.get(timeout=until - time.monotonic() + 60) for client in chunk]
-    return source, results
+def load_clients(n, seconds, source_seconds, switch_after=None):
+    """Runs the C client over the three replicas (client i on replica i mod 3), waits until every
+    subscriber is counted by the replicas, runs the source for `source_seconds`, returns both."""
+    before = subscribers()
+    args = [SSE_LOAD, "--ports", ",".join(map(str, PORTS)), "--path", "/events?pipeline=bench",
+            "--clients", str(n), "--processes", str(PROCESSES), "--seconds", str(seconds)]
+    if switch_after is not None:
+        args += ["--switch-after", str(switch_after)]
+    client = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while subscribers() < before + n and time.monotonic() < deadline and client.poll() is None:
+        time.sleep(0.2)
+    source = Source()
+    started = time.monotonic()
+    cpu_before = replicas_cpu() if REPLICA_PIDS else 0
+    asyncio.run(source.run(started + source_seconds))
+    result_cpu = replicas_cpu() - cpu_before if REPLICA_PIDS else None
+    out, _ = client.communicate(timeout=seconds + 120)
+    result = json.loads(out.strip().splitlines()[-1])
+    result["replicas_cpu_s"] = result_cpu
+    return source, result
 
 
-def summary(source, results):
-    lags = [l * 1000 for _, client_lags in results for l in client_lags]
-    missed = sum(gaps_and_duplicates(ids)[0] for ids, _ in results)
-    dups = sum(gaps_and_duplicates(ids)[1] for ids, _ in results)
-    short = sum(1 for ids, _ in results if len(set(ids)) < source.number)
-    return lags, missed, dups, short
+def load_line(result):
+    cpu = result.get("replicas_cpu_s")
+    per_delivery = f"replicas' CPU {cpu / result['stamped'] * 1e6:.1f} µs per delivery while the source ran; " if cpu and result["stamped"] else ""
+    return (per_delivery + f"client lateness: turn p99 {result['client_turn_p99_ms']:.1f} ms, max {result['client_turn_max_ms']:.1f} ms, "
+            f"client CPU {result['client_cpu_s']:.1f} s; load average {os.getloadavg()[0]:.1f}")
 
 
 def fanout():
-    start = time.monotonic()
-    ports = [PORTS[i % 3] for i in range(3 * CLIENTS)]
-    # Clients subscribe during the first 3 s; the source runs SECONDS; clients stop 2 s later.
-    source, results = run_clients(ports, start + SECONDS + 5, None, start + 3, start + 3 + SECONDS)
-    lags, missed, dups, short = summary(source, results)
-    print(f"fan-out: {len(results)} clients, {source.number} events at {RATE:.0f}/s: lag p50 {pct(lags, 50):.1f} ms, "
-          f"p99 {pct(lags, 99):.1f} ms, max {max(lags):.1f} ms; missed {missed}, duplicated {dups}, clients short of events {short}")
+    # The window (SECONDS + 5 s after all are connected) outlasts the source by the time it takes to see them all.
+    source, r = load_clients(3 * CLIENTS, int(SECONDS) + 5, SECONDS)
+    print(f"fan-out: {r['held']} of {r['n']} clients held over 3 replicas, {source.number} events at {RATE:.0f}/s: "
+          f"lag p50 {r['lag_p50_ms']:.1f} ms, p99 {r['lag_p99_ms']:.1f} ms, max {r['lag_max_ms']:.1f} ms "
+          f"({r['stamped']} deliveries); missed {r['missed']}, duplicated {r['duplicated']}, "
+          f"events per client {r['events_per_client_min']}-{r['events_per_client_max']} of {source.number}; {load_line(r)}")
 
 
 def reconnect():
-    start = time.monotonic()
-    ports = [PORTS[i % 3] for i in range(CLIENTS)]
-    # Each client reads for 6 s on replica k, then resumes on replica k+1 with its Last-Event-ID.
-    source, results = run_clients(ports, start + 15, start + 7, start + 2, start + 12)
-    lags, missed, dups, short = summary(source, results)
-    print(f"reconnect: {len(results)} clients moved to another replica mid-stream ({source.number} events): "
-          f"missed {missed}, duplicated {dups}, clients short of events {short}")
+    # Each client reads 6 s on replica k, then resumes on replica k+1 with its Last-Event-ID; the source runs 12 s.
+    source, r = load_clients(CLIENTS, 16, 12, switch_after=6)
+    print(f"reconnect: {r['reconnected']} of {r['n']} clients moved to another replica mid-stream ({source.number} events): "
+          f"missed {r['missed']}, duplicated {r['duplicated']}, events per client {r['events_per_client_min']}-"
+          f"{r['events_per_client_max']} of {source.number}; {load_line(r)}")
 
 
 def metric(port, name):
@@ -218,8 +224,13 @@ def publish():
     started = time.monotonic()
     runs = [subprocess.Popen(["wrk", "-t1", "-c16", "-d%ds" % duration, "http://127.0.0.1:%d/users?limit=100" % p],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for p in PORTS]
+    # The queue's depth while wrk runs: near 0 means the publishers kept up and /users' event rate is what is counted.
+    deepest = 0
+    while any(r.poll() is None for r in runs) and time.monotonic() < started + duration + 30:
+        deepest = max(deepest, sum(metric(p, "events_publish_queue_depth") for p in PORTS))
+        time.sleep(0.5)
     for r in runs:
-        r.communicate(timeout=duration + 30)
+        r.communicate(timeout=30)
     depth_deadline = time.monotonic() + 30
     while time.monotonic() < depth_deadline and sum(metric(p, "events_publish_queue_depth") for p in PORTS) > 0:
         time.sleep(0.1)
@@ -227,7 +238,8 @@ def publish():
     after = redis_int("GET", KEYS[0])
     drops = sum(metric(p, "events_publish_dropped_total") for p in PORTS) - drops_before
     print(f"publish: {after - before} events appended by 3 replicas' publishers in {elapsed:.1f} s = "
-          f"{(after - before) / elapsed:,.0f} events/s (wrk /users?limit=100, 16 connections per replica); drops {int(drops)}")
+          f"{(after - before) / elapsed:,.0f} events/s (wrk /users?limit=100, 16 connections per replica); drops {int(drops)}, "
+          f"deepest publish queue {int(deepest)} events; load average {os.getloadavg()[0]:.1f}")
 
 
 async def recovery():

@@ -12,7 +12,9 @@ import Streams
 ///
 /// - a pipeline event: `event: <kind>` (subscribe, data, …), `data: <PipelineEvent JSON>`;
 /// - a clock tick (with `--events-clock`): `event: tick`, `data: tick K`, the
-///   pseudo-pipeline `clock` — a steady broadcast for load tests and demos.
+///   pseudo-pipeline `clock` — a steady broadcast for load tests and demos. Its comment
+///   line `: at <Unix seconds>` is when it was published to the clients, so a load client
+///   measures delivery lag from the event itself (browsers ignore comments).
 ///
 /// SSE ids number the feed's messages (1, 2, 3, …) for `Last-Event-ID` resume.
 public final class PipelineEventFeed: Sendable {
@@ -37,7 +39,7 @@ public final class PipelineEventFeed: Sendable {
             switch item {
             case .pipeline(let event): ServerSentEvent(event: event.kind.rawValue, data: Self.json(event))
             case .shared(let kind, _, let json): ServerSentEvent(event: kind.rawValue, data: json)
-            case .clockTick(let index): ServerSentEvent(event: Self.tickEvent, data: Self.tickData(index))
+            case .clockTick(let index): ServerSentEvent(event: Self.tickEvent, data: Self.tickData(index), comment: Self.stamp())
             }
         }
     }
@@ -45,6 +47,14 @@ public final class PipelineEventFeed: Sendable {
     static let tickEvent = "tick"
 
     static func tickData(_ index: Int) -> String { "tick \(index)" }
+
+    /// `at 1732456789.123456`: now, in Unix seconds to the microsecond. A tick is encoded when it
+    /// is published to its first clients (or, published to nobody, when a resume first replays it).
+    static func stamp() -> String {
+        let microseconds = Int((Date().timeIntervalSince1970 * 1_000_000).rounded())
+        let fraction = String(microseconds % 1_000_000)
+        return "at \(microseconds / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
+    }
 
     /// Starts forwarding the hub's events and, when `clock` is given, a tick every `clock`; dispose to stop.
     ///

@@ -47,7 +47,7 @@ final class SharedEventFeed: Sendable {
         let publisher = self.publisher, ingest = self.ingest
         publishRelay.withLock { $0 = { state in
             Self.log(state, role: "publish", url: url, logger: logger)
-            if state == .connected { publisher.flush() }
+            if state == .connected { publisher.connected() }
         } }
         readRelay.withLock { $0 = { state in
             Self.log(state, role: "read", url: url, logger: logger)

@@ -3,7 +3,8 @@ import Redis
 
 /// Sends this replica's events to the shared stream without ever making the
 /// caller wait: events go into a bounded queue, and batches of up to
-/// `batchSize` are pipelined to Redis, a few batches at a time, while it is reachable.
+/// `batchSize` go to Redis as one script call each, a few calls pipelined at a time,
+/// while it is reachable.
 ///
 /// While Redis is down, paused or refusing, the queue holds what was produced
 /// (up to `capacity`), and it is sent when Redis is back; beyond that, new events
@@ -20,7 +21,8 @@ final class SharedFeedPublisher: Sendable {
         var leaseMilliseconds = 0
     }
 
-    private struct State {
+    /// Internal for its tests; only the publisher holds one.
+    struct State {
         /// Each entry with its number (see `SharedFeedScript`).
         var queue: [(number: Int, entry: Entry)] = []
         var numbered = 0
@@ -32,7 +34,32 @@ final class SharedFeedPublisher: Sendable {
         var generation = 0
         var dropped = 0
         var published = 0
+        /// Redis may lack the script (a new connection, or `NOSCRIPT`): the next batch goes as EVAL.
+        var scriptMayBeMissing = true
+        /// A `sendBatches` job is queued on the connection's loop: enqueues need not queue another.
+        var flushQueued = false
+        /// Numbers of batches Redis answered `NOSCRIPT` to, so certainly not appended. Should a
+        /// later batch have got through meanwhile (another replica stored the script again), the
+        /// script skips these when they are resent, as below a number already appended: they are
+        /// then counted as dropped, never lost silently.
+        var unapplied: [ClosedRange<Int>] = []
         var depth: Int { queue.count - head }
+
+        /// Counts as dropped the events of `numbers` that the script skipped (-1) although they
+        /// were never appended, and forgets the unapplied ranges up to them.
+        mutating func countSkipped(_ numbers: ClosedRange<Int>, replies: [RESPValue]) {
+            for (number, reply) in zip(numbers, replies) where reply.int == -1 {
+                if unapplied.contains(where: { $0.contains(number) }) { dropped += 1 }
+            }
+            unapplied.removeAll { $0.upperBound <= numbers.upperBound }
+        }
+
+        /// Everything not acknowledged is sent again from the queue's head (the script skips what Redis appended).
+        mutating func rewind() {
+            sent = 0
+            batchesInFlight = 0
+            generation += 1
+        }
     }
 
     let capacity: Int
@@ -78,52 +105,74 @@ final class SharedFeedPublisher: Sendable {
     /// Sends batches while fewer than `maxInFlight` await replies and Redis is connected;
     /// called on every enqueue, after every batch, and when the connection comes (back) up.
     func flush() {
+        // At 20,000 events/s most enqueues find a job already queued: one loop wake-up serves them all.
+        let queue = state.withLock { state -> Bool in
+            defer { state.flushQueued = true }
+            return !state.flushQueued
+        }
         // Batches must reach the socket in queue order (the script skips a number below one it
         // has appended), so they are taken and written on the connection's loop, one flush at a time.
-        connection.loop.executeSoon { [self] in sendBatches() }
+        if queue { connection.loop.executeSoon { [self] in sendBatches() } }
+    }
+
+    /// The connection is (back) up: Redis may be a new process without the script.
+    func connected() {
+        state.withLock { $0.scriptMayBeMissing = true }
+        flush()
     }
 
     private func sendBatches() {
+        state.withLock { $0.flushQueued = false }
         guard connection.state == .connected else { return }
-        while let (generation, batch) = nextBatch() {
-            let commands = batch.map { SharedFeedScript.command(keys: keys, retention: retention, entry: $0.entry, process: process, number: $0.number) }
-            connection.send(batch: commands) { [self] results in acknowledge(results, generation: generation) }
+        while let (generation, batch, loadingScript) = nextBatch() {
+            let command = SharedFeedScript.command(keys: keys, retention: retention, process: process, batch: batch, loadingScript: loadingScript)
+            let numbers = batch.first!.number...batch.last!.number
+            connection.send(command) { [self] result in acknowledge(result, numbers: numbers, generation: generation) }
         }
     }
 
-    private func nextBatch() -> (Int, ArraySlice<(number: Int, entry: Entry)>)? {
+    private func nextBatch() -> (Int, ArraySlice<(number: Int, entry: Entry)>, loadingScript: Bool)? {
         state.withLock { state in
             let start = state.head + state.sent
             guard state.batchesInFlight < maxInFlight, start < state.queue.count else { return nil }
             let batch = state.queue[start..<min(state.queue.count, start + batchSize)]
             state.sent += batch.count
             state.batchesInFlight += 1
-            return (state.generation, batch)
+            // EVAL stores the script, so the batches pipelined behind it can call it by its SHA-1.
+            defer { state.scriptMayBeMissing = false }
+            return (state.generation, batch, state.scriptMayBeMissing)
         }
     }
 
-    /// Replies come in order, and a lost connection or a timeout fails every command still
-    /// waiting, so what Redis appended is exactly the leading successes (error replies count:
-    /// a retry would only repeat them). After a failure, everything not acknowledged is sent
-    /// again, in order; the script skips the numbers Redis had already appended.
-    private func acknowledge(_ results: [Result<RESPValue, RedisError>], generation: Int) {
-        let done = results.prefix { result in
-            if case .failure(let error) = result, case .server = error { return true }
-            return (try? result.get()) != nil
-        }.count
+    /// Replies come in order, and a lost connection or a timeout fails every call still
+    /// waiting, so what Redis appended is exactly the leading batches that succeeded (an
+    /// error reply counts as done: a retry would only repeat it). After a failure, or a
+    /// `NOSCRIPT` (Redis restarted, or its scripts were flushed), everything not
+    /// acknowledged is sent again, in order; the script skips the numbers Redis had
+    /// already appended.
+    private func acknowledge(_ result: Result<RESPValue, RedisError>, numbers: ClosedRange<Int>, generation: Int) {
+        var done = true
+        var missingScript = false
+        if case .failure(let error) = result {
+            missingScript = RedisScript.isMissingScript(error)
+            if case .server = error, !missingScript { done = true } else { done = false }
+        }
         let more = state.withLock { state -> Bool in
+            if missingScript { state.unapplied.append(numbers) }
             // Batches sent before a failure fail too; the failure already rewound `sent`.
             guard generation == state.generation else { return false }
-            state.batchesInFlight -= 1
-            state.head += done
-            state.published += done
-            if done == results.count {
-                state.sent -= done
-            } else {
-                state.sent = 0
-                state.batchesInFlight = 0
-                state.generation += 1
+            guard done else {
+                state.rewind()
+                if missingScript { state.scriptMayBeMissing = true }
+                return missingScript
             }
+            if !state.unapplied.isEmpty, case .success(let reply) = result {
+                state.countSkipped(numbers, replies: reply.array ?? [])
+            }
+            state.batchesInFlight -= 1
+            state.head += numbers.count
+            state.published += numbers.count
+            state.sent -= numbers.count
             if state.head == state.queue.count {
                 state.queue.removeAll(keepingCapacity: true)
                 state.head = 0
@@ -131,7 +180,7 @@ final class SharedFeedPublisher: Sendable {
                 state.queue.removeFirst(state.head)
                 state.head = 0
             }
-            return done == results.count
+            return true
         }
         if more { flush() }
     }

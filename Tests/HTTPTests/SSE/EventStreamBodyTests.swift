@@ -88,3 +88,33 @@ extension EventStreamBodyTests {
         subscription.dispose()
     }
 }
+
+extension EventStreamBodyTests {
+    func testEveryOpenStreamGetsEachBeatAndAClosedOneNoMore() {
+        let scheduler = TestScheduler()
+        let clock = HeartbeatClock(period: .seconds(15), scheduler: scheduler)
+        let (first, second) = (Received(), Received())
+        let firstSubscription = clock.stream.watch(data: first.append)
+        let secondSubscription = clock.stream.watch(data: second.append)
+        clock.start()
+        scheduler.advance(by: .seconds(15))
+        firstSubscription.dispose()
+        XCTAssertEqual(clock.watcherCount, 1)
+        scheduler.advance(by: .seconds(15))
+        XCTAssertEqual(first.text, ": heartbeat\n\n")
+        XCTAssertEqual(second.text, ": heartbeat\n\n: heartbeat\n\n")
+        secondSubscription.dispose()
+        XCTAssertEqual(clock.watcherCount, 0)
+        clock.stop()
+    }
+
+    func testTwentyThousandStreamsCloseInLinearTime() {
+        let clock = HeartbeatClock(period: .seconds(15), scheduler: TestScheduler())
+        let subscriptions = (0..<20_000).map { _ in clock.stream.watch(data: { _ in }) }
+        // Closing in subscription order is the worst case of an array searched from the front.
+        let started = ContinuousClock.now
+        for subscription in subscriptions { subscription.dispose() }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(3), "20,000 closes: milliseconds when each is O(1), 10 s and more (debug build) when each searches all")
+        XCTAssertEqual(clock.watcherCount, 0)
+    }
+}

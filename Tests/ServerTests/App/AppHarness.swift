@@ -52,6 +52,19 @@ final class AppHarness {
         return lines()
     }
 
+    /// The `/metrics` page, once `settled` holds for it: a request is counted and
+    /// its connection's close noted after its response bytes are written, so a
+    /// client may scrape first. After `timeout`, the last page read.
+    func metricsPage(timeout: TimeInterval = 5, until settled: @escaping (String) -> Bool) -> String {
+        var page = ""
+        let scraped = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in
+            page = (try? self.get("/metrics").bodyText) ?? ""
+            return settled(page)
+        }, object: nil)
+        _ = XCTWaiter.wait(for: [scraped], timeout: timeout)
+        return page
+    }
+
     /// The JSON log lines written so far.
     func logLines() -> [[String: Any]] {
         output.lines().compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }

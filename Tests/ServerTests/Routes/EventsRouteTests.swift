@@ -63,6 +63,22 @@ final class EventsRouteTests: XCTestCase {
         }
     }
 
+    func testAClockTickCarriesTheTimeItWasPublishedAsAnAtComment() throws {
+        let app = try AppHarness(self) { $0.eventsClock = .milliseconds(20) }
+        let client = try SSETestClient(port: app.port, target: "/events?pipeline=clock")
+        let stamps = try (0..<2).map { _ in
+            let tick = try XCTUnwrap(client.nextEvent())
+            let received = Date().timeIntervalSince1970
+            let comment = try XCTUnwrap(tick.comments.first, "a tick has the comment `at <Unix seconds>`")
+            XCTAssertTrue(comment.wholeMatch(of: /at \d+\.\d{6}/) != nil, comment)
+            let stamp = try XCTUnwrap(Double(comment.dropFirst("at ".count)))
+            XCTAssertLessThanOrEqual(stamp, received, "published before it arrived")
+            XCTAssertGreaterThan(stamp, received - 5, "published moments before it arrived")
+            return stamp
+        }
+        XCTAssertLessThan(stamps[0], stamps[1])
+    }
+
     func testHeartbeatCommentsKeepAnIdleStreamAlive() throws {
         let app = try AppHarness(self) { $0.sseHeartbeat = .milliseconds(20) }
         let feed = try SSETestClient(port: app.port, target: "/events?pipeline=nothing-here")

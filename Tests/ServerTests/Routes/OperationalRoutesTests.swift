@@ -41,20 +41,27 @@ final class OperationalRoutesTests: XCTestCase {
         _ = try app.get("/health")
         _ = try app.get("/health")
         _ = try app.get("/no/such/path")
+        let expected = [
+            #"http_requests_total{method="GET",route="/health",status="200"} 2"#,
+            #"http_requests_total{method="GET",route="unmatched",status="404"} 1"#,
+            #"http_request_duration_seconds_count{route="/health"} 2"#,
+        ]
+        let text = app.metricsPage { page in expected.allSatisfy(page.contains) }
+        for line in expected { XCTAssertTrue(text.contains(line), text) }
+    }
+
+    func testMetricsPageIsPrometheusText() throws {
+        let app = try AppHarness(self)
         let page = try app.get("/metrics")
         XCTAssertEqual(page.status, 200)
         XCTAssertEqual(page.header("Content-Type"), "text/plain; version=0.0.4; charset=utf-8")
-        let text = page.bodyText
-        XCTAssertTrue(text.contains(#"http_requests_total{method="GET",route="/health",status="200"} 2"#), text)
-        XCTAssertTrue(text.contains(#"http_requests_total{method="GET",route="unmatched",status="404"} 1"#), text)
-        XCTAssertTrue(text.contains(#"http_request_duration_seconds_count{route="/health"} 2"#), text)
     }
 
     func testMetricsExposeEveryRequiredFamily() throws {
         let app = try AppHarness(self)
         // A labelled family appears with its first series: swift-prometheus registers families on first use.
         _ = try app.get("/health")
-        let text = try app.get("/metrics").bodyText
+        let text = app.metricsPage { $0.contains("# TYPE http_requests_total counter\n") }
         for family in [
             "http_requests_total counter", "http_request_duration_seconds histogram", "http_connections_open gauge",
             "sse_subscribers gauge", "stream_subscriptions_live gauge", "upstream_requests_total counter",
@@ -71,10 +78,8 @@ final class OperationalRoutesTests: XCTestCase {
         let app = try AppHarness(self)
         _ = try app.get("/health")
         // The server learns of the /health connection's close asynchronously, so the gauge may read 2 at first.
-        let onlyTheScraperOpen = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in
-            PrometheusSample.value(of: "http_connections_open", in: (try? app.get("/metrics").bodyText) ?? "") == 1
-        }, object: nil)
-        wait(for: [onlyTheScraperOpen], timeout: 5)
+        let text = app.metricsPage { PrometheusSample.value(of: "http_connections_open", in: $0) == 1 }
+        XCTAssertEqual(PrometheusSample.value(of: "http_connections_open", in: text), 1, "only the scraping connection is open")
     }
 
     func testSSESubscribersGaugeFollowsOpenEventStreams() throws {

@@ -15,27 +15,40 @@ final class SharedFeedScriptTests: XCTestCase {
         redis?.stop()
     }
 
-    private func run(_ entry: SharedFeedPublisher.Entry, process: String = "p1", number: Int) throws -> String {
-        let command = SharedFeedScript.command(keys: keys, retention: 100, entry: entry, process: process, number: number)
-        return try redis.cli(command).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// Appends `entries`, numbered from `number`, in one call; the script's answer per entry.
+    private func run(_ entries: [SharedFeedPublisher.Entry], process: String = "p1", from number: Int) throws -> [String] {
+        let batch = entries.enumerated().map { (number: number + $0.offset, entry: $0.element) }
+        let command = SharedFeedScript.command(keys: keys, retention: 100, process: process, batch: batch, loadingScript: true)
+        return try redis.cli(command).split(separator: "\n").map(String.init)
+    }
+
+    private func streamIDs() throws -> [String] {
+        try redis.cli(["XRANGE", keys.stream, "-", "+"]).split(separator: "\n").filter { $0.hasSuffix("-0") }.map(String.init)
     }
 
     func testIdsAreConsecutiveAndTheStreamEntryIdIsTheSSEId() throws {
-        XCTAssertEqual(try run(.init(event: "data", data: "{}"), number: 1), "1")
-        XCTAssertEqual(try run(.init(event: "end", data: "{}"), process: "p2", number: 1), "2")
-        XCTAssertEqual(try redis.cli(["XRANGE", keys.stream, "-", "+"]).split(separator: "\n").filter { $0.hasSuffix("-0") }, ["1-0", "2-0"])
+        XCTAssertEqual(try run([.init(event: "data", data: "{}")], from: 1), ["1"])
+        XCTAssertEqual(try run([.init(event: "end", data: "{}")], process: "p2", from: 1), ["2"])
+        XCTAssertEqual(try streamIDs(), ["1-0", "2-0"])
+    }
+
+    func testOneCallAppendsAWholeBatchInOrder() throws {
+        let batch = (0..<3).map { SharedFeedPublisher.Entry(event: "data", data: "{\"n\":\($0)}", pipeline: "p") }
+        XCTAssertEqual(try run(batch, from: 1), ["1", "2", "3"])
+        XCTAssertEqual(try streamIDs(), ["1-0", "2-0", "3-0"])
+        XCTAssertEqual(try redis.cli(["XRANGE", keys.stream, "3-0", "3-0"]).split(separator: "\n").last, "{\"n\":2}")
     }
 
     func testAResentNumberIsNotAppendedTwice() throws {
-        XCTAssertEqual(try run(.init(event: "data", data: "{}"), number: 1), "1")
-        XCTAssertEqual(try run(.init(event: "data", data: "{}"), number: 1), "-1")
-        XCTAssertEqual(try redis.cli(["XLEN", keys.stream]), "1\n")
+        XCTAssertEqual(try run([.init(event: "data", data: "{}")], from: 1), ["1"])
+        XCTAssertEqual(try run([.init(event: "data", data: "{}"), .init(event: "data", data: "{}")], from: 1), ["-1", "2"])
+        XCTAssertEqual(try redis.cli(["XLEN", keys.stream]), "2\n")
     }
 
     func testTickIsAppendedOnlyByTheLeaseHolder() throws {
         let tick = { (owner: String) in SharedFeedPublisher.Entry(event: "tick", data: "tick 0", leaseOwner: owner, leaseMilliseconds: 60_000) }
-        XCTAssertEqual(try run(tick("a"), process: "a", number: 1), "1")
-        XCTAssertEqual(try run(tick("b"), process: "b", number: 1), "0", "b does not hold the lease")
-        XCTAssertEqual(try run(tick("a"), process: "a", number: 2), "2")
+        XCTAssertEqual(try run([tick("a")], process: "a", from: 1), ["1"])
+        XCTAssertEqual(try run([tick("b")], process: "b", from: 1), ["0"], "b does not hold the lease")
+        XCTAssertEqual(try run([tick("a")], process: "a", from: 2), ["2"])
     }
 }
