@@ -70,7 +70,19 @@ public final class EventLoop: Sendable {
             preconditionFailure("the epoll engine exists on Linux only")
             #endif
         }
+        let reference = CurrentEventLoop.Reference(self)
+        switch backend {
+        case .dispatch(let queue, _): queue.setSpecific(key: CurrentEventLoop.queueKey, value: reference)
+        #if os(Linux)
+        // The loop's first job, so everything it runs later sees it.
+        case .epoll(let loop): loop.execute { CurrentEventLoop.adoptThread(reference) }
+        #endif
+        }
     }
+
+    /// The loop running the caller (its thread, or its queue for the Dispatch engine); nil
+    /// off every loop. Lets a client keep a request's follow-up work on the loop it came from.
+    public static var current: EventLoop? { CurrentEventLoop.loop }
 
     deinit {
         #if os(Linux)

@@ -5,15 +5,24 @@ package protocol HeapOrdered {
 }
 
 /// A binary min-heap: the timers of an `EpollLoop` and of an `EventLoopScheduler`.
+///
+/// Inlinable, so a client module (HTTP's `EventLoopScheduler`) gets it specialised for its
+/// element: unspecialised, every comparison went through a witness table and a pop cost about
+/// 15,000 instructions in a `/users` profile.
 package struct MinHeap<Element: HeapOrdered> {
-    private var elements: [Element] = []
+    @usableFromInline var elements: [Element] = []
 
+    @inlinable
     package init() {}
 
+    @inlinable
     package var first: Element? { elements.first }
+    @inlinable
     package var count: Int { elements.count }
+    @inlinable
     package var isEmpty: Bool { elements.isEmpty }
 
+    @inlinable
     package mutating func push(_ element: Element) {
         elements.append(element)
         var child = elements.count - 1
@@ -26,6 +35,7 @@ package struct MinHeap<Element: HeapOrdered> {
     }
 
     /// Removes and returns the first element; the heap must not be empty.
+    @inlinable
     package mutating func popFirst() -> Element {
         let first = elements[0]
         let last = elements.removeLast()
@@ -37,12 +47,14 @@ package struct MinHeap<Element: HeapOrdered> {
     }
 
     /// Drops every element `shouldRemove` picks, then restores the order in O(n).
+    @inlinable
     package mutating func removeAll(where shouldRemove: (Element) -> Bool) {
         elements.removeAll(where: shouldRemove)
         for index in stride(from: elements.count / 2 - 1, through: 0, by: -1) { siftDown(from: index) }
     }
 
-    private mutating func siftDown(from start: Int) {
+    @inlinable
+    mutating func siftDown(from start: Int) {
         var parent = start
         while true {
             let left = 2 * parent + 1

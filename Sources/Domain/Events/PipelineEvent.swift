@@ -36,6 +36,6 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
     }
 
     static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        EventTimestamp.format(date)
     }
 }

@@ -29,11 +29,15 @@ public final class GitHubClient: Sendable {
         /// Most repository pages `repos(login:)` reads (100 repositories a page), so one
         /// profile costs at most this many requests of the hourly rate limit.
         public var maxRepoPages: Int
+        /// Identical GETs in flight at once share one upstream request (`SingleFlightTransport`);
+        /// false sends each on its own (`--upstream-single-flight false`, for same-work benchmarks).
+        public var singleFlight: Bool
 
         public init(
             baseURL: URL, token: String? = nil, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
-            cache: (any UpstreamCacheStore)? = nil, maxRepoPages: Int = GitHubClient.defaultMaxRepoPages
+            cache: (any UpstreamCacheStore)? = nil, maxRepoPages: Int = GitHubClient.defaultMaxRepoPages, singleFlight: Bool = true
         ) {
+            self.singleFlight = singleFlight
             self.baseURL = baseURL
             self.token = token
             self.timeout = timeout
@@ -62,21 +66,21 @@ public final class GitHubClient: Sendable {
     public init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = UpstreamMetrics()) {
         self.configuration = configuration
         let cached = configuration.cache.map { CachingTransport(transport, store: $0, metrics: metrics) } ?? transport
-        self.transport = SingleFlightTransport(cached, metrics: metrics)
+        self.transport = configuration.singleFlight ? SingleFlightTransport(cached, metrics: metrics) : cached
         self.scheduler = scheduler
         self.metrics = metrics
     }
 
     public func users(since: Int, perPage: Int, trace: PipelineTrace? = nil) -> Single<[GitHubUser]> {
         get(apiURL("/users", query: "since=\(since)&per_page=\(perPage)"), stage: .users, trace: trace)
-            .map { try Self.decode([GitHubUser].self, $0, stage: .users) }
+            .map { try GitHubUserReader.list($0.body) ?? Self.decode([GitHubUser].self, $0, stage: .users) }
             .asSingle()
     }
 
     /// The public profile (`public-user`).
     public func user(login: String, trace: PipelineTrace? = nil) -> Single<GitHubUser> {
         get(apiURL("/users/\(Self.escape(login))"), stage: .user(login), trace: trace)
-            .map { try Self.decode(GitHubUser.self, $0, stage: .user(login)) }
+            .map { try GitHubUserReader.user($0.body) ?? Self.decode(GitHubUser.self, $0, stage: .user(login)) }
             .asSingle()
     }
 

@@ -35,6 +35,6 @@ extension UpstreamResponse {
             let key = name.lowercased()
             headers[key] = headers[key].map { "\($0), \(value)" } ?? value
         }
-        self.init(status: response.status.code, headers: headers, body: response.body)
+        self.init(status: response.status.code, lowercasedHeaders: headers, body: response.body)
     }
 }

@@ -26,7 +26,7 @@ public struct UpstreamRequest: Sendable, Equatable {
 
     /// A header's value, whatever the case of its name.
     public func header(_ name: String) -> String? {
-        headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        headers.first { HTTPHeaders.sameName($0.key, name) }?.value
     }
 
     /// `Host` value: the port only when it is not the scheme's default.

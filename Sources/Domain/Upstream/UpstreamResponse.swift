@@ -10,5 +10,12 @@ public struct UpstreamResponse: Sendable, Equatable {
         self.body = body
     }
 
+    /// Headers whose names are lower-case already (the HTTP transport's answers).
+    init(status: Int, lowercasedHeaders headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }

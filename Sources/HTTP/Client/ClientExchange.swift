@@ -1,5 +1,4 @@
 import StreamServiceConcurrency
-import Dispatch
 import NetCore
 import Streams
 
@@ -17,7 +16,7 @@ final class ClientExchange: Sendable {
         /// A connect is under way; its outcome settles the slot.
         var connecting = false
         var waiting: ConnectionPool.WaiterID?
-        var waitTimer: DispatchWorkItem?
+        var waitTimer: Disposable?
         var stream: ByteStream?
         var parser: HTTPResponseParser
         var receivedAny = false
@@ -27,6 +26,9 @@ final class ClientExchange: Sendable {
     private let client: HTTPClient
     private let watcher: Watcher<HTTPClientResponse>
     private let origin: ConnectionPool.Origin
+    /// The loop the request was made on, if any: its connections are preferred, and a new
+    /// connection is opened there, so the answer arrives on the caller's own thread.
+    private let home: EventLoop?
     private let state: Locked<State>
 
     init(request: HTTPClientRequest, client: HTTPClient, watcher: Watcher<HTTPClientResponse>) {
@@ -34,11 +36,12 @@ final class ClientExchange: Sendable {
         self.client = client
         self.watcher = watcher
         origin = .init(secure: request.isSecure, host: request.host, port: request.port)
+        home = EventLoop.current
         state = Locked(State(parser: HTTPResponseParser(requestMethod: request.method)))
     }
 
     func start() {
-        let lease = client.pool.acquire(origin) { [self] grant in granted(grant) }
+        let lease = client.pool.acquire(origin, near: home) { [self] grant in granted(grant) }
         switch lease {
         case .reuse(let stream):
             state.withLock { $0.holdsSlot = true }
@@ -52,14 +55,15 @@ final class ClientExchange: Sendable {
     }
 
     func cancel() {
-        let (stream, waiting) = state.withLock { state -> (ByteStream?, ConnectionPool.WaiterID?) in
+        let (stream, waiting, waitTimer) = state.withLock { state -> (ByteStream?, ConnectionPool.WaiterID?, Disposable?) in
             state.cancelled = true
-            state.waitTimer?.cancel()
+            let waitTimer = state.waitTimer
             state.waitTimer = nil
             let waiting = state.waiting
             state.waiting = nil
-            return (state.finished ? nil : state.stream, waiting)
+            return (state.finished ? nil : state.stream, waiting, waitTimer)
         }
+        waitTimer?.dispose()
         if let waiting { _ = client.pool.cancelWaiting(waiting, for: origin) }
         if let stream {
             stream.loop.executeSoon { stream.close() }
@@ -71,41 +75,52 @@ final class ClientExchange: Sendable {
     // MARK: - Getting a connection
 
     /// The origin is at its cap: queue for a connection; the connect timeout covers the wait too.
+    ///
+    /// The wait's timer is armed on the caller's loop (`HTTPClient.timers`): under load most
+    /// exchanges wait here, and a Dispatch timer each (armed, then cancelled) went through
+    /// Dispatch's manager thread with a wake-up per timer.
     private func waitForSlot(_ id: ConnectionPool.WaiterID) {
         let timeout = client.connectTimeout
-        let timer = DispatchWorkItem { [self] in
-            let stillWaiting = state.withLock { state -> Bool in
-                guard state.waiting == id else { return false }
-                state.waiting = nil
-                return true
-            }
-            guard stillWaiting, client.pool.cancelWaiting(id, for: origin) else { return }
-            fail(.connection("no connection to \(origin.host):\(origin.port) became free within \(timeout) (\(client.pool.maxPerOrigin) in use)"))
-        }
         let proceed = state.withLock { state -> Bool in
             guard !state.cancelled else { return false }
             state.waiting = id
-            state.waitTimer = timer
             return true
         }
         guard proceed else {
             _ = client.pool.cancelWaiting(id, for: origin)
             return
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval, execute: timer)
+        let timer = client.timers.schedule(after: timeout) { [self] in
+            let stillWaiting = state.withLock { state -> Bool in
+                guard state.waiting == id else { return false }
+                state.waiting = nil
+                state.waitTimer = nil
+                return true
+            }
+            guard stillWaiting, client.pool.cancelWaiting(id, for: origin) else { return }
+            fail(.connection("no connection to \(origin.host):\(origin.port) became free within \(timeout) (\(client.pool.maxPerOrigin) in use)"))
+        }
+        // Granted (or cancelled) meanwhile: the timer is not needed.
+        let keep = state.withLock { state -> Bool in
+            guard state.waiting == id else { return false }
+            state.waitTimer = timer
+            return true
+        }
+        if !keep { timer.dispose() }
     }
 
     /// Called by the pool when this exchange reaches the front of the queue.
     private func granted(_ grant: ConnectionPool.Grant) {
-        let proceed = state.withLock { state -> Bool in
+        let (proceed, waitTimer) = state.withLock { state -> (Bool, Disposable?) in
+            let waitTimer = state.waitTimer
             state.waiting = nil
-            state.waitTimer?.cancel()
             state.waitTimer = nil
             // A connection handed to a cancelled exchange goes straight back, slot and all.
-            if case .reuse = grant, state.cancelled { return false }
+            if case .reuse = grant, state.cancelled { return (false, waitTimer) }
             state.holdsSlot = true
-            return !state.cancelled
+            return (!state.cancelled, waitTimer)
         }
+        waitTimer?.dispose()
         switch grant {
         case .reuse(let stream):
             if proceed {
@@ -130,7 +145,7 @@ final class ClientExchange: Sendable {
         state.withLock { $0.connecting = true }
         ByteStreamConnector.connect(
             host: origin.host, port: origin.port, tls: origin.secure ? client.tls : nil,
-            timeout: client.connectTimeout, loop: client.loops.next()
+            timeout: client.connectTimeout, loop: home ?? client.loops.next()
         ) { result in
             self.state.withLock { $0.connecting = false }
             switch result {

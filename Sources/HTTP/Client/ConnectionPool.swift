@@ -11,6 +11,14 @@ import NetCore
 ///
 /// Each open connection holds one *slot*. A slot passes, with its connection or in
 /// place of a closed one, to the next waiter, and is freed only when nobody waits.
+///
+/// Loop affinity: a request made on an event loop (a server route calling upstream) takes
+/// an idle connection of that same loop when there is one, or opens one there while the
+/// origin is below its cap (waiters stay first come first served). The exchange then runs
+/// where its caller runs: no wake-up of another loop's thread, no lock handed between threads, and
+/// no memory freed on another thread's malloc arena. Measured at `/users?limit=30` (31
+/// exchanges a request), together with the per-loop timers: futex calls 2.95 → 1.66 and
+/// eventfd wake-ups 5.8 → 2.1 per request.
 final class ConnectionPool: Sendable {
     struct Origin: Hashable, Sendable {
         let secure: Bool
@@ -48,6 +56,16 @@ final class ConnectionPool: Sendable {
 
         var waiting: Int { waiters.count - waiterStart }
 
+        /// An idle connection of `loop` (of any loop when `loop` is nil, or when `anyLoop`).
+        mutating func takeIdle(near loop: ObjectIdentifier?, anyLoop: Bool) -> ByteStream? {
+            if let loop, let index = idle.lastIndex(where: { ObjectIdentifier($0.loop) == loop }) {
+                return idle.remove(at: index)
+            }
+            return loop == nil || anyLoop ? idle.popLast() : nil
+        }
+
+        /// The oldest waiter, whatever its loop: preferring the connection's own loop let one
+        /// loop's waiters starve the other's (p99 up to 3 s at 512 fetches for 64 connections).
         mutating func popWaiter() -> Waiter? {
             guard waiterStart < waiters.count else { return nil }
             let waiter = waiters[waiterStart]
@@ -74,14 +92,18 @@ final class ConnectionPool: Sendable {
         self.maxIdlePerOrigin = min(maxIdlePerOrigin, self.maxPerOrigin)
     }
 
-    /// An idle connection, a free slot, or a place in the queue for `origin`.
-    func acquire(_ origin: Origin, granted: @escaping @Sendable (Grant) -> Void) -> Lease {
-        state.withLock { state in
-            if let stream = state.origins[origin]?.idle.popLast() { return .reuse(stream) }
+    /// For `origin`: an idle connection of `loop`; else a free slot to connect with (on
+    /// `loop`: one connect, where borrowing another loop's idle connection would cost a hop
+    /// on every later request too); else another loop's idle connection; else a place in the queue.
+    func acquire(_ origin: Origin, near loop: EventLoop? = nil, granted: @escaping @Sendable (Grant) -> Void) -> Lease {
+        let loopID = loop.map(ObjectIdentifier.init)
+        return state.withLock { state in
+            if let stream = state.origins[origin]?.takeIdle(near: loopID, anyLoop: false) { return .reuse(stream) }
             if state.origins[origin, default: OriginState()].open < maxPerOrigin {
                 state.origins[origin, default: OriginState()].open += 1
                 return .connect
             }
+            if let stream = state.origins[origin]?.takeIdle(near: loopID, anyLoop: true) { return .reuse(stream) }
             state.nextWaiter += 1
             let id = WaiterID(value: state.nextWaiter)
             state.origins[origin, default: OriginState()].waiters.append(Waiter(id: id, granted: granted))

@@ -16,6 +16,8 @@ public final class HTTPClient: Sendable {
     let connectTimeout: Duration
     let tls: TLSContext?
     let loops: EventLoopGroup
+    /// Connect-wait timeouts, on the loop of the exchange that waits.
+    let timers: CurrentLoopScheduler
 
     /// - Parameters:
     ///   - connectTimeout: limit for getting a connection, waiting for a free one included.
@@ -33,6 +35,7 @@ public final class HTTPClient: Sendable {
         // Without a usable TLS context https requests fail; plain http still works.
         tls = try? TLSContext(configuration: tlsConfiguration)
         self.loops = loops
+        timers = CurrentLoopScheduler(fallback: loops.next())
     }
 
     /// Idle keep-alive connections across all origins.

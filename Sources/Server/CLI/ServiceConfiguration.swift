@@ -33,6 +33,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var demoRateLimit = 0
     /// Bytes the upstream response cache may hold; 0 disables it.
     public var upstreamCacheBytes = 64 << 20
+    /// Identical upstream GETs in flight at once share one request; off for same-work benchmarks.
+    public var upstreamSingleFlight = true
     public var headerTimeout: Duration = .seconds(10)
     public var idleTimeout: Duration = .seconds(60)
     /// Docker sends SIGKILL 10 s after SIGTERM, so draining must fit well inside that.
@@ -72,6 +74,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.demoUsers = try reader.integer(.demoUsers, in: 1...10_000_000) ?? configuration.demoUsers
         configuration.demoRateLimit = try reader.integer(.demoRateLimit, in: 0...10_000_000) ?? configuration.demoRateLimit
         configuration.upstreamCacheBytes = try reader.integer(.upstreamCacheBytes, in: 0...(1 << 40)) ?? configuration.upstreamCacheBytes
+        configuration.upstreamSingleFlight = try reader.choice(.upstreamSingleFlight, [("true", true), ("false", false)]) ?? configuration.upstreamSingleFlight
         configuration.headerTimeout = try reader.seconds(.headerTimeout, allowZero: false) ?? configuration.headerTimeout
         configuration.idleTimeout = try reader.seconds(.idleTimeout, allowZero: false) ?? configuration.idleTimeout
         configuration.shutdownTimeout = try reader.seconds(.shutdownTimeout, allowZero: true) ?? configuration.shutdownTimeout

@@ -47,16 +47,14 @@ public final class UpstreamServices: Sendable {
         // With Redis, replicas share answers behind each one's in-process tier.
         var cache: (any UpstreamCacheStore)? = local
         if let local, let sharedCache { cache = TieredUpstreamCache(front: local, back: sharedCache) }
+        // Timeouts and retry back-offs on the loop that runs the exchange (see `CurrentLoopScheduler`):
+        // arming one is a heap push there, where a `QueueScheduler` made a Dispatch timer per attempt.
         let client = GitHubClient(
-            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache),
-            transport: HTTPUpstreamTransport(), scheduler: Self.timers, metrics: metrics)
+            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache,
+                singleFlight: configuration.upstreamSingleFlight),
+            transport: HTTPUpstreamTransport(), scheduler: CurrentLoopScheduler(), metrics: metrics)
         return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }
-
-    /// The upstream calls' timeouts and retry back-offs, on one of the client's loops: arming a
-    /// timeout is a heap push there, where a `QueueScheduler` made a Dispatch timer per attempt
-    /// (31 per `/users?limit=30` request), each armed and cancelled through Dispatch's manager thread.
-    private static let timers = EventLoopScheduler(loop: EventLoopGroup.shared.next())
 
     public func routes(responder: EventStreamResponder) -> UserRoutes {
         UserRoutes(client: client, hub: hub, responder: responder)

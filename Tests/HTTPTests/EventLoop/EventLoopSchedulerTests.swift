@@ -48,6 +48,19 @@ final class EventLoopSchedulerTests: XCTestCase {
         XCTAssertFalse(cancelledRan.withLock { $0 })
     }
 
+    func testDisposingOneShotWorkReleasesItsClosureAtOnce() {
+        final class Payload: Sendable {}
+        weak var released: Payload?
+        let disposable: Disposable = {
+            let payload = Payload()
+            released = payload
+            return scheduler.schedule(after: .seconds(60)) { withExtendedLifetime(payload) {} }
+        }()
+        XCTAssertNotNil(released, "held while scheduled")
+        disposable.dispose()
+        XCTAssertNil(released, "a cancelled timer keeps its heap entry until its deadline, but not its work")
+    }
+
     func testRepeatingWorkRunsEveryPeriodUntilDisposed() {
         let runs = Locked(0)
         let fiveRuns = expectation(description: "five runs")

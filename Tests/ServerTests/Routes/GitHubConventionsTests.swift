@@ -165,4 +165,14 @@ final class GitHubConventionsTests: XCTestCase {
         XCTAssertEqual(fixture.demo!.upstream.statistics.requests, 2, "one user lookup and one avatar for eight callers")
         XCTAssertEqual(fixture.metrics.sample(UpstreamMetrics.coalescedName), 14)
     }
+
+    func testWithoutSingleFlightEachIdenticalRequestGoesUpstream() throws {
+        let fixture = try UserAPIFixture(users: 10, latency: .milliseconds(300), singleFlight: false)
+        let clients = try (0..<4).map { _ in try RawHTTPClient(port: fixture.api.port, timeout: 10) }
+        for client in clients { try client.send(UserAPIFixture.request("/users/ada1/avatar", headers: [:])) }
+        let bodies = try clients.map { try $0.readResponse().body }
+        XCTAssertEqual(Set(bodies.map { $0 }).count, 1)
+        XCTAssertEqual(fixture.demo!.upstream.statistics.requests, 8, "a user lookup and an avatar for each of four callers")
+        XCTAssertEqual(fixture.metrics.sample(UpstreamMetrics.coalescedName), 0)
+    }
 }

@@ -21,6 +21,19 @@ final class UpstreamFlagsTests: XCTestCase {
         XCTAssertEqual(ConfigurationSetting.demoRateLimit.flag, "--demo-rate-limit")
     }
 
+    func testSingleFlightIsOnByDefaultAndTurnedOffByFlagOrEnvironment() throws {
+        XCTAssertTrue(try ServiceConfiguration.resolve(flags: [:], environment: [:]).upstreamSingleFlight)
+        XCTAssertFalse(try ServiceConfiguration.resolve(flags: [.upstreamSingleFlight: "false"], environment: [:]).upstreamSingleFlight)
+        XCTAssertFalse(try ServiceConfiguration.resolve(flags: [:], environment: ["UPSTREAM_SINGLE_FLIGHT": "false"]).upstreamSingleFlight)
+        XCTAssertEqual(ConfigurationSetting.upstreamSingleFlight.flag, "--upstream-single-flight")
+    }
+
+    func testBadSingleFlightValueIsRejectedNamingTheFlag() {
+        XCTAssertThrowsError(try ServiceConfiguration.resolve(flags: [.upstreamSingleFlight: "off"], environment: [:])) { error in
+            XCTAssertTrue((error as? ConfigurationError)?.description.contains("--upstream-single-flight") ?? false, "\(error)")
+        }
+    }
+
     func testBadCacheSizeIsRejectedInOneLineNamingTheFlag() {
         XCTAssertThrowsError(try ServiceConfiguration.resolve(flags: [.upstreamCacheBytes: "64MB"], environment: [:])) { error in
             XCTAssertEqual(

@@ -1,0 +1,47 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which `EventLoop` the calling thread is running, for `EventLoop.current`.
+///
+/// An epoll loop's thread records its loop in a thread-local slot as its first job; a
+/// Dispatch loop's queue carries it as a queue-specific value. Each holds the loop weakly:
+/// the thread (or queue) must never keep its loop alive.
+enum CurrentEventLoop {
+    /// A weak reference, so the slot can outlive the loop without keeping it.
+    final class Reference: Sendable {
+        weak let loop: EventLoop?
+
+        init(_ loop: EventLoop) {
+            self.loop = loop
+        }
+    }
+
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<Reference>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+
+    static let queueKey = DispatchSpecificKey<Reference>()
+
+    /// Called on a loop's own thread: from now on `loop` is this thread's current loop.
+    static func adoptThread(_ reference: Reference) {
+        if let previous = pthread_getspecific(threadKey) { Unmanaged<Reference>.fromOpaque(previous).release() }
+        pthread_setspecific(threadKey, Unmanaged.passRetained(reference).toOpaque())
+    }
+
+    static var loop: EventLoop? {
+        if let pointer = pthread_getspecific(threadKey) {
+            return Unmanaged<Reference>.fromOpaque(pointer).takeUnretainedValue().loop
+        }
+        return DispatchQueue.getSpecific(key: queueKey)?.loop
+    }
+}
