@@ -55,4 +55,18 @@ final class GitHubUserReaderTests: XCTestCase {
         ]
         for json in unread { XCTAssertNil(GitHubUserReader.list(Array(json.utf8)), json) }
     }
+
+    /// The reader tests eight bytes at a time: a byte needing attention at any offset of a
+    /// word, in read and in skipped strings, must read as `JSONDecoder` reads it (or not at all).
+    func testAnEscapeControlOrNonASCIIByteAtAnyOffsetReadsAsJSONDecoderReadsIt() throws {
+        for special in [#"\""#, #"\\"#, #"\n"#, "é", "\u{1}", "\u{7F}", "🧑"] {
+            for offset in 0..<18 {
+                let text = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 17 - offset)
+                let json = #"[{"login":"\#(text)","id":1,"avatar_url":"x","skipped":"\#(text)"}]"#
+                let expected = try? decoded(json)
+                let read = GitHubUserReader.list(Array(json.utf8))
+                XCTAssertEqual(read, expected, text.debugDescription)
+            }
+        }
+    }
 }
