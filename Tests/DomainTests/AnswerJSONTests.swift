@@ -1,17 +1,12 @@
 import Foundation
 import HTTP
+import HTTPTestSupport
 import XCTest
 @testable import Domain
 
 /// The `/users` answer types write the same bytes as `JSONEncoder` with sorted keys and
 /// unescaped slashes, the encoder the routes used before.
 final class AnswerJSONTests: XCTestCase {
-    func foundation(_ value: some Encodable) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
-    }
-
     let odd = "o\"d\\d/\n\t\u{1}\u{7F} é 🧑‍💻 \u{2028}"
 
     func user(_ login: String, embed: Bool = false, placeholder: Bool = false, profile: GitHubUser? = nil) -> UserWithAvatar {
@@ -23,7 +18,7 @@ final class AnswerJSONTests: XCTestCase {
 
     func testAUserListIsByteIdenticalToJSONEncoders() throws {
         let users = [user("ada1"), user(odd), user("x", embed: true), user("y", placeholder: true), user("", embed: true, placeholder: true)]
-        XCTAssertEqual(JSONOutput.encode(users), try foundation(users))
+        XCTAssertEqual(JSONOutput.encode(users), try ReferenceJSON.encode(users))
     }
 
     func testUsersWithProfilesAreByteIdenticalToJSONEncoders() throws {
@@ -31,10 +26,10 @@ final class AnswerJSONTests: XCTestCase {
                               bio: "line\nbreak", publicRepos: 12, followers: -1)
         let empty = GitHubUser(login: "grace2", id: 2, avatarUrl: "x")
         let users = [user("ada1", profile: full), user("grace2", profile: empty), user("alan3")]
-        XCTAssertEqual(JSONOutput.encode(users), try foundation(users))
+        XCTAssertEqual(JSONOutput.encode(users), try ReferenceJSON.encode(users))
     }
 
     func testAnEmptyListIsByteIdenticalToJSONEncoders() throws {
-        XCTAssertEqual(JSONOutput.encode([UserWithAvatar]()), try foundation([UserWithAvatar]()))
+        XCTAssertEqual(JSONOutput.encode([UserWithAvatar]()), try ReferenceJSON.encode([UserWithAvatar]()))
     }
 }

@@ -1,15 +1,10 @@
 import Foundation
+import HTTPTestSupport
 import XCTest
 @testable import HTTP
 
 /// `JSONOutput` must give exactly `JSONEncoder`'s bytes (sorted keys, unescaped slashes).
 final class JSONOutputTests: XCTestCase {
-    func foundation(_ value: some Encodable) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
-    }
-
     /// Every control character, the two escapes, slashes, DEL, and multi-byte UTF-8.
     static let oddStrings: [String] = [
         "", "plain", "a\"quote\"", "back\\slash", "http://127.0.0.1:8080/u/1?v=4&s=40", "line\nfeed", "cr\rtab\t",
@@ -20,22 +15,22 @@ final class JSONOutputTests: XCTestCase {
 
     func testStringsAreEscapedAsJSONEncoderEscapesThem() throws {
         for text in Self.oddStrings {
-            XCTAssertEqual(JSONOutput.encode(text), try foundation(text), text.debugDescription)
+            XCTAssertEqual(JSONOutput.encode(text), try ReferenceJSON.encode(text), text.debugDescription)
         }
     }
 
     func testIntegersAreWrittenAsJSONEncoderWritesThem() throws {
         for value in [0, 1, -1, 9, 10, 99, 100, 1234567890, Int.max, Int.min, -42] {
-            XCTAssertEqual(JSONOutput.encode(value), try foundation(value), String(value))
+            XCTAssertEqual(JSONOutput.encode(value), try ReferenceJSON.encode(value), String(value))
         }
     }
 
     func testBooleansNullsAndArraysAreWrittenAsJSONEncoderWritesThem() throws {
-        XCTAssertEqual(JSONOutput.encode(true), try foundation(true))
-        XCTAssertEqual(JSONOutput.encode(false), try foundation(false))
-        XCTAssertEqual(JSONOutput.encode([String?.none, "x"]), try foundation([String?.none, "x"]))
-        XCTAssertEqual(JSONOutput.encode([[1, 2], [], [3]]), try foundation([[1, 2], [], [3]]))
-        XCTAssertEqual(JSONOutput.encode([Int]()), try foundation([Int]()))
+        XCTAssertEqual(JSONOutput.encode(true), try ReferenceJSON.encode(true))
+        XCTAssertEqual(JSONOutput.encode(false), try ReferenceJSON.encode(false))
+        XCTAssertEqual(JSONOutput.encode([String?.none, "x"]), try ReferenceJSON.encode([String?.none, "x"]))
+        XCTAssertEqual(JSONOutput.encode([[1, 2], [], [3]]), try ReferenceJSON.encode([[1, 2], [], [3]]))
+        XCTAssertEqual(JSONOutput.encode([Int]()), try ReferenceJSON.encode([Int]()))
     }
 
     struct Nested: Encodable, JSONWritable {
@@ -70,6 +65,6 @@ final class JSONOutputTests: XCTestCase {
             Nested(name: "", inner: nil, tags: ["a", "b\n"]),
             Nested(name: "z", inner: .init(a: -3, b: true), tags: ["only"]),
         ]
-        XCTAssertEqual(JSONOutput.encode(values), try foundation(values))
+        XCTAssertEqual(JSONOutput.encode(values), try ReferenceJSON.encode(values))
     }
 }
