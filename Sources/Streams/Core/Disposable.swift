@@ -20,6 +20,9 @@ public final class Disposable: @unchecked Sendable {
         var pruneAt = 32
         /// What this subscription's setup returned, disposed after `action`.
         var source: Disposable?
+        /// The watcher a subscription feeds, stopped on dispose: a field rather than an
+        /// `action` closure saves a subscription one allocation (about 10 per avatar on `/users`).
+        var fed: (any StoppableWatcher)?
     }
 
     // Inline lock and state: a subscription costs one allocation, not three.
@@ -37,6 +40,11 @@ public final class Disposable: @unchecked Sendable {
     /// A disposable that runs `action` the first time it is disposed.
     public init(_ action: @escaping @Sendable () -> Void) {
         state = State(action: action)
+    }
+
+    /// A subscription's disposable: disposing it stops `fed` and counts the subscription ended.
+    init(stopping fed: any StoppableWatcher) {
+        state = State(fed: fed)
     }
 
     /// What a source with nothing to cancel returns (`just`, `from`, …): shared, so
@@ -61,12 +69,18 @@ public final class Disposable: @unchecked Sendable {
         let action = state.action
         let children = state.pendingChildren
         let source = state.source
+        let fed = state.fed
         state.action = nil
         state.pendingChildren = []
         state.source = nil
+        state.fed = nil
         lock.unlock()
         for child in children { child.dispose() }
         action?()
+        if let fed {
+            fed.stop()
+            StreamDiagnostics.subscriptionEnded()
+        }
         source?.dispose()
     }
 
@@ -133,6 +147,12 @@ public final class Disposable: @unchecked Sendable {
         lock.unlock()
         withExtendedLifetime(children) {}   // the last references go here, outside the lock
     }
+}
+
+/// A watcher as the disposable of the subscription feeding it sees it (see `Disposable.init(stopping:)`).
+protocol StoppableWatcher: AnyObject, Sendable {
+    /// Stops delivery without a terminal event.
+    func stop()
 }
 
 /// Disposes everything it holds when it is deinitialised (or when `dispose()` is called).

@@ -5,11 +5,13 @@ import Synchronization
 /// A watcher enforces the grammar `data* (error | end)?` for whoever feeds it:
 /// after its first terminal event, or once its subscription is disposed, it
 /// ignores everything. Events are delivered on the calling thread.
-public final class Watcher<Element: Sendable>: Sendable {
+public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     // Values and terminal events take separate closures: the data path then never
     // builds an `Event`, whose generic metadata unspecialized code would look up
     // on every value.
-    @usableFromInline let onData: @Sendable (Element) -> Void
+    @usableFromInline let onData: (@Sendable (Element) -> Void)?
+    /// The terminal events; the values too when `onData` is nil (a relay, which would
+    /// otherwise need a closure, and its allocation, only to wrap each value in `.data`).
     @usableFromInline let onTerminal: @Sendable (Event<Element>) -> Void
     @usableFromInline let stopped = Atomic<Bool>(false)
     /// Whether some subscription already feeds this watcher; a second one gets a forwarding watcher.
@@ -55,13 +57,17 @@ public final class Watcher<Element: Sendable>: Sendable {
     /// code, so subscriptions it starts stay tied to the subscription being set up.
     @usableFromInline
     static func relay(_ handler: @escaping @Sendable (Event<Element>) -> Void) -> Watcher<Element> {
-        Watcher(onData: { handler(.data($0)) }, onTerminal: handler)
+        Watcher(onOptionalData: nil, onTerminal: handler)
     }
 
     /// A watcher with a closure for values and one for the terminal event (`.error` or `.end`).
     @usableFromInline
-    init(onData: @escaping @Sendable (Element) -> Void, onTerminal: @escaping @Sendable (Event<Element>) -> Void) {
-        self.onData = onData
+    convenience init(onData: @escaping @Sendable (Element) -> Void, onTerminal: @escaping @Sendable (Event<Element>) -> Void) {
+        self.init(onOptionalData: onData, onTerminal: onTerminal)
+    }
+
+    private init(onOptionalData: (@Sendable (Element) -> Void)?, onTerminal: @escaping @Sendable (Event<Element>) -> Void) {
+        self.onData = onOptionalData
         self.onTerminal = onTerminal
     }
 
@@ -86,7 +92,7 @@ public final class Watcher<Element: Sendable>: Sendable {
     @inlinable
     public func data(_ value: Element) {
         guard !stopped.load(ordering: .relaxed) else { return }
-        onData(value)
+        if let onData { onData(value) } else { onTerminal(.data(value)) }
     }
 
     @inlinable
@@ -136,10 +142,7 @@ public final class Watcher<Element: Sendable>: Sendable {
     func beginSubscription() -> (fed: Watcher<Element>, subscription: Disposable) {
         let fed = claimed.exchange(true, ordering: .relaxed) ? Watcher(forwardingTo: self) : self
         fed.claimed.store(true, ordering: .relaxed)
-        let subscription = Disposable { [fed] in
-            fed.stop()
-            StreamDiagnostics.subscriptionEnded()
-        }
+        let subscription = Disposable(stopping: fed)
         StreamDiagnostics.subscriptionStarted()
         // Each fed watcher begins exactly one subscription (`claimed` sees to that), so a plain store.
         fed.subscription.store(Unmanaged.passRetained(subscription), ordering: .releasing)
@@ -148,6 +151,6 @@ public final class Watcher<Element: Sendable>: Sendable {
     }
 
     private convenience init(forwardingTo downstream: Watcher<Element>) {
-        self.init(onData: { downstream.data($0) }, onTerminal: { downstream.event($0) })
+        self.init(onOptionalData: nil, onTerminal: { downstream.event($0) })
     }
 }
