@@ -52,3 +52,23 @@ package_mirror_mounts() {
 podman() {
     command podman "$@" 2> >(grep -v 'systemd connection' >&2)
 }
+
+# podman 4.3 (Debian 12) has no `podman compose`; podman-compose from PyPI runs
+# compose files on it. Pinned to the version scripts/compose-test was proven
+# with (Debian's package is the older 1.0.3), in a venv under $CONTAINER_CACHE
+# so the system Python stays untouched. Prints the command to run;
+# PODMAN_COMPOSE overrides it.
+PODMAN_COMPOSE_VERSION=1.6.0
+
+ensure_podman_compose() {
+    if [[ -n ${PODMAN_COMPOSE:-} ]]; then echo "$PODMAN_COMPOSE"; return; fi
+    local venv=$CONTAINER_CACHE/podman-compose
+    if [[ ! -x $venv/bin/podman-compose ]] ||
+        [[ $("$venv/bin/podman-compose" version 2>/dev/null | sed -n 's/^podman-compose version //p') != "$PODMAN_COMPOSE_VERSION" ]]; then
+        echo "Installing podman-compose $PODMAN_COMPOSE_VERSION into $venv" >&2
+        python3 -m venv "$venv" >&2 &&
+            "$venv/bin/pip" install -q "podman-compose==$PODMAN_COMPOSE_VERSION" >&2 || {
+            echo "error: could not install podman-compose $PODMAN_COMPOSE_VERSION with pip." >&2; return 1; }
+    fi
+    echo "$venv/bin/podman-compose"
+}
