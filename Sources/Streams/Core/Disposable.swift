@@ -15,6 +15,10 @@ public final class Disposable: @unchecked Sendable {
         /// Subscriptions started on this thread while this one was still being set
         /// up; disposing this one before setup finishes must reach them too.
         var pendingChildren: [Disposable] = []
+        /// The first pending child, kept out of the array: most setups start exactly one
+        /// subscription (an operator watching its upstream), and an array for it cost an
+        /// allocation each time (about 17 per avatar on `/users`).
+        var firstChild: Disposable?
         /// Size at which finished children are dropped, so a synchronous source starting
         /// many short subscriptions (concat, retry, redirect) does not hoard them.
         var pruneAt = 32
@@ -66,15 +70,15 @@ public final class Disposable: @unchecked Sendable {
         // generic result would allocate reabstraction thunks on every dispose.
         lock.lock()
         state.isDisposed = true
-        let action = state.action
-        let children = state.pendingChildren
-        let source = state.source
-        let fed = state.fed
-        state.action = nil
-        state.pendingChildren = []
-        state.source = nil
-        state.fed = nil
+        // Moved out, not copied: a copy is a retain now and a release at the reset (about 75
+        // pairs per avatar on `/users`).
+        let action = state.action.take()
+        let firstChild = state.firstChild.take()
+        let children = state.pendingChildren.isEmpty ? [] : exchange(&state.pendingChildren, with: [])
+        let source = state.source.take()
+        let fed = state.fed.take()
         lock.unlock()
+        firstChild?.dispose()
         for child in children { child.dispose() }
         action?()
         if let fed {
@@ -126,6 +130,12 @@ public final class Disposable: @unchecked Sendable {
             child.dispose()
             return
         }
+        if state.pendingChildren.isEmpty, state.firstChild?.isDisposed ?? true {
+            state.firstChild = child
+            hasPendingChildren.store(true, ordering: .relaxed)
+            lock.unlock()
+            return
+        }
         // The previous child usually finished already (a synchronous inner stream).
         while let last = state.pendingChildren.last, last.isDisposed { state.pendingChildren.removeLast() }
         if state.pendingChildren.count >= state.pruneAt {
@@ -142,10 +152,10 @@ public final class Disposable: @unchecked Sendable {
         // Children are adopted on the setting-up thread only, the one calling this.
         guard hasPendingChildren.load(ordering: .relaxed) else { return }
         lock.lock()
-        let children = state.pendingChildren
-        state.pendingChildren = []
+        let firstChild = state.firstChild.take()
+        let children = state.pendingChildren.isEmpty ? [] : exchange(&state.pendingChildren, with: [])
         lock.unlock()
-        withExtendedLifetime(children) {}   // the last references go here, outside the lock
+        withExtendedLifetime((firstChild, children)) {}   // the last references go here, outside the lock
     }
 }
 
