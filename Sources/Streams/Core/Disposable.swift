@@ -80,11 +80,13 @@ public final class Disposable: @unchecked Sendable {
         lock.unlock()
         firstChild?.dispose()
         for child in children { child.dispose() }
-        action?()
+        // The watcher stops before the appended actions run: a subject's late join checks it
+        // after its `remove` found nothing, and must not add the watcher back.
         if let fed {
             fed.stop()
             StreamDiagnostics.subscriptionEnded()
         }
+        action?()
         source?.dispose()
     }
 
