@@ -27,7 +27,7 @@ let package = Package(
         // Reactive library: Foundation and Dispatch only.
         // Cross-module optimisation: Domain and HTTP specialise Streams' generic operators for their
         // element types instead of calling them unspecialised (generic metadata lookups were 13 % of a
-        // /users request: 14.5 M → 12.3 M instructions, Benchmarks/README.md).
+        // /users request: 14.6 M → 12.5 M instructions, Benchmarks/README.md).
         .target(name: "Streams", dependencies: ["StreamServiceConcurrency"], swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         .target(name: "StreamsTesting", dependencies: ["StreamServiceConcurrency", "Streams"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
