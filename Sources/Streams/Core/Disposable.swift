@@ -70,7 +70,7 @@ public final class Disposable: @unchecked Sendable {
         // generic result would allocate reabstraction thunks on every dispose.
         lock.lock()
         state.isDisposed = true
-        // Moved out, not copied: a copy is a retain now and a release at the reset (about 75
+        // Moved out, not copied: a copy is a retain now and a release at the reset (about 28
         // pairs per avatar on `/users`).
         let action = state.action.take()
         let firstChild = state.firstChild.take()
