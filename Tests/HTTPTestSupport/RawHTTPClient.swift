@@ -70,6 +70,7 @@ public final class RawHTTPClient {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }  // SO_SNDTIMEO sockets are not restarted after a signal either
             if n <= 0 { throw Failure.closedEarly(received: offset) }
             offset += n
         }
@@ -171,7 +172,7 @@ public final class RawHTTPClient {
     @discardableResult
     private func receive() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        let n = chunk.withUnsafeMutableBytes { receiveRestartingAfterSignals(fd, into: $0) }
         if n > 0 { buffer += chunk[..<n]; return true }
         if n == 0 { isClosedByPeer = true; return false }
         if errno == ECONNRESET { isClosedByPeer = true; return false }

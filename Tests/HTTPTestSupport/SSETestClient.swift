@@ -100,7 +100,7 @@ public final class SSETestClient {
 
     private func receive() throws {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        let n = chunk.withUnsafeMutableBytes { receiveRestartingAfterSignals(fd, into: $0) }
         if n > 0 { raw += chunk[..<n]; return }
         if n == 0 { throw Failure.closed }
         throw Failure.timedOut
