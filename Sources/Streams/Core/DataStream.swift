@@ -15,10 +15,26 @@ public final class DataStream<Element: Sendable>: StreamType {
     /// Set for a synchronous in-memory stream: operators on it compose this instead of
     /// watching it (see `SynchronousSource`), and `watch` runs it in one loop.
     @usableFromInline let synchronousSource: SynchronousSource<Element>?
+    /// Set for a stream that only hands its watcher on to another stream (`deferred`,
+    /// `asDataStream`): `watch` then calls `subscribe` directly, and the other stream's
+    /// subscription is the only one. Otherwise the watcher would be fed by two nested
+    /// subscriptions, the inner through a forwarding watcher: 2 allocations more each time.
+    private let handsOnWatcher: Bool
 
-    public init(_ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
+    public convenience init(_ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
+        self.init(handsOnWatcher: false, subscribe)
+    }
+
+    /// A stream whose `watch` is `handOn`, which must watch another stream with the watcher
+    /// it is given (or fail the watcher and return a subscription of its own).
+    static func handingOn(_ handOn: @escaping @Sendable (Watcher<Element>) -> Disposable) -> DataStream<Element> {
+        DataStream(handsOnWatcher: true, handOn)
+    }
+
+    private init(handsOnWatcher: Bool, _ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
         self.subscribe = subscribe
         self.synchronousSource = nil
+        self.handsOnWatcher = handsOnWatcher
     }
 
     /// A fused stream: `watch` runs `source` into the watcher; `subscribe` is not used.
@@ -31,10 +47,12 @@ public final class DataStream<Element: Sendable>: StreamType {
     init(synchronousSource source: SynchronousSource<Element>) {
         self.subscribe = { _ in Disposable.nothing }
         self.synchronousSource = source
+        self.handsOnWatcher = false
     }
 
     @discardableResult
     public func watch(using watcher: Watcher<Element>) -> Disposable {
+        if handsOnWatcher { return subscribe(watcher) }
         let (fed, subscription) = watcher.beginSubscription()
         guard !subscription.isDisposed else { return subscription }
         if let synchronousSource {
@@ -103,12 +121,11 @@ extension DataStream {
     /// Calls `factory` anew for every watcher; a throw becomes an error event.
     public static func deferred<S: StreamType>(_ factory: @escaping @Sendable () throws -> S) -> DataStream<Element>
     where S.Element == Element {
-        DataStream { watcher in
+        DataStream.handingOn { watcher in
             do {
                 return try factory().watch(using: watcher)
             } catch {
-                watcher.error(error)
-                return Disposable.nothing
+                return just(error: error).watch(using: watcher)
             }
         }
     }

@@ -15,11 +15,18 @@ public final class Disposable: @unchecked Sendable {
         /// Subscriptions started on this thread while this one was still being set
         /// up; disposing this one before setup finishes must reach them too.
         var pendingChildren: [Disposable] = []
+        /// The first pending child, kept out of the array: most setups start exactly one
+        /// subscription (an operator watching its upstream), and an array for it cost an
+        /// allocation each time (about 17 per avatar on `/users`).
+        var firstChild: Disposable?
         /// Size at which finished children are dropped, so a synchronous source starting
         /// many short subscriptions (concat, retry, redirect) does not hoard them.
         var pruneAt = 32
         /// What this subscription's setup returned, disposed after `action`.
         var source: Disposable?
+        /// The watcher a subscription feeds, stopped on dispose: a field rather than an
+        /// `action` closure saves a subscription one allocation (about 10 per avatar on `/users`).
+        var fed: (any StoppableWatcher)?
     }
 
     // Inline lock and state: a subscription costs one allocation, not three.
@@ -37,6 +44,11 @@ public final class Disposable: @unchecked Sendable {
     /// A disposable that runs `action` the first time it is disposed.
     public init(_ action: @escaping @Sendable () -> Void) {
         state = State(action: action)
+    }
+
+    /// A subscription's disposable: disposing it stops `fed` and counts the subscription ended.
+    init(stopping fed: any StoppableWatcher) {
+        state = State(fed: fed)
     }
 
     /// What a source with nothing to cancel returns (`just`, `from`, …): shared, so
@@ -58,14 +70,22 @@ public final class Disposable: @unchecked Sendable {
         // generic result would allocate reabstraction thunks on every dispose.
         lock.lock()
         state.isDisposed = true
-        let action = state.action
-        let children = state.pendingChildren
-        let source = state.source
-        state.action = nil
-        state.pendingChildren = []
-        state.source = nil
+        // Moved out, not copied: a copy is a retain now and a release at the reset (about 28
+        // pairs per avatar on `/users`).
+        let action = state.action.take()
+        let firstChild = state.firstChild.take()
+        let children = state.pendingChildren.isEmpty ? [] : exchange(&state.pendingChildren, with: [])
+        let source = state.source.take()
+        let fed = state.fed.take()
         lock.unlock()
+        firstChild?.dispose()
         for child in children { child.dispose() }
+        // The watcher stops before the appended actions run: a subject's late join checks it
+        // after its `remove` found nothing, and must not add the watcher back.
+        if let fed {
+            fed.stop()
+            StreamDiagnostics.subscriptionEnded()
+        }
         action?()
         source?.dispose()
     }
@@ -112,6 +132,12 @@ public final class Disposable: @unchecked Sendable {
             child.dispose()
             return
         }
+        if state.pendingChildren.isEmpty, state.firstChild?.isDisposed ?? true {
+            state.firstChild = child
+            hasPendingChildren.store(true, ordering: .relaxed)
+            lock.unlock()
+            return
+        }
         // The previous child usually finished already (a synchronous inner stream).
         while let last = state.pendingChildren.last, last.isDisposed { state.pendingChildren.removeLast() }
         if state.pendingChildren.count >= state.pruneAt {
@@ -128,11 +154,17 @@ public final class Disposable: @unchecked Sendable {
         // Children are adopted on the setting-up thread only, the one calling this.
         guard hasPendingChildren.load(ordering: .relaxed) else { return }
         lock.lock()
-        let children = state.pendingChildren
-        state.pendingChildren = []
+        let firstChild = state.firstChild.take()
+        let children = state.pendingChildren.isEmpty ? [] : exchange(&state.pendingChildren, with: [])
         lock.unlock()
-        withExtendedLifetime(children) {}   // the last references go here, outside the lock
+        withExtendedLifetime((firstChild, children)) {}   // the last references go here, outside the lock
     }
+}
+
+/// A watcher as the disposable of the subscription feeding it sees it (see `Disposable.init(stopping:)`).
+protocol StoppableWatcher: AnyObject, Sendable {
+    /// Stops delivery without a terminal event.
+    func stop()
 }
 
 /// Disposes everything it holds when it is deinitialised (or when `dispose()` is called).

@@ -30,6 +30,6 @@ extension StreamType {
     /// This stream as a `DataStream`, for APIs that want the concrete type.
     public func asDataStream() -> DataStream<Element> {
         if let stream = self as? DataStream<Element> { return stream }
-        return DataStream { watcher in self.watch(using: watcher) }
+        return DataStream.handingOn { watcher in self.watch(using: watcher) }
     }
 }

@@ -5,10 +5,13 @@ import Synchronization
 /// A watcher enforces the grammar `data* (error | end)?` for whoever feeds it:
 /// after its first terminal event, or once its subscription is disposed, it
 /// ignores everything. Events are delivered on the calling thread.
-public final class Watcher<Element: Sendable>: Sendable {
+public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     // Values and terminal events take separate closures: the data path then never
     // builds an `Event`, whose generic metadata unspecialized code would look up
     // on every value.
+    // A relay's values could go to `onTerminal` behind a flag, saving the allocation of its
+    // wrapping closure per subscription; measured, the branch cost about 1 ns per value through
+    // map → filter → reduce (`a.create` micro-benchmark 11.3 → 12.3 ns), so it stays a closure.
     @usableFromInline let onData: @Sendable (Element) -> Void
     @usableFromInline let onTerminal: @Sendable (Event<Element>) -> Void
     @usableFromInline let stopped = Atomic<Bool>(false)
@@ -136,10 +139,7 @@ public final class Watcher<Element: Sendable>: Sendable {
     func beginSubscription() -> (fed: Watcher<Element>, subscription: Disposable) {
         let fed = claimed.exchange(true, ordering: .relaxed) ? Watcher(forwardingTo: self) : self
         fed.claimed.store(true, ordering: .relaxed)
-        let subscription = Disposable { [fed] in
-            fed.stop()
-            StreamDiagnostics.subscriptionEnded()
-        }
+        let subscription = Disposable(stopping: fed)
         StreamDiagnostics.subscriptionStarted()
         // Each fed watcher begins exactly one subscription (`claimed` sees to that), so a plain store.
         fed.subscription.store(Unmanaged.passRetained(subscription), ordering: .releasing)

@@ -18,7 +18,8 @@ extension StreamType {
         _ handler: @escaping @Sendable (Error) throws -> Fallback
     ) -> DataStream<Element> where Fallback.Element == Element {
         DataStream { downstream in
-            // Holds the fallback subscription, even while it is still being set up.
+            // Holds the fallback subscription, even while it is still being set up, and the
+            // source's: one disposable for both (a second one and its closure cost 2 allocations).
             let fallback = Disposable()
             let source = self.watch(using: Watcher.relay { event in
                 switch event {
@@ -33,10 +34,8 @@ extension StreamType {
                     }
                 }
             })
-            return Disposable {
-                source.dispose()
-                fallback.dispose()
-            }
+            fallback.link(source)
+            return fallback
         }
     }
 }

@@ -1,5 +1,3 @@
-import StreamServiceConcurrency
-
 extension StreamType {
     /// Watches the stream again after an error, up to `maxRetries` times; the
     /// error after the last retry is delivered.
@@ -31,35 +29,9 @@ extension StreamType {
 
     private func retry(_ maxRetries: Int, backoff: RetryBackoff, scheduler: (any Scheduler)?) -> DataStream<Element> {
         DataStream { downstream in
-            let retriesSoFar = Locked(0)
-            let attempts = Disposable()
-            let wait = SerialDisposable()
-            let resubscriber = Trampoline()
-
-            @Sendable func watchAttempt() {
-                self.watchAttempt(under: attempts, feeding: downstream) { error in
-                    let retry = retriesSoFar.withLock { retries -> Int? in
-                        guard retries < maxRetries else { return nil }
-                        retries += 1
-                        return retries
-                    }
-                    guard let retry, let delay = backoff.delay(beforeRetry: retry, after: error) else {
-                        downstream.error(error)
-                        return
-                    }
-                    if let scheduler, delay > .zero {
-                        wait.replace(with: scheduler.schedule(after: delay) { resubscriber.request(watchAttempt) })
-                    } else {
-                        resubscriber.request(watchAttempt)
-                    }
-                }
-            }
-
-            resubscriber.request(watchAttempt)
-            return Disposable {
-                wait.dispose()
-                attempts.dispose()
-            }
+            let stage = RetryStage(source: self, maxRetries: maxRetries, backoff: backoff, scheduler: scheduler, downstream: downstream)
+            stage.start()
+            return Disposable { [stage] in stage.dispose() }
         }
     }
 }

@@ -49,12 +49,33 @@ final class DataStreamCoreTests: XCTestCase {
         let recorder = EventRecorder<Int>()
         let subscription = streamer.asDataStream().watch(using: recorder.watcher)
         streamer.data(1)
-        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline + 2)
+        // `asDataStream` hands the watcher on to the streamer: one subscription, not two nested ones.
+        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline + 1)
         subscription.dispose()
         streamer.data(2)
         XCTAssertEqual(recorder.events, [.data(1)])
         XCTAssertEqual(streamer.watcherCount, 0)
         XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
+    }
+
+    func testDeferredFeedsItsWatcherThroughTheOneSubscriptionOfTheStreamItMakes() {
+        let baseline = StreamDiagnostics.liveSubscriptions
+        let cancelled = Counter()
+        let subscription = DataStream<Int>.deferred { DataStream<Int> { _ in Disposable { cancelled.increment() } } }.watch { _ in }
+        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline + 1)
+        subscription.dispose()
+        XCTAssertEqual(cancelled.value, 1)
+        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
+    }
+
+    func testDisposingTheSubscriptionOfAFailedDeferredLeavesOtherStreamsAlone() {
+        let recorder = EventRecorder<Int>()
+        let failed = DataStream<Int>.deferred { () throws -> DataStream<Int> in throw TestError.boom }.watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.error(TestError.boom)])
+        failed.dispose()
+        let after = EventRecorder<Int>()
+        DataStream.just(1).watch(using: after.watcher)
+        XCTAssertEqual(after.events, [.data(1), .end])
     }
 
     func testAnOperatorStoppingEarlyStopsAnEndlessSynchronousSource() {

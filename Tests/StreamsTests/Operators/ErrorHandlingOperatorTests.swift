@@ -28,6 +28,14 @@ final class RecoverTests: XCTestCase {
         XCTAssertEqual(fallback.watcherCount, 0)
     }
 
+    func testDisposingBeforeAnErrorDisposesTheSource() {
+        let source = Streamer<Int>()
+        let subscription = source.recover(9).watch { _ in }
+        XCTAssertEqual(source.watcherCount, 1)
+        subscription.dispose()
+        XCTAssertEqual(source.watcherCount, 0)
+    }
+
     func testAThrowingRecoverDeliversTheNewError() {
         let recorder = EventRecorder<Int>()
         DataStream<Int>.just(error: TestError.boom)

@@ -192,4 +192,19 @@ final class RetryTests: XCTestCase {
         XCTAssertEqual(attempts.value, 1)
         XCTAssertEqual(scheduler.pendingCount, 0)
     }
+
+    func testDisposingDuringARetriedAttemptDisposesThatAttempt() {
+        let source = Streamer<Int>()
+        let failures = Counter()
+        let recorder = EventRecorder<Int>()
+        let subscription = DataStream<Int>.deferred { () -> DataStream<Int> in
+            failures.increment()
+            return failures.value == 1 ? .just(error: TestError.boom) : source.asDataStream()
+        }.retry(3).watch(using: recorder.watcher)
+        XCTAssertEqual(source.watcherCount, 1)
+        source.data(5)
+        subscription.dispose()
+        XCTAssertEqual(source.watcherCount, 0)
+        XCTAssertEqual(recorder.events, [.data(5)])
+    }
 }

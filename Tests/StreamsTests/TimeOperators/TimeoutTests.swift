@@ -38,6 +38,29 @@ final class TimeoutTests: XCTestCase {
         XCTAssertEqual(scheduler.pendingCount, 0)
     }
 
+    func testAnErrorFromTheSourcePassesOnAndCancelsTheTimer() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hotStream([.at(100, .data("a")), .at(200, .error(TestError.boom))])
+        let (recorder, _) = scheduler.record(source.timeout(.milliseconds(400), scheduler: scheduler))
+        scheduler.advance(to: .seconds(1))
+        XCTAssertEqual(recorder.events, [.at(100, .data("a")), .at(200, .error(TestError.boom))])
+        XCTAssertEqual(scheduler.pendingCount, 0)
+    }
+
+    func testDisposingAfterTheTimerWaitedForAMovedDeadlineCancelsTheNewWait() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hotStream([.at(100, .data("a"))])
+        let (recorder, subscription) = scheduler.record(source.timeout(.milliseconds(400), scheduler: scheduler))
+        // At 400 the first timer finds the deadline moved to 500 and waits again.
+        scheduler.advance(to: .milliseconds(450))
+        XCTAssertEqual(scheduler.pendingCount, 1)
+        subscription.dispose()
+        XCTAssertEqual(scheduler.pendingCount, 0)
+        scheduler.advance(to: .seconds(1))
+        XCTAssertEqual(recorder.events, [.at(100, .data("a"))])
+        XCTAssertEqual(source.subscriptions, [SubscriptionSpan(0, 450)])
+    }
+
     func testTheTimeoutErrorSaysHowLongItWaited() {
         XCTAssertEqual(String(describing: StreamTimeoutError(timeout: .seconds(2))), "no event within 2.0 seconds")
     }

@@ -17,45 +17,15 @@ extension StreamType {
     /// `timeout` failing with what `failure` makes.
     func timeout(_ dueTime: Duration, scheduler: any Scheduler, failure: @escaping @Sendable () -> Error) -> DataStream<Element> {
         DataStream { downstream in
-            let cell = TimedOperatorCell(
-                TimeoutState(deadline: scheduler.now + dueTime),
-                downstream: downstream
-            )
-            let timer = SerialDisposable()
-            @Sendable func expire(_ generation: UInt64) {
-                let rest = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
-                    guard state.generation == generation else { return nil }
-                    let now = scheduler.now
-                    guard now >= state.deadline else {
-                        state.generation += 1
-                        return (state.generation, state.deadline - now)
-                    }
-                    outbox.error(failure())
-                    return nil
-                }
-                if let rest = rest ?? nil {
-                    timer.schedule(rest.generation, on: scheduler, after: rest.delay) { expire(rest.generation) }
-                }
-            }
-            timer.schedule(1, on: scheduler, after: dueTime) { expire(1) }
-            let upstream = watch { event in
-                cell.update { state, outbox in
-                    if case .data = event { state.deadline = scheduler.now + dueTime }
-                    outbox.event(event)
-                }
-            }
-            return Disposable {
-                upstream.dispose()
-                timer.dispose()
-                cell.shutDown()
-            }
+            let stage = TimeoutStage(dueTime: dueTime, scheduler: scheduler, failure: failure, downstream: downstream)
+            stage.arm(after: dueTime)
+            let upstream = self.watch(using: Watcher(
+                onData: { [stage] value in stage.receive(value) },
+                onTerminal: { [stage] event in stage.finish(event) }
+            ))
+            let subscription = Disposable { [stage] in stage.dispose() }
+            subscription.link(upstream)
+            return subscription
         }
     }
-}
-
-private struct TimeoutState: Sendable {
-    /// When the source's silence becomes a timeout, on the scheduler's clock.
-    var deadline: Duration
-    /// Identifies the pending timer, so a superseded one does nothing.
-    var generation: UInt64 = 1
 }
