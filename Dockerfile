@@ -29,8 +29,9 @@ COPY Tests ./Tests
 # Resource bundles, if a target ever gets one, must sit next to the binary.
 # Stripping saves 15 MB (debug info and symbols); to symbolicate a crash
 # backtrace use the unstripped binary in this stage (`--target build`).
-RUN swift build -c release --static-swift-stdlib --product stream-service \
- && bin="$(swift build -c release --show-bin-path)" \
+# -cross-module-optimization as in scripts/lib/release-build.sh (Streams' operators specialised in their callers).
+RUN swift build -c release -Xswiftc -cross-module-optimization --static-swift-stdlib --product stream-service \
+ && bin="$(swift build -c release -Xswiftc -cross-module-optimization --show-bin-path)" \
  && mkdir -p /staging \
  && cp "$bin/stream-service" /staging/ \
  && find "$bin" -maxdepth 1 -name '*.resources' -exec cp -R {} /staging/ \; \

@@ -25,10 +25,10 @@ let package = Package(
         // which Hummingbird brings into the Benchmarks package, has a target of that name).
         .target(name: "StreamServiceConcurrency"),
         // Reactive library: Foundation and Dispatch only.
-        // Cross-module optimisation: Domain and HTTP specialise Streams' generic operators for their
-        // element types instead of calling them unspecialised (generic metadata lookups were 13 % of a
-        // /users request: 14.6 M → 12.5 M instructions, Benchmarks/README.md).
-        .target(name: "Streams", dependencies: ["StreamServiceConcurrency"], swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
+        // Release builds of the service pass -cross-module-optimization on the command line
+        // (scripts/lib/release-build.sh, the Dockerfile), not here: unsafeFlags would make every
+        // product over Streams unusable as a versioned dependency.
+        .target(name: "Streams", dependencies: ["StreamServiceConcurrency"]),
         .target(name: "StreamsTesting", dependencies: ["StreamServiceConcurrency", "Streams"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
