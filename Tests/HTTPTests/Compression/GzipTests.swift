@@ -9,6 +9,33 @@ final class GzipTests: XCTestCase {
         XCTAssertEqual(try Gzip.decompress(compressed), text)
     }
 
+    func testInflatesBodiesFarLargerThanTheirFirstOutputGuess() throws {
+        // 4 MiB of a repeated line compresses about 1000×: the output buffer doubles many times.
+        let text = Array(String(repeating: "0123456789abcdef\n", count: 4 << 16).utf8)
+        let compressed = try Gzip.compress(text)
+        XCTAssertLessThan(compressed.count * 100, text.count)
+        XCTAssertEqual(try Gzip.decompress(compressed), text)
+    }
+
+    func testInflatesAnOutputExactlyAtTheLimit() throws {
+        let text = [UInt8](repeating: 7, count: 10_000)
+        XCTAssertEqual(try Gzip.decompress(try Gzip.compress(text), maximumOutput: 10_000), text)
+        XCTAssertThrowsError(try Gzip.decompress(try Gzip.compress(text), maximumOutput: 9_999)) { error in
+            XCTAssertEqual(error as? Gzip.Failure, .outputTooLarge)
+        }
+    }
+
+    func testReportsATruncatedMemberAsTruncated() throws {
+        let compressed = try Gzip.compress(Array(String(repeating: "stream service ", count: 1000).utf8))
+        XCTAssertThrowsError(try Gzip.decompress(Array(compressed.dropLast(12)))) { error in
+            XCTAssertEqual(error as? Gzip.Failure, .truncated)
+        }
+    }
+
+    func testInflatesAnEmptyMember() throws {
+        XCTAssertEqual(try Gzip.decompress(try Gzip.compress([])), [])
+    }
+
     func testRefusesOutputOverTheLimit() throws {
         let compressed = try Gzip.compress([UInt8](repeating: 0, count: 1 << 20))
         XCTAssertThrowsError(try Gzip.decompress(compressed, maximumOutput: 1000))
