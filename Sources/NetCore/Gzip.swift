@@ -52,8 +52,7 @@ public enum Gzip {
         guard status == Z_OK else { throw Failure.zlib(status) }
         defer { inflateEnd(&stream) }
         var output: [UInt8] = []
-        // JSON, the usual gzipped body here, inflates 5-8×: one allocation for most bodies.
-        var capacity = min(max(bytes.count * 8, 4096), maximumOutput + 1)
+        var capacity = min(max(expectedSize(of: bytes), 64), maximumOutput + 1)
         var input = bytes
         try input.withUnsafeMutableBufferPointer { inBuffer in
             stream.next_in = inBuffer.baseAddress
@@ -65,7 +64,9 @@ public enum Gzip {
                     _ = kept.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
                     stream.next_out = buffer.baseAddress! + kept.count
                     stream.avail_out = uInt(capacity - kept.count)
-                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    // All input is here: Z_FINISH lets zlib skip its 32 KiB window when the
+                    // output fits, which `expectedSize` makes the usual case.
+                    status = CZlib.inflate(&stream, Z_FINISH)
                     count = capacity - Int(stream.avail_out)
                     produced = count - kept.count
                 }
@@ -78,5 +79,16 @@ public enum Gzip {
             } while status != Z_STREAM_END
         }
         return output
+    }
+
+    /// The output size to allocate first: a gzip member states its size (mod 2^32) in its
+    /// last four bytes (RFC 1952 ISIZE), trusted only up to deflate's densest ratio (1032:1)
+    /// so a forged trailer cannot make a small body allocate much; zlib and raw deflate state
+    /// nothing, and JSON, the usual body here, inflates about 5-8×.
+    package static func expectedSize(of bytes: [UInt8]) -> Int {
+        guard bytes.count >= 18, bytes[0] == 0x1F, bytes[1] == 0x8B else { return bytes.count * 8 }
+        let n = bytes.count
+        let stated = Int(bytes[n - 4]) | Int(bytes[n - 3]) << 8 | Int(bytes[n - 2]) << 16 | Int(bytes[n - 1]) << 24
+        return min(stated, n * 1032)
     }
 }

@@ -36,6 +36,18 @@ final class GzipTests: XCTestCase {
         XCTAssertEqual(try Gzip.decompress(try Gzip.compress([])), [])
     }
 
+    func testExpectsTheSizeAGzipMemberStatesInItsTrailer() throws {
+        let text = Array(String(repeating: "stream service ", count: 1000).utf8)
+        XCTAssertEqual(Gzip.expectedSize(of: try Gzip.compress(text)), text.count)
+    }
+
+    func testTrustsAStatedSizeOnlyUpToDeflatesDensestRatio() throws {
+        var forged = try Gzip.compress(Array("tiny".utf8))
+        forged.replaceSubrange(forged.count - 4..<forged.count, with: [0xFF, 0xFF, 0xFF, 0x7F])
+        XCTAssertEqual(Gzip.expectedSize(of: forged), forged.count * 1032)
+        XCTAssertThrowsError(try Gzip.decompress(forged))
+    }
+
     func testRefusesOutputOverTheLimit() throws {
         let compressed = try Gzip.compress([UInt8](repeating: 0, count: 1 << 20))
         XCTAssertThrowsError(try Gzip.decompress(compressed, maximumOutput: 1000))
