@@ -26,6 +26,28 @@ final class ResponseWriterTests: XCTestCase {
         XCTAssertEqual(bodyBytes, 0)
     }
 
+    func testAFixedAnswerIsAppendedWholeAfterWhatTheBufferHolds() {
+        var response = Response.text("")
+        for index in 0..<12 { response.headers.add(name: "X-Field-\(index)", value: String(repeating: "v", count: 40)) }
+        let body = [UInt8](repeating: UInt8(ascii: "b"), count: 7000)
+        var out = Array("previous".utf8)
+        let bodyBytes = writer.fixed(response, body: body, for: Request(method: .get, target: "/x", id: "r2"), keepAlive: true, into: &out)
+        let text = String(decoding: out, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("previousHTTP/1.1 200 OK\r\n"), text)
+        XCTAssertTrue(text.contains("\r\nX-Field-11: \(String(repeating: "v", count: 40))\r\n"), text)
+        XCTAssertTrue(text.hasSuffix("\r\n\r\n" + String(repeating: "b", count: 7000)))
+        XCTAssertEqual(bodyBytes, 7000)
+    }
+
+    func testAFixedAnswerWithAHeadOver256BytesFitsTheCapacityItReserves() {
+        var response = Response.text("")
+        for index in 0..<12 { response.headers.add(name: "X-Field-\(index)", value: String(repeating: "v", count: 40)) }
+        var out: [UInt8] = []
+        _ = writer.fixed(response, body: [UInt8](repeating: 0x62, count: 7000), for: Request(method: .get, target: "/x"), keepAlive: true, into: &out)
+        // A reserve short of the head doubles the buffer while the body goes in (about 14 KiB).
+        XCTAssertLessThan(out.capacity, out.count + 512)
+    }
+
     func testAnHTTP10StreamIsFramedByTheCloseAndEndsTheConnection() {
         var keepAlive = true
         let request = Request(method: .get, target: "/s", version: .http1_0)
