@@ -41,7 +41,7 @@ enum ResponseHeadEncoder {
             append("\r\nConnection: keep-alive", to: &out)
         }
         for (name, value) in headers where !isFramingField(name) {
-            if requestID != nil && name.utf8.count == 12 && HTTPHeaders.sameName(name, "X-Request-ID") { continue }
+            if requestID != nil && HTTPHeaders.sameName(name, "X-Request-ID") { continue }
             appendField(name, value, to: &out)
         }
         if let requestID { appendField("X-Request-ID", requestID, to: &out) }
