@@ -87,6 +87,6 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
     }
 
     static func format(_ date: Date) -> String {
-        EventTimestamp.format(date)
+        RFC3339Timestamp.format(date)
     }
 }

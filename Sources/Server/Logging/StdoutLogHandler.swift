@@ -1,3 +1,4 @@
+import Domain
 import Logging
 
 /// A swift-log handler printing one line per event to a `LineWriter` (stdout).
@@ -29,6 +30,6 @@ public struct StdoutLogHandler: LogHandler {
             if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         }
         if let error = event.error { merged["error"] = .string(String(describing: error)) }
-        writer.write(formatter.line(time: LogTimestamp.now(), level: event.level, label: label, message: event.message.description, metadata: merged))
+        writer.write(formatter.line(time: RFC3339Timestamp.now(), level: event.level, label: label, message: event.message.description, metadata: merged))
     }
 }

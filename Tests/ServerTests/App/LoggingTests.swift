@@ -1,3 +1,4 @@
+import Domain
 import StreamServiceConcurrency
 import Logging
 import NetCore
@@ -43,7 +44,7 @@ final class LoggingTests: XCTestCase {
 
     func testTimestampIsRFC3339UTCWithMilliseconds() {
         let pattern = #/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/#
-        XCTAssertNotNil(LogTimestamp.now().wholeMatch(of: pattern))
+        XCTAssertNotNil(RFC3339Timestamp.now().wholeMatch(of: pattern))
     }
 
     func testAccessLogLineCarriesEveryRequestField() throws {
