@@ -7,6 +7,7 @@
 # usage: Benchmarks/scripts/profile-server.sh PORT PATH -- SERVER COMMAND...
 # env:   REQUESTS=2000 CONNECTIONS=4 TOP=25 OUT=/tmp/callgrind.PORT  (callgrind.out file prefix)
 #        SETUP_PATH= (one request sent before counting starts, e.g. to warm a pool)
+#        READY_PATH=/health (polled until it answers; the demo upstream has no /health: READY_PATH=/users)
 set -euo pipefail
 PORT=$1; TARGET=$2; shift 2; [ "$1" = "--" ] && shift
 REQUESTS="${REQUESTS:-2000}"; CONNECTIONS="${CONNECTIONS:-4}"; TOP="${TOP:-25}"; OUT="${OUT:-/tmp/callgrind.$PORT}"
@@ -14,7 +15,7 @@ rm -f "$OUT".[0-9]* "$OUT".log
 valgrind --tool=callgrind --callgrind-out-file="$OUT.%p" --instr-atstart=no --separate-threads=no "$@" >/dev/null 2>"$OUT.log" &
 PID=$!
 trap 'kill "$PID" 2>/dev/null || true' EXIT
-for _ in $(seq 600); do curl -fs -o /dev/null --max-time 5 "http://127.0.0.1:$PORT/health" && break; sleep 0.2; done
+for _ in $(seq 600); do curl -fs -o /dev/null --max-time 5 "http://127.0.0.1:$PORT${READY_PATH:-/health}" && break; sleep 0.2; done
 [ -n "${SETUP_PATH:-}" ] && curl -fs -o /dev/null --max-time 60 "http://127.0.0.1:$PORT$SETUP_PATH"
 # Warm-up outside the counted window, then count exactly REQUESTS requests.
 seq 20 | xargs -P "$CONNECTIONS" -I{} curl -fs -o /dev/null --max-time 60 "http://127.0.0.1:$PORT$TARGET"
