@@ -127,7 +127,41 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     @inlinable
     public func data(_ value: Element) {
         guard !stopped.load(ordering: .relaxed) else { return }
-        do { try onData(value) } catch { self.error(error) }
+        do { try onData(value) } catch { failFromData(error) }
+    }
+
+    /// A value from the stage of a one-to-one operator that handed this watcher on: a throw
+    /// from this watcher's `onData` (or from one further down handed on likewise) travels up
+    /// as a `HandOnFailure` to the watcher a source called `data` on, which has the
+    /// subscription to dispose (see `failFromData`).
+    @inlinable
+    func handOnData(_ value: Element) throws {
+        guard !stopped.load(ordering: .relaxed) else { return }
+        do { try onData(value) } catch { try handOnFailed(error) }
+    }
+
+    /// This watcher's `onData` threw inside `handOnData`: it stops, and the failure travels up.
+    @usableFromInline
+    func handOnFailed(_ error: Error) throws {
+        if error is HandOnFailure { throw error }
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        throw HandOnFailure { [self] in
+            finishSubscription()
+            onTerminal(.error(error))
+        }
+    }
+
+    /// `onData` threw in `data`: this watcher fails with the error, which disposes its
+    /// subscription first. A `HandOnFailure` is a watcher further down failing: this one and
+    /// those between stop (running their `disposed` side effects), its subscription is
+    /// disposed, and only then does the failing watcher pass its error on, as it would had it
+    /// a subscription of its own.
+    @usableFromInline
+    func failFromData(_ error: Error) {
+        guard let failure = error as? HandOnFailure else { return self.error(error) }
+        stop()
+        finishSubscription()
+        failure.deliver()
     }
 
     @inlinable
@@ -193,4 +227,12 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     private convenience init(forwardingTo downstream: Watcher<Element>) {
         self.init(onData: { downstream.data($0) }, onTerminal: { downstream.event($0) })
     }
+}
+
+/// A watcher handed on by a one-to-one operator failed (its `onData` threw); on its way up
+/// to the watcher with the subscription, which disposes it, then calls `deliver` to pass
+/// the error on from the failing watcher.
+@usableFromInline
+struct HandOnFailure: Error {
+    let deliver: @Sendable () -> Void
 }

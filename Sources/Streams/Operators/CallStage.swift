@@ -32,7 +32,7 @@ final class CallStage<Element: Sendable>: StoppableWatcher, Sendable {
         if let data {
             do { try data(value) } catch { throw SideEffectFailure(error: error) }
         }
-        downstream.data(value)
+        try downstream.handOnData(value)
     }
 
     func finish(_ event: Event<Element>) {

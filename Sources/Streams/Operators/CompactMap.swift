@@ -21,7 +21,7 @@ extension StreamType {
     ) -> DataStream<Result> {
         oneToOne { downstream in
             self.watch(using: Watcher(handingOnTo: downstream) { value in
-                if let result = try transform(value) { downstream.data(result) }
+                if let result = try transform(value) { try downstream.handOnData(result) }
             })
         }
     }

@@ -17,7 +17,7 @@ extension StreamType {
     func watchingFilter(_ isIncluded: @escaping @Sendable (Element) throws -> Bool) -> DataStream<Element> {
         oneToOne { downstream in
             self.watch(using: Watcher(handingOnTo: downstream) { value in
-                if try isIncluded(value) { downstream.data(value) }
+                if try isIncluded(value) { try downstream.handOnData(value) }
             })
         }
     }

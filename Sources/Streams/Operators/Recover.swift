@@ -24,7 +24,7 @@ extension StreamType {
             let source = PendingSubscriptions.setUp(stage.subscriptions) {
                 self.watch(using: Watcher(
                     handingOnTo: downstream,
-                    onData: { value in downstream.data(value) },
+                    onData: { value in try downstream.handOnData(value) },
                     onTerminal: { [stage] event in stage.finish(event) }
                 ))
             }

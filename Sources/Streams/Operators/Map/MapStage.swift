@@ -11,9 +11,10 @@ final class MapStage<Input: Sendable, Output: Sendable>: Sendable {
         self.downstream = downstream
     }
 
-    /// A throw fails the map's own watcher, which disposes the upstream and passes the error on.
+    /// A throw fails the map's own watcher, which disposes the upstream and passes the error on
+    /// (`Watcher.handOnData`).
     @inlinable
     func receive(_ value: Input) throws {
-        downstream.data(try transform(value))
+        try downstream.handOnData(try transform(value))
     }
 }
