@@ -1,3 +1,4 @@
+import HTTP
 import NetCore
 #if canImport(Glibc)
 import Glibc
@@ -188,24 +189,7 @@ enum GitHubUserReader {
         /// a control character, non-ASCII), or the end; eight bytes tested at a time. A list
         /// page is mostly URL strings, and a byte at a time cost about 10 instructions a byte.
         func plainRun(from start: Int) -> Int {
-            guard let base = bytes.baseAddress else { return start }
-            let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
-            /// High bit set in some byte where `word`'s byte is below `limit` (exact for any byte when limit ≤ 128).
-            func anyBelow(_ word: UInt64, _ limit: UInt64) -> UInt64 { (word &- ones &* limit) & ~word & highBits }
-            var index = start
-            while index + 8 <= bytes.count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let attention = (word & highBits) | anyBelow(word, 0x20)
-                    | anyBelow(word ^ (ones &* UInt64(UInt8(ascii: "\""))), 1) | anyBelow(word ^ (ones &* UInt64(UInt8(ascii: "\\"))), 1)
-                if attention != 0 { break }
-                index += 8
-            }
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
-                index += 1
-            }
-            return index
+            ByteWords.jsonStringStop(in: UnsafeRawBufferPointer(bytes), from: start)
         }
 
         /// A string skipped without being built; false when it is not a well-formed one.
