@@ -9,11 +9,16 @@ public struct HTTPClientRequest: Sendable, Equatable {
     public var method: HTTPMethod
     public var url: URL
     public var headers: HTTPHeaders
+    /// Fields sent after `headers`, encoded for this request alone: values that change from
+    /// request to request (a cached answer's `If-None-Match`), so that `headers`, the same list
+    /// request after request, keep one encoding (`RequestFieldsCache`).
+    public var extraHeaders: HTTPHeaders
 
-    public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders()) {
+    public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders()) {
         self.method = method
         self.url = url
         self.headers = headers
+        self.extraHeaders = extraHeaders
     }
 
     /// A request for `url` (`http://…` or `https://…`); nil when it is not a URL.
@@ -47,7 +52,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
     var encodedHead: [UInt8] { encodedHead(fields: encodedFields) }
 
     /// The request line followed by `fields` (`encodedFields`, maybe kept from an earlier
-    /// request with the same origin and fields: `RequestFieldsCache`).
+    /// request with the same origin and fields: `RequestFieldsCache`) and `extraHeaders`.
     func encodedHead(fields: [UInt8]) -> [UInt8] {
         let target = target
         var head: [UInt8] = []
@@ -56,8 +61,23 @@ public struct HTTPClientRequest: Sendable, Equatable {
         head.append(UInt8(ascii: " "))
         head.append(contentsOf: target.utf8)
         head.append(contentsOf: " HTTP/1.1\r\n".utf8)
-        head.append(contentsOf: fields)
+        guard !extraHeaders.isEmpty else {
+            head.append(contentsOf: fields)
+            return head
+        }
+        // The extra fields go before the blank line that ends `fields`.
+        head.append(contentsOf: fields.dropLast(2))
+        for (name, value) in extraHeaders { Self.appendLine(name, value, to: &head) }
+        head.append(contentsOf: [UInt8(ascii: "\r"), UInt8(ascii: "\n")])
         return head
+    }
+
+    /// `name: value` and CRLF.
+    private static func appendLine(_ name: String, _ value: String, to head: inout [UInt8]) {
+        head.append(contentsOf: name.utf8)
+        head.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+        head.append(contentsOf: value.utf8)
+        head.append(contentsOf: [UInt8(ascii: "\r"), UInt8(ascii: "\n")])
     }
 
     /// Everything after the request line: `Host`, the caller's fields, `Connection`, and the
@@ -66,16 +86,9 @@ public struct HTTPClientRequest: Sendable, Equatable {
     var encodedFields: [UInt8] {
         var head: [UInt8] = []
         head.reserveCapacity(256)
-        func append(_ text: String) { head.append(contentsOf: text.utf8) }
-        func appendLine(_ name: String, _ value: String) {
-            append(name)
-            head.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
-            append(value)
-            head.append(contentsOf: [UInt8(ascii: "\r"), UInt8(ascii: "\n")])
-        }
-        appendLine("Host", hostHeader)
-        for (name, value) in headers where !HTTPHeaders.sameName(name, "Host") { appendLine(name, value) }
-        if !headers.contains("Connection") { appendLine("Connection", "keep-alive") }
+        Self.appendLine("Host", hostHeader, to: &head)
+        for (name, value) in headers where !HTTPHeaders.sameName(name, "Host") { Self.appendLine(name, value, to: &head) }
+        if !headers.contains("Connection") { Self.appendLine("Connection", "keep-alive", to: &head) }
         head.append(contentsOf: [UInt8(ascii: "\r"), UInt8(ascii: "\n")])
         return head
     }
