@@ -1,23 +1,33 @@
-/// Tests on eight bytes at once, read as one `UInt64` word, for scanners that look for the
-/// few bytes needing attention (a quote, a control character) in long plain runs: a byte at
-/// a time costs about 10 instructions a byte, a word about 2.
+/// Tests on eight bytes at once, read as one little-endian `UInt64` word, for scanners that
+/// look for the few bytes needing attention (a quote, a control character) in long plain
+/// runs: a byte at a time costs about 10 instructions a byte, a word about 2.
+///
+/// Each test gives a mask with the high bit of a flagged byte set. Its lowest set bit is always
+/// exact (only bytes after a flagged one may be flagged falsely, by the subtraction's borrow),
+/// so `firstFlagged` of any union of masks is the first byte that needs attention.
 package enum ByteWords {
-    /// Whether some byte of `word` is below `limit` (exact for any byte when `limit` ≤ 128).
+    /// Flags the bytes of `word` below `limit` (`limit` ≤ 128).
     @inline(__always)
-    package static func anyByte(_ word: UInt64, below limit: UInt8) -> Bool {
-        (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080 != 0
+    package static func below(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080
     }
 
-    /// Whether some byte of `word` is `byte`.
+    /// Flags the bytes of `word` equal to `byte`.
     @inline(__always)
-    package static func anyByte(_ word: UInt64, equalTo byte: UInt8) -> Bool {
-        anyByte(word ^ (0x0101_0101_0101_0101 &* UInt64(byte)), below: 1)
+    package static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        below(word ^ (0x0101_0101_0101_0101 &* UInt64(byte)), 1)
     }
 
-    /// Whether some byte of `word` is 128 or above (not ASCII).
+    /// Flags the bytes of `word` that are 128 or above (not ASCII).
     @inline(__always)
-    package static func anyNonASCII(_ word: UInt64) -> Bool {
-        word & 0x8080_8080_8080_8080 != 0
+    package static func nonASCII(_ word: UInt64) -> UInt64 {
+        word & 0x8080_8080_8080_8080
+    }
+
+    /// The offset (0-7) of the first flagged byte of a non-zero mask.
+    @inline(__always)
+    package static func firstFlagged(_ mask: UInt64) -> Int {
+        mask.trailingZeroBitCount >> 3
     }
 
     /// The first index at or after `start` of a byte a JSON string's reader must look at (`"`,
@@ -27,11 +37,9 @@ package enum ByteWords {
     package static func jsonStringStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start
         while index + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if anyNonASCII(word) || anyByte(word, below: 0x20)
-                || anyByte(word, equalTo: UInt8(ascii: "\"")) || anyByte(word, equalTo: UInt8(ascii: "\\")) {
-                break
-            }
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let attention = nonASCII(word) | below(word, 0x20) | equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\"))
+            if attention != 0 { return index + firstFlagged(attention) }
             index += 8
         }
         while index < bytes.count {

@@ -106,8 +106,8 @@ enum HTTPSyntax {
     static func allFieldValueCharacters(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         while index + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if ByteWords.anyByte(word, below: 0x20) || ByteWords.anyByte(word, equalTo: 0x7F) {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            if ByteWords.below(word, 0x20) | ByteWords.equal(word, 0x7F) != 0 {
                 for offset in index..<(index + 8) where !isFieldValueCharacter(bytes[offset]) { return false }
             }
             index += 8
