@@ -35,10 +35,14 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// Path plus query, as sent on the request line: read from the URL's own parse, where
     /// `URLComponents` parsed the string again (about 7,000 instructions per upstream exchange).
     public var target: String {
-        var path = url.path(percentEncoded: true)
-        if path.isEmpty { path = "/" }
-        if let query = url.query(percentEncoded: true), !query.isEmpty { return path + "?" + query }
-        return path
+        let (path, query) = targetParts
+        return query.isEmpty ? path : path + "?" + query
+    }
+
+    /// The target's path (`/` when empty) and query (empty when there is none).
+    private var targetParts: (path: String, query: String) {
+        let path = url.path(percentEncoded: true)
+        return (path.isEmpty ? "/" : path, url.query(percentEncoded: true) ?? "")
     }
 
     /// `Host` value: the port only when it is not the scheme's default.
@@ -54,12 +58,18 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// The request line followed by `fields` (`encodedFields`, maybe kept from an earlier
     /// request with the same origin and fields: `RequestFieldsCache`) and `extraHeaders`.
     func encodedHead(fields: [UInt8]) -> [UInt8] {
-        let target = target
+        // The target's path and query written one after the other: joined into one `String`
+        // first (`target`), they cost about 200 instructions more per exchange (callgrind).
+        let (path, query) = targetParts
         var head: [UInt8] = []
-        head.reserveCapacity(method.rawValue.utf8.count + target.utf8.count + 11 + fields.count)
+        head.reserveCapacity(method.rawValue.utf8.count + path.utf8.count + query.utf8.count + 12 + fields.count)
         head.append(contentsOf: method.rawValue.utf8)
         head.append(UInt8(ascii: " "))
-        head.append(contentsOf: target.utf8)
+        head.append(contentsOf: path.utf8)
+        if !query.isEmpty {
+            head.append(UInt8(ascii: "?"))
+            head.append(contentsOf: query.utf8)
+        }
         head.append(contentsOf: " HTTP/1.1\r\n".utf8)
         guard !extraHeaders.isEmpty else {
             head.append(contentsOf: fields)
