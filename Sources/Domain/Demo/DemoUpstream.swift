@@ -40,8 +40,9 @@ public final class DemoUpstream: Sendable {
     private let faults: FaultInjector
     private let rateLimit: DemoRateLimit
     /// Encoded `/users`, `/users/{login}` and `/users/{login}/repos` answers. 64 MiB holds
-    /// every answer of the default 1,000-user directory from one origin (about MEASURED MiB), so
-    /// only a sweep over several `Host` names or a much larger directory ever starts it over.
+    /// everything the service asks of the default 1,000-user directory from one origin (every
+    /// page of 30 and of 100 users, every profile, every repos page of 100: 2,051 answers,
+    /// 38 MiB), so only a sweep over several `Host` names or a larger directory starts it over.
     private let answers = BoundedMemo<DemoAnswerKey, DemoDocument>(capacityBytes: 64 << 20) { $0.bytes + $1.bytes }
     /// Identicons by user id: an entry is about 300 bytes, so 2 MiB holds about 7,000 of them.
     private let avatars = BoundedMemo<Int, DemoDocument>(capacityBytes: 2 << 20) { 16 + $1.bytes }
@@ -74,7 +75,9 @@ public final class DemoUpstream: Sendable {
     /// One answer per request, delivered `latency` after subscription on the scheduler
     /// (no thread sleeps); disposing before then cancels it.
     public func respond(to request: DemoRequest) -> DataStream<DemoResponse> {
-        guard configuration.latency > .zero else { return DataStream.deferred { DataStream.just(self.answer(request)) } }
+        // `just` then `map` fuse into one synchronous source (so does a transport's own `map`
+        // after it): the answer is made when watched, with no stage per operator.
+        guard configuration.latency > .zero else { return DataStream.just(request).map { self.answer($0) } }
         return DataStream<Int>.timer(configuration.latency, scheduler: scheduler).map { _ in self.answer(request) }
     }
 
