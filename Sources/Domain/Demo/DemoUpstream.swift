@@ -44,6 +44,10 @@ public final class DemoUpstream: Sendable {
     /// page of 30 and of 100 users, every profile, every repos page of 100: 2,051 answers,
     /// 38 MiB), so only a sweep over several `Host` names or a larger directory starts it over.
     private let answers = BoundedMemo<DemoAnswerKey, DemoDocument>(capacityBytes: 64 << 20) { $0.bytes + $1.bytes }
+    /// Origins by `Host`: a client uses one or two, so 64 KiB (hundreds) is plenty.
+    private let origins = BoundedMemo<OriginsKey, GitHubShapes>(capacityBytes: 64 << 10) { key, shapes in
+        32 + key.host.utf8.count + shapes.api.utf8.count + shapes.avatars.utf8.count
+    }
     /// Identicons by user id: an entry is about 300 bytes, so 2 MiB holds about 7,000 of them.
     private let avatars = BoundedMemo<Int, DemoDocument>(capacityBytes: 2 << 20) { 16 + $1.bytes }
     private let scheduler: any Scheduler
@@ -109,7 +113,7 @@ public final class DemoUpstream: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return respond(405, Self.methodNotAllowed, now: now)
         }
-        let segments = request.path.split(separator: "/")
+        let segments = Substring(request.path).pieces(separatedBy: "/", isASCII: request.path.isASCII)
         switch segments.count {
         case 1 where segments[0] == "rate_limit":
             let core = rateLimit.core(now: now)
@@ -161,14 +165,23 @@ public final class DemoUpstream: Sendable {
         }
     }
 
+    /// The origins answers point at, for the `Host` the client used, worked out once per host.
     private func shapes(_ request: DemoRequest) -> GitHubShapes {
-        let api = "http://\(request.host)"
-        guard let port = avatarPort.withLock({ $0 }) else { return GitHubShapes(api: api, avatars: api) }
-        // The host without its port: "[::1]:8080" → "[::1]", "127.0.0.1:8080" → "127.0.0.1".
-        let hostname = request.host.hasPrefix("[")
-            ? String(request.host.prefix { $0 != "]" }) + "]"
-            : String(request.host.prefix { $0 != ":" })
-        return GitHubShapes(api: api, avatars: "http://\(hostname):\(port)")
+        let port = avatarPort.withLock { $0 }
+        return origins.value(for: OriginsKey(host: request.host, avatarPort: port)) {
+            let api = "http://\(request.host)"
+            guard let port else { return GitHubShapes(api: api, avatars: api) }
+            // The host without its port: "[::1]:8080" → "[::1]", "127.0.0.1:8080" → "127.0.0.1".
+            let hostname = request.host.hasPrefix("[")
+                ? String(request.host.prefix { $0 != "]" }) + "]"
+                : String(request.host.prefix { $0 != ":" })
+            return GitHubShapes(api: api, avatars: "http://\(hostname):\(port)")
+        }
+    }
+
+    private struct OriginsKey: Hashable, Sendable {
+        let host: String
+        let avatarPort: Int?
     }
 
     private func usersPage(_ request: DemoRequest) -> (status: Int, document: DemoDocument) {
