@@ -22,11 +22,6 @@ public struct DemoResponse: Sendable, Equatable {
         self.isStored = isStored
     }
 
-    /// Fields given by name, put in name order.
-    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], truncatedAfter: Int? = nil) {
-        self.init(status: status, fields: HTTPHeaders(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }), body: body, truncatedAfter: truncatedAfter)
-    }
-
     /// The fields by name, for readers that look them up.
     public var headers: [String: String] {
         Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })

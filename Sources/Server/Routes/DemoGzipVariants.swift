@@ -16,11 +16,11 @@ final class DemoGzipVariants: Sendable {
         let acceptEncoding: String
     }
 
-    /// Where a field of an encoded answer comes from: the answer's own field at that index
-    /// (with this request's value: the rate limit's fields change with every answer), or the
-    /// compressor (`Vary`, `Content-Encoding`).
+    /// Where a field of an encoded answer comes from: the answer's own field at that index,
+    /// named so (with this request's value: the rate limit's fields change with every answer),
+    /// or the compressor (`Vary`, `Content-Encoding`).
     enum Field: Sendable {
-        case answer(Int)
+        case answer(Int, name: String)
         case added(name: String, value: String)
     }
 
@@ -56,10 +56,16 @@ final class DemoGzipVariants: Sendable {
             return DemoUpstreamServer.response(for: answer)
         }
         let fields = Array(answer.fields)
-        let headers = layout.map { field -> (String, String) in
+        var headers: [(String, String)] = []
+        headers.reserveCapacity(layout.count)
+        for field in layout {
             switch field {
-            case .answer(let index): (fields[index].name, fields[index].value)
-            case .added(let name, let value): (name, value)
+            case .answer(let index, let name):
+                // Another answer under the same tag, laid out otherwise: the writer compresses it.
+                guard fields[index].name == name else { return DemoUpstreamServer.response(for: answer) }
+                headers.append((name, fields[index].value))
+            case .added(let name, let value):
+                headers.append((name, value))
             }
         }
         return Response(status: HTTPStatus(code: answer.status), headers: HTTPHeaders(headers), body: .bytes(body))
@@ -76,7 +82,8 @@ final class DemoGzipVariants: Sendable {
             guard let match = unused.firstIndex(where: { $0.element.name == field.name && $0.element.value == field.value }) else {
                 return .added(name: field.name, value: field.value)
             }
-            return .answer(unused.remove(at: match).offset)
+            let (index, field) = unused.remove(at: match)
+            return .answer(index, name: field.name)
         }
         return .gzip(body: body, layout: layout, fieldCount: answer.fields.count)
     }

@@ -82,6 +82,21 @@ final class DemoGzipVariantsTests: XCTestCase {
         XCTAssertEqual(try get("/users?per_page=5", ["If-None-Match": etag]).status, 304)
     }
 
+    /// The second page of two and the third page of one hold the same last repo: one body, one
+    /// ETag, one stored encoding, and each answer its own `Link`.
+    func testAnswersSharingABodyKeepTheirOwnLinksWhenGzipped() throws {
+        let directory = DemoDirectory(userCount: 30)
+        let user = try XCTUnwrap((1...30).compactMap(directory.user(id:)).first { directory.repos(of: $0).count == 3 })
+        let halves = try get("/users/\(user.login)/repos?per_page=2&page=2", ["Accept-Encoding": "gzip"])
+        let thirds = try get("/users/\(user.login)/repos?per_page=1&page=3", ["Accept-Encoding": "gzip"])
+        XCTAssertEqual(halves.header("ETag"), thirds.header("ETag"))
+        XCTAssertEqual(halves.body, thirds.body)
+        for (response, target) in [(halves, "/users/\(user.login)/repos?per_page=2&page=2"), (thirds, "/users/\(user.login)/repos?per_page=1&page=3")] {
+            XCTAssertEqual(answerFields(response), compressedByTheWriter(target, acceptEncoding: "gzip").fields, target)
+        }
+        XCTAssertNotEqual(halves.header("Link"), thirds.header("Link"))
+    }
+
     func testAvatarsAreNotCompressedAndKeepTheirETag() throws {
         let client = try RawHTTPClient(port: demo.avatarPort!)
         for _ in 0..<2 {
