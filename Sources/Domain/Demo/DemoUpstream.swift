@@ -48,7 +48,8 @@ public final class DemoUpstream: Sendable {
     private let origins = BoundedMemo<OriginsKey, GitHubShapes>(capacityBytes: 64 << 10) { key, shapes in
         32 + key.host.utf8.count + shapes.api.utf8.count + shapes.avatars.utf8.count
     }
-    /// Identicons by user id: an entry is about 300 bytes, so 2 MiB holds about 7,000 of them.
+    /// Identicons by user id: an entry is about 270 bytes (a 164-byte PNG and its fields), so
+    /// 2 MiB holds about 7,500 of them, the default directory 1,000.
     private let avatars = BoundedMemo<Int, DemoDocument>(capacityBytes: 2 << 20) { 16 + $1.bytes }
     private let scheduler: any Scheduler
     private let avatarPort = Locked<Int?>(nil)
