@@ -1,3 +1,4 @@
+import Dispatch
 import StreamServiceConcurrency
 import XCTest
 @testable import Domain
@@ -37,5 +38,19 @@ final class BoundedMemoTests: XCTestCase {
         let memo = memo(capacityBytes: 100)
         XCTAssertNil(memo.value(for: "missing") { nil })
         XCTAssertEqual(memo.value(for: "missing") { [9] }, [9])
+    }
+
+    func testConcurrentLookupsWhileItStartsOverEachGetTheirKeysValue() {
+        let memo = memo(capacityBytes: 8)
+        let wrong = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for round in 0..<500 {
+                let key = String((thread + round) % 10)
+                let value = memo.value(for: key) { Array(key.utf8) + [UInt8(ascii: "!")] }
+                if value != Array(key.utf8) + [UInt8(ascii: "!")] { wrong.withLock { $0 += 1 } }
+            }
+        }
+        XCTAssertEqual(wrong.withLock { $0 }, 0)
+        XCTAssertLessThanOrEqual(memo.bytes, 8)
     }
 }
