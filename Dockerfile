@@ -12,7 +12,7 @@ ARG RUNTIME_IMAGE=ubuntu:noble
 FROM ${BUILD_IMAGE} AS build
 
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libssl-dev zlib1g-dev \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libssl-dev zlib1g-dev libjemalloc-dev \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -29,9 +29,10 @@ COPY Tests ./Tests
 # Resource bundles, if a target ever gets one, must sit next to the binary.
 # Stripping saves 15 MB (debug info and symbols); to symbolicate a crash
 # backtrace use the unstripped binary in this stage (`--target build`).
-# -cross-module-optimization as in scripts/lib/release-build.sh (Streams' operators specialised in their callers).
-RUN swift build -c release -Xswiftc -cross-module-optimization --static-swift-stdlib --product stream-service \
- && bin="$(swift build -c release -Xswiftc -cross-module-optimization --show-bin-path)" \
+# The flags of scripts/lib/release-build.sh: -cross-module-optimization (Streams' operators specialised
+# in their callers) and jemalloc as the allocator.
+RUN swift build -c release -Xswiftc -cross-module-optimization -Xlinker -ljemalloc --static-swift-stdlib --product stream-service \
+ && bin="$(swift build -c release -Xswiftc -cross-module-optimization -Xlinker -ljemalloc --show-bin-path)" \
  && mkdir -p /staging \
  && cp "$bin/stream-service" /staging/ \
  && find "$bin" -maxdepth 1 -name '*.resources' -exec cp -R {} /staging/ \; \
@@ -40,7 +41,7 @@ RUN swift build -c release -Xswiftc -cross-module-optimization --static-swift-st
 # ---- runtime -------------------------------------------------------------
 FROM ${RUNTIME_IMAGE} AS runtime
 
-# Exactly what `ldd stream-service` lists (OpenSSL 3, zlib, libstdc++, libgcc;
+# Exactly what `ldd stream-service` lists (OpenSSL 3, zlib, jemalloc, libstdc++, libgcc;
 # glibc is in every base), plus CA roots for https upstreams and zone data for
 # log timestamps. Ubuntu noble names the OpenSSL 3 runtime libssl3t64, Debian
 # bookworm libssl3.
@@ -49,7 +50,7 @@ RUN set -eu; \
     libssl=libssl3; \
     if apt-cache show libssl3t64 >/dev/null 2>&1; then libssl=libssl3t64; fi; \
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        ca-certificates tzdata zlib1g libstdc++6 libgcc-s1 "$libssl"; \
+        ca-certificates tzdata zlib1g libjemalloc2 libstdc++6 libgcc-s1 "$libssl"; \
     rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log
 
 RUN groupadd --system --gid 10001 streamservice \

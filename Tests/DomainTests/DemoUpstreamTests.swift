@@ -183,4 +183,96 @@ final class DemoUpstreamTests: XCTestCase {
         scheduler.advance(by: .seconds(1))
         XCTAssertTrue(recorder.events.isEmpty)
     }
+
+    // MARK: Stored answers
+
+    /// An answer's fields without the rate limit's, whose counts change with every answer.
+    func ownFields(_ response: DemoResponse) -> [String] {
+        response.fields.filter { !$0.name.hasPrefix("X-RateLimit-") }.map { "\($0.name): \($0.value)" }
+    }
+
+    func testAStoredAnswerIsByteForByteWhatAFreshUpstreamAnswers() {
+        let upstream = DemoUpstream(configuration: .init(users: 30))
+        upstream.serveAvatars(onPort: 4321)
+        for target in ["/users?since=20&per_page=3", "/users/barbara25", "/users/barbara25/repos?per_page=100&page=2", "/u/25"] {
+            _ = answer(target, upstream: upstream)
+            let stored = answer(target, upstream: upstream)
+            let fresh = DemoUpstream(configuration: .init(users: 30))
+            fresh.serveAvatars(onPort: 4321)
+            let first = answer(target, upstream: fresh)
+            XCTAssertEqual(stored.status, 200, target)
+            XCTAssertEqual(stored.body, first.body, target)
+            XCTAssertEqual(ownFields(stored), ownFields(first), target)
+            XCTAssertTrue(stored.isStored, target)
+        }
+    }
+
+    func testAStoredAnswerStillCountsAgainstTheRateLimit() {
+        let upstream = DemoUpstream(configuration: .init(users: 10))
+        let used = (0..<3).map { _ in answer("/users?per_page=2", upstream: upstream).headers["X-RateLimit-Used"] }
+        XCTAssertEqual(used, ["1", "2", "3"])
+    }
+
+    func testAStoredPageStillAnswers304ToItsETag() throws {
+        let upstream = DemoUpstream(configuration: .init(users: 10))
+        _ = answer("/users?per_page=2", upstream: upstream)
+        let etag = try XCTUnwrap(answer("/users?per_page=2", upstream: upstream).headers["ETag"])
+        let again = upstream.answer(DemoRequest(target: "/users?per_page=2", host: "demo.test:1234", headers: ["If-None-Match": etag]))
+        XCTAssertEqual(again.status, 304)
+        XCTAssertEqual(again.headers["ETag"], etag)
+        XCTAssertEqual(again.body, [])
+        XCTAssertEqual(upstream.statistics.notModified, 1)
+    }
+
+    func testStoredPagesAreKeptApartByTheHostTheClientUsed() throws {
+        let upstream = DemoUpstream(configuration: .init(users: 10))
+        let one = upstream.answer(DemoRequest(target: "/users?per_page=1", host: "one.test"))
+        let two = upstream.answer(DemoRequest(target: "/users?per_page=1", host: "two.test"))
+        XCTAssertEqual(try users(in: one).map(\.avatarUrl), ["http://one.test/u/1?v=4"])
+        XCTAssertEqual(try users(in: two).map(\.avatarUrl), ["http://two.test/u/1?v=4"])
+        XCTAssertEqual(two.headers["Link"], "<http://two.test/users?since=1&per_page=1>; rel=\"next\"")
+    }
+
+    func testANegativeSinceListsFromTheFirstUserAsZeroDoes() throws {
+        let upstream = DemoUpstream(configuration: .init(users: 10))
+        let zero = answer("/users?since=0&per_page=2", upstream: upstream)
+        let negative = answer("/users?since=-5&per_page=2", upstream: upstream)
+        XCTAssertEqual(try users(in: negative).map(\.id), [1, 2])
+        XCTAssertEqual(negative.body, zero.body)
+    }
+
+    func testAvatarCarriesAStrongETagOfItsPNGAnd304WhenItMatches() throws {
+        let upstream = DemoUpstream(configuration: .init(users: 10))
+        let first = answer("/u/3", upstream: upstream)
+        let etag = try XCTUnwrap(first.headers["ETag"])
+        XCTAssertEqual(etag, "\"\(SHA256Digest.hex(Identicon(login: "alan3").png()).prefix(32))\"")
+        let again = upstream.answer(DemoRequest(target: "/u/3", headers: ["If-None-Match": etag]))
+        XCTAssertEqual(again.status, 304)
+        XCTAssertEqual(again.fields, ["Cache-Control": "max-age=300", "ETag": etag])
+    }
+
+    /// The demo has always sent its fields sorted by name; stored answers keep that order.
+    func testEveryKindOfAnswerHasItsFieldsInNameOrder() throws {
+        let upstream = DemoUpstream(configuration: .init(users: 30, rateLimit: 1000))
+        upstream.serveAvatars(onPort: 4321)
+        var answers = ["/users?per_page=3", "/users/ada1", "/users/barbara25/repos?page=2", "/u/2", "/grace2.png", "/nobody", "/rate_limit", "/users?since=x"]
+            .map { answer($0, upstream: upstream) }
+        let etag = try XCTUnwrap(answers[0].headers["ETag"])
+        answers.append(upstream.answer(DemoRequest(target: "/users?per_page=3", host: "demo.test:1234", headers: ["If-None-Match": etag])))
+        answers.append(upstream.answer(DemoRequest(method: "POST", target: "/users")))
+        answers += (0..<100).map { _ in answer("/users", upstream: upstream) }.filter { $0.status == 429 }.prefix(1)
+        XCTAssertEqual(Set(answers.map(\.status)), [200, 302, 304, 404, 405, 422, 429])
+        for response in answers {
+            let names = response.fields.map(\.name)
+            XCTAssertEqual(names, names.sorted(), "\(response.status)")
+        }
+    }
+
+    func testInjectedFailuresAnswerWithTheirOwnBodyAndTheRateLimit() throws {
+        let upstream = DemoUpstream(configuration: .init(users: 10, failureRate: 1))
+        let failed = (0..<20).map { _ in answer("/users/ada1", upstream: upstream) }.filter { $0.status >= 500 }
+        let first = try XCTUnwrap(failed.first)
+        XCTAssertEqual(String(decoding: first.body, as: UTF8.self), #"{"message":"Injected demo failure"}"#)
+        XCTAssertEqual(first.fields.map(\.name).prefix(2), ["Content-Type", "X-RateLimit-Limit"])
+    }
 }

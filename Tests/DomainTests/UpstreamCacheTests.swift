@@ -69,9 +69,9 @@ final class CachingTransportTests: XCTestCase {
         let first = EventRecorder<UpstreamResponse>(), second = EventRecorder<UpstreamResponse>()
         first.watch(caching.send(UpstreamRequest(url: url)))
         second.watch(caching.send(UpstreamRequest(url: url)))
-        XCTAssertNil(transport.requests[0].headers["If-None-Match"])
-        XCTAssertEqual(transport.requests[1].headers["If-None-Match"], "W/\"v1\"")
-        XCTAssertEqual(transport.requests[1].headers["If-Modified-Since"], "Mon")
+        XCTAssertNil(transport.requests[0].conditions["If-None-Match"])
+        XCTAssertEqual(transport.requests[1].conditions["If-None-Match"], "W/\"v1\"")
+        XCTAssertEqual(transport.requests[1].conditions["If-Modified-Since"], "Mon")
         XCTAssertEqual(second.values.first?.status, 200)
         XCTAssertEqual(second.values.first?.body, Array("stored".utf8))
         XCTAssertEqual(second.values.first?.header("x-ratelimit-remaining"), "8", "the 304's fresh headers")
@@ -83,6 +83,20 @@ final class CachingTransportTests: XCTestCase {
         }
     }
 
+    func testAConfirmedAnswerKeepsItsRepresentationFieldsAndTakesTheOthersFromThe304() {
+        let stored = UpstreamCacheEntry(UpstreamResponse(
+            status: 200, headers: ["Content-Type": "image/png", "ETag": "\"a\"", "X-RateLimit-Remaining": "9"], body: [1, 2]))!
+        let notModified = UpstreamResponse(
+            status: 304, received: ["content-type": "text/plain", "X-RateLimit-Remaining": "8", "X-Extra": "a", "x-extra": "b"], body: [])
+        let answer = stored.response(confirmedBy: notModified)
+        XCTAssertEqual(answer.header("Content-Type"), "image/png")
+        XCTAssertEqual(answer.header("x-ratelimit-remaining"), "8")
+        XCTAssertEqual(answer.header("X-Extra"), "a, b")
+        XCTAssertEqual(answer.header("etag"), "\"a\"")
+        XCTAssertEqual(answer.headers, ["content-type": "image/png", "etag": "\"a\"", "x-ratelimit-remaining": "8", "x-extra": "a, b"])
+        XCTAssertEqual(answer.body, [1, 2])
+    }
+
     func testAnswersForOneTokenAreNotRevalidatedForAnother() {
         let transport = ScriptedTransport([
             .respond(UpstreamResponse(status: 200, headers: ["etag": "\"a\""], body: [1])),
@@ -91,7 +105,7 @@ final class CachingTransportTests: XCTestCase {
         let caching = CachingTransport(transport, store: InMemoryUpstreamCache(), metrics: UpstreamMetrics())
         caching.send(UpstreamRequest(url: url, headers: ["Authorization": "Bearer a"])).watch { _ in }
         caching.send(UpstreamRequest(url: url, headers: ["Authorization": "Bearer b"])).watch { _ in }
-        XCTAssertNil(transport.requests[1].headers["If-None-Match"])
+        XCTAssertNil(transport.requests[1].conditions["If-None-Match"])
     }
 }
 

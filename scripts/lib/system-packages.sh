@@ -2,7 +2,7 @@
 # Debian packages a script needs are present, installing them when run as root.
 #
 # The package sets, one per script:
-BUILD_PACKAGES=(libssl-dev zlib1g-dev)                                  # the C libraries the package links
+BUILD_PACKAGES=(libssl-dev zlib1g-dev libjemalloc-dev)                                # the C libraries the package links
 BROWSER_PACKAGES=(chromium chromium-driver python3-selenium)            # a real headless browser, driven by Selenium
 TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server "${BROWSER_PACKAGES[@]}")  # real Redis and a real browser for the tests
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 import StreamServiceConcurrency
 
 /// The demo upstream's rate limit, shaped like GitHub's primary limit: a budget of requests
@@ -53,24 +54,38 @@ final class DemoRateLimit: Sendable {
         }
     }
 
-    /// `x-ratelimit-*` as GitHub sends them.
-    func headers(now: Date) -> [String: String] {
-        let (used, reset) = state.withLock { window -> (Int, Int) in
-            Self.roll(&window, now: now)
-            return (window.used, Int((window.start ?? now).timeIntervalSince1970 + Self.window))
+    /// The window as `x-ratelimit-*` and `/rate_limit` report it.
+    struct Snapshot: Equatable {
+        let limit: Int
+        let used: Int
+        /// Epoch seconds at which the window starts over.
+        let reset: Int
+
+        var remaining: Int { max(0, limit - used) }
+
+        /// `x-ratelimit-*` as GitHub sends them, in name order. Every other field the demo
+        /// sends sorts before `X-`, so these go last and a stored answer's fields stay a prefix.
+        func appendFields(to fields: inout HTTPHeaders) {
+            fields.add(name: "X-RateLimit-Limit", value: String(limit))
+            fields.add(name: "X-RateLimit-Remaining", value: String(remaining))
+            fields.add(name: "X-RateLimit-Reset", value: String(reset))
+            fields.add(name: "X-RateLimit-Resource", value: "core")
+            fields.add(name: "X-RateLimit-Used", value: String(used))
         }
-        return [
-            "X-RateLimit-Limit": String(limit), "X-RateLimit-Remaining": String(max(0, limit - used)),
-            "X-RateLimit-Reset": String(reset), "X-RateLimit-Used": String(used), "X-RateLimit-Resource": "core",
-        ]
+    }
+
+    func snapshot(now: Date) -> Snapshot {
+        state.withLock { window in
+            Self.roll(&window, now: now)
+            return Snapshot(limit: limit, used: window.used, reset: Int((window.start ?? now).timeIntervalSince1970 + Self.window))
+        }
     }
 
     /// The `/rate_limit` body's `core` entry.
     func core(now: Date) -> DemoJSON {
-        let headers = headers(now: now)
+        let window = snapshot(now: now)
         return .object([
-            "limit": .int(limit), "remaining": .int(Int(headers["X-RateLimit-Remaining"]!)!),
-            "reset": .int(Int(headers["X-RateLimit-Reset"]!)!), "used": .int(Int(headers["X-RateLimit-Used"]!)!),
+            "limit": .int(window.limit), "remaining": .int(window.remaining), "reset": .int(window.reset), "used": .int(window.used),
             "resource": .string("core"),
         ])
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 import StreamServiceConcurrency
 import NetCore
 import Streams
@@ -38,7 +39,18 @@ public final class DemoUpstream: Sendable {
     public let directory: DemoDirectory
     private let faults: FaultInjector
     private let rateLimit: DemoRateLimit
-    private let identicons = IdenticonCache()
+    /// Encoded `/users`, `/users/{login}` and `/users/{login}/repos` answers. 64 MiB holds
+    /// everything the service asks of the default 1,000-user directory from one origin (every
+    /// page of 30 and of 100 users, every profile, every repos page of 100: 2,051 answers,
+    /// 38 MiB), so only a sweep over several `Host` names or a larger directory starts it over.
+    private let answers = BoundedMemo<DemoAnswerKey, DemoDocument>(capacityBytes: 64 << 20) { $0.bytes + $1.bytes }
+    /// Origins by `Host`: a client uses one or two, so 64 KiB (hundreds) is plenty.
+    private let origins = BoundedMemo<OriginsKey, GitHubShapes>(capacityBytes: 64 << 10) { key, shapes in
+        32 + key.host.utf8.count + shapes.api.utf8.count + shapes.avatars.utf8.count
+    }
+    /// Identicons by user id: an entry is about 270 bytes (a 164-byte PNG and its fields), so
+    /// 2 MiB holds about 7,500 of them, the default directory 1,000.
+    private let avatars = BoundedMemo<Int, DemoDocument>(capacityBytes: 2 << 20) { 16 + $1.bytes }
     private let scheduler: any Scheduler
     private let avatarPort = Locked<Int?>(nil)
     private let served = Locked(Statistics())
@@ -68,7 +80,9 @@ public final class DemoUpstream: Sendable {
     /// One answer per request, delivered `latency` after subscription on the scheduler
     /// (no thread sleeps); disposing before then cancels it.
     public func respond(to request: DemoRequest) -> DataStream<DemoResponse> {
-        guard configuration.latency > .zero else { return DataStream.deferred { DataStream.just(self.answer(request)) } }
+        // `just` then `map` fuse into one synchronous source (so does a transport's own `map`
+        // after it): the answer is made when watched, with no stage per operator.
+        guard configuration.latency > .zero else { return DataStream.just(request).map { self.answer($0) } }
         return DataStream<Int>.timer(configuration.latency, scheduler: scheduler).map { _ in self.answer(request) }
     }
 
@@ -86,7 +100,7 @@ public final class DemoUpstream: Sendable {
         if let fault = faults.nextFault() {
             switch fault {
             case .status(let status):
-                return json(status: status, .object(["message": .string("Injected demo failure")]), now: now)
+                return respond(status, Self.injectedFailure, now: now)
             case .truncated:
                 var response = route(request, now: now)
                 response.truncatedAfter = response.body.count / 2
@@ -98,13 +112,13 @@ public final class DemoUpstream: Sendable {
 
     func route(_ request: DemoRequest, now: Date) -> DemoResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
-            return json(status: 405, Self.message("Method Not Allowed"), now: now)
+            return respond(405, Self.methodNotAllowed, now: now)
         }
-        let segments = request.path.split(separator: "/").map(String.init)
+        let segments = Substring(request.path).pieces(separatedBy: "/", isASCII: request.path.isASCII)
         switch segments.count {
         case 1 where segments[0] == "rate_limit":
             let core = rateLimit.core(now: now)
-            return json(status: 200, .object(["resources": .object(["core": core]), "rate": core]), now: now)
+            return respond(200, .json(.object(["resources": .object(["core": core]), "rate": core]), tagged: true), now: now)
         case 1 where segments[0].hasSuffix(".png"):
             return avatarRedirect(login: String(segments[0].dropLast(4)), request, now: now)
         case 2 where segments[0] == "u":
@@ -112,112 +126,143 @@ public final class DemoUpstream: Sendable {
         case 1 where segments[0] == "users", 2 where segments[0] == "users", 3 where segments[0] == "users" && segments[2] == "repos":
             return api(request, now: now) {
                 switch segments.count {
-                case 1: usersPage(request, now: now)
-                case 2: userDetail(login: segments[1], request, now: now)
-                default: repos(login: segments[1], request, now: now)
+                case 1: usersPage(request)
+                case 2: userDetail(login: String(segments[1]), request)
+                default: repos(login: String(segments[1]), request)
                 }
             }
         default:
-            return json(status: 404, Self.message("Not Found"), now: now)
+            return respond(404, Self.notFound, now: now)
         }
+    }
+
+    /// A document answered with the rate limit's fields after its own.
+    private func respond(_ status: Int, _ document: DemoDocument, now: Date, isStored: Bool = false) -> DemoResponse {
+        var fields = document.fields
+        rateLimit.snapshot(now: now).appendFields(to: &fields)
+        return DemoResponse(status: status, fields: fields, body: document.body, isStored: isStored)
     }
 
     /// An API answer: 304 when `If-None-Match` names its ETag (not counted, as GitHub does
     /// not count a 304), else counted against the rate limit, which may refuse it.
-    private func api(_ request: DemoRequest, now: Date, _ answer: () -> DemoResponse) -> DemoResponse {
-        var response = answer()
-        if response.status == 200, let etag = response.headers["ETag"], let condition = request.headers["if-none-match"],
-            Self.matches(condition, etag: etag)
-        {
-            return DemoResponse(status: 304, headers: rateLimit.headers(now: now).merging(["ETag": etag]) { _, new in new })
+    private func api(_ request: DemoRequest, now: Date, _ answer: () -> (status: Int, document: DemoDocument)) -> DemoResponse {
+        let (status, document) = answer()
+        if status == 200, let etag = document.etag, let condition = request.headers["if-none-match"], Self.matches(condition, etag: etag) {
+            var fields = HTTPHeaders([("ETag", etag)])
+            rateLimit.snapshot(now: now).appendFields(to: &fields)
+            return DemoResponse(status: 304, fields: fields)
         }
         switch rateLimit.admit(now: now) {
         case .allowed:
-            response.headers.merge(rateLimit.headers(now: now)) { _, limit in limit }
-            return response
+            return respond(status, document, now: now, isStored: status == 200)
         case .exhausted:
-            return json(status: 403, Self.message("API rate limit exceeded for 127.0.0.1."), now: now)
+            return respond(403, Self.rateLimitExceeded, now: now)
         case .throttled(let seconds):
-            var refused = json(status: 429, Self.message("You have exceeded a secondary rate limit."), now: now)
-            refused.headers["Retry-After"] = String(seconds)
-            return refused
+            // Between the document's Content-Type and the rate limit's fields, in name order.
+            var fields = Self.secondaryRateLimit.fields
+            fields.add(name: "Retry-After", value: String(seconds))
+            rateLimit.snapshot(now: now).appendFields(to: &fields)
+            return DemoResponse(status: 429, fields: fields, body: Self.secondaryRateLimit.body)
         }
     }
 
+    /// The origins answers point at, for the `Host` the client used, worked out once per host.
     private func shapes(_ request: DemoRequest) -> GitHubShapes {
-        let api = "http://\(request.host)"
-        guard let port = avatarPort.withLock({ $0 }) else { return GitHubShapes(api: api, avatars: api) }
-        // The host without its port: "[::1]:8080" → "[::1]", "127.0.0.1:8080" → "127.0.0.1".
-        let hostname = request.host.hasPrefix("[")
-            ? String(request.host.prefix { $0 != "]" }) + "]"
-            : String(request.host.prefix { $0 != ":" })
-        return GitHubShapes(api: api, avatars: "http://\(hostname):\(port)")
+        let port = avatarPort.withLock { $0 }
+        return origins.value(for: OriginsKey(host: request.host, avatarPort: port)) {
+            let api = "http://\(request.host)"
+            guard let port else { return GitHubShapes(api: api, avatars: api) }
+            // The host without its port: "[::1]:8080" → "[::1]", "127.0.0.1:8080" → "127.0.0.1".
+            let hostname = request.host.hasPrefix("[")
+                ? String(request.host.prefix { $0 != "]" }) + "]"
+                : String(request.host.prefix { $0 != ":" })
+            return GitHubShapes(api: api, avatars: "http://\(hostname):\(port)")
+        }
     }
 
-    private func usersPage(_ request: DemoRequest, now: Date) -> DemoResponse {
+    private struct OriginsKey: Hashable, Sendable {
+        let host: String
+        let avatarPort: Int?
+    }
+
+    private func usersPage(_ request: DemoRequest) -> (status: Int, document: DemoDocument) {
         guard let since = Int(request.query["since"] ?? "0"), let perPage = Int(request.query["per_page"] ?? "30"), perPage > 0 else {
-            return json(status: 422, Self.message("Validation Failed"), now: now)
+            return (422, Self.validationFailed)
         }
         let size = min(perPage, Self.maxPerPage)
-        let page = directory.users(since: since, perPage: size)
         let shapes = shapes(request)
-        var response = json(status: 200, .array(page.map { .object(shapes.simpleUser($0)) }), now: now)
-        if let last = page.last, last.id < directory.userCount {
-            response.headers["Link"] = "<http://\(request.host)/users?since=\(last.id)&per_page=\(size)>; rel=\"next\""
+        let page = answers.value(for: DemoAnswerKey(resource: .users(since: max(since, 0), perPage: size), shapes: shapes)) {
+            let users = directory.users(since: since, perPage: size)
+            let link = users.last.flatMap { last in
+                last.id < directory.userCount ? "<\(shapes.api)/users?since=\(last.id)&per_page=\(size)>; rel=\"next\"" : nil
+            }
+            return .json(.array(users.map { .object(shapes.simpleUser($0)) }), tagged: true, link: link)
         }
-        return response
+        return (200, page)
     }
 
-    private func userDetail(login: String, _ request: DemoRequest, now: Date) -> DemoResponse {
-        guard let user = directory.user(login: login) else { return json(status: 404, Self.message("Not Found"), now: now) }
-        return json(status: 200, .object(shapes(request).publicUser(user, repoCount: directory.repos(of: user).count)), now: now)
+    private func userDetail(login: String, _ request: DemoRequest) -> (status: Int, document: DemoDocument) {
+        let shapes = shapes(request)
+        let detail = answers.value(for: DemoAnswerKey(resource: .user(login: login), shapes: shapes)) {
+            directory.user(login: login).map { user in
+                .json(.object(shapes.publicUser(user, repoCount: directory.repos(of: user).count)), tagged: true)
+            }
+        }
+        return detail.map { (200, $0) } ?? (404, Self.notFound)
     }
 
     /// `?per_page=` (default 30, at most 100) and `?page=` (from 1), with GitHub's `Link`
     /// relations `prev`, `next`, `last` and `first`.
-    private func repos(login: String, _ request: DemoRequest, now: Date) -> DemoResponse {
-        guard let user = directory.user(login: login) else { return json(status: 404, Self.message("Not Found"), now: now) }
+    private func repos(login: String, _ request: DemoRequest) -> (status: Int, document: DemoDocument) {
         guard let perPage = Int(request.query["per_page"] ?? "30"), perPage > 0, let page = Int(request.query["page"] ?? "1"), page > 0 else {
-            return json(status: 422, Self.message("Validation Failed"), now: now)
+            return directory.user(login: login) == nil ? (404, Self.notFound) : (422, Self.validationFailed)
         }
         let size = min(perPage, Self.maxPerPage)
-        let all = directory.repos(of: user)
-        let slice = all.dropFirst((page - 1) * size).prefix(size)
         let shapes = shapes(request)
-        var response = json(status: 200, .array(slice.map { .object(shapes.minimalRepository($0, owner: user)) }), now: now)
-        let lastPage = max(1, (all.count + size - 1) / size)
-        let link = { (number: Int, relation: String) in
-            "<http://\(request.host)/users/\(login)/repos?per_page=\(size)&page=\(number)>; rel=\"\(relation)\""
+        let slice = answers.value(for: DemoAnswerKey(resource: .repos(login: login, perPage: size, page: page), shapes: shapes)) {
+            directory.user(login: login).map { user in
+                let all = directory.repos(of: user)
+                let items = all.dropFirst((page - 1) * size).prefix(size).map { DemoJSON.object(shapes.minimalRepository($0, owner: user)) }
+                let lastPage = max(1, (all.count + size - 1) / size)
+                let link = { (number: Int, relation: String) in
+                    "<\(shapes.api)/users/\(login)/repos?per_page=\(size)&page=\(number)>; rel=\"\(relation)\""
+                }
+                var links: [String] = []
+                if page > 1 { links += [link(page - 1, "prev")] }
+                if page < lastPage { links += [link(page + 1, "next"), link(lastPage, "last")] }
+                if page > 1 { links += [link(1, "first")] }
+                return .json(.array(items), tagged: true, link: links.isEmpty ? nil : links.joined(separator: ", "))
+            }
         }
-        var links: [String] = []
-        if page > 1 { links += [link(page - 1, "prev")] }
-        if page < lastPage { links += [link(page + 1, "next"), link(lastPage, "last")] }
-        if page > 1 { links += [link(1, "first")] }
-        if !links.isEmpty { response.headers["Link"] = links.joined(separator: ", ") }
-        return response
+        return slice.map { (200, $0) } ?? (404, Self.notFound)
     }
 
     /// `/{login}.png` on the API origin redirects to the avatar origin, as github.com does.
     private func avatarRedirect(login: String, _ request: DemoRequest, now: Date) -> DemoResponse {
-        guard let user = directory.user(login: login) else { return json(status: 404, Self.message("Not Found"), now: now) }
-        return DemoResponse(status: 302, headers: ["Location": "\(shapes(request).avatars)/u/\(user.id)?v=4", "Content-Length": "0"])
+        guard let user = directory.user(login: login) else { return respond(404, Self.notFound, now: now) }
+        return DemoResponse(status: 302, fields: HTTPHeaders([("Content-Length", "0"), ("Location", "\(shapes(request).avatars)/u/\(user.id)?v=4")]))
     }
 
     private func avatar(id: Int?, _ request: DemoRequest) -> DemoResponse {
-        guard let user = id.flatMap(directory.user(id:)) else {
-            return DemoResponse(status: 404, headers: ["Content-Type": "text/plain"], body: Array("Not Found".utf8))
+        guard let id, let image = avatars.value(for: id, orMake: { directory.user(id: id).map(DemoDocument.avatar(of:)) }) else {
+            return DemoResponse(status: 404, fields: HTTPHeaders([("Content-Type", "text/plain")]), body: Array("Not Found".utf8))
         }
-        let png = identicons.png(for: user.login)
-        let etag = "\"\(SHA256Digest.hex(png).prefix(32))\""
-        if let condition = request.headers["if-none-match"], Self.matches(condition, etag: etag) {
-            return DemoResponse(status: 304, headers: ["ETag": etag, "Cache-Control": "max-age=300"])
+        if let etag = image.etag, let condition = request.headers["if-none-match"], Self.matches(condition, etag: etag) {
+            return DemoResponse(status: 304, fields: HTTPHeaders([("Cache-Control", DemoDocument.avatarCacheControl), ("ETag", etag)]))
         }
-        return DemoResponse(status: 200, headers: ["Content-Type": "image/png", "Cache-Control": "max-age=300", "ETag": etag], body: png)
+        return DemoResponse(status: 200, fields: image.fields, body: image.body, isStored: true)
     }
 
     static func message(_ text: String) -> DemoJSON {
         .object(["message": .string(text), "documentation_url": .string("https://docs.github.com/rest")])
     }
+
+    static let notFound = DemoDocument.json(message("Not Found"), tagged: false)
+    static let methodNotAllowed = DemoDocument.json(message("Method Not Allowed"), tagged: false)
+    static let validationFailed = DemoDocument.json(message("Validation Failed"), tagged: false)
+    static let rateLimitExceeded = DemoDocument.json(message("API rate limit exceeded for 127.0.0.1."), tagged: false)
+    static let secondaryRateLimit = DemoDocument.json(message("You have exceeded a secondary rate limit."), tagged: false)
+    static let injectedFailure = DemoDocument.json(.object(["message": .string("Injected demo failure")]), tagged: false)
 
     /// Weak comparison, as GitHub applies it: `W/` ignored, `*` matches anything.
     static func matches(_ condition: String, etag: String) -> Bool {
@@ -226,16 +271,5 @@ public final class DemoUpstream: Sendable {
             let tag = candidate.trimmingWhitespace()
             return tag == "*" || strip(Substring(tag)) == strip(Substring(etag))
         }
-    }
-
-    /// A JSON answer with GitHub's headers: content type, a weak ETag of the body, the rate limit.
-    func json(status: Int, _ value: DemoJSON, now: Date) -> DemoResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(value)).map { Array($0) } ?? Array("{}".utf8)
-        var headers = rateLimit.headers(now: now)
-        headers["Content-Type"] = "application/json; charset=utf-8"
-        if status == 200 { headers["ETag"] = "W/\"\(SHA256Digest.hex(body).prefix(32))\"" }
-        return DemoResponse(status: status, headers: headers, body: body)
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// - `simple-user` for `/users` items (no `name`: GitHub's list has none);
 /// - `public-user` for `/users/{login}`;
 /// - `minimal-repository` for `/users/{login}/repos` items.
-struct GitHubShapes {
+struct GitHubShapes: Hashable, Sendable {
     /// `http://host:port` of the API, as the client addressed it.
     let api: String
     /// `http://host:port` of the avatar origin.

@@ -1,8 +1,12 @@
-import StreamServiceConcurrency
 import Streams
+import Synchronization
 
 /// Names one pipeline run (pipeline name + request id) and publishes its events to a hub.
-public struct PipelineTrace: Sendable {
+///
+/// A class: every traced stage of a run captures it, and as a struct (a hub and two strings)
+/// each capture copied three references and, held in an Optional, looked up its type
+/// (13 lookups per avatar of `/users`, callgrind).
+public final class PipelineTrace: Sendable {
     public let hub: PipelineEventHub
     public let pipeline: String
     public let requestId: String
@@ -26,14 +30,47 @@ extension StreamType where Element: Sendable {
     ) -> DataStream<Element> {
         guard let trace else { return asDataStream() }
         return DataStream.deferred {
-            // One closing event per run: end, error or (before either) dispose.
-            let finished = OnceFlag()
+            let run = TracedRun(trace: trace, stage: stage, describe: describe)
             return self.call(
-                data: { trace.publish(.data, stage: stage, detail: describe($0)) },
-                error: { error in if finished.set() { trace.publish(.error, stage: stage, detail: String(describing: error)) } },
-                end: { if finished.set() { trace.publish(.end, stage: stage) } },
-                watched: { trace.publish(.subscribe, stage: stage) },
-                disposed: { if finished.set() { trace.publish(.dispose, stage: stage) } })
+                data: { run.data($0) }, error: { run.error($0) }, end: { run.end() },
+                watched: { run.watched() }, disposed: { run.disposed() })
         }
     }
+}
+
+/// One subscription's trace of a stage: the side effects `traced` adds, as methods of one
+/// object, so its five closures capture that object alone and need no context of their own
+/// (the closures capturing trace, stage, describe and a once-flag each made 7 allocations
+/// per subscription, 10 per avatar of `/users`, callgrind).
+final class TracedRun<Element>: Sendable {
+    private let trace: PipelineTrace
+    private let stage: String
+    private let describe: @Sendable (Element) -> String?
+    /// One closing event per run: end, error or (before either) dispose. An `Atomic` in place
+    /// rather than a `OnceFlag`: one allocation fewer per run.
+    private let finished = Atomic<Bool>(false)
+
+    init(trace: PipelineTrace, stage: String, describe: @escaping @Sendable (Element) -> String?) {
+        self.trace = trace
+        self.stage = stage
+        self.describe = describe
+    }
+
+    func watched() { trace.publish(.subscribe, stage: stage) }
+
+    func data(_ element: Element) { trace.publish(.data, stage: stage, detail: describe(element)) }
+
+    func error(_ error: any Error) {
+        if finish() { trace.publish(.error, stage: stage, detail: String(describing: error)) }
+    }
+
+    func end() {
+        if finish() { trace.publish(.end, stage: stage) }
+    }
+
+    func disposed() {
+        if finish() { trace.publish(.dispose, stage: stage) }
+    }
+
+    private func finish() -> Bool { !finished.exchange(true, ordering: .acquiringAndReleasing) }
 }

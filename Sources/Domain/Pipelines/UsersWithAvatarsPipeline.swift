@@ -26,12 +26,13 @@ public struct UsersWithAvatarsPipeline: Sendable {
     public func outcomes(_ query: UsersQuery, trace: PipelineTrace? = nil) -> DataStream<AvatarOutcome> {
         let users = client.users(since: query.since, perPage: query.limit, trace: trace)
             .traced(trace, stage: "users") { "\($0.count) users" }
-            .redirect { page in DataStream.from(Array(page.prefix(query.limit).enumerated())) }
-        let attach: @Sendable ((offset: Int, element: GitHubUser)) -> DataStream<AvatarOutcome> = { entry in
-            let avatar = avatarOutcome(for: entry.element, index: entry.offset, query: query, trace: trace)
+            .redirect { page in
+                DataStream.from(page.prefix(query.limit).enumerated().map { AvatarAttachment($0.element, index: $0.offset, query: query) })
+            }
+        let attach: @Sendable (AvatarAttachment) -> DataStream<AvatarOutcome> = { user in
+            let avatar = avatarOutcome(user, trace: trace)
             guard query.profile else { return avatar }
-            let login = entry.element.login
-            let profile = client.user(login: login, trace: trace).traced(trace, stage: "profile") { "\($0.login): \($0.name ?? "no name")" }
+            let profile = client.user(login: user.login, trace: trace).traced(trace, stage: "profile") { "\($0.login): \($0.name ?? "no name")" }
             return DataStream.zip(avatar, profile).map { outcome, profile in outcome.with(profile: profile) }
         }
         switch query.avatars {
@@ -48,29 +49,12 @@ public struct UsersWithAvatarsPipeline: Sendable {
             .traced(trace, stage: "list") { "\($0.count) users" }
     }
 
-    func avatarOutcome(for user: GitHubUser, index: Int, query: UsersQuery, trace: PipelineTrace?) -> DataStream<AvatarOutcome> {
-        let embed = query.embed == .dataURI
-        let describe: @Sendable (AvatarImage, Bool) -> AvatarOutcome = { image, placeholder in
-            let metadata = AvatarMetadata(login: user.login, upstreamUrl: user.avatarUrl, image: image, embedDataURI: embed, placeholder: placeholder)
-            return AvatarOutcome(index: index, result: .user(UserWithAvatar(id: user.id, login: user.login, avatar: metadata)))
-        }
-        let policy = query.onAvatarError
-        let stage = UpstreamStage.avatar(user.login)
+    func avatarOutcome(_ user: AvatarAttachment, trace: PipelineTrace?) -> DataStream<AvatarOutcome> {
         let image: Single<AvatarImage> = URL(string: user.avatarUrl).map { client.avatar(url: $0, login: user.login, trace: trace) }
-            ?? .just(error: UpstreamFailure(.malformed("avatar_url \(user.avatarUrl)"), stage: stage))
+            ?? .just(error: UpstreamFailure(.malformed("avatar_url \(user.avatarUrl)"), stage: user.stage))
         return image
-            .traced(trace, stage: "avatar") { "\(user.login): \($0.bytes.count) bytes" }
-            .map { image in describe(image, false) }
-            .recover { error -> DataStream<AvatarOutcome> in
-                let failure = error as? UpstreamFailure ?? UpstreamFailure(UpstreamError(classifying: error), stage: stage)
-                switch policy {
-                case .fail:
-                    return .just(error: failure)
-                case .placeholder:
-                    return .just(describe(PlaceholderAvatar.image, true))
-                case .skip:
-                    return .just(AvatarOutcome(index: index, result: .skipped(login: user.login, error: failure)))
-                }
-            }
+            .traced(trace, stage: "avatar") { user.detail($0) }
+            .map { user.outcome($0, placeholder: false) }
+            .recover { user.recovered(from: $0) }
     }
 }

@@ -11,7 +11,7 @@ public struct DemoUpstreamTransport: UpstreamTransport {
     }
 
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
-        let demoRequest = DemoRequest(method: request.method, target: request.target, host: request.hostHeader, headers: request.headers)
+        let demoRequest = DemoRequest(method: request.method, target: request.target, host: request.hostHeader, headers: request.allHeaders)
         return upstream.respond(to: demoRequest).map { response throws(UpstreamError) in
             if response.truncatedAfter != nil { throw UpstreamError.connection("connection closed mid-body") }
             return UpstreamResponse(status: response.status, headers: response.headers, body: response.body)

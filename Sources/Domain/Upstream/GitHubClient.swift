@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import StreamServiceConcurrency
 import NetCore
 import Streams
 
@@ -59,8 +58,10 @@ public final class GitHubClient: Sendable {
     let transport: any UpstreamTransport
     let scheduler: any Scheduler
     public let metrics: UpstreamMetrics
-    let clock = ContinuousClock()
     let headers: RequestHeaders
+    /// `configuration.retry` as the retry operator's backoff, built once: each call sets only its
+    /// `onRetry` (building it per call made three closure contexts).
+    let backoff: RetryBackoff
 
     /// - Parameter transport: sends single exchanges; the client wraps it in the cache and
     ///   single-flight stages.
@@ -71,6 +72,7 @@ public final class GitHubClient: Sendable {
         self.scheduler = scheduler
         self.metrics = metrics
         headers = RequestHeaders(token: configuration.token)
+        backoff = configuration.retry.backoff()
     }
 
     public func users(since: Int, perPage: Int, trace: PipelineTrace? = nil) -> Single<[GitHubUser]> {
@@ -120,71 +122,14 @@ public final class GitHubClient: Sendable {
             .asSingle()
     }
 
-    /// One GET, following redirects; a final failure is an `UpstreamFailure` naming `stage`.
+    /// One GET, following redirects; a final failure is an `UpstreamFailure` naming `stage`
+    /// (see `UpstreamCall`, one per subscription).
     ///
     ///     retried(url):   --302(b)|
     ///     retried(b):             --200|
     ///     get(url):       ----------200|
     func get(_ url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int = GitHubClient.maxRedirects) -> DataStream<UpstreamResponse> {
-        retried(request(url), stage: stage, trace: trace).redirect { response -> DataStream<UpstreamResponse> in
-            guard Self.redirectStatuses.contains(response.status), let location = response.header("location") else {
-                return .just(response)
-            }
-            guard hopsLeft > 0 else {
-                return .just(error: UpstreamFailure(.malformed("more than \(Self.maxRedirects) redirects, the last to \(location)"), stage: stage))
-            }
-            guard let target = URL(string: location, relativeTo: url)?.absoluteURL, ["http", "https"].contains(target.scheme?.lowercased())
-            else {
-                return .just(error: UpstreamFailure(.malformed("redirect to an unusable location \(location)"), stage: stage))
-            }
-            // `request(_:)` gives the token to the API origin only, so a hop to another
-            // origin (an avatar host, another port) goes without it.
-            return self.get(target, stage: stage, trace: trace, hopsLeft: hopsLeft - 1)
-        }
-    }
-
-    /// One request with retries; a final failure is an `UpstreamFailure` naming `stage` and
-    /// the retries spent.
-    private func retried(_ request: UpstreamRequest, stage: UpstreamStage, trace: PipelineTrace?) -> DataStream<UpstreamResponse> {
-        let policy = configuration.retry
-        return DataStream.deferred { [self] in
-            let retries = Locked(0)
-            let backoff = policy.backoff(onRetry: { [metrics] retry in
-                retries.withLock { $0 = retry.number }
-                metrics.retried()
-                trace?.publish(.retry, stage: stage.name, detail: "retry \(retry.number) in \(retry.delay) after \(UpstreamError(classifying: retry.error))")
-            })
-            return measuredAttempt(request)
-                .retry(policy.maxRetries, backoff: backoff, scheduler: scheduler)
-                .recover { error -> DataStream<UpstreamResponse> in
-                    .just(error: UpstreamFailure(UpstreamError(classifying: error), stage: stage, retries: retries.withLock { $0 }))
-                }
-        }
-    }
-
-    /// One attempt: timed out, checked for a 2xx (or a redirect to follow), and measured
-    /// (outcome, duration, in flight).
-    private func measuredAttempt(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
-        DataStream.deferred { [self] in
-            let started = clock.now
-            let finished = OnceFlag()
-            metrics.attemptStarted()
-            let record: @Sendable (UpstreamMetrics.Outcome) -> Void = { [metrics, clock] outcome in
-                guard finished.set() else { return }
-                metrics.attemptFinished(outcome, seconds: (clock.now - started).seconds)
-            }
-            return transport.send(request)
-                .timeout(configuration.timeout, scheduler: scheduler)
-                .map { response throws(UpstreamError) in
-                    if Self.redirectStatuses.contains(response.status), response.header("location") != nil { return response }
-                    if let failure = UpstreamError(answer: response) { throw failure }
-                    return response
-                }
-                .call(
-                    data: { _ in record(.success) },
-                    error: { record(Self.outcome(for: UpstreamError(classifying: $0))) },
-                    disposed: { record(.cancelled) })
-        }
+        DataStream.deferred { [self] in UpstreamCall(client: self, url: url, stage: stage, trace: trace, hopsLeft: hopsLeft).response }
     }
 
     func apiURL(_ path: String, query: String? = nil) -> URL {

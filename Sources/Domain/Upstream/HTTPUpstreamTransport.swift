@@ -16,7 +16,10 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
     public var idleConnections: Int { client.idleConnections }
 
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
-        client.send(HTTPClientRequest(method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers)))
+        let sent = HTTPClientRequest(
+            method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers),
+            extraHeaders: request.conditions.isEmpty ? HTTPHeaders() : UpstreamRequest.fieldList(request.conditions))
+        return client.send(sent)
             .map { UpstreamResponse($0) }
             .recover { error in DataStream<UpstreamResponse>.just(error: UpstreamError(classifying: error)) }
     }
@@ -50,7 +53,7 @@ extension UpstreamRequest {
 
     /// The same request for `HTTPClient`.
     var clientRequest: HTTPClientRequest {
-        HTTPClientRequest(method: HTTPMethod(method), url: url, headers: Self.fieldList(headers))
+        HTTPClientRequest(method: HTTPMethod(method), url: url, headers: Self.fieldList(headers), extraHeaders: Self.fieldList(conditions))
     }
 }
 

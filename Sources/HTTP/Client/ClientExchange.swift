@@ -18,6 +18,8 @@ final class ClientExchange: Sendable {
         var waiting: ConnectionPool.WaiterID?
         var waitTimer: Disposable?
         var stream: ByteStream?
+        /// `stream` came from the pool (it may have been closed by the server meanwhile).
+        var reused = false
         var parser: HTTPResponseParser
         var receivedAny = false
     }
@@ -162,6 +164,7 @@ final class ClientExchange: Sendable {
         let proceed = state.withLock { state -> Bool in
             guard !state.cancelled else { return false }
             state.stream = stream
+            state.reused = reused
             return true
         }
         guard proceed, !stream.isClosed else {
@@ -170,21 +173,25 @@ final class ClientExchange: Sendable {
             if proceed { connect() } else { releaseSlotIfIdle() }
             return
         }
-        stream.onRead = { bytes in self.received(bytes, on: stream) }
-        stream.onClose = { reason in self.closed(stream, reason: reason, reused: reused) }
+        // The handlers capture the exchange alone (the stream is in `state`): no closure
+        // context to allocate, two allocations per exchange fewer (callgrind, `/users`).
+        stream.onRead = { [self] bytes in received(bytes) }
+        stream.onClose = { [self] reason in closed(reason: reason) }
         stream.write(request.encodedHead(fields: client.requestFields.fields(for: request, origin: origin)))
     }
 
     /// Parses the read where it lies: only an incomplete head is kept by the parser.
-    private func received(_ bytes: UnsafeRawBufferPointer, on stream: ByteStream) {
-        let progress = state.withLock { state -> Result<HTTPResponseParser.Progress, HTTPResponseParser.Failure> in
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        let (progress, stream) = state.withLock { state -> (Result<HTTPResponseParser.Progress, HTTPResponseParser.Failure>, ByteStream?) in
             state.receivedAny = true
-            do { return .success(try state.parser.feed(bytes)) } catch let failure as HTTPResponseParser.Failure {
-                return .failure(failure)
+            do { return (.success(try state.parser.feed(bytes)), state.stream) } catch let failure as HTTPResponseParser.Failure {
+                return (.failure(failure), state.stream)
             } catch {
-                return .failure(.malformed(String(describing: error)))
+                return (.failure(.malformed(String(describing: error))), state.stream)
             }
         }
+        // Reads come only while `use` has set the stream (and before a reconnect clears it).
+        guard let stream else { return }
         switch progress {
         case .success(.needMore):
             return
@@ -207,9 +214,9 @@ final class ClientExchange: Sendable {
         }
     }
 
-    private func closed(_ stream: ByteStream, reason: ByteStream.CloseReason, reused: Bool) {
-        let (cancelled, receivedAny, ending) = state.withLock { state in
-            (state.cancelled, state.receivedAny, Result { try state.parser.connectionClosed() })
+    private func closed(reason: ByteStream.CloseReason) {
+        let (cancelled, receivedAny, reused, ending) = state.withLock { state in
+            (state.cancelled, state.receivedAny, state.reused, Result { try state.parser.connectionClosed() })
         }
         if cancelled {
             _ = markFinished()

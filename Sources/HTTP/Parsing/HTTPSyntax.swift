@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Byte-level grammar of RFC 9110/9112 used by the parser.
 enum HTTPSyntax {
     /// tchar: `!#$%&'*+-.^_|~`, digits and letters.
@@ -72,9 +78,16 @@ enum HTTPSyntax {
     }
 
     /// The same for a line in place: where the name and the value lie in `line`.
+    ///
+    /// The colon found by `memchr` and the value checked eight bytes at a time: byte by byte
+    /// through the collection methods this cost about 480 instructions a field, 130,000 per
+    /// `/users?limit=30` request for the upstream answers' 7.8 fields each (callgrind).
     static func field(in line: UnsafeRawBufferPointer) -> Result<(name: Range<Int>, value: Range<Int>), HTTPParseError> {
-        if line.first == 32 || line.first == 9 { return .failure(.malformed("obsolete line folding")) }
-        guard let colon = line.firstIndex(of: 58), colon > 0 else { return .failure(.malformed("header field without a name")) }
+        guard let base = line.baseAddress, !line.isEmpty else { return .failure(.malformed("header field without a name")) }
+        if line[0] == 32 || line[0] == 9 { return .failure(.malformed("obsolete line folding")) }
+        guard let found = memchr(base, 58, line.count), case let colon = UnsafeRawPointer(found) - base, colon > 0 else {
+            return .failure(.malformed("header field without a name"))
+        }
         for index in 0..<colon where !isTokenCharacter(line[index]) {
             return .failure(.malformed("invalid character in header name"))
         }
@@ -82,10 +95,25 @@ enum HTTPSyntax {
         var valueEnd = line.count
         while valueStart < valueEnd && (line[valueStart] == 32 || line[valueStart] == 9) { valueStart += 1 }
         while valueEnd > valueStart && (line[valueEnd - 1] == 32 || line[valueEnd - 1] == 9) { valueEnd -= 1 }
-        for index in valueStart..<valueEnd where !isFieldValueCharacter(line[index]) {
+        guard allFieldValueCharacters(UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd])) else {
             return .failure(.malformed("invalid character in header value"))
         }
         return .success((0..<colon, valueStart..<valueEnd))
+    }
+
+    /// Whether every byte is a `isFieldValueCharacter`: words of eight bytes with no control
+    /// character and no DEL pass at once, the rest (a tab, a bad byte, the tail) byte by byte.
+    static func allFieldValueCharacters(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            if ByteWords.below(word, 0x20) | ByteWords.equal(word, 0x7F) != 0 {
+                for offset in index..<(index + 8) where !isFieldValueCharacter(bytes[offset]) { return false }
+            }
+            index += 8
+        }
+        for offset in index..<bytes.count where !isFieldValueCharacter(bytes[offset]) { return false }
+        return true
     }
 }
 

@@ -156,20 +156,29 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
         publish(item, id: Optional(id))
     }
 
+    /// Records `item` and returns true when nobody is subscribed; false, recording nothing, when
+    /// someone is (then `publish` it). One turn of one lock: the pipeline events of `/users` come
+    /// here about 100 times a request, mostly with nobody watching.
+    public func publishIfUnwatched(_ item: Item) -> Bool {
+        recordUnwatched(item, id: nil)
+    }
+
+    /// With no subscriber the encoding waits until a resume needs it: encoding (JSON, then SSE
+    /// lines) was a third of `/users`' instructions (callgrind), for a feed nobody watched.
+    /// Needs no turn of `publishing`: with nobody subscribed there is no delivery to keep in
+    /// order, and a subscriber joining takes `state` too, so it either finds the item in the
+    /// ring or is there before it (then this returns false).
+    private func recordUnwatched(_ item: Item, id given: Int?) -> Bool {
+        state.withLock { state -> Bool in
+            guard state.subscribers.isEmpty else { return false }
+            _ = state.record(item, id: given, message: nil, capacity: capacity)
+            return true
+        }
+    }
+
     private func publish(_ item: Item, id given: Int?) {
+        if recordUnwatched(item, id: given) { return }
         publishing.withLock { _ in
-            // With no subscriber the encoding waits until a resume needs it: encoding (JSON, then SSE
-            // lines) was a third of `/users`' instructions (callgrind), for a feed nobody watched.
-            // Subscribers join under `publishing` too, so none can arrive before this item is delivered.
-            // Recording it then takes one turn of the lock and builds nothing for delivery: the
-            // pipeline events of `/users` come here about 100 times a request, and two turns with a
-            // tuple of delivery groups cost about 5,000 instructions each (callgrind).
-            let recordedUnwatched = state.withLock { state -> Bool in
-                guard state.subscribers.isEmpty else { return false }
-                _ = state.record(item, id: given, message: nil, capacity: capacity)
-                return true
-            }
-            if recordedUnwatched { return }
             let message = encode(item)
             var groups: [DeliveryGroup] = []
             let recorded = state.withLock { state -> Recorded? in

@@ -25,20 +25,25 @@ public final class DemoUpstreamServer: Sendable {
         self.host = host
         var serverConfiguration = HTTPServerConfiguration(host: host, port: port)
         serverConfiguration.serverName = "StreamService-demo-upstream"
-        server = HTTPServer(configuration: serverConfiguration, handler: Self.handler(upstream, host: host, port: port))
+        // Both origins compress with the same settings, so they share their stored encodings.
+        let encodings = DemoGzipVariants(compressionMinimumBytes: serverConfiguration.compressionMinimumBytes)
+        server = HTTPServer(configuration: serverConfiguration, handler: Self.handler(upstream, encodings, host: host, port: port))
         var avatarConfiguration = HTTPServerConfiguration(host: host, port: 0)
         avatarConfiguration.serverName = "StreamService-demo-avatars"
-        avatarServer = HTTPServer(configuration: avatarConfiguration, handler: Self.handler(upstream, host: host, port: 0))
+        avatarServer = HTTPServer(configuration: avatarConfiguration, handler: Self.handler(upstream, encodings, host: host, port: 0))
     }
 
-    static func handler(_ upstream: DemoUpstream, host: String, port: Int) -> @Sendable (Request) -> DataStream<Response> {
+    static func handler(
+        _ upstream: DemoUpstream, _ encodings: DemoGzipVariants, host: String, port: Int
+    ) -> @Sendable (Request) -> DataStream<Response> {
         { request in
             var headers: [String: String] = [:]
             if let condition = request.headers["If-None-Match"] { headers["If-None-Match"] = condition }
             let demoRequest = DemoRequest(
                 method: request.method.rawValue, target: request.target, host: request.headers["Host"] ?? "\(host):\(port)",
                 headers: headers)
-            return upstream.respond(to: demoRequest).map(Self.response(for:))
+            let acceptEncoding = request.headers["Accept-Encoding"]
+            return upstream.respond(to: demoRequest).map { encodings.response(for: $0, acceptEncoding: acceptEncoding) }
         }
     }
 
@@ -76,11 +81,10 @@ public final class DemoUpstreamServer: Sendable {
         for _ in 0..<2 { _ = done.wait(timeout: .now() + .seconds(Int(deadline.components.seconds) + 3)) }
     }
 
+    /// The answer as it is; the writer compresses it if the request asks for that.
     static func response(for answer: DemoResponse) -> Response {
-        var headers = HTTPHeaders()
-        for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
         guard let cut = answer.truncatedAfter else {
-            return Response(status: HTTPStatus(code: answer.status), headers: headers, body: .bytes(answer.body))
+            return Response(status: HTTPStatus(code: answer.status), headers: answer.fields, body: .bytes(answer.body))
         }
         // Half a body, then a failure: the engine closes without the last chunk,
         // which the client sees as a connection cut mid-response.
@@ -90,7 +94,7 @@ public final class DemoUpstreamServer: Sendable {
             watcher.error(DemoCut())
             return Disposable()
         }
-        return Response(status: HTTPStatus(code: answer.status), headers: headers, body: .stream(body))
+        return Response(status: HTTPStatus(code: answer.status), headers: answer.fields, body: .stream(body))
     }
 
     struct DemoCut: Error {}

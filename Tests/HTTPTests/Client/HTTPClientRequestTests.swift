@@ -51,4 +51,14 @@ final class HTTPClientRequestTests: XCTestCase {
         let head = request("http://h/", headers: ["Connection": "close"]).encodedHead
         XCTAssertEqual(String(decoding: head, as: UTF8.self), "GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
     }
+
+    func testExtraFieldsFollowTheCachedOnesBeforeTheBlankLine() {
+        var sent = request("http://h/a", headers: ["Accept": "image/png"])
+        sent.extraHeaders = ["If-None-Match": "\"v1\""]
+        let cache = RequestFieldsCache()
+        let fields = cache.fields(for: sent, origin: ConnectionPool.Origin(secure: false, host: "h", port: 80))
+        XCTAssertEqual(String(decoding: sent.encodedHead(fields: fields), as: UTF8.self),
+                       "GET /a HTTP/1.1\r\nHost: h\r\nAccept: image/png\r\nConnection: keep-alive\r\nIf-None-Match: \"v1\"\r\n\r\n")
+        XCTAssertEqual(sent.encodedHead(fields: fields), sent.encodedHead)
+    }
 }

@@ -98,6 +98,27 @@ final class HTTPResponseParserTests: XCTestCase {
         }
     }
 
+    func testAControlCharacterOrDELAnywhereInALongValueIsMalformed() {
+        // Long values are checked eight bytes at a time: a bad byte in every position of a word and of the tail.
+        for bad: UInt8 in [0, 1, 0x0B, 0x1F, 0x7F] {
+            for position in 0..<21 {
+                var value = Array("abcdefghijklmnopqrstu".utf8)
+                value[position] = bad
+                var parser = HTTPResponseParser()
+                let wire = bytes("HTTP/1.1 200 OK\r\nX-A: ") + value + bytes("\r\nContent-Length: 0\r\n\r\n")
+                XCTAssertThrowsError(try parser.feed(wire), "byte \(bad) at \(position)")
+            }
+        }
+    }
+
+    func testTabsAndNonASCIIBytesInALongValueAreKept() throws {
+        var parser = HTTPResponseParser()
+        let value = bytes("a\tb c\td\u{E9}f ghij\tklmnop\u{7E}q")
+        let wire = bytes("HTTP/1.1 200 OK\r\nX-A: ") + value + bytes("\r\nContent-Length: 0\r\n\r\n")
+        guard case .complete(let response, _) = try parser.feed(wire) else { return XCTFail("incomplete") }
+        XCTAssertEqual(response.headers["X-A"].map { Array($0.utf8) }, value)
+    }
+
     func testAHeadSplitOverReadsWithTheBodyBehindItGivesTheWholeResponse() throws {
         var parser = HTTPResponseParser()
         XCTAssertEqual(try parser.feed(bytes("HTTP/1.1 200 OK\r\nContent-Ty")), .needMore)

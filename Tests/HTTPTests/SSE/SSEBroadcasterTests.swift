@@ -189,6 +189,9 @@ final class SSEBroadcasterTests: XCTestCase {
             joined.withLock { $0 = (lastSeen, subscription) }
         }
         published.wait()
+        // The feed ends only after the subscriber joined (a slow loop thread may join after the last item).
+        let deadline = Date().addingTimeInterval(5)
+        while joined.withLock({ $0 == nil }), Date() < deadline { usleep(1_000) }
         publisher.async { feed.end() }
         wait(for: [ended], timeout: 5)
         let ids = received.text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map { Int($0.dropFirst(4))! }

@@ -29,8 +29,8 @@ public struct CachingTransport: UpstreamTransport {
             var sent = request
             if let stored {
                 metrics.cacheRevalidated()
-                if let etag = stored.etag { sent.headers["If-None-Match"] = etag }
-                if let lastModified = stored.lastModified { sent.headers["If-Modified-Since"] = lastModified }
+                if let etag = stored.etag { sent.conditions["If-None-Match"] = etag }
+                if let lastModified = stored.lastModified { sent.conditions["If-Modified-Since"] = lastModified }
             } else {
                 metrics.cacheMissed()
             }

@@ -11,6 +11,9 @@ public final class InMemoryUpstreamCache: UpstreamCacheStore {
 
     private struct Node {
         var entry: UpstreamCacheEntry
+        /// `entry.size`, counted once: it adds up every header, and counting it at each
+        /// lookup's unlink and relink cost about 600 instructions per avatar (callgrind).
+        var size: Int
         var older: UpstreamCacheKey?
         var newer: UpstreamCacheKey?
     }
@@ -25,15 +28,15 @@ public final class InMemoryUpstreamCache: UpstreamCacheStore {
             guard let node = nodes.removeValue(forKey: key) else { return nil }
             if let older = node.older { nodes[older]?.newer = node.newer } else { oldest = node.newer }
             if let newer = node.newer { nodes[newer]?.older = node.older } else { newest = node.older }
-            bytes -= node.entry.size
+            bytes -= node.size
             return node
         }
 
-        mutating func insertNewest(_ entry: UpstreamCacheEntry, for key: UpstreamCacheKey) {
-            nodes[key] = Node(entry: entry, older: newest, newer: nil)
+        mutating func insertNewest(_ entry: UpstreamCacheEntry, size: Int, for key: UpstreamCacheKey) {
+            nodes[key] = Node(entry: entry, size: size, older: newest, newer: nil)
             if let newest { nodes[newest]?.newer = key } else { oldest = key }
             newest = key
-            bytes += entry.size
+            bytes += size
         }
     }
 
@@ -56,19 +59,20 @@ public final class InMemoryUpstreamCache: UpstreamCacheStore {
     func lookUp(_ key: UpstreamCacheKey) -> UpstreamCacheEntry? {
         state.withLock { state in
             guard let node = state.unlink(key) else { return nil }
-            state.insertNewest(node.entry, for: key)
+            state.insertNewest(node.entry, size: node.size, for: key)
             return node.entry
         }
     }
 
     public func store(_ entry: UpstreamCacheEntry, for key: UpstreamCacheKey) {
-        guard entry.size <= capacityBytes else { return }
+        let size = entry.size
+        guard size <= capacityBytes else { return }
         state.withLock { state in
             _ = state.unlink(key)
-            while state.bytes + entry.size > capacityBytes, let oldest = state.oldest {
+            while state.bytes + size > capacityBytes, let oldest = state.oldest {
                 _ = state.unlink(oldest)
             }
-            state.insertNewest(entry, for: key)
+            state.insertNewest(entry, size: size, for: key)
         }
     }
 }

@@ -60,9 +60,9 @@ public struct UpstreamCacheEntry: Sendable, Equatable, Codable {
     /// The stored answer, refreshed by the headers of the 304 that confirmed it (GitHub's
     /// 304 carries current rate-limit headers); the body's own headers stay the stored ones.
     public func response(confirmedBy notModified: UpstreamResponse) -> UpstreamResponse {
-        let kept: Set<String> = ["content-type", "content-length", "content-encoding", "transfer-encoding"]
-        var merged = headers
-        for (name, value) in notModified.headers where !kept.contains(name) { merged[name] = value }
-        return UpstreamResponse(status: status, headers: merged, body: body)
+        UpstreamResponse(status: status, stored: headers, refreshedBy: notModified, keeping: Self.representationFields, body: body)
     }
+
+    /// The fields that describe the stored body, which a 304 does not replace.
+    static let representationFields: Set<String> = ["content-type", "content-length", "content-encoding", "transfer-encoding"]
 }

@@ -1,0 +1,45 @@
+import Streams
+
+/// One user of a page as `UsersWithAvatarsPipeline` attaches its avatar: the user's position
+/// in the page, the three of its fields an outcome needs, and the query's choices, in one
+/// object. The pipeline's stages pass it on and their closures capture it alone: as a tuple of
+/// position and `GitHubUser` (a dozen strings), each copy in a stage or a closure's context
+/// retained every string, 98 retains and 8 allocations per avatar of `/users` (callgrind).
+final class AvatarAttachment: Sendable {
+    let index: Int
+    let id: Int
+    let login: String
+    let avatarUrl: String
+    let embed: Bool
+    let policy: UsersQuery.AvatarErrorPolicy
+
+    init(_ user: GitHubUser, index: Int, query: UsersQuery) {
+        self.index = index
+        id = user.id
+        login = user.login
+        avatarUrl = user.avatarUrl
+        embed = query.embed == .dataURI
+        policy = query.onAvatarError
+    }
+
+    var stage: UpstreamStage { .avatar(login) }
+
+    /// The pipeline event's detail for a fetched image.
+    func detail(_ image: AvatarImage) -> String { "\(login): \(image.bytes.count) bytes" }
+
+    /// The user with `image` described.
+    func outcome(_ image: AvatarImage, placeholder: Bool) -> AvatarOutcome {
+        let metadata = AvatarMetadata(login: login, upstreamUrl: avatarUrl, image: image, embedDataURI: embed, placeholder: placeholder)
+        return AvatarOutcome(index: index, result: .user(UserWithAvatar(id: id, login: login, avatar: metadata)))
+    }
+
+    /// What a failed fetch becomes under the query's `onAvatarError` policy.
+    func recovered(from error: any Error) -> DataStream<AvatarOutcome> {
+        let failure = error as? UpstreamFailure ?? UpstreamFailure(UpstreamError(classifying: error), stage: stage)
+        switch policy {
+        case .fail: return .just(error: failure)
+        case .placeholder: return .just(outcome(PlaceholderAvatar.image, placeholder: true))
+        case .skip: return .just(AvatarOutcome(index: index, result: .skipped(login: login, error: failure)))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import XCTest
+@testable import Domain
+
+final class DemoRequestTests: XCTestCase {
+    func testTargetSplitsIntoPathAndQuery() {
+        let request = DemoRequest(target: "/users?since=3&per_page=2")
+        XCTAssertEqual(request.path, "/users")
+        XCTAssertEqual(request.query, ["since": "3", "per_page": "2"])
+    }
+
+    func testTargetWithoutQueryIsAllPath() {
+        XCTAssertEqual(DemoRequest(target: "/u/3").path, "/u/3")
+        XCTAssertEqual(DemoRequest(target: "/u/3").query, [:])
+    }
+
+    func testQueryIsPercentDecodedStrictlyKeepingABadEscapeAsWritten() {
+        let request = DemoRequest(target: "/users?per%5Fpage=3&since=%zz&q=a+b&flag")
+        XCTAssertEqual(request.query, ["per_page": "3", "since": "%zz", "q": "a+b", "flag": ""])
+    }
+
+    func testTheLastOfARepeatedParameterWins() {
+        XCTAssertEqual(DemoRequest(target: "/users?per_page=3&per_page=5").query["per_page"], "5")
+    }
+
+    func testAnEmptyNameOrValueIsKept() {
+        XCTAssertEqual(DemoRequest(target: "/users?=x&since=&&").query, ["": "x", "since": ""])
+    }
+
+    func testASeparatorFollowedByACombiningMarkIsNoSeparator() {
+        let request = DemoRequest(target: "/users?since=3&\u{301}x=1")
+        XCTAssertEqual(request.query, ["since": "3&\u{301}x=1"])
+    }
+
+    func testHeaderNamesAreLowerCased() {
+        XCTAssertEqual(DemoRequest(target: "/", headers: ["If-None-Match": "\"a\""]).headers, ["if-none-match": "\"a\""])
+    }
+}
