@@ -55,7 +55,11 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
 
     @discardableResult
     public func watch(using watcher: Watcher<Element>) -> Disposable {
-        if handsOnWatcher { return subscribe(watcher) }
+        if handsOnWatcher {
+            // A subscription of its own would have found the watcher stopped and started nothing.
+            guard !watcher.isStopped else { return Disposable.alreadyDisposed }
+            return subscribe(watcher)
+        }
         let (fed, subscription) = watcher.beginSubscription()
         guard !subscription.isDisposed else { return subscription }
         if let synchronousSource {
