@@ -133,8 +133,10 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     /// A value from the stage of a one-to-one operator that handed this watcher on: a throw
     /// from this watcher's `onData` (or from one further down handed on likewise) travels up
     /// as a `HandOnFailure` to the watcher a source called `data` on, which has the
-    /// subscription to dispose (see `failFromData`).
-    @inlinable
+    /// subscription to dispose (see `failFromData`). Always inlined: as a call per stage it
+    /// made `map → filter → reduce` over a `DataStream {}` 12.0 ns a value against 10.0
+    /// (`streams-bench --only a.create`); inlined, 10.2.
+    @inlinable @inline(__always)
     func handOnData(_ value: Element) throws {
         guard !stopped.load(ordering: .relaxed) else { return }
         do { try onData(value) } catch { try handOnFailed(error) }
