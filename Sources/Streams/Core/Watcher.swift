@@ -16,8 +16,8 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     // fails its own watcher by throwing, which disposes its upstream before the error travels on,
     // without a subscription of its own (`init(handingOnTo:…)`). Checking for the throw is a
     // test of the error register per value and stage: `map → filter → reduce` over a
-    // `DataStream {}` (three such watchers) measured 10.1 → 12-13.6 ns a value, against 14 fewer
-    // allocations per avatar on `/users` from the subscriptions it saves (Benchmarks/README.md).
+    // `DataStream {}` (three such watchers) measured 10.1 → 12-13.6 ns a value, against
+    // subscriptions started on `/users` going from 14.1 to 4.4 per avatar (Benchmarks/README.md).
     @usableFromInline let onData: @Sendable (Element) throws -> Void
     @usableFromInline let onTerminal: @Sendable (Event<Element>) -> Void
     /// What disposing this watcher's subscription stops too: the downstream watcher of a
