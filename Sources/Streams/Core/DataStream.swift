@@ -10,8 +10,8 @@
 /// at a time) and returns what cancels its work. The returned disposable is
 /// disposed when the watcher receives a terminal event or the subscription is
 /// disposed, so resources are freed either way.
-public final class DataStream<Element: Sendable>: StreamType {
-    private let subscribe: @Sendable (Watcher<Element>) -> Disposable
+public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStream {
+    @usableFromInline let subscribe: @Sendable (Watcher<Element>) -> Disposable
     /// Set for a synchronous in-memory stream: operators on it compose this instead of
     /// watching it (see `SynchronousSource`), and `watch` runs it in one loop.
     @usableFromInline let synchronousSource: SynchronousSource<Element>?
@@ -19,19 +19,22 @@ public final class DataStream<Element: Sendable>: StreamType {
     /// `asDataStream`): `watch` then calls `subscribe` directly, and the other stream's
     /// subscription is the only one. Otherwise the watcher would be fed by two nested
     /// subscriptions, the inner through a forwarding watcher: 2 allocations more each time.
-    private let handsOnWatcher: Bool
+    @usableFromInline let handsOnWatcher: Bool
 
     public convenience init(_ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
         self.init(handsOnWatcher: false, subscribe)
     }
 
-    /// A stream whose `watch` is `handOn`, which must watch another stream with the watcher
-    /// it is given (or fail the watcher and return a subscription of its own).
+    /// A stream whose `watch` is `handOn`, which must watch a `WatcherStoppingStream` with the
+    /// watcher it is given, or with one made by `Watcher(handingOnTo:…)` for it (or fail the
+    /// watcher and return a subscription of its own).
+    @usableFromInline
     static func handingOn(_ handOn: @escaping @Sendable (Watcher<Element>) -> Disposable) -> DataStream<Element> {
         DataStream(handsOnWatcher: true, handOn)
     }
 
-    private init(handsOnWatcher: Bool, _ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
+    @usableFromInline
+    init(handsOnWatcher: Bool, _ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
         self.subscribe = subscribe
         self.synchronousSource = nil
         self.handsOnWatcher = handsOnWatcher
@@ -52,7 +55,11 @@ public final class DataStream<Element: Sendable>: StreamType {
 
     @discardableResult
     public func watch(using watcher: Watcher<Element>) -> Disposable {
-        if handsOnWatcher { return subscribe(watcher) }
+        if handsOnWatcher {
+            // A subscription of its own would have found the watcher stopped and started nothing.
+            guard !watcher.isStopped else { return Disposable.alreadyDisposed }
+            return subscribe(watcher)
+        }
         let (fed, subscription) = watcher.beginSubscription()
         guard !subscription.isDisposed else { return subscription }
         if let synchronousSource {
@@ -121,12 +128,14 @@ extension DataStream {
     /// Calls `factory` anew for every watcher; a throw becomes an error event.
     public static func deferred<S: StreamType>(_ factory: @escaping @Sendable () throws -> S) -> DataStream<Element>
     where S.Element == Element {
-        DataStream.handingOn { watcher in
+        let watchMade: @Sendable (Watcher<Element>) -> Disposable = { watcher in
             do {
                 return try factory().watch(using: watcher)
             } catch {
                 return just(error: error).watch(using: watcher)
             }
         }
+        // A stream type that does not stop its watchers gets a subscription of ours, which does.
+        return S.self is any WatcherStoppingStream.Type ? DataStream.handingOn(watchMade) : DataStream(watchMade)
     }
 }

@@ -56,6 +56,14 @@ public final class Disposable: @unchecked Sendable {
     @usableFromInline
     static let nothing = Disposable()
 
+    /// What watching with a watcher that has already stopped returns: nothing was started.
+    @usableFromInline
+    static let alreadyDisposed: Disposable = {
+        let disposable = Disposable()
+        disposable.dispose()
+        return disposable
+    }()
+
     /// Whether `dispose()` has been called.
     public var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
 
@@ -111,8 +119,10 @@ public final class Disposable: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Makes disposing this also dispose `source` (what a subscription's setup returned);
-    /// disposes `source` at once if this is already disposed. Cheaper than `appendAction`.
+    /// Makes disposing this also dispose `source` (what a subscription's setup returned, or
+    /// `retry`'s wait, which replaces the one before it, already over); disposes `source` at
+    /// once if this is already disposed. Cheaper than `appendAction`.
+    @usableFromInline
     func link(_ source: Disposable) {
         lock.lock()
         if state.isDisposed {
@@ -162,6 +172,7 @@ public final class Disposable: @unchecked Sendable {
 }
 
 /// A watcher as the disposable of the subscription feeding it sees it (see `Disposable.init(stopping:)`).
+@usableFromInline
 protocol StoppableWatcher: AnyObject, Sendable {
     /// Stops delivery without a terminal event.
     func stop()

@@ -30,6 +30,8 @@ extension StreamType {
     /// This stream as a `DataStream`, for APIs that want the concrete type.
     public func asDataStream() -> DataStream<Element> {
         if let stream = self as? DataStream<Element> { return stream }
+        // A stream type that does not stop its watchers gets a subscription of ours, which does.
+        guard stopsItsWatchers else { return DataStream { watcher in self.watch(using: watcher) } }
         return DataStream.handingOn { watcher in self.watch(using: watcher) }
     }
 }

@@ -14,29 +14,20 @@ extension StreamType {
         watched: (@Sendable () -> Void)? = nil,
         disposed: (@Sendable () -> Void)? = nil
     ) -> DataStream<Element> {
-        DataStream { downstream in
+        oneToOne { downstream in
             watched?()
-            let subscription = self.watch(using: Watcher.relay { event in
-                switch event {
-                case .data(let value):
-                    do {
-                        try data?(value)
-                        downstream.data(value)
-                    } catch let failure {
-                        downstream.error(failure)
-                    }
-                case .error(let failure):
-                    error?(failure)
-                    downstream.error(failure)
-                case .end:
-                    end?()
-                    downstream.end()
-                }
-            })
-            guard let disposed else { return subscription }
+            let stage = CallStage(data: data, error: error, end: end, disposed: disposed, downstream: downstream)
+            let subscription = self.watch(using: Watcher(
+                handingOnTo: stage,
+                onData: { [stage] value in try stage.receive(value) },
+                onTerminal: { [stage] event in stage.finish(event) }
+            ))
+            // Over a stream that does not stop its watchers, the operator's own subscription
+            // (see `oneToOne`) reaches `disposed` through this.
+            guard disposed != nil, !self.stopsItsWatchers else { return subscription }
             return Disposable {
                 subscription.dispose()
-                disposed()
+                stage.runDisposed()
             }
         }
     }

@@ -13,14 +13,15 @@ extension StreamType {
         return watchingCompactMap(transform)
     }
 
-    /// `compactMap` over a stream that is not fused: a watcher per subscription.
+    /// `compactMap` over a stream that is not fused: a watcher per subscription, handing the
+    /// downstream on; a throw fails that watcher, disposing the upstream.
     @inlinable
     func watchingCompactMap<Result: Sendable>(
         _ transform: @escaping @Sendable (Element) throws -> Result?
     ) -> DataStream<Result> {
-        DataStream { downstream in
-            self.watch(using: Watcher(forwardingTerminalsTo: downstream) { value in
-                do { if let result = try transform(value) { downstream.data(result) } } catch { downstream.error(error) }
+        oneToOne { downstream in
+            self.watch(using: Watcher(handingOnTo: downstream) { value in
+                if let result = try transform(value) { try downstream.handOnData(result) }
             })
         }
     }

@@ -11,12 +11,13 @@ extension StreamType {
         return watchingFilter(isIncluded)
     }
 
-    /// `filter` over a stream that is not fused: a watcher per subscription.
+    /// `filter` over a stream that is not fused: a watcher per subscription, handing the
+    /// downstream on; a throw fails that watcher, disposing the upstream.
     @inlinable
     func watchingFilter(_ isIncluded: @escaping @Sendable (Element) throws -> Bool) -> DataStream<Element> {
-        DataStream { downstream in
-            self.watch(using: Watcher(forwardingTerminalsTo: downstream) { value in
-                do { if try isIncluded(value) { downstream.data(value) } } catch { downstream.error(error) }
+        oneToOne { downstream in
+            self.watch(using: Watcher(handingOnTo: downstream) { value in
+                if try isIncluded(value) { try downstream.handOnData(value) }
             })
         }
     }

@@ -17,25 +17,19 @@ extension StreamType {
     public func recover<Fallback: StreamType>(
         _ handler: @escaping @Sendable (Error) throws -> Fallback
     ) -> DataStream<Element> where Fallback.Element == Element {
-        DataStream { downstream in
-            // Holds the fallback subscription, even while it is still being set up, and the
-            // source's: one disposable for both (a second one and its closure cost 2 allocations).
-            let fallback = Disposable()
-            let source = self.watch(using: Watcher.relay { event in
-                switch event {
-                case .data(let value): downstream.data(value)
-                case .end: downstream.end()
-                case .error(let error):
-                    do {
-                        let next = try handler(error)
-                        PendingSubscriptions.watch(under: fallback) { next.watch(using: downstream) }
-                    } catch {
-                        downstream.error(error)
-                    }
-                }
-            })
-            fallback.link(source)
-            return fallback
+        oneToOne { downstream in
+            let stage = RecoverStage(handler: handler, downstream: downstream)
+            // Set up as a pending subscription, as a subscription of its own would be, so that
+            // disposing a subscription being set up around it reaches a fallback started meanwhile.
+            let source = PendingSubscriptions.setUp(stage.subscriptions) {
+                self.watch(using: Watcher(
+                    handingOnTo: downstream,
+                    onData: { value in try downstream.handOnData(value) },
+                    onTerminal: { [stage] event in stage.finish(event) }
+                ))
+            }
+            stage.subscriptions.link(source)
+            return stage.subscriptions
         }
     }
 }

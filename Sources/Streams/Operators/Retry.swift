@@ -31,7 +31,7 @@ extension StreamType {
         DataStream { downstream in
             let stage = RetryStage(source: self, maxRetries: maxRetries, backoff: backoff, scheduler: scheduler, downstream: downstream)
             stage.start()
-            return Disposable { [stage] in stage.dispose() }
+            return stage.attempts
         }
     }
 }

@@ -21,7 +21,7 @@ extension StreamType {
         DataStream { downstream in
             let errors = Streamer<Error>()
             let attempts = Disposable()
-            let resubscriber = Trampoline()
+            let resubscriber = Resubscriber()
 
             @Sendable func watchAttempt() {
                 self.watchAttempt(under: attempts, feeding: downstream) { error in errors.data(error) }
@@ -36,16 +36,21 @@ extension StreamType {
             }
             let notifications = trigger.watch(using: Watcher.relay { event in
                 switch event {
-                case .data: resubscriber.request(watchAttempt)
+                case .data: resubscriber.trampoline.request(watchAttempt)
                 case .error(let error): downstream.error(error)
                 case .end: downstream.end()
                 }
             })
-            resubscriber.request(watchAttempt)
+            resubscriber.trampoline.request(watchAttempt)
             return Disposable {
                 notifications.dispose()
                 attempts.dispose()
             }
         }
     }
+}
+
+/// The trampoline of one `retry(when:)` subscription, shared by its closures.
+private final class Resubscriber: Sendable {
+    let trampoline = Trampoline()
 }

@@ -9,7 +9,7 @@ import StreamServiceConcurrency
 ///     watcher A:    -------3|
 ///     watcher B (after the end): 3|
 ///     fed -1-#:     ---#          (an error passes on alone; an end without values: -|)
-public final class AsyncStreamer<Element: Sendable>: StreamType {
+public final class AsyncStreamer<Element: Sendable>: StreamType, WatcherStoppingStream {
     private struct State {
         var last: Element?
         var finished = false

@@ -6,7 +6,7 @@
 ///     watcher:   -1-2-…      (no end, no error, ever)
 ///
 /// `asInfallible()` gives its stream the type that says so.
-public final class Relay<Element: Sendable>: StreamType {
+public final class Relay<Element: Sendable>: StreamType, WatcherStoppingStream {
     private let subject = Streamer<Element>()
 
     public init() {}
@@ -33,7 +33,7 @@ public final class Relay<Element: Sendable>: StreamType {
 ///
 ///     ValueRelay(0), accept(1):  0-1-…
 ///     watcher (after 1):           1-…
-public final class ValueRelay<Element: Sendable>: StreamType {
+public final class ValueRelay<Element: Sendable>: StreamType, WatcherStoppingStream {
     private let subject: ValueStreamer<Element>
 
     public init(_ initial: Element) {

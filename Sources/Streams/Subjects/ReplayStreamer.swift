@@ -16,7 +16,7 @@ import StreamServiceConcurrency
 ///
 /// Feed it through `data(_:)`, `error(_:)`, `end()`, `event(_:)`. Deliveries
 /// are serialized like `Streamer`'s.
-public final class ReplayStreamer<Element: Sendable>: StreamType {
+public final class ReplayStreamer<Element: Sendable>: StreamType, WatcherStoppingStream {
     private struct Buffer {
         var values = RingBuffer<Element>()
         /// When each buffered value was fed, on the window's clock (only with a window).

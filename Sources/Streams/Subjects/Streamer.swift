@@ -11,7 +11,7 @@ import Synchronization
 /// `event(_:)`. Calls from many threads are serialized: each watcher receives
 /// one event at a time, in the order the calls were accepted. A watcher that
 /// arrives after the end receives the terminal event at once.
-public final class Streamer<Element: Sendable>: StreamType {
+public final class Streamer<Element: Sendable>: StreamType, WatcherStoppingStream {
     let core = SubjectCore<Element>()
 
     public init() {}

@@ -8,7 +8,7 @@ import StreamServiceConcurrency
 ///
 /// Feed it through `data(_:)`, `error(_:)`, `end()`, `event(_:)`; read the
 /// current value with `value`. Deliveries are serialized like `Streamer`'s.
-public final class ValueStreamer<Element: Sendable>: StreamType {
+public final class ValueStreamer<Element: Sendable>: StreamType, WatcherStoppingStream {
     private let core = SubjectCore<Element>()
     private let current: Locked<Element>
 

@@ -21,31 +21,17 @@ extension StreamType {
     /// Holds the one value back until the end, failing with `CardinalityError`
     /// on a second value (at once, disposing the source) or, when `requireValue`,
     /// on an end without any.
+    ///
+    ///     source:                     -1---|        -1-2-|        ---|
+    ///     checkedAtMostOne(required): -----1|       ---#          ---#
     func checkedAtMostOne(requireValue: Bool, conversion: String) -> DataStream<Element> {
-        DataStream { downstream in
-            let held = OperatorState<Element?>(nil)
-            return self.watch(using: Watcher.relay { event in
-                switch event {
-                case .data(let value):
-                    let second = held.withLock { held -> Bool in
-                        if held != nil { return true }
-                        held = value
-                        return false
-                    }
-                    if second { downstream.error(CardinalityError.moreThanOneValue(conversion: conversion)) }
-                case .error(let error):
-                    downstream.error(error)
-                case .end:
-                    if let value = held.withLock({ $0 }) {
-                        downstream.data(value)
-                        downstream.end()
-                    } else if requireValue {
-                        downstream.error(CardinalityError.noValue(conversion: conversion))
-                    } else {
-                        downstream.end()
-                    }
-                }
-            })
+        oneToOne { downstream in
+            let stage = AtMostOneStage(requireValue: requireValue, conversion: conversion, downstream: downstream)
+            return self.watch(using: Watcher(
+                handingOnTo: downstream,
+                onData: { [stage] value in try stage.receive(value) },
+                onTerminal: { [stage] event in stage.finish(event) }
+            ))
         }
     }
 }

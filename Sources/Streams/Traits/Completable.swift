@@ -6,7 +6,7 @@
 ///     completable.andThen(Single.just(5)):          ----5|
 ///
 /// `try await completable.value` returns when it ends and throws its error.
-public struct Completable: StreamType {
+public struct Completable: StreamType, WatcherStoppingStream {
     public typealias Element = Never
 
     let stream: DataStream<Never>

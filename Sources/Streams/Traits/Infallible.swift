@@ -16,7 +16,7 @@
 /// `onErrorFallbackTo:`, `onErrorRecover:`) or cannot produce one (`just`, `from`,
 /// relays), and the way out has no error to handle: `watch(data:end:)` and a
 /// non-throwing `for await x in stream.values`.
-public struct Infallible<Element: Sendable>: StreamType {
+public struct Infallible<Element: Sendable>: StreamType, WatcherStoppingStream {
     let stream: DataStream<Element>
 
     init(trusted stream: DataStream<Element>) {

@@ -7,7 +7,7 @@
 ///     stream.asMaybe() over -1-2-|:  ---#   CardinalityError.moreThanOneValue
 ///
 /// `try await maybe.value` is the value or `nil`.
-public struct Maybe<Element: Sendable>: StreamType {
+public struct Maybe<Element: Sendable>: StreamType, WatcherStoppingStream {
     let stream: DataStream<Element>
 
     init(trusted stream: DataStream<Element>) {

@@ -12,7 +12,7 @@
 /// of passing on a surprise. `Single` is a `StreamType`, so every operator accepts it
 /// (and returns a plain `DataStream`); the operators below keep the trait.
 /// Await it with `try await single.value`.
-public struct Single<Element: Sendable>: StreamType {
+public struct Single<Element: Sendable>: StreamType, WatcherStoppingStream {
     /// The checked stream: exactly one value then end, or an error.
     let stream: DataStream<Element>
 

@@ -11,12 +11,12 @@ extension StreamType {
         return watchingMap(transform)
     }
 
-    /// `map` over a stream that is not fused: a watcher per subscription.
+    /// `map` over a stream that is not fused: a watcher per subscription, handing the downstream on.
     @inlinable
     func watchingMap<Result: Sendable>(_ transform: @escaping @Sendable (Element) throws -> Result) -> DataStream<Result> {
-        DataStream { downstream in
+        oneToOne { downstream in
             let stage = MapStage(transform: transform, downstream: downstream)
-            return self.watch(using: Watcher(forwardingTerminalsTo: downstream) { [stage] value in stage.receive(value) })
+            return self.watch(using: Watcher(handingOnTo: downstream) { [stage] value in try stage.receive(value) })
         }
     }
 }

@@ -11,8 +11,10 @@ final class MapStage<Input: Sendable, Output: Sendable>: Sendable {
         self.downstream = downstream
     }
 
+    /// A throw fails the map's own watcher, which disposes the upstream and passes the error on
+    /// (`Watcher.handOnData`).
     @inlinable
-    func receive(_ value: Input) {
-        do { downstream.data(try transform(value)) } catch { downstream.error(error) }
+    func receive(_ value: Input) throws {
+        try downstream.handOnData(try transform(value))
     }
 }
