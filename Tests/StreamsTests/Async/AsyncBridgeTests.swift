@@ -45,6 +45,10 @@ final class AsyncBridgeTests: XCTestCase {
             try await streamer.call(watched: { watching.fulfill() }).first()
         }
         await fulfillment(of: [watching], timeout: 5)
+        // `watched` runs just before the subscription reaches the streamer, on the task's thread:
+        // this side can look first (once in 10 full runs), so it polls, bounded.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while streamer.watcherCount == 0, ContinuousClock.now < deadline { await Task.yield() }
         XCTAssertEqual(streamer.watcherCount, 1)
         task.cancel()
         do {
