@@ -9,10 +9,7 @@ import Synchronization
 /// and a relay's context per attempt took 6 more (about 7 per avatar on `/users`: one retry
 /// operator per upstream call).
 final class RetryStage<Source: StreamType>: Sendable {
-    let source: Source
-    let maxRetries: Int
-    let backoff: RetryBackoff
-    let scheduler: (any Scheduler)?
+    let policy: RetryPolicy<Source>
     let downstream: Watcher<Source.Element>
     /// Holds the attempt in progress, even while it is still being set up, and the wait
     /// before the next one; disposing it ends the operator's work.
@@ -23,11 +20,8 @@ final class RetryStage<Source: StreamType>: Sendable {
     /// Retries decided so far. Attempts fail one after another, never two at once.
     let retries = Atomic<Int>(0)
 
-    init(source: Source, maxRetries: Int, backoff: RetryBackoff, scheduler: (any Scheduler)?, downstream: Watcher<Source.Element>) {
-        self.source = source
-        self.maxRetries = maxRetries
-        self.backoff = backoff
-        self.scheduler = scheduler
+    init(policy: RetryPolicy<Source>, downstream: Watcher<Source.Element>) {
+        self.policy = policy
         self.downstream = downstream
     }
 
@@ -40,7 +34,7 @@ final class RetryStage<Source: StreamType>: Sendable {
     private func watchAttempt() {
         guard !downstream.isStopped else { return }
         PendingSubscriptions.watch(under: attempts) {
-            source.watch(using: Watcher(
+            policy.source.watch(using: Watcher(
                 onData: { [self] value in downstream.data(value) },
                 onTerminal: { [self] event in finish(event) }
             ))
@@ -57,11 +51,11 @@ final class RetryStage<Source: StreamType>: Sendable {
 
     private func failed(_ error: Error) {
         let retry = retries.add(1, ordering: .relaxed).newValue
-        guard retry <= maxRetries, let delay = backoff.delay(beforeRetry: retry, after: error) else {
+        guard retry <= policy.maxRetries, let delay = policy.backoff.delay(beforeRetry: retry, after: error) else {
             downstream.error(error)
             return
         }
-        if let scheduler, delay > .zero {
+        if let scheduler = policy.scheduler, delay > .zero {
             // The one pending wait: the previous one fired before the attempt that just failed.
             attempts.link(scheduler.schedule(after: delay) { [self] in start() })
         } else {

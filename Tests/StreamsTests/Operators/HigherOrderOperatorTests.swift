@@ -207,4 +207,26 @@ final class RetryTests: XCTestCase {
         XCTAssertEqual(source.watcherCount, 0)
         XCTAssertEqual(recorder.events, [.data(5)])
     }
+
+    // source (each attempt):    -a-#
+    // retry(1, backoff 100 ms) watched at 0 and again at 1000:
+    //                           -a-----a-#              each watch gets its own retry and wait
+    func testEachWatchOfARetryHasItsOwnRetriesAndWaits() {
+        let scheduler = TestScheduler()
+        let source = scheduler.coldStream("-a-#", frame: .milliseconds(100))
+        let backoff = RetryBackoff(initialDelay: .milliseconds(100), maxDelay: .seconds(1), jitter: 0)
+        let retried = source.retry(1, backoff: backoff, scheduler: scheduler)
+        let first = RecordingWatcher<String>(scheduler)
+        let second = RecordingWatcher<String>(scheduler)
+        retried.watch(using: first.watcher)
+        scheduler.advance(to: .seconds(1))
+        retried.watch(using: second.watcher)
+        scheduler.advance(to: .seconds(2))
+        let failure = MarbleError()
+        XCTAssertEqual(first.events, [.data(100, "a"), .data(500, "a"), .error(700, failure)])
+        XCTAssertEqual(second.events, [.data(1_100, "a"), .data(1_500, "a"), .error(1_700, failure)])
+        XCTAssertEqual(source.subscriptions, [
+            SubscriptionSpan(0, 300), SubscriptionSpan(400, 700), SubscriptionSpan(1_000, 1_300), SubscriptionSpan(1_400, 1_700),
+        ])
+    }
 }
