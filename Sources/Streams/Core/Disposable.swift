@@ -142,6 +142,13 @@ public final class Disposable: @unchecked Sendable {
             child.dispose()
             return
         }
+        // `PendingSubscriptions.watch(under:)` adopts what `watch` returned, which a stream that
+        // sets up its own subscription registered already: adopted twice, it took the array
+        // (1.2 allocations per avatar on `/users`, the attempt of each retry).
+        if state.firstChild === child || state.pendingChildren.last === child {
+            lock.unlock()
+            return
+        }
         if state.pendingChildren.isEmpty, state.firstChild?.isDisposed ?? true {
             state.firstChild = child
             hasPendingChildren.store(true, ordering: .relaxed)
