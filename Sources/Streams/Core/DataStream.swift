@@ -20,6 +20,11 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
     /// subscription is the only one. Otherwise the watcher would be fed by two nested
     /// subscriptions, the inner through a forwarding watcher: 2 allocations more each time.
     @usableFromInline let handsOnWatcher: Bool
+    /// Set for an operator that keeps what it starts in its own subscription (`retry`'s attempts
+    /// and wait, `redirect`'s source and inner streams): `watch` gives it that subscription, and
+    /// what the setup starts stays its child. A disposable of the operator's own for them cost an
+    /// allocation per subscription, its link and its disposal (2.2 per avatar on `/users`).
+    @usableFromInline let holdingSubscribe: (@Sendable (Watcher<Element>, Disposable) -> Void)?
 
     public convenience init(_ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
         self.init(handsOnWatcher: false, subscribe)
@@ -38,6 +43,23 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
         self.subscribe = subscribe
         self.synchronousSource = nil
         self.handsOnWatcher = handsOnWatcher
+        self.holdingSubscribe = nil
+    }
+
+    /// A stream whose `watch` begins a subscription and gives `subscribe` the watcher to feed and
+    /// that subscription, to hold what it starts: `link` one source or timer at a time, and the
+    /// subscriptions started under it (`PendingSubscriptions.watch(under:)`) stay its children.
+    @usableFromInline
+    static func holding(_ subscribe: @escaping @Sendable (_ watcher: Watcher<Element>, _ subscription: Disposable) -> Void) -> DataStream<Element> {
+        DataStream(holding: subscribe)
+    }
+
+    @usableFromInline
+    init(holding subscribe: @escaping @Sendable (Watcher<Element>, Disposable) -> Void) {
+        self.subscribe = { _ in Disposable.nothing }
+        self.synchronousSource = nil
+        self.handsOnWatcher = false
+        self.holdingSubscribe = subscribe
     }
 
     /// A fused stream: `watch` runs `source` into the watcher; `subscribe` is not used.
@@ -51,6 +73,7 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
         self.subscribe = { _ in Disposable.nothing }
         self.synchronousSource = source
         self.handsOnWatcher = false
+        self.holdingSubscribe = nil
     }
 
     @discardableResult
@@ -69,6 +92,14 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
                 return Disposable.nothing
             }
             subscription.forgetPendingChildren()
+            return subscription
+        }
+        if let holdingSubscribe {
+            // Not forgetting the children: the subscription holds them for the operator.
+            _ = PendingSubscriptions.setUp(subscription) {
+                holdingSubscribe(fed, subscription)
+                return Disposable.nothing
+            }
             return subscription
         }
         let source = PendingSubscriptions.setUp(subscription) { subscribe(fed) }

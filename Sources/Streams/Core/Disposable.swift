@@ -131,6 +131,9 @@ public final class Disposable: @unchecked Sendable {
             return
         }
         state.source = source
+        // Adopted as the first pending child during setup: the slot is free again for the next
+        // child, which would otherwise take the array (`redirect`'s inner after its source).
+        if state.firstChild === source { state.firstChild = nil }
         lock.unlock()
     }
 

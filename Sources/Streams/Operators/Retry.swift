@@ -33,10 +33,8 @@ extension StreamType {
         // the source, the backoff's four closures and the scheduler (4.4 retains and as many
         // releases fewer per avatar on `/users`, one retry per upstream call).
         let policy = RetryPolicy(source: self, maxRetries: maxRetries, backoff: backoff, scheduler: scheduler)
-        return DataStream { [policy] downstream in
-            let stage = RetryStage(policy: policy, downstream: downstream)
-            stage.start()
-            return stage.attempts
+        return DataStream.holding { [policy] downstream, subscription in
+            RetryStage(policy: policy, downstream: downstream, attempts: subscription).start()
         }
     }
 }

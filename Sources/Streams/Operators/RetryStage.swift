@@ -2,27 +2,28 @@ import Synchronization
 
 /// One `retry` subscription: the attempt in progress, the wait before the next one and
 /// the retries spent. The attempts' watchers and the wait's timer capture only this
-/// object, and one disposable holds the attempt and the wait (attempts fail one after
-/// another, so at most one of them is pending), which the operator returns: a subscription
-/// costs this object, that disposable and its own subscription, and each attempt a watcher,
+/// object, and the operator's own subscription holds the attempt and the wait (attempts fail
+/// one after another, so at most one of them is pending): a subscription costs this object and
+/// that subscription, and each attempt a watcher,
 /// where a serial slot with its lock (3 allocations), a trampoline object, a wrapping disposable
 /// and a relay's context per attempt took 6 more (about 7 per avatar on `/users`: one retry
 /// operator per upstream call).
 final class RetryStage<Source: StreamType>: Sendable {
     let policy: RetryPolicy<Source>
     let downstream: Watcher<Source.Element>
-    /// Holds the attempt in progress, even while it is still being set up, and the wait
-    /// before the next one; disposing it ends the operator's work.
-    let attempts = Disposable()
+    /// The operator's subscription (`DataStream.holding`): holds the attempt in progress, even
+    /// while it is still being set up, and the wait before the next one.
+    let attempts: Disposable
     /// Runs the attempts one after another: a synchronous failure requests the next attempt
     /// while its own is being set up, which then runs in the requesting loop.
     let resubscriber = Trampoline()
     /// Retries decided so far. Attempts fail one after another, never two at once.
     let retries = Atomic<Int>(0)
 
-    init(policy: RetryPolicy<Source>, downstream: Watcher<Source.Element>) {
+    init(policy: RetryPolicy<Source>, downstream: Watcher<Source.Element>, attempts: Disposable) {
         self.policy = policy
         self.downstream = downstream
+        self.attempts = attempts
     }
 
     /// Starts the next attempt now, or after the one being set up on some thread returns

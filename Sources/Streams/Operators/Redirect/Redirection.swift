@@ -4,16 +4,21 @@
 @usableFromInline
 final class Redirection<Element: Sendable, Value: Sendable>: Sendable {
     @usableFromInline let sink: SerializedSink<RedirectState<Element>, Value>
-    /// Holds the running inner subscriptions, even while they are still being set up.
-    @usableFromInline let inners = Disposable()
+    /// The operator's subscription (`DataStream.holding`): holds the source's subscription and
+    /// the running inner ones, even while they are still being set up.
+    @usableFromInline let inners: Disposable
     @usableFromInline let starter = Trampoline()
     @usableFromInline let limit: Int
     @usableFromInline let transform: @Sendable (Element) throws -> any StreamType<Value>
     @usableFromInline let downstream: Watcher<Value>
 
     @inlinable
-    init(limit: Int, transform: @escaping @Sendable (Element) throws -> any StreamType<Value>, downstream: Watcher<Value>) {
+    init(
+        limit: Int, transform: @escaping @Sendable (Element) throws -> any StreamType<Value>, downstream: Watcher<Value>,
+        inners: Disposable
+    ) {
         sink = SerializedSink(RedirectState(), downstream: downstream)
+        self.inners = inners
         self.limit = limit
         self.transform = transform
         self.downstream = downstream
