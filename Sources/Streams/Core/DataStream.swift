@@ -43,12 +43,24 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
     }
 
     @usableFromInline
-    init(handsOnWatcher: Bool, _ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
+    convenience init(handsOnWatcher: Bool, _ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
+        self.init(subscribe: subscribe, handsOnWatcher: handsOnWatcher)
+    }
+
+    /// Every kind of stream: a closure to subscribe with, or one of the other fields set.
+    @usableFromInline
+    init(
+        subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable = { _ in Disposable.nothing },
+        handsOnWatcher: Bool = false,
+        synchronousSource: SynchronousSource<Element>? = nil,
+        holding: (@Sendable (Watcher<Element>, Disposable) -> Void)? = nil,
+        factory: (@Sendable () throws -> DataStream<Element>)? = nil
+    ) {
         self.subscribe = subscribe
-        self.synchronousSource = nil
         self.handsOnWatcher = handsOnWatcher
-        self.holdingSubscribe = nil
-        self.factory = nil
+        self.synchronousSource = synchronousSource
+        self.holdingSubscribe = holding
+        self.factory = factory
     }
 
     /// A stream whose `watch` begins a subscription and gives `subscribe` the watcher to feed and
@@ -59,37 +71,10 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
         DataStream(holding: subscribe)
     }
 
-    @usableFromInline
-    init(holding subscribe: @escaping @Sendable (Watcher<Element>, Disposable) -> Void) {
-        self.subscribe = { _ in Disposable.nothing }
-        self.synchronousSource = nil
-        self.handsOnWatcher = false
-        self.holdingSubscribe = subscribe
-        self.factory = nil
-    }
-
-    @usableFromInline
-    init(deferred factory: @escaping @Sendable () throws -> DataStream<Element>) {
-        self.subscribe = { _ in Disposable.nothing }
-        self.synchronousSource = nil
-        self.handsOnWatcher = true
-        self.holdingSubscribe = nil
-        self.factory = factory
-    }
-
     /// A fused stream: `watch` runs `source` into the watcher; `subscribe` is not used.
     @inlinable
     convenience init(synchronous source: SynchronousSource<Element>) {
         self.init(synchronousSource: source)
-    }
-
-    @usableFromInline
-    init(synchronousSource source: SynchronousSource<Element>) {
-        self.subscribe = { _ in Disposable.nothing }
-        self.synchronousSource = source
-        self.handsOnWatcher = false
-        self.holdingSubscribe = nil
-        self.factory = nil
     }
 
     @discardableResult
@@ -179,7 +164,7 @@ extension DataStream {
 
     /// Calls `factory` anew for every watcher; a throw becomes an error event.
     public static func deferred(_ factory: @escaping @Sendable () throws -> DataStream<Element>) -> DataStream<Element> {
-        DataStream(deferred: factory)
+        DataStream(handsOnWatcher: true, factory: factory)
     }
 
     /// Calls `factory` anew for every watcher; a throw becomes an error event.
