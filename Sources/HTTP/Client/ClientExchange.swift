@@ -48,7 +48,13 @@ final class ClientExchange: Sendable {
         switch lease {
         case .reuse(let stream):
             state.withLock { $0.holdsSlot = true }
-            stream.loop.execute { self.use(stream, reused: true) }
+            // Usually an idle connection of the caller's own loop: used now, where a queued job cost
+            // a closure context and a trip through the loop's inbox per exchange.
+            if stream.loop.inLoop {
+                use(stream, reused: true)
+            } else {
+                stream.loop.execute { self.use(stream, reused: true) }
+            }
         case .connect:
             state.withLock { $0.holdsSlot = true }
             connect()
