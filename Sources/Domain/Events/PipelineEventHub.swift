@@ -7,7 +7,7 @@ import Synchronization
 /// the last `replayCapacity` of them, and fans them out to live subscribers.
 ///
 /// An event nobody watches is numbered by one atomic increment and filed in the publishing
-/// thread's stripe (`EventStripes`) under that stripe's lock, which no other loop takes: a
+/// thread's stripe (`ThreadStripes`) under that stripe's lock, which no other loop takes: a
 /// `/users` request publishes about 100 events from the 4 server loops, and one lock for all of
 /// them was contended about twice a request (futex calls, `perf`), with a second lock to keep
 /// deliveries in order on top. While someone is subscribed, publishing goes through
@@ -32,7 +32,11 @@ public final class PipelineEventHub: Sendable {
     }
 
     public let replayCapacity: Int
-    private let stripes: EventStripes
+    /// The replay buffer, split by publishing thread: each ring keeps up to `replayCapacity`
+    /// events, and when one is full its oldest is at least that many ids older than the newest
+    /// anywhere, so out of the window. The price is memory: a stripe that stops publishing keeps
+    /// its last events until it publishes again.
+    private let stripes: ThreadStripes<EventRing>
     /// The last id given out; ids come from here on both paths, so they never repeat.
     private let lastId = Atomic<Int>(0)
     /// True while anyone is subscribed. Set under every stripe's lock (see `events`), read
@@ -47,7 +51,8 @@ public final class PipelineEventHub: Sendable {
 
     public init(replayCapacity: Int = 1000) {
         self.replayCapacity = max(1, replayCapacity)
-        stripes = EventStripes(capacity: self.replayCapacity)
+        let capacity = self.replayCapacity
+        stripes = ThreadStripes { EventRing(capacity: capacity) }
     }
 
     /// Shared by the whole service.
@@ -76,7 +81,7 @@ public final class PipelineEventHub: Sendable {
     /// some of those have already left the buffer: what a subscriber resuming after `lastSeen`
     /// would be replayed, for a reader that catches up now and then instead of subscribing.
     public func recorded(after lastSeen: Int, matching filter: PipelineEventFilter = PipelineEventFilter()) -> [Delivery] {
-        publishing.withLock { _ in stripes.withAll(after: lastSeen) { replay($0, after: lastSeen, matching: filter) } }
+        publishing.withLock { _ in stripes.withAll(collecting: { $0.events(after: lastSeen) }) { replay($0, after: lastSeen, matching: filter) } }
     }
 
     /// Live events matching `filter`. With `after` (a `Last-Event-ID`), first replays the
@@ -86,7 +91,7 @@ public final class PipelineEventHub: Sendable {
         DataStream { watcher in
             let key: Int = self.publishing.withLock { _ in
                 // Every stripe held: no unwatched publish is between taking its id and filing it.
-                let (missed, key) = self.stripes.withAll(after: lastSeen ?? .max) { buffered -> ([Delivery], Int) in
+                let (missed, key) = self.stripes.withAll(collecting: { $0.events(after: lastSeen ?? .max) }) { buffered -> ([Delivery], Int) in
                     let missed = lastSeen.map { self.replay(buffered, after: $0, matching: filter) } ?? []
                     let key = self.subscribers.withLock { subscribers in
                         defer { subscribers.nextKey += 1 }
@@ -117,6 +122,6 @@ public final class PipelineEventHub: Sendable {
         let oldest = max(1, lastId.load(ordering: .acquiring) - replayCapacity + 1)
         var missed: [Delivery] = []
         if lastSeen < oldest - 1 { missed.append(.reset(oldestAvailable: oldest)) }
-        return missed + buffered.filter { $0.id >= oldest && filter.admits($0) }.map(Delivery.event)
+        return missed + buffered.filter { $0.id >= oldest && filter.admits($0) }.sorted { $0.id < $1.id }.map(Delivery.event)
     }
 }
