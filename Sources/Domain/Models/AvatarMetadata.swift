@@ -20,26 +20,13 @@ public struct AvatarMetadata: Codable, Sendable, Equatable {
     public let placeholder: Bool?
 
     public init(login: String, upstreamUrl: String, image: AvatarImage, embedDataURI: Bool, placeholder: Bool = false) {
-        url = Self.path(login)
+        url = "/users/\(login)/avatar"
         self.upstreamUrl = upstreamUrl
         contentType = image.contentType
         bytes = image.bytes.count
         sha256 = SHA256Digest.hex(image.bytes)
         dataURI = embedDataURI ? "data:\(image.contentType);base64,\(Data(image.bytes).base64EncodedString())" : nil
         self.placeholder = placeholder ? true : nil
-    }
-}
-
-extension AvatarMetadata {
-    /// `/users/{login}/avatar` in one allocation: the interpolation outgrew its first buffer
-    /// and made the string twice, for every avatar of `/users` (callgrind).
-    static func path(_ login: String) -> String {
-        var path = String()
-        path.reserveCapacity(login.utf8.count + 14)
-        path += "/users/"
-        path += login
-        path += "/avatar"
-        return path
     }
 }
 
