@@ -85,6 +85,26 @@ final class PipelineEventHubTests: XCTestCase {
         XCTAssertEqual(kinds(recorder.values), [.subscribe, .data, .data, .end])
     }
 
+    func testATracedEventFiledWhileNobodyWatchedReadsBackAsALiveOneIsDelivered() throws {
+        let hub = PipelineEventHub()
+        let trace = PipelineTrace(hub: hub, pipeline: "users", requestId: "r7")
+        trace.publish(.data, stage: "avatar", detail: "ada: 165 bytes")
+        let live = EventRecorder<PipelineEventHub.Delivery>()
+        live.watch(hub.events())
+        trace.publish(.data, stage: "avatar", detail: "ada: 165 bytes")
+        let replay = EventRecorder<PipelineEventHub.Delivery>()
+        replay.watch(hub.events(after: 0))
+
+        guard case .event(let filed) = replay.values.first, case .event(let delivered) = live.values.first else {
+            return XCTFail("expected one filed and one delivered event, got \(replay.values) and \(live.values)")
+        }
+        XCTAssertEqual([filed.id, delivered.id], [1, 2])
+        XCTAssertEqual(filed.kind, delivered.kind)
+        XCTAssertEqual([filed.pipeline, filed.requestId, filed.stage], [delivered.pipeline, delivered.requestId, delivered.stage])
+        XCTAssertEqual(filed.detail, delivered.detail)
+        XCTAssertEqual(filed.timestamp.count, delivered.timestamp.count, "RFC 3339 with milliseconds: \(filed.timestamp)")
+    }
+
     func testTracedStreamPublishesDisposeWhenCancelled() {
         let hub = PipelineEventHub()
         let trace = PipelineTrace(hub: hub, pipeline: "users", requestId: "r9")

@@ -1,6 +1,6 @@
-/// One stripe's events, oldest first: a ring of at most `capacity`, each numbered as it is filed.
+/// One stripe's events, oldest first: a ring of at most `capacity`.
 struct EventRing {
-    private var events: [PipelineEvent] = []
+    private var records: [EventRecord] = []
     private var start = 0
     let capacity: Int
 
@@ -8,21 +8,18 @@ struct EventRing {
         self.capacity = capacity
     }
 
-    /// Files `event` as number `id` (larger than any filed here), the oldest making room when full.
-    mutating func append(_ event: PipelineEvent, id: Int) -> PipelineEvent {
-        var numbered = event
-        numbered.id = id
-        if events.count < capacity {
-            events.append(numbered)
+    /// Files `record` (its id larger than any filed here), the oldest making room when full.
+    mutating func append(_ record: EventRecord) {
+        if records.count < capacity {
+            records.append(record)
         } else {
-            events[start] = numbered
+            records[start] = record
             start = (start + 1) % capacity
         }
-        return numbered
     }
 
     /// The events with ids above `id`, oldest first.
     func events(after id: Int) -> [PipelineEvent] {
-        (events[start...] + events[..<start]).filter { $0.id > id }
+        (records[start...] + records[..<start]).filter { $0.id > id }.map(\.event)
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import StreamServiceConcurrency
 import Streams
 import NetCore
@@ -66,15 +71,47 @@ public final class PipelineEventHub: Sendable {
         let stripe = stripes.current
         let unwatched = stripe.withLock { ring -> PipelineEvent? in
             guard !watched.load(ordering: .relaxed) else { return nil }
-            return ring.append(event, id: lastId.add(1, ordering: .acquiringAndReleasing).newValue)
+            var numbered = event
+            numbered.id = nextId()
+            ring.append(EventRecord(id: numbered.id, body: .event(numbered)))
+            return numbered
         }
-        if let unwatched { return unwatched }
-        return publishing.withLock { _ in
-            let numbered = stripe.withLock { $0.append(event, id: lastId.add(1, ordering: .acquiringAndReleasing).newValue) }
+        return unwatched ?? publishWatched(event, on: stripe)
+    }
+
+    /// A traced stage's event (see `PipelineTrace`): while nobody watches, filed as its parts
+    /// (see `EventRecord`), else published as a `PipelineEvent`.
+    func publish(_ kind: PipelineEvent.Kind, of trace: PipelineTrace, stage: String, detail: String?) {
+        let date = Date()
+        let stripe = stripes.current
+        let filed = stripe.withLock { ring -> Bool in
+            guard !watched.load(ordering: .relaxed) else { return false }
+            ring.append(EventRecord(id: nextId(), body: .traced(trace, kind, stage: stage, at: date, detail: detail)))
+            return true
+        }
+        guard !filed else { return }
+        publishWatched(
+            PipelineEvent(kind: kind, pipeline: trace.pipeline, requestId: trace.requestId, stage: stage, timestamp: date, detail: detail),
+            on: stripe)
+    }
+
+    /// Numbers, records and delivers `event` in order with every other watched publish.
+    @discardableResult
+    private func publishWatched(_ event: PipelineEvent, on stripe: Locked<EventRing>) -> PipelineEvent {
+        publishing.withLock { _ in
+            var numbered = event
+            stripe.withLock { ring in
+                numbered.id = nextId()
+                ring.append(EventRecord(id: numbered.id, body: .event(numbered)))
+            }
             let targets = subscribers.withLock { $0.list }
             for (filter, watcher) in targets where filter.admits(numbered) { watcher.data(.event(numbered)) }
             return numbered
         }
+    }
+
+    private func nextId() -> Int {
+        lastId.add(1, ordering: .acquiringAndReleasing).newValue
     }
 
     /// The buffered events with ids above `lastSeen`, oldest first, preceded by `.reset` when

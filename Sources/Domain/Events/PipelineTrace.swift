@@ -18,7 +18,7 @@ public final class PipelineTrace: Sendable {
     }
 
     public func publish(_ kind: PipelineEvent.Kind, stage: String, detail: String? = nil) {
-        hub.publish(PipelineEvent(kind: kind, pipeline: pipeline, requestId: requestId, stage: stage, detail: detail))
+        hub.publish(kind, of: self, stage: stage, detail: detail)
     }
 }
 
