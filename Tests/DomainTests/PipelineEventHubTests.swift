@@ -105,6 +105,17 @@ final class PipelineEventHubTests: XCTestCase {
         XCTAssertEqual(filed.timestamp.count, delivered.timestamp.count, "RFC 3339 with milliseconds: \(filed.timestamp)")
     }
 
+    func testAHubHoldingTracedEventsIsFreedOnceNothingElseHoldsIt() {
+        weak var freed: PipelineEventHub?
+        do {
+            let hub = PipelineEventHub()
+            freed = hub
+            PipelineTrace(hub: hub, pipeline: "users", requestId: "r8").publish(.subscribe, stage: "users")
+            XCTAssertEqual(hub.lastEventId, 1)
+        }
+        XCTAssertNil(freed, "the hub's record of a traced event must not keep the hub")
+    }
+
     func testTracedStreamPublishesDisposeWhenCancelled() {
         let hub = PipelineEventHub()
         let trace = PipelineTrace(hub: hub, pipeline: "users", requestId: "r9")

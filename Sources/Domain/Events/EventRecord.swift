@@ -5,14 +5,14 @@ import Foundation
 #endif
 
 /// One event as the hub files it. A traced stage's event, published while nobody watches, keeps
-/// its run's names through the run's `PipelineTrace` (one reference) and becomes a
+/// its run's names through the run's `PipelineRun` (one reference) and becomes a
 /// `PipelineEvent` only when read: a `PipelineEvent`'s shared fields object was an allocation
 /// per event, and its release when the ring overwrote it about 250 instructions, for the ~3
 /// events an avatar of `/users` publishes (callgrind) that almost no one ever reads.
 struct EventRecord {
     enum Body {
         case event(PipelineEvent)
-        case traced(PipelineTrace, PipelineEvent.Kind, stage: String, at: Date, detail: String?)
+        case traced(PipelineRun, PipelineEvent.Kind, stage: String, at: Date, detail: String?)
     }
 
     let id: Int
@@ -23,9 +23,9 @@ struct EventRecord {
         switch body {
         case .event(let event):
             return event
-        case .traced(let trace, let kind, let stage, let date, let detail):
+        case .traced(let run, let kind, let stage, let date, let detail):
             return PipelineEvent(
-                id: id, kind: kind, pipeline: trace.pipeline, requestId: trace.requestId, stage: stage, timestamp: date, detail: detail)
+                id: id, kind: kind, pipeline: run.pipeline, requestId: run.requestId, stage: stage, timestamp: date, detail: detail)
         }
     }
 }

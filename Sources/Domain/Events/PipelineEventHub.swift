@@ -81,17 +81,17 @@ public final class PipelineEventHub: Sendable {
 
     /// A traced stage's event (see `PipelineTrace`): while nobody watches, filed as its parts
     /// (see `EventRecord`), else published as a `PipelineEvent`.
-    func publish(_ kind: PipelineEvent.Kind, of trace: PipelineTrace, stage: String, detail: String?) {
+    func publish(_ kind: PipelineEvent.Kind, of run: PipelineRun, stage: String, detail: String?) {
         let date = Date()
         let stripe = stripes.current
         let filed = stripe.withLock { ring -> Bool in
             guard !watched.load(ordering: .relaxed) else { return false }
-            ring.append(EventRecord(id: nextId(), body: .traced(trace, kind, stage: stage, at: date, detail: detail)))
+            ring.append(EventRecord(id: nextId(), body: .traced(run, kind, stage: stage, at: date, detail: detail)))
             return true
         }
         guard !filed else { return }
         publishWatched(
-            PipelineEvent(kind: kind, pipeline: trace.pipeline, requestId: trace.requestId, stage: stage, timestamp: date, detail: detail),
+            PipelineEvent(kind: kind, pipeline: run.pipeline, requestId: run.requestId, stage: stage, timestamp: date, detail: detail),
             on: stripe)
     }
 

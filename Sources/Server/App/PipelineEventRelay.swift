@@ -56,9 +56,8 @@ final class PipelineEventRelay: Sendable {
     /// events come live until it leaves.
     func join() {
         state.withLock { state in
-            guard !state.stopped else { return }
             clients.add(1, ordering: .relaxed)
-            guard state.subscription == nil else { return }
+            guard !state.stopped, state.subscription == nil else { return }
             // The hub replays what it filed since the last catch-up, then continues live.
             state.subscription = hub.events(after: state.relayed).watch(data: { [self] delivery in receive(delivery) })
             flush(&state)
