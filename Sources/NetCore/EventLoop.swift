@@ -55,6 +55,8 @@ public final class EventLoop: Sendable {
     /// Loop-confined: how many `batchingWrites` calls are running, and the streams holding output until they end.
     nonisolated(unsafe) private var batchDepth = 0
     nonisolated(unsafe) private var heldStreams: [ByteStream] = []
+    /// Loop-confined: objects other parts keep per loop (`loopLocal`), held weakly.
+    nonisolated(unsafe) private var locals: [Int: WeakLocal] = [:]
 
     public init(label: String, engine: Engine = .default) {
         switch engine {
@@ -184,6 +186,18 @@ public final class EventLoop: Sendable {
         heldStreams.append(stream)
     }
 
+    /// The object kept on this loop under `key` by `setLoopLocal`, while its owner keeps it
+    /// alive. Call on the loop: no lock, so a per-loop object (a scheduler per loop) is found
+    /// without the loops contending for a shared lock on every use.
+    public func loopLocal(_ key: Int) -> AnyObject? {
+        locals[key]?.object
+    }
+
+    /// Keeps `object` (weakly) on this loop under `key`. Call on the loop.
+    public func setLoopLocal(_ object: AnyObject, for key: Int) {
+        locals[key] = WeakLocal(object)
+    }
+
     /// Runs `work` now when already on the loop, else enqueues it.
     public func executeSoon(_ work: @escaping @Sendable () -> Void) {
         if inLoop { work() } else { execute(work) }
@@ -206,5 +220,15 @@ private final class SyncCall<Value>: @unchecked Sendable {
         // outlives its block, and the loop may still hold this object for a moment.
         work = nil
         result.withLock { $0 = value }
+    }
+}
+
+/// A loop-local object, held weakly: the loop must not keep its owners' objects (and, through
+/// them, often the loop itself) alive.
+private final class WeakLocal {
+    weak var object: AnyObject?
+
+    init(_ object: AnyObject) {
+        self.object = object
     }
 }

@@ -26,17 +26,18 @@ final class ClientExchange: Sendable {
 
     private let request: HTTPClientRequest
     private let client: HTTPClient
-    private let watcher: Watcher<HTTPClientResponse>
+    /// Gets the outcome, once.
+    private let answered: @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
     private let origin: ConnectionPool.Origin
     /// The loop the request was made on, if any: its connections are preferred, and a new
     /// connection is opened there, so the answer arrives on the caller's own thread.
     private let home: EventLoop?
     private let state: Locked<State>
 
-    init(request: HTTPClientRequest, client: HTTPClient, watcher: Watcher<HTTPClientResponse>) {
+    init(request: HTTPClientRequest, client: HTTPClient, answered: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) {
         self.request = request
         self.client = client
-        self.watcher = watcher
+        self.answered = answered
         origin = .init(secure: request.isSecure, host: request.host, port: request.port)
         home = EventLoop.current
         state = Locked(State(parser: HTTPResponseParser(requestMethod: request.method)))
@@ -47,7 +48,13 @@ final class ClientExchange: Sendable {
         switch lease {
         case .reuse(let stream):
             state.withLock { $0.holdsSlot = true }
-            stream.loop.execute { self.use(stream, reused: true) }
+            // Usually an idle connection of the caller's own loop: used now, where a queued job cost
+            // a closure context and a trip through the loop's inbox per exchange.
+            if stream.loop.inLoop {
+                use(stream, reused: true)
+            } else {
+                stream.loop.execute { self.use(stream, reused: true) }
+            }
         case .connect:
             state.withLock { $0.holdsSlot = true }
             connect()
@@ -206,8 +213,7 @@ final class ClientExchange: Sendable {
                 stream.close()
                 releaseSlot()
             }
-            watcher.data(response)
-            watcher.end()
+            answered(.success(response))
         case .failure(let failure):
             fail(.malformed(String(describing: failure)))
             stream.close()
@@ -233,8 +239,7 @@ final class ClientExchange: Sendable {
         case .success(let response):
             guard markFinished() else { return releaseSlot() }
             releaseSlot()
-            watcher.data(response)
-            watcher.end()
+            answered(.success(response))
         case .failure:
             fail(.connection("connection closed before the response was complete (\(reason))"))
         }
@@ -244,7 +249,7 @@ final class ClientExchange: Sendable {
         let stream = state.withLock { $0.stream }
         if stream == nil || stream!.isClosed { releaseSlot() }
         guard markFinished() else { return }
-        watcher.error(error)
+        answered(.failure(error))
     }
 
     private func markFinished() -> Bool {

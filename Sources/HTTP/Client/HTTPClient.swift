@@ -46,9 +46,26 @@ public final class HTTPClient: Sendable {
     /// One response (any status) per subscription, or an `HTTPClientError`.
     public func send(_ request: HTTPClientRequest) -> DataStream<HTTPClientResponse> {
         DataStream { watcher in
-            let exchange = ClientExchange(request: request, client: self, watcher: watcher)
-            exchange.start()
-            return Disposable { exchange.cancel() }
+            self.exchange(request) { outcome in
+                switch outcome {
+                case .success(let response):
+                    watcher.data(response)
+                    watcher.end()
+                case .failure(let error):
+                    watcher.error(error)
+                }
+            }
         }
+    }
+
+    /// Sends `request` once; `answered` gets its outcome once, on the connection's loop, unless
+    /// the returned disposable is disposed first (it then closes the connection or leaves the
+    /// queue for one). For a caller that makes a stream of its own answer type: `send` followed
+    /// by `map` and `recover` cost two stages more per exchange (their allocations, and each event
+    /// copied through them).
+    package func exchange(_ request: HTTPClientRequest, answered: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) -> Disposable {
+        let exchange = ClientExchange(request: request, client: self, answered: answered)
+        exchange.start()
+        return Disposable { exchange.cancel() }
     }
 }

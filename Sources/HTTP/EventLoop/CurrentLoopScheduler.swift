@@ -2,6 +2,7 @@ import Dispatch
 import StreamServiceConcurrency
 import NetCore
 import Streams
+import Synchronization
 
 /// Schedules work on the event loop of whoever asks: an `EventLoopScheduler` per loop,
 /// made on first use, and `fallback` for callers on no loop (a test thread, a Dispatch worker).
@@ -14,7 +15,10 @@ import Streams
 public final class CurrentLoopScheduler: RepeatingScheduler {
     private let fallback: EventLoopScheduler
     private let leeway: Duration
+    /// Owns the schedulers; each loop finds its own through `EventLoop.loopLocal` under `key`.
     private let perLoop = Locked<[ObjectIdentifier: EventLoopScheduler]>([:])
+    private let key = CurrentLoopScheduler.keys.wrappingAdd(1, ordering: .relaxed).newValue
+    private static let keys = Atomic<Int>(0)
     private let epoch = DispatchTime.now().uptimeNanoseconds
 
     public init(fallback: EventLoop = EventLoopGroup.shared.next(), leeway: Duration = .milliseconds(1)) {
@@ -24,15 +28,20 @@ public final class CurrentLoopScheduler: RepeatingScheduler {
 
     public var now: Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds &- epoch) }
 
-    /// The scheduler of the caller's loop, or the fallback's.
+    /// The scheduler of the caller's loop, or the fallback's. Found on the loop itself: through
+    /// one lock shared by every loop, each upstream timeout (31 per `/users` request) had the
+    /// loops' threads hand that lock back and forth.
     var current: EventLoopScheduler {
         guard let loop = EventLoop.current else { return fallback }
-        return perLoop.withLock { schedulers in
+        if let found = loop.loopLocal(key) { return unsafeDowncast(found, to: EventLoopScheduler.self) }
+        let scheduler = perLoop.withLock { schedulers in
             if let scheduler = schedulers[ObjectIdentifier(loop)] { return scheduler }
             let scheduler = EventLoopScheduler(loop: loop, leeway: leeway)
             schedulers[ObjectIdentifier(loop)] = scheduler
             return scheduler
         }
+        loop.setLoopLocal(scheduler, for: key)
+        return scheduler
     }
 
     /// Loops with a scheduler of their own so far (tests and diagnostics).

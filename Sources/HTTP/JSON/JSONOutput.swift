@@ -117,14 +117,16 @@ public struct JSONOutput {
         var value = value
         value.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))
-            // Runs that need no escape are copied whole.
+            // Runs that need no escape are found eight bytes at a time and copied whole: a byte
+            // at a time cost about 7 instructions a byte, 44 k per /users answer (callgrind).
+            let raw = UnsafeRawBufferPointer(utf8)
             var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            var index = ByteWords.jsonStringStop(in: raw, from: 0, nonASCII: false)
+            while index < utf8.count {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                escape(utf8[index])
                 runStart = index + 1
-                escape(byte)
+                index = ByteWords.jsonStringStop(in: raw, from: runStart, nonASCII: false)
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
             bytes.append(UInt8(ascii: "\""))

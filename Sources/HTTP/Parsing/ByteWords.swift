@@ -31,20 +31,21 @@ package enum ByteWords {
     }
 
     /// The first index at or after `start` of a byte a JSON string's reader must look at (`"`,
-    /// `\`, a control character, non-ASCII), or `bytes.count`. The whole scan is here, not only
-    /// the word tests: called per word from another module (`GitHubUserReader`), they were not
-    /// inlined and cost a call each.
-    package static func jsonStringStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    /// `\`, a control character, and non-ASCII unless `nonASCII` is false: a writer leaves it as
+    /// it is), or `bytes.count`. The whole scan is here, not only the word tests: called per word
+    /// from another module (`GitHubUserReader`), they were not inlined and cost a call each.
+    package static func jsonStringStop(in bytes: UnsafeRawBufferPointer, from start: Int, nonASCII stopsAtNonASCII: Bool = true) -> Int {
+        let highBits: UInt64 = stopsAtNonASCII ? 0x8080_8080_8080_8080 : 0
         var index = start
         while index + 8 <= bytes.count {
             let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let attention = nonASCII(word) | below(word, 0x20) | equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\"))
+            let attention = (word & highBits) | below(word, 0x20) | equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\"))
             if attention != 0 { return index + firstFlagged(attention) }
             index += 8
         }
         while index < bytes.count {
             let byte = bytes[index]
-            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            if byte < 0x20 || (stopsAtNonASCII && byte >= 0x80) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
             index += 1
         }
         return index

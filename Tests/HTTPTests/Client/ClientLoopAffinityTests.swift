@@ -53,4 +53,60 @@ final class ClientLoopAffinityTests: XCTestCase {
         waitUntil("both connections idle again") { client.idleConnections == 2 }
         XCTAssertEqual(client.pool.openCount(.init(secure: false, host: "127.0.0.1", port: server.port)), 2, "one connection per loop, no more")
     }
+
+    /// Holds `/held/a` and `/held/b` until their gate opens; `/quick` answers at once.
+    private final class Gates: Sendable {
+        let a = ReplayStreamer<Response>(bufferSize: 1)
+        let b = ReplayStreamer<Response>(bufferSize: 1)
+        let arrived = Locked(0)
+
+        var router: Router {
+            var router = Router()
+            router.get("/held/a") { [self] _ in arrived.withLock { $0 += 1 }; return a.asDataStream().take(1) }
+            router.get("/held/b") { [self] _ in arrived.withLock { $0 += 1 }; return b.asDataStream().take(1) }
+            router.get("/quick") { _ in DataStream.just(Response.text("quick")) }
+            return router
+        }
+    }
+
+    func testAFreedConnectionGoesToAWaiterOfItsOwnLoopBeforeAnOlderWaiterOfAnotherLoop() throws {
+        let gates = Gates()
+        let server = try TestServer(router: gates.router)
+        let base = "http://127.0.0.1:\(server.port)"
+        let origin = ConnectionPool.Origin(secure: false, host: "127.0.0.1", port: server.port)
+        let client = HTTPClient(maxConnectionsPerOrigin: 2)
+        let (a, b) = (loops[0], loops[1])
+        let bag = DisposeBag()
+        let order = Locked<[String]>([])
+        let answeredOn = Locked<[String: EventLoop]>([:])
+        let quick = expectation(description: "both quick requests answered")
+        quick.expectedFulfillmentCount = 2
+        func send(_ path: String, from loop: EventLoop, as name: String) {
+            loop.execute {
+                client.send(HTTPClientRequest(url: URL(string: base + path)!)).watch(
+                    data: { _ in
+                        order.withLock { $0.append(name) }
+                        answeredOn.withLock { $0[name] = EventLoop.current }
+                    },
+                    error: { error in XCTFail("\(name): \(error)") },
+                    end: { if path == "/quick" { quick.fulfill() } }
+                ).disposed(by: bag)
+            }
+        }
+        send("/held/a", from: a, as: "held on a")
+        send("/held/b", from: b, as: "held on b")
+        waitUntil("both connections busy at the server", timeout: 5) { gates.arrived.withLock { $0 } == 2 }
+        send("/quick", from: b, as: "quick from b")
+        waitUntil("b's request waits", timeout: 5) { client.pool.waitingCount(origin) == 1 }
+        send("/quick", from: a, as: "quick from a")
+        waitUntil("a's request waits behind it", timeout: 5) { client.pool.waitingCount(origin) == 2 }
+
+        gates.a.data(.text("released"))
+        wait(for: [quick], timeout: 5)
+        XCTAssertEqual(order.withLock { $0 }, ["held on a", "quick from a", "quick from b"],
+                       "a's connection served a's waiter first, then b's (b's own connection was still busy)")
+        XCTAssertTrue(answeredOn.withLock { $0["quick from a"] } === a, "answered on the loop that asked")
+        gates.b.data(.text("released"))
+        waitUntil("both connections idle", timeout: 5) { client.idleConnections == 2 }
+    }
 }

@@ -1,5 +1,6 @@
 import StreamServiceConcurrency
 import Foundation
+import NetCore
 import Streams
 import XCTest
 @testable import HTTP
@@ -65,6 +66,31 @@ final class ConnectionPoolTests: XCTestCase {
         XCTAssertLessThanOrEqual(counter.peak, 4)
         XCTAssertLessThanOrEqual(counter.accepted, 4, "waiting requests reuse the capped connections")
         XCTAssertEqual(client.idleConnections, counter.accepted, "all connections idle again")
+    }
+
+    func testABurstFromSeveralLoopsOpensNoMoreConnectionsThanTheCap() throws {
+        let counter = ConnectionCounter()
+        let server = try TestServer(router: slowRouter(delay: .milliseconds(5)), observer: counter.observer)
+        let client = HTTPClient(maxConnectionsPerOrigin: 3)
+        let loops = (0..<3).map { EventLoop(label: "test.pool.burst.\($0)") }
+        let target = url(server, "/slow")
+        let answered = Locked(0)
+        let done = expectation(description: "90 answers")
+        done.expectedFulfillmentCount = 90
+        let bag = DisposeBag()
+        for index in 0..<90 {
+            loops[index % 3].execute {
+                client.send(HTTPClientRequest(url: target)).watch(
+                    data: { response in if response.status == .ok { answered.withLock { $0 += 1 } } },
+                    error: { error in XCTFail("\(error)"); done.fulfill() },
+                    end: { done.fulfill() }
+                ).disposed(by: bag)
+            }
+        }
+        wait(for: [done], timeout: 20)
+        XCTAssertEqual(answered.withLock { $0 }, 90, "every request is answered")
+        XCTAssertLessThanOrEqual(counter.peak, 3, "never more open at once than the cap, whichever loops ask")
+        XCTAssertLessThanOrEqual(client.pool.openCount(.init(secure: false, host: "127.0.0.1", port: server.port)), 3)
     }
 
     func testTheDefaultCapIsSixtyFourPerOrigin() throws {

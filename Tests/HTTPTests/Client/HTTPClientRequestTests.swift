@@ -61,4 +61,48 @@ final class HTTPClientRequestTests: XCTestCase {
                        "GET /a HTTP/1.1\r\nHost: h\r\nAccept: image/png\r\nConnection: keep-alive\r\nIf-None-Match: \"v1\"\r\n\r\n")
         XCTAssertEqual(sent.encodedHead(fields: fields), sent.encodedHead)
     }
+
+    /// What the request used to ask Foundation for, and still does when `URLParts` declines.
+    private func foundationAnswers(_ url: URL) -> (secure: Bool, host: String, port: Int, target: String) {
+        let secure = url.scheme?.lowercased() == "https"
+        let path = url.path(percentEncoded: true)
+        let query = url.query(percentEncoded: true) ?? ""
+        let target = (path.isEmpty ? "/" : path) + (query.isEmpty ? "" : "?" + query)
+        return (secure, url.host ?? "127.0.0.1", url.port ?? (secure ? 443 : 80), target)
+    }
+
+    func testTheOriginAndTargetReadFromTheURLStringMatchFoundations() throws {
+        let urls = [
+            "http://127.0.0.1:8081/u/1?v=4", "https://avatars.example.com/u/9?s=40&v=4", "HTTPS://Host.Example:8443/A/b",
+            "http://h", "http://h?x=1", "http://h/p#top", "http://h/p?", "http://h:80/", "https://h:443/x",
+            "http://h/a%20b/c?q=a%2Fb&r", "http://h:0/", "http://h/p?q=1#f?g",
+            // Declined by the one-pass reading, answered by Foundation as before:
+            "http://user:pw@h:81/p", "http://[::1]:8080/p", "http://h%41/p", "http://h:/p", "http://h:99999/p", "ftp://h/p",
+        ]
+        for string in urls {
+            let url = try XCTUnwrap(URL(string: string), string)
+            let request = HTTPClientRequest(url: url)
+            let expected = foundationAnswers(url)
+            XCTAssertEqual(request.isSecure, expected.secure, string)
+            XCTAssertEqual(request.host, expected.host, string)
+            XCTAssertEqual(request.port, expected.port, string)
+            XCTAssertEqual(request.target, expected.target, string)
+        }
+    }
+
+    func testPlainHTTPURLsAreReadInOnePassAndOddOnesAreLeftToFoundation() throws {
+        XCTAssertNotNil(URLParts(try XCTUnwrap(URL(string: "http://127.0.0.1:8081/u/1?v=4"))))
+        XCTAssertNotNil(URLParts(try XCTUnwrap(URL(string: "HTTPS://h"))))
+        for string in ["http://user@h/", "http://[::1]/", "http://h%41/", "http://h:/", "mailto:a@b", "http:/h/p"] {
+            XCTAssertNil(URLParts(try XCTUnwrap(URL(string: string), string)), string)
+        }
+    }
+
+    func testChangingTheURLChangesTheOriginAndTarget() {
+        var sent = request("http://a:8080/one")
+        sent.url = URL(string: "https://b/two?x")!
+        XCTAssertEqual([sent.host, sent.target], ["b", "/two?x"])
+        XCTAssertEqual(sent.port, 443)
+        XCTAssertTrue(sent.isSecure)
+    }
 }

@@ -51,4 +51,27 @@ final class CurrentLoopSchedulerTests: XCTestCase {
             XCTAssertTrue(seen === loop, "\(engine)")
         }
     }
+
+    func testTwoSchedulersOnOneLoopEachKeepTheirOwnLoopScheduler() {
+        let loop = EventLoop(label: "test.two")
+        let other = CurrentLoopScheduler(fallback: fallback)
+        let (mine, theirs) = loop.sync { (scheduler.current, other.current) }
+        XCTAssertFalse(mine === theirs)
+        XCTAssertTrue(loop.sync { scheduler.current } === mine, "found again on the loop")
+        XCTAssertTrue(mine.loop === loop && theirs.loop === loop)
+    }
+
+    func testALoopLocalObjectIsHeldWeakly() {
+        final class Object: Sendable {}
+        let loop = EventLoop(label: "test.local")
+        weak var released: Object?
+        loop.sync {
+            let object = Object()
+            released = object
+            loop.setLoopLocal(object, for: 7)
+            XCTAssertTrue(loop.loopLocal(7) === object)
+        }
+        XCTAssertNil(released, "the loop does not keep it alive")
+        XCTAssertNil(loop.sync { loop.loopLocal(7) })
+    }
 }

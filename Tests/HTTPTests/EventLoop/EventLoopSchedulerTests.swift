@@ -103,9 +103,44 @@ final class EventLoopSchedulerTests: XCTestCase {
         subscription.dispose()
     }
 
-    func testCancelledLongTimersDoNotPileUp() {
+    func testACancelledTimerLeavesTheHeapAtOnce() {
         let timers = (0..<5_000).map { _ in scheduler.schedule(after: .seconds(3600)) {} }
-        timers.forEach { $0.dispose() }
-        XCTAssertLessThanOrEqual(scheduler.pendingCount, 1024)
+        XCTAssertEqual(scheduler.pendingCount, 5_000)
+        timers.reversed().forEach { $0.dispose() }
+        XCTAssertEqual(scheduler.pendingCount, 0, "no cancelled long timeout waits for its deadline in the heap")
+    }
+
+    func testCancellingSomeTimersKeepsTheOthersInDeadlineOrder() {
+        let order = Locked<[Int]>([])
+        let done = expectation(description: "the kept timers ran")
+        done.expectedFulfillmentCount = 5
+        var cancelled: [Disposable] = []
+        for delay in [50, 5, 45, 10, 40, 15, 35, 20, 30, 25] {
+            let disposable = scheduler.schedule(after: .milliseconds(delay)) {
+                order.withLock { $0.append(delay) }
+                done.fulfill()
+            }
+            if delay % 10 == 5 { cancelled.append(disposable) }
+        }
+        cancelled.forEach { $0.dispose() }
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(order.withLock { $0 }, [10, 20, 30, 40, 50])
+    }
+
+    func testATimerCancelledFromAnotherLoopNeverRuns() {
+        let other = EventLoop(label: "test.scheduler.other")
+        let cancelledRan = Locked(false)
+        let timer = scheduler.schedule(after: .milliseconds(20)) { cancelledRan.withLock { $0 = true } }
+        let disposed = expectation(description: "disposed on the other loop")
+        other.execute {
+            timer.dispose()
+            disposed.fulfill()
+        }
+        wait(for: [disposed], timeout: 5)
+        XCTAssertEqual(scheduler.pendingCount, 0, "taken out of this loop's heap by the other loop")
+        let later = expectation(description: "a later timer ran")
+        scheduler.schedule(after: .milliseconds(40)) { later.fulfill() }
+        wait(for: [later], timeout: 5)
+        XCTAssertFalse(cancelledRan.withLock { $0 })
     }
 }

@@ -19,6 +19,17 @@ final class JSONOutputTests: XCTestCase {
         }
     }
 
+    /// Plain runs are scanned eight bytes at a time: an escape must be found at any offset of a
+    /// word, and non-ASCII inside a word must be left as it is.
+    func testEscapesAreFoundAtEveryOffsetOfALongString() throws {
+        for special in ["\"", "\\", "\n", "\u{01}", "\u{1F}", "é", "🧑‍💻"] {
+            for offset in 0...24 {
+                let text = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 24 - offset)
+                XCTAssertEqual(JSONOutput.encode(text), try ReferenceJSON.encode(text), "\(special.debugDescription) at \(offset)")
+            }
+        }
+    }
+
     func testIntegersAreWrittenAsJSONEncoderWritesThem() throws {
         for value in [0, 1, -1, 9, 10, 99, 100, 1234567890, Int.max, Int.min, -42] {
             XCTAssertEqual(JSONOutput.encode(value), try ReferenceJSON.encode(value), String(value))
