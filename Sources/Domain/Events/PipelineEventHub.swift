@@ -133,9 +133,9 @@ public final class PipelineEventHub: Sendable {
                     let key = self.subscribers.withLock { subscribers in
                         defer { subscribers.nextKey += 1 }
                         subscribers.byKey[subscribers.nextKey] = (filter, watcher)
+                        self.watched.store(true, ordering: .relaxed)
                         return subscribers.nextKey
                     }
-                    self.watched.store(true, ordering: .relaxed)
                     return (missed, key)
                 }
                 for delivery in missed { watcher.data(delivery) }
