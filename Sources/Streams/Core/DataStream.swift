@@ -20,6 +20,15 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
     /// subscription is the only one. Otherwise the watcher would be fed by two nested
     /// subscriptions, the inner through a forwarding watcher: 2 allocations more each time.
     @usableFromInline let handsOnWatcher: Bool
+    /// Set for an operator that keeps what it starts in its own subscription (`retry`'s attempts
+    /// and wait, `redirect`'s source and inner streams): `watch` gives it that subscription, and
+    /// what the setup starts stays its child. A disposable of the operator's own for them cost an
+    /// allocation per subscription, its link and its disposal (2.2 per avatar on `/users`).
+    @usableFromInline let holdingSubscribe: (@Sendable (Watcher<Element>, Disposable) -> Void)?
+    /// Set for `deferred` of a `DataStream`: `watch` hands its watcher on to the stream this
+    /// makes. Kept as it is, where a closure watching what it makes wrapped it: an allocation per
+    /// `deferred` built (2.2 per avatar on `/users`, each upstream call and attempt is one).
+    @usableFromInline let factory: (@Sendable () throws -> DataStream<Element>)?
 
     public convenience init(_ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
         self.init(handsOnWatcher: false, subscribe)
@@ -34,10 +43,32 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
     }
 
     @usableFromInline
-    init(handsOnWatcher: Bool, _ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
+    convenience init(handsOnWatcher: Bool, _ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
+        self.init(subscribe: subscribe, handsOnWatcher: handsOnWatcher)
+    }
+
+    /// Every kind of stream: a closure to subscribe with, or one of the other fields set.
+    @usableFromInline
+    init(
+        subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable = { _ in Disposable.nothing },
+        handsOnWatcher: Bool = false,
+        synchronousSource: SynchronousSource<Element>? = nil,
+        holding: (@Sendable (Watcher<Element>, Disposable) -> Void)? = nil,
+        factory: (@Sendable () throws -> DataStream<Element>)? = nil
+    ) {
         self.subscribe = subscribe
-        self.synchronousSource = nil
         self.handsOnWatcher = handsOnWatcher
+        self.synchronousSource = synchronousSource
+        self.holdingSubscribe = holding
+        self.factory = factory
+    }
+
+    /// A stream whose `watch` begins a subscription and gives `subscribe` the watcher to feed and
+    /// that subscription, to hold what it starts: `link` one source or timer at a time, and the
+    /// subscriptions started under it (`PendingSubscriptions.watch(under:)`) stay its children.
+    @usableFromInline
+    static func holding(_ subscribe: @escaping @Sendable (_ watcher: Watcher<Element>, _ subscription: Disposable) -> Void) -> DataStream<Element> {
+        DataStream(holding: subscribe)
     }
 
     /// A fused stream: `watch` runs `source` into the watcher; `subscribe` is not used.
@@ -46,19 +77,17 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
         self.init(synchronousSource: source)
     }
 
-    @usableFromInline
-    init(synchronousSource source: SynchronousSource<Element>) {
-        self.subscribe = { _ in Disposable.nothing }
-        self.synchronousSource = source
-        self.handsOnWatcher = false
-    }
-
     @discardableResult
     public func watch(using watcher: Watcher<Element>) -> Disposable {
         if handsOnWatcher {
             // A subscription of its own would have found the watcher stopped and started nothing.
             guard !watcher.isStopped else { return Disposable.alreadyDisposed }
-            return subscribe(watcher)
+            guard let factory else { return subscribe(watcher) }
+            do {
+                return try factory().watch(using: watcher)
+            } catch {
+                return DataStream.just(error: error).watch(using: watcher)
+            }
         }
         let (fed, subscription) = watcher.beginSubscription()
         guard !subscription.isDisposed else { return subscription }
@@ -69,6 +98,14 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
                 return Disposable.nothing
             }
             subscription.forgetPendingChildren()
+            return subscription
+        }
+        if let holdingSubscribe {
+            // Not forgetting the children: the subscription holds them for the operator.
+            _ = PendingSubscriptions.setUp(subscription) {
+                holdingSubscribe(fed, subscription)
+                return Disposable.nothing
+            }
             return subscription
         }
         let source = PendingSubscriptions.setUp(subscription) { subscribe(fed) }
@@ -123,6 +160,11 @@ extension DataStream {
     @inlinable
     public static func from<S: Sequence & Sendable>(_ sequence: S) -> DataStream<Element> where S.Element == Element {
         DataStream(synchronous: .from(sequence))
+    }
+
+    /// Calls `factory` anew for every watcher; a throw becomes an error event.
+    public static func deferred(_ factory: @escaping @Sendable () throws -> DataStream<Element>) -> DataStream<Element> {
+        DataStream(handsOnWatcher: true, factory: factory)
     }
 
     /// Calls `factory` anew for every watcher; a throw becomes an error event.

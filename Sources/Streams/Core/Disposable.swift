@@ -131,6 +131,9 @@ public final class Disposable: @unchecked Sendable {
             return
         }
         state.source = source
+        // Adopted as the first pending child during setup: the slot is free again for the next
+        // child, which would otherwise take the array (`redirect`'s inner after its source).
+        if state.firstChild === source { state.firstChild = nil }
         lock.unlock()
     }
 
@@ -140,6 +143,13 @@ public final class Disposable: @unchecked Sendable {
         if state.isDisposed {
             lock.unlock()
             child.dispose()
+            return
+        }
+        // `PendingSubscriptions.watch(under:)` adopts what `watch` returned, which a stream that
+        // sets up its own subscription registered already: adopted twice, it took the array
+        // (1.2 allocations per avatar on `/users`, the attempt of each retry).
+        if state.firstChild === child || state.pendingChildren.last === child {
+            lock.unlock()
             return
         }
         if state.pendingChildren.isEmpty, state.firstChild?.isDisposed ?? true {

@@ -2,33 +2,28 @@ import Synchronization
 
 /// One `retry` subscription: the attempt in progress, the wait before the next one and
 /// the retries spent. The attempts' watchers and the wait's timer capture only this
-/// object, and one disposable holds the attempt and the wait (attempts fail one after
-/// another, so at most one of them is pending), which the operator returns: a subscription
-/// costs this object, that disposable and its own subscription, and each attempt a watcher,
+/// object, and the operator's own subscription holds the attempt and the wait (attempts fail
+/// one after another, so at most one of them is pending): a subscription costs this object and
+/// that subscription, and each attempt a watcher,
 /// where a serial slot with its lock (3 allocations), a trampoline object, a wrapping disposable
 /// and a relay's context per attempt took 6 more (about 7 per avatar on `/users`: one retry
 /// operator per upstream call).
 final class RetryStage<Source: StreamType>: Sendable {
-    let source: Source
-    let maxRetries: Int
-    let backoff: RetryBackoff
-    let scheduler: (any Scheduler)?
+    let policy: RetryPolicy<Source>
     let downstream: Watcher<Source.Element>
-    /// Holds the attempt in progress, even while it is still being set up, and the wait
-    /// before the next one; disposing it ends the operator's work.
-    let attempts = Disposable()
+    /// The operator's subscription (`DataStream.holding`): holds the attempt in progress, even
+    /// while it is still being set up, and the wait before the next one.
+    let attempts: Disposable
     /// Runs the attempts one after another: a synchronous failure requests the next attempt
     /// while its own is being set up, which then runs in the requesting loop.
     let resubscriber = Trampoline()
     /// Retries decided so far. Attempts fail one after another, never two at once.
     let retries = Atomic<Int>(0)
 
-    init(source: Source, maxRetries: Int, backoff: RetryBackoff, scheduler: (any Scheduler)?, downstream: Watcher<Source.Element>) {
-        self.source = source
-        self.maxRetries = maxRetries
-        self.backoff = backoff
-        self.scheduler = scheduler
+    init(policy: RetryPolicy<Source>, downstream: Watcher<Source.Element>, attempts: Disposable) {
+        self.policy = policy
         self.downstream = downstream
+        self.attempts = attempts
     }
 
     /// Starts the next attempt now, or after the one being set up on some thread returns
@@ -40,7 +35,7 @@ final class RetryStage<Source: StreamType>: Sendable {
     private func watchAttempt() {
         guard !downstream.isStopped else { return }
         PendingSubscriptions.watch(under: attempts) {
-            source.watch(using: Watcher(
+            policy.source.watch(using: Watcher(
                 onData: { [self] value in downstream.data(value) },
                 onTerminal: { [self] event in finish(event) }
             ))
@@ -57,11 +52,11 @@ final class RetryStage<Source: StreamType>: Sendable {
 
     private func failed(_ error: Error) {
         let retry = retries.add(1, ordering: .relaxed).newValue
-        guard retry <= maxRetries, let delay = backoff.delay(beforeRetry: retry, after: error) else {
+        guard retry <= policy.maxRetries, let delay = policy.backoff.delay(beforeRetry: retry, after: error) else {
             downstream.error(error)
             return
         }
-        if let scheduler, delay > .zero {
+        if let scheduler = policy.scheduler, delay > .zero {
             // The one pending wait: the previous one fired before the attempt that just failed.
             attempts.link(scheduler.schedule(after: delay) { [self] in start() })
         } else {

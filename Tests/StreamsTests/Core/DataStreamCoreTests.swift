@@ -78,6 +78,40 @@ final class DataStreamCoreTests: XCTestCase {
         XCTAssertEqual(after.events, [.data(1), .end])
     }
 
+    // deferred { -a| }, watched at 0 and at 300:  -a|  then  -a|    a fresh stream per watch
+    func testDeferredMakesAFreshStreamForEachWatch() {
+        let scheduler = TestScheduler()
+        let made = Counter()
+        let source = scheduler.coldStream("-a|", frame: .milliseconds(100))
+        let deferred = DataStream<String>.deferred { () -> DataStream<String> in
+            made.increment()
+            return source.asDataStream()
+        }
+        let first = RecordingWatcher<String>(scheduler)
+        let second = RecordingWatcher<String>(scheduler)
+        deferred.watch(using: first.watcher)
+        scheduler.advance(to: .milliseconds(300))
+        deferred.watch(using: second.watcher)
+        scheduler.advance(to: .seconds(1))
+        XCTAssertEqual(made.value, 2)
+        XCTAssertEqual(first.events, [.data(100, "a"), .end(200)])
+        XCTAssertEqual(second.events, [.data(400, "a"), .end(500)])
+        XCTAssertEqual(source.subscriptions, [SubscriptionSpan(0, 200), SubscriptionSpan(300, 500)])
+    }
+
+    func testDeferredGivenAStoppedWatcherMakesNothing() {
+        let made = Counter()
+        let recorder = EventRecorder<Int>()
+        let watcher = recorder.watcher
+        Streamer<Int>().asDataStream().watch(using: watcher).dispose()
+        DataStream<Int>.deferred { () -> DataStream<Int> in
+            made.increment()
+            return .just(1)
+        }.watch(using: watcher)
+        XCTAssertEqual(made.value, 0)
+        XCTAssertEqual(recorder.events, [])
+    }
+
     func testAnOperatorStoppingEarlyStopsAnEndlessSynchronousSource() {
         let firstThree = DataStream<Int> { watcher in
             let seen = Counter()

@@ -67,6 +67,35 @@ final class RedirectTests: XCTestCase {
         inner.data(7)
         XCTAssertEqual(recorder.values, [7, 7])
     }
+
+    // The redirect's own subscription holds its source and its inner streams.
+
+    // source:                 -a|
+    // inner (for a):            --x--y|
+    // redirect, disposed at 450: ---x--        the inner watched 100...450, after the source ended
+    func testDisposingARedirectAfterItsSourceEndedDisposesTheInnerStillRunning() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hotStream("-a|", frame: .milliseconds(100))
+        let inner = scheduler.coldStream("--x--y|", frame: .milliseconds(100))
+        let recorder = scheduler.start(subscribed: 0, disposed: 450) { source.asDataStream().redirect { _ in inner } }
+        XCTAssertEqual(recorder.events, [.data(300, "x")])
+        XCTAssertEqual(source.subscriptions, [SubscriptionSpan(0, 200)])
+        XCTAssertEqual(inner.subscriptions, [SubscriptionSpan(100, 450)])
+    }
+
+    // source:                 -a-b|
+    // inners:                   -x|  -y|
+    // redirect:               --x-y|          nothing left watched once it ended
+    func testARedirectThatEndedLeavesNoSubscriptionBehind() {
+        let baseline = StreamDiagnostics.liveSubscriptions
+        let scheduler = TestScheduler()
+        let source = scheduler.hotStream("-a-b|", frame: .milliseconds(100))
+        let recorder = scheduler.start(subscribed: 0) {
+            source.asDataStream().redirect { value in scheduler.coldStream("-\(value)|", frame: .milliseconds(100)).asDataStream() }
+        }
+        XCTAssertEqual(recorder.events, [.data(200, "a"), .data(400, "b"), .end(500)])
+        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
+    }
 }
 
 final class ConcatMapTests: XCTestCase {
@@ -206,5 +235,47 @@ final class RetryTests: XCTestCase {
         subscription.dispose()
         XCTAssertEqual(source.watcherCount, 0)
         XCTAssertEqual(recorder.events, [.data(5)])
+    }
+
+    // The retry's own subscription holds the attempt in progress and the wait before the next.
+
+    // 1st attempt: -#   2nd (after 100 ms): -a|
+    // retry(1, backoff 100 ms):  ---a|         nothing left watched once it ended
+    func testARetryThatEndedLeavesNoSubscriptionBehind() {
+        let baseline = StreamDiagnostics.liveSubscriptions
+        let scheduler = TestScheduler()
+        let attempts = Counter()
+        let backoff = RetryBackoff(initialDelay: .milliseconds(100), maxDelay: .seconds(1), jitter: 0)
+        let recorder = scheduler.start(subscribed: 0) {
+            DataStream<String>.deferred { () -> DataStream<String> in
+                attempts.increment()
+                return scheduler.coldStream(attempts.value == 1 ? "-#" : "-a|", frame: .milliseconds(100)).asDataStream()
+            }.retry(1, backoff: backoff, scheduler: scheduler)
+        }
+        XCTAssertEqual(recorder.events, [.data(300, "a"), .end(400)])
+        XCTAssertEqual(StreamDiagnostics.liveSubscriptions, baseline)
+        XCTAssertEqual(scheduler.pendingCount, 0)
+    }
+
+    // source (each attempt):    -a-#
+    // retry(1, backoff 100 ms) watched at 0 and again at 1000:
+    //                           -a-----a-#              each watch gets its own retry and wait
+    func testEachWatchOfARetryHasItsOwnRetriesAndWaits() {
+        let scheduler = TestScheduler()
+        let source = scheduler.coldStream("-a-#", frame: .milliseconds(100))
+        let backoff = RetryBackoff(initialDelay: .milliseconds(100), maxDelay: .seconds(1), jitter: 0)
+        let retried = source.retry(1, backoff: backoff, scheduler: scheduler)
+        let first = RecordingWatcher<String>(scheduler)
+        let second = RecordingWatcher<String>(scheduler)
+        retried.watch(using: first.watcher)
+        scheduler.advance(to: .seconds(1))
+        retried.watch(using: second.watcher)
+        scheduler.advance(to: .seconds(2))
+        let failure = MarbleError()
+        XCTAssertEqual(first.events, [.data(100, "a"), .data(500, "a"), .error(700, failure)])
+        XCTAssertEqual(second.events, [.data(1_100, "a"), .data(1_500, "a"), .error(1_700, failure)])
+        XCTAssertEqual(source.subscriptions, [
+            SubscriptionSpan(0, 300), SubscriptionSpan(400, 700), SubscriptionSpan(1_000, 1_300), SubscriptionSpan(1_400, 1_700),
+        ])
     }
 }

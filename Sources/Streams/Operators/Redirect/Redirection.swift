@@ -1,29 +1,35 @@
 /// One `redirect` subscription: the running inner streams and the source values
 /// waiting for a slot. Its watchers' closures capture only this object, so an
 /// inner stream costs no closure context.
+///
+/// It is the sink ordering its events itself (a subclass, not a field): one allocation fewer
+/// per subscription (1.1 per avatar on `/users`).
+// @unchecked: its state is the sink's, only touched under the sink's lock; the rest are `let`s.
 @usableFromInline
-final class Redirection<Element: Sendable, Value: Sendable>: Sendable {
-    @usableFromInline let sink: SerializedSink<RedirectState<Element>, Value>
-    /// Holds the running inner subscriptions, even while they are still being set up.
-    @usableFromInline let inners = Disposable()
+final class Redirection<Element: Sendable, Value: Sendable>: SerializedSink<RedirectState<Element>, Value>, @unchecked Sendable {
+    /// The operator's subscription (`DataStream.holding`): holds the source's subscription and
+    /// the running inner ones, even while they are still being set up.
+    @usableFromInline let inners: Disposable
     @usableFromInline let starter = Trampoline()
     @usableFromInline let limit: Int
     @usableFromInline let transform: @Sendable (Element) throws -> any StreamType<Value>
-    @usableFromInline let downstream: Watcher<Value>
 
     @inlinable
-    init(limit: Int, transform: @escaping @Sendable (Element) throws -> any StreamType<Value>, downstream: Watcher<Value>) {
-        sink = SerializedSink(RedirectState(), downstream: downstream)
+    init(
+        limit: Int, transform: @escaping @Sendable (Element) throws -> any StreamType<Value>, downstream: Watcher<Value>,
+        inners: Disposable
+    ) {
+        self.inners = inners
         self.limit = limit
         self.transform = transform
-        self.downstream = downstream
+        super.init(RedirectState(), downstream: downstream)
     }
 
     @inlinable
     func outerData(_ value: Element) {
         // A free slot and nobody waiting: start at once, skipping the queue.
         let limit = self.limit
-        let startNow = sink.update { state, _ -> Bool in
+        let startNow = update { state, _ -> Bool in
             if state.waiting.isEmpty, state.active < limit {
                 state.active += 1
                 return true
@@ -36,7 +42,7 @@ final class Redirection<Element: Sendable, Value: Sendable>: Sendable {
 
     @inlinable
     func outerTerminal(_ event: Event<Element>) {
-        sink.update { state, outbox in
+        update { state, outbox in
             if case .error(let error) = event {
                 outbox.error(error)
                 return
@@ -51,7 +57,7 @@ final class Redirection<Element: Sendable, Value: Sendable>: Sendable {
     func startWaiting() {
         let limit = self.limit
         while !downstream.isStopped {
-            let next = sink.update { state, _ -> Element? in
+            let next = update { state, _ -> Element? in
                 guard state.active < limit, let value = state.waiting.popFirst() else { return nil }
                 state.active += 1
                 return value
@@ -69,7 +75,7 @@ final class Redirection<Element: Sendable, Value: Sendable>: Sendable {
         do {
             inner = try transform(value)
         } catch {
-            sink.update { _, outbox in outbox.error(error) }
+            update { _, outbox in outbox.error(error) }
             return
         }
         if let source = (inner as? DataStream<Value>)?.synchronousSource {
@@ -78,7 +84,7 @@ final class Redirection<Element: Sendable, Value: Sendable>: Sendable {
         }
         PendingSubscriptions.watch(under: inners) {
             inner.watch(using: Watcher(
-                onData: { [self] value in sink.update { _, outbox in outbox.data(value) } },
+                onData: { [self] value in update { _, outbox in outbox.data(value) } },
                 onTerminal: { [self] event in innerTerminal(event) }
             ))
         }
@@ -93,7 +99,7 @@ final class Redirection<Element: Sendable, Value: Sendable>: Sendable {
         PendingSubscriptions.run(under: inners) {
             do {
                 try source.run(inners) { [self] value in
-                    sink.update { _, outbox in outbox.data(value) }
+                    update { _, outbox in outbox.data(value) }
                     return !downstream.isStopped
                 }
             } catch {
@@ -107,10 +113,10 @@ final class Redirection<Element: Sendable, Value: Sendable>: Sendable {
     @inlinable
     func innerTerminal(_ event: Event<Value>) {
         if case .error(let error) = event {
-            sink.update { _, outbox in outbox.error(error) }
+            update { _, outbox in outbox.error(error) }
             return
         }
-        let startMore = sink.update { state, outbox -> Bool in
+        let startMore = update { state, outbox -> Bool in
             state.active -= 1
             if state.isFinished { outbox.end() }
             return !state.waiting.isEmpty
