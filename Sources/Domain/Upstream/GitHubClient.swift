@@ -69,8 +69,6 @@ public final class GitHubClient: Sendable {
     /// `configuration.retry` as the retry operator's backoff, built once: each call sets only its
     /// `onRetry` (building it per call made three closure contexts).
     let backoff: RetryBackoff
-    /// The avatar URLs of the pages read, parsed once each (see `URLMemo`).
-    let avatarURLs = URLMemo()
 
     /// - Parameter transport: sends single exchanges; the client wraps it in the cache and
     ///   single-flight stages.
