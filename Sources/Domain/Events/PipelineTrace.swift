@@ -8,17 +8,31 @@ import Synchronization
 /// (13 lookups per avatar of `/users`, callgrind).
 public final class PipelineTrace: Sendable {
     public let hub: PipelineEventHub
-    public let pipeline: String
-    public let requestId: String
+    /// The run's names, apart from the hub: the hub's records of this run's events keep them,
+    /// and keeping the trace itself would make a cycle through the hub.
+    let run: PipelineRun
+
+    public var pipeline: String { run.pipeline }
+    public var requestId: String { run.requestId }
 
     public init(hub: PipelineEventHub, pipeline: String, requestId: String) {
         self.hub = hub
-        self.pipeline = pipeline
-        self.requestId = requestId
+        run = PipelineRun(pipeline: pipeline, requestId: requestId)
     }
 
     public func publish(_ kind: PipelineEvent.Kind, stage: String, detail: String? = nil) {
-        hub.publish(PipelineEvent(kind: kind, pipeline: pipeline, requestId: requestId, stage: stage, detail: detail))
+        hub.publish(kind, of: run, stage: stage, detail: detail)
+    }
+}
+
+/// One pipeline run's names: the pipeline and the request it serves.
+final class PipelineRun: Sendable {
+    let pipeline: String
+    let requestId: String
+
+    init(pipeline: String, requestId: String) {
+        self.pipeline = pipeline
+        self.requestId = requestId
     }
 }
 

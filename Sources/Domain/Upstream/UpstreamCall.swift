@@ -64,7 +64,7 @@ final class UpstreamCall: Sendable {
 
     /// A 2xx, or a redirect with somewhere to go; anything else fails the attempt.
     private static func checked(_ response: UpstreamResponse) throws(UpstreamError) -> UpstreamResponse {
-        if GitHubClient.redirectStatuses.contains(response.status), response.header("location") != nil { return response }
+        if GitHubClient.isRedirect(response.status), response.header("location") != nil { return response }
         if let failure = UpstreamError(answer: response) { throw failure }
         return response
     }
@@ -83,7 +83,7 @@ final class UpstreamCall: Sendable {
     /// own retries). `request(_:)` gives the token to the API origin only, so a hop to another
     /// origin (an avatar host, another port) goes without it.
     private func following(_ response: UpstreamResponse) -> DataStream<UpstreamResponse> {
-        guard GitHubClient.redirectStatuses.contains(response.status), let location = response.header("location") else {
+        guard GitHubClient.isRedirect(response.status), let location = response.header("location") else {
             return .just(response)
         }
         guard hopsLeft > 0 else {

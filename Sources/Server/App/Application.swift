@@ -167,7 +167,7 @@ public final class Application: Sendable {
     }
 
     /// The id of the last event `/events` has (0 before the first); with Redis, the last one read from it.
-    var lastEventID: Int { state.withLock { $0.feed }?.broadcaster.lastID ?? 0 }
+    var lastEventID: Int { state.withLock { $0.feed }?.lastID ?? 0 }
 
     /// The API port once started.
     public var port: Int? { state.withLock { $0.server?.port } }

@@ -5,6 +5,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTP
+import NetCore
+import StreamServiceConcurrency
 import Streams
 
 /// `/events`' source: the Domain hub's pipeline events, plus optional clock
@@ -30,6 +32,8 @@ public final class PipelineEventFeed: Sendable {
 
     public let broadcaster: SSEBroadcaster<Item>
     private let hub: PipelineEventHub
+    /// Set while the feed runs without a shared feed.
+    private let relay = Locked<PipelineEventRelay?>(nil)
 
     /// - Parameter catchUpWait: how long a client whose `Last-Event-ID` is ahead of this replica
     ///   waits for the shared feed to reach it; nil (one process) = `reset` at once.
@@ -65,32 +69,46 @@ public final class PipelineEventFeed: Sendable {
     ///
     /// With `shared`, both go to Redis instead, and reach the broadcaster from there.
     func start(clock: Duration?, scheduler: any Scheduler = QueueScheduler(label: "events.feed"), shared: SharedEventFeed? = nil) -> Disposable {
-        let broadcaster = self.broadcaster
         let events: Disposable
+        let tick: @Sendable (Int) -> Void
         if let shared {
             events = hub.events().observe(on: scheduler).watch(data: { delivery in
                 guard case .event(let event) = delivery else { return }
                 shared.publish(event)
             })
+            tick = { shared.publishTick($0) }
         } else {
-            let relay = PipelineEventRelay(to: broadcaster, on: scheduler)
-            let subscription = hub.events().watch(data: { delivery in
-                guard case .event(let event) = delivery else { return }
-                relay.relay(event)
-            })
+            let relay = PipelineEventRelay(hub: hub, to: broadcaster, on: scheduler)
+            self.relay.withLock { $0 = relay }
             events = Disposable {
-                subscription.dispose()
-                relay.cancel()
+                self.relay.withLock { $0 = nil }
+                relay.stop()
             }
+            tick = { relay.tick($0) }
         }
         guard let clock, clock > .zero else { return events }
-        let ticks = DataStream.interval(clock, scheduler: scheduler).watch(data: { index in
-            if let shared { shared.publishTick(index) } else { broadcaster.publish(.clockTick(index)) }
-        })
+        let ticks = DataStream.interval(clock, scheduler: scheduler).watch(data: { tick($0) })
         return Disposable {
             events.dispose()
             ticks.dispose()
         }
+    }
+
+    /// The feed for one client, as `SSEBroadcaster.subscribe` gives it; while the feed runs
+    /// without `shared`, the pipeline events published so far are in the broadcaster before the
+    /// client's resume is read, and events reach it live until it leaves.
+    public func subscribe(
+        after lastSeen: Int? = nil, on loop: EventLoop? = nil, where admits: @escaping @Sendable (Item) -> Bool = { _ in true }
+    ) -> DataStream<[UInt8]> {
+        let feed = broadcaster.subscribe(after: lastSeen, on: loop, where: admits)
+        guard let relay = relay.withLock({ $0 }) else { return feed }
+        return feed.call(watched: { relay.join() }, disposed: { relay.leave() })
+    }
+
+    /// The id of the last item, pipeline events published so far included.
+    public var lastID: Int {
+        relay.withLock { $0 }?.catchUp()
+        return broadcaster.lastID
     }
 
     /// The item a shared-stream entry carries, its JSON id set to the entry's (the same on every replica).

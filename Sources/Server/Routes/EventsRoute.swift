@@ -10,7 +10,7 @@ struct EventsRoute: Sendable {
 
     func handle(_ request: Request) -> DataStream<Response> {
         request.withQuery(Self.filter) { filter in
-            let events = feed.broadcaster.subscribe(after: request.lastEventID, on: request.loopScheduler?.loop) { PipelineEventFeed.admits($0, filter) }
+            let events = feed.subscribe(after: request.lastEventID, on: request.loopScheduler?.loop) { PipelineEventFeed.admits($0, filter) }
             return .just(responder.response(encoded: events))
         }
     }
