@@ -27,6 +27,10 @@ public final class Disposable: @unchecked Sendable {
         /// The watcher a subscription feeds, stopped on dispose: a field rather than an
         /// `action` closure saves a subscription one allocation (about 10 per avatar on `/users`).
         var fed: (any StoppableWatcher)?
+        /// Disposed with this one, even by a `dispose()` after the first (see `handOver(to:)`).
+        var successor: Disposable?
+        /// `dispose()` ran again after the first time while successors were expected.
+        var disposedAgain = false
     }
 
     // Inline lock and state: a subscription costs one allocation, not three.
@@ -35,31 +39,45 @@ public final class Disposable: @unchecked Sendable {
     @usableFromInline let disposedFlag = Atomic<Bool>(false)
     /// Whether `adoptPendingChild` ever ran, so `forgetPendingChildren` can skip the lock.
     private let hasPendingChildren = Atomic<Bool>(false)
+    /// Whether `handOver(to:)` may be called, so a `dispose()` after the first must look for a
+    /// successor; without it, that `dispose()` stays a single atomic exchange.
+    private let expectsSuccessor = Atomic<Bool>(false)
+    /// `nothing` and `alreadyDisposed`, which every thread shares: never given a successor.
+    private let isShared: Bool
 
     /// A disposable with nothing to cancel.
     public init() {
         state = State()
+        isShared = false
     }
 
     /// A disposable that runs `action` the first time it is disposed.
     public init(_ action: @escaping @Sendable () -> Void) {
         state = State(action: action)
+        isShared = false
     }
 
     /// A subscription's disposable: disposing it stops `fed` and counts the subscription ended.
     init(stopping fed: any StoppableWatcher) {
         state = State(fed: fed)
+        isShared = false
+    }
+
+    /// One of the shared disposables.
+    private init(shared: Void) {
+        state = State()
+        isShared = true
     }
 
     /// What a source with nothing to cancel returns (`just`, `from`, …): shared, so
     /// a synchronous source costs no allocation for it, and never disposed by the core.
     @usableFromInline
-    static let nothing = Disposable()
+    static let nothing = Disposable(shared: ())
 
     /// What watching with a watcher that has already stopped returns: nothing was started.
     @usableFromInline
     static let alreadyDisposed: Disposable = {
-        let disposable = Disposable()
+        let disposable = Disposable(shared: ())
         disposable.dispose()
         return disposable
     }()
@@ -73,7 +91,7 @@ public final class Disposable: @unchecked Sendable {
 
     /// Cancels the work. Idempotent and thread-safe.
     public func dispose() {
-        guard !disposedFlag.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !disposedFlag.exchange(true, ordering: .acquiringAndReleasing) else { return disposeAgain() }
         // Explicit lock calls, not a generic `withLock`: returning the closure through a
         // generic result would allocate reabstraction thunks on every dispose.
         lock.lock()
@@ -85,6 +103,7 @@ public final class Disposable: @unchecked Sendable {
         let children = state.pendingChildren.isEmpty ? [] : exchange(&state.pendingChildren, with: [])
         let source = state.source.take()
         let fed = state.fed.take()
+        let successor = state.successor.take()
         lock.unlock()
         firstChild?.dispose()
         for child in children { child.dispose() }
@@ -96,6 +115,41 @@ public final class Disposable: @unchecked Sendable {
         }
         action?()
         source?.dispose()
+        successor?.dispose()
+    }
+
+    /// A `dispose()` after the first: it reaches a successor handed over since (`handOver(to:)`).
+    private func disposeAgain() {
+        guard expectsSuccessor.load(ordering: .relaxed) else { return }
+        lock.lock()
+        state.disposedAgain = true
+        let successor = state.successor.take()
+        lock.unlock()
+        successor?.dispose()
+    }
+
+    /// Announces that `handOver(to:)` may follow: to be called before this disposable is given
+    /// to anyone who might dispose it, so no `dispose()` misses the successor.
+    func expectSuccessor() {
+        guard !isShared else { return }
+        expectsSuccessor.store(true, ordering: .relaxed)
+    }
+
+    /// Makes disposing this disposable dispose `successor` too, even if it is already disposed:
+    /// `recover` hands the source's subscription, ended by the source's error, over to its
+    /// fallback's, so the subscription it returned still reaches the fallback. Disposes
+    /// `successor` at once if this was disposed again meanwhile.
+    func handOver(to successor: Disposable) {
+        expectSuccessor()
+        lock.lock()
+        guard !state.disposedAgain else {
+            lock.unlock()
+            return successor.dispose()
+        }
+        let previous = state.successor
+        state.successor = successor
+        lock.unlock()
+        withExtendedLifetime(previous) {}   // the last reference goes here, outside the lock
     }
 
     /// Adds this disposable to `bag`, which disposes it when the bag is deinitialised.

@@ -11,20 +11,22 @@ import Darwin
 /// A lock stored inline (no allocation) for the core's tiny, rarely contended
 /// critical sections (a subscription's own state): a few field updates, never
 /// a call out to other code. State that many threads hammer uses `Locked`.
+/// `package` for the HTTP client's exchange, whose state is touched by its
+/// connection's loop and, rarely, a cancel: one lock type for both, inline.
 ///
 /// Built on an `Atomic` with acquire/release ordering, so ThreadSanitizer
 /// sees its happens-before edges (unlike `Synchronization.Mutex` on Linux).
 /// A waiter spins briefly, then yields its time slice, so a holder preempted
 /// on a busy machine is not starved.
 @usableFromInline
-struct SpinLock: ~Copyable, Sendable {
+package struct SpinLock: ~Copyable, Sendable {
     @usableFromInline let held = Atomic<Bool>(false)
 
     @inlinable
-    init() {}
+    package init() {}
 
     @inlinable
-    func lock() {
+    package func lock() {
         if held.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
         lockContended()
     }
@@ -43,7 +45,7 @@ struct SpinLock: ~Copyable, Sendable {
     }
 
     @inlinable
-    func unlock() {
+    package func unlock() {
         held.store(false, ordering: .releasing)
     }
 }

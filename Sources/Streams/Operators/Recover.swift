@@ -19,17 +19,14 @@ extension StreamType {
     ) -> DataStream<Element> where Fallback.Element == Element {
         oneToOne { downstream in
             let stage = RecoverStage(handler: handler, downstream: downstream)
-            // Set up as a pending subscription, as a subscription of its own would be, so that
-            // disposing a subscription being set up around it reaches a fallback started meanwhile.
-            let source = PendingSubscriptions.setUp(stage.subscriptions) {
-                self.watch(using: Watcher(
-                    handingOnTo: downstream,
-                    onData: { value in try downstream.handOnData(value) },
-                    onTerminal: { [stage] event in stage.finish(event) }
-                ))
-            }
-            stage.subscriptions.link(source)
-            return stage.subscriptions
+            // The source's own subscription is the one returned: disposing it stops the watcher,
+            // which stops the downstream (handed on); after an error it reaches the fallback.
+            let source = self.watch(using: Watcher(
+                handingOnTo: downstream,
+                onData: { value in try downstream.handOnData(value) },
+                onTerminal: { [stage] event in stage.finish(event) }
+            ))
+            return stage.watched(source)
         }
     }
 }
