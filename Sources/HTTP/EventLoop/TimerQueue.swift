@@ -4,7 +4,8 @@ import NetCore
 /// The pending work of one `EventLoopScheduler`, earliest first, behind one lock, and the state
 /// of the one loop timer that serves it.
 ///
-/// A binary heap of the `ScheduledWork` objects themselves, each knowing its position: cancelling
+/// A binary heap of the `ScheduledWork` objects themselves (not NetCore's `MinHeap`, which is
+/// not specialised across modules: see there), each knowing its position: cancelling
 /// removes it in O(log n), so the heap holds live timers only. Every upstream attempt arms a 5 s
 /// timeout and cancels it a few milliseconds later; left in the heap until their deadline (and
 /// swept now and then), those made the heap tens of thousands long under load, and its entries
