@@ -31,7 +31,19 @@ final class DemoRequestTests: XCTestCase {
         XCTAssertEqual(request.query, ["since": "3&\u{301}x=1"])
     }
 
-    func testHeaderNamesAreLowerCased() {
-        XCTAssertEqual(DemoRequest(target: "/", headers: ["If-None-Match": "\"a\""]).headers, ["if-none-match": "\"a\""])
+    func testIfNoneMatchIsFoundInHeaderFieldsOfAnyCase() {
+        XCTAssertEqual(DemoRequest(target: "/", headers: ["if-NONE-match": "\"a\""]).ifNoneMatch, "\"a\"")
+        XCTAssertNil(DemoRequest(target: "/", headers: ["If-Match": "\"a\""]).ifNoneMatch)
+    }
+
+    func testAQuestionMarkFollowedByACombiningMarkStartsNoQuery() {
+        let request = DemoRequest(target: "/users?\u{301}since=3")
+        XCTAssertEqual(request.path, "/users?\u{301}since=3")
+        XCTAssertEqual(request.query, [:])
+    }
+
+    func testAnEmptyQueryIsNoParameters() {
+        XCTAssertEqual(DemoRequest(target: "/users?").path, "/users")
+        XCTAssertEqual(DemoRequest(target: "/users?").query, [:])
     }
 }

@@ -114,7 +114,7 @@ public final class DemoUpstream: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return respond(405, Self.methodNotAllowed, now: now)
         }
-        let segments = Substring(request.path).pieces(separatedBy: "/", isASCII: request.path.isASCII)
+        let segments = request.pathText.pieces(separatedBy: "/", isASCII: request.pathText.isASCII)
         switch segments.count {
         case 1 where segments[0] == "rate_limit":
             let core = rateLimit.core(now: now)
@@ -147,7 +147,7 @@ public final class DemoUpstream: Sendable {
     /// not count a 304), else counted against the rate limit, which may refuse it.
     private func api(_ request: DemoRequest, now: Date, _ answer: () -> (status: Int, document: DemoDocument)) -> DemoResponse {
         let (status, document) = answer()
-        if status == 200, let etag = document.etag, let condition = request.headers["if-none-match"], Self.matches(condition, etag: etag) {
+        if status == 200, let etag = document.etag, let condition = request.ifNoneMatch, Self.matches(condition, etag: etag) {
             var fields = HTTPHeaders([("ETag", etag)])
             rateLimit.snapshot(now: now).appendFields(to: &fields)
             return DemoResponse(status: 304, fields: fields)
@@ -186,7 +186,8 @@ public final class DemoUpstream: Sendable {
     }
 
     private func usersPage(_ request: DemoRequest) -> (status: Int, document: DemoDocument) {
-        guard let since = Int(request.query["since"] ?? "0"), let perPage = Int(request.query["per_page"] ?? "30"), perPage > 0 else {
+        let query = request.query
+        guard let since = Int(query["since"] ?? "0"), let perPage = Int(query["per_page"] ?? "30"), perPage > 0 else {
             return (422, Self.validationFailed)
         }
         let size = min(perPage, Self.maxPerPage)
@@ -214,7 +215,8 @@ public final class DemoUpstream: Sendable {
     /// `?per_page=` (default 30, at most 100) and `?page=` (from 1), with GitHub's `Link`
     /// relations `prev`, `next`, `last` and `first`.
     private func repos(login: String, _ request: DemoRequest) -> (status: Int, document: DemoDocument) {
-        guard let perPage = Int(request.query["per_page"] ?? "30"), perPage > 0, let page = Int(request.query["page"] ?? "1"), page > 0 else {
+        let query = request.query
+        guard let perPage = Int(query["per_page"] ?? "30"), perPage > 0, let page = Int(query["page"] ?? "1"), page > 0 else {
             return directory.user(login: login) == nil ? (404, Self.notFound) : (422, Self.validationFailed)
         }
         let size = min(perPage, Self.maxPerPage)
@@ -247,7 +249,7 @@ public final class DemoUpstream: Sendable {
         guard let id, let image = avatars.value(for: id, orMake: { directory.user(id: id).map(DemoDocument.avatar(of:)) }) else {
             return DemoResponse(status: 404, fields: HTTPHeaders([("Content-Type", "text/plain")]), body: Array("Not Found".utf8))
         }
-        if let etag = image.etag, let condition = request.headers["if-none-match"], Self.matches(condition, etag: etag) {
+        if let etag = image.etag, let condition = request.ifNoneMatch, Self.matches(condition, etag: etag) {
             return DemoResponse(status: 304, fields: HTTPHeaders([("Cache-Control", DemoDocument.avatarCacheControl), ("ETag", etag)]))
         }
         return DemoResponse(status: 200, fields: image.fields, body: image.body, isStored: true)

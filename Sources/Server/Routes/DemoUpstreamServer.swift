@@ -36,12 +36,11 @@ public final class DemoUpstreamServer: Sendable {
     static func handler(
         _ upstream: DemoUpstream, _ encodings: DemoGzipVariants, host: String, port: Int
     ) -> @Sendable (Request) -> DataStream<Response> {
-        { request in
-            var headers: [String: String] = [:]
-            if let condition = request.headers["If-None-Match"] { headers["If-None-Match"] = condition }
+        let listening = "\(host):\(port)"
+        return { request in
             let demoRequest = DemoRequest(
-                method: request.method.rawValue, target: request.target, host: request.headers["Host"] ?? "\(host):\(port)",
-                headers: headers)
+                method: request.method.rawValue, target: request.target, host: request.headers["Host"] ?? listening,
+                ifNoneMatch: request.headers["If-None-Match"])
             let acceptEncoding = request.headers["Accept-Encoding"]
             return upstream.respond(to: demoRequest).map { encodings.response(for: $0, acceptEncoding: acceptEncoding) }
         }
