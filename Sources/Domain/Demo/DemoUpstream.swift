@@ -114,24 +114,21 @@ public final class DemoUpstream: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return respond(405, Self.methodNotAllowed, now: now)
         }
-        let segments = request.pathText.pieces(separatedBy: "/", isASCII: request.pathText.isASCII)
-        switch segments.count {
-        case 1 where segments[0] == "rate_limit":
+        switch DemoRoute(path: request.pathText) {
+        case .rateLimit:
             let core = rateLimit.core(now: now)
             return respond(200, .json(.object(["resources": .object(["core": core]), "rate": core]), tagged: true), now: now)
-        case 1 where segments[0].hasSuffix(".png"):
-            return avatarRedirect(login: String(segments[0].dropLast(4)), request, now: now)
-        case 2 where segments[0] == "u":
-            return avatar(id: Int(segments[1]), request)
-        case 1 where segments[0] == "users", 2 where segments[0] == "users", 3 where segments[0] == "users" && segments[2] == "repos":
-            return api(request, now: now) {
-                switch segments.count {
-                case 1: usersPage(request)
-                case 2: userDetail(login: String(segments[1]), request)
-                default: repos(login: String(segments[1]), request)
-                }
-            }
-        default:
+        case .avatarRedirect(let login):
+            return avatarRedirect(login: String(login), request, now: now)
+        case .avatar(let id):
+            return avatar(id: id, request)
+        case .users:
+            return api(request, now: now) { usersPage(request) }
+        case .user(let login):
+            return api(request, now: now) { userDetail(login: String(login), request) }
+        case .repos(let login):
+            return api(request, now: now) { repos(login: String(login), request) }
+        case .notFound:
             return respond(404, Self.notFound, now: now)
         }
     }
@@ -241,8 +238,8 @@ public final class DemoUpstream: Sendable {
 
     /// `/{login}.png` on the API origin redirects to the avatar origin, as github.com does.
     private func avatarRedirect(login: String, _ request: DemoRequest, now: Date) -> DemoResponse {
-        guard let user = directory.user(login: login) else { return respond(404, Self.notFound, now: now) }
-        return DemoResponse(status: 302, fields: HTTPHeaders([("Content-Length", "0"), ("Location", "\(shapes(request).avatars)/u/\(user.id)?v=4")]))
+        guard let id = directory.id(ofLogin: login) else { return respond(404, Self.notFound, now: now) }
+        return DemoResponse(status: 302, fields: HTTPHeaders([("Content-Length", "0"), ("Location", "\(shapes(request).avatars)/u/\(id)?v=4")]))
     }
 
     private func avatar(id: Int?, _ request: DemoRequest) -> DemoResponse {
