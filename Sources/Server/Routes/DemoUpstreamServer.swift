@@ -79,24 +79,6 @@ public final class DemoUpstreamServer: Sendable {
         avatarServer.shutdown(deadline: deadline) { done.signal() }
         for _ in 0..<2 { _ = done.wait(timeout: .now() + .seconds(Int(deadline.components.seconds) + 3)) }
     }
-
-    /// The answer as it is; the writer compresses it if the request asks for that.
-    static func response(for answer: DemoResponse) -> Response {
-        guard let cut = answer.truncatedAfter else {
-            return Response(status: HTTPStatus(code: answer.status), headers: answer.fields, body: .bytes(answer.body))
-        }
-        // Half a body, then a failure: the engine closes without the last chunk,
-        // which the client sees as a connection cut mid-response.
-        let partial = Array(answer.body.prefix(cut))
-        let body = DataStream<[UInt8]> { watcher in
-            watcher.data(partial)
-            watcher.error(DemoCut())
-            return Disposable()
-        }
-        return Response(status: HTTPStatus(code: answer.status), headers: answer.fields, body: .stream(body))
-    }
-
-    struct DemoCut: Error {}
 }
 
 extension DemoUpstreamServer {
