@@ -2,7 +2,7 @@ import XCTest
 @testable import Domain
 
 final class DemoRouteTests: XCTestCase {
-    func route(_ path: String) -> DemoRoute { DemoRoute(path: path[...]) }
+    func route(_ target: String) -> DemoRoute { DemoRoute(DemoRequest(target: target)) }
 
     func testEachResourceHasItsRoute() {
         XCTAssertEqual(route("/rate_limit"), .rateLimit)
@@ -22,6 +22,18 @@ final class DemoRouteTests: XCTestCase {
     func testAnAvatarIdThatIsNoNumberIsNil() {
         XCTAssertEqual(route("/u/abc"), .avatar(id: nil))
         XCTAssertEqual(route("/u/+3"), .avatar(id: 3), "as Int(\"+3\") reads it")
+        XCTAssertEqual(route("/u/-3"), .avatar(id: -3))
+        XCTAssertEqual(route("/u/007"), .avatar(id: 7))
+        XCTAssertEqual(route("/u/"), .notFound)
+        XCTAssertEqual(route("/u/999999999999999999"), .avatar(id: 999_999_999_999_999_999), "18 digits")
+        XCTAssertEqual(route("/u/9223372036854775807"), .avatar(id: .max))
+        XCTAssertEqual(route("/u/9223372036854775808"), .avatar(id: nil), "more than an Int holds")
+    }
+
+    func testTheQueryIsNoPartOfTheRoute() {
+        XCTAssertEqual(route("/u/3?v=4"), .avatar(id: 3))
+        XCTAssertEqual(route("/users?since=/3"), .users)
+        XCTAssertEqual(route("/users/ada1?x=é"), .user(login: "ada1"), "a query outside ASCII")
     }
 
     func testOtherPathsAreNotFound() {

@@ -13,17 +13,21 @@ public struct DemoRequest: Sendable, Equatable {
     public let host: String
     /// The `If-None-Match` field: the one request header the demo reads.
     public let ifNoneMatch: String?
-    /// Where the query starts (after the `?`), nil without one.
-    private let queryStart: String.Index?
+    /// The path's length in UTF-8 bytes: up to the `?` before the query, else all of the target.
+    let pathBytes: Int
+    /// Whether every byte of the target is ASCII, where splitting bytes and splitting characters agree.
+    let isASCII: Bool
 
     public init(method: String = "GET", target: String, host: String = "127.0.0.1", ifNoneMatch: String? = nil) {
         self.method = method
         self.target = target
         self.host = host
         self.ifNoneMatch = ifNoneMatch
+        var text = target
+        let mark = text.withUTF8(Self.questionMark)
+        isASCII = mark != nil
         // Outside ASCII a `?` followed by a combining mark is one character with it, and no separator.
-        let mark = Self.isASCII(target) ? target.utf8.firstIndex(of: UInt8(ascii: "?")) : target.firstIndex(of: "?")
-        queryStart = mark.map { target.utf8.index(after: $0) }
+        pathBytes = mark ?? target.utf8.distance(from: target.startIndex, to: target.firstIndex(of: "?") ?? target.endIndex)
     }
 
     /// The same from a transport's header fields, with `If-None-Match` looked up by any case.
@@ -33,19 +37,15 @@ public struct DemoRequest: Sendable, Equatable {
     }
 
     /// The target before its query (`/users`), as sent: not percent-decoded.
-    var pathText: Substring {
-        guard let queryStart else { return target[...] }
-        return target[..<target.utf8.index(before: queryStart)]
-    }
+    var pathText: Substring { Substring(target.utf8.prefix(pathBytes)) }
 
     public var path: String { String(pathText) }
 
     /// The query's `name=value` pairs, each percent-decoded strictly; the last of a repeated
     /// name wins, and a name without `=` has the empty value.
     public var query: [String: String] {
-        guard let queryStart else { return [:] }
-        let text = target[queryStart...]
-        let isASCII = Self.isASCII(target)
+        guard pathBytes < target.utf8.count else { return [:] }
+        let text = Substring(target.utf8.dropFirst(pathBytes + 1))
         var query: [String: String] = [:]
         for pair in text.pieces(separatedBy: "&", isASCII: isASCII) {
             let keyValue = pair.pieces(separatedBy: "=", isASCII: isASCII, maxSplits: 1, omittingEmptySubsequences: false)
@@ -58,10 +58,14 @@ public struct DemoRequest: Sendable, Equatable {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.host == rhs.host && lhs.ifNoneMatch == rhs.ifNoneMatch
     }
 
-    /// Whether every byte is ASCII, where splitting bytes and splitting characters agree.
-    static func isASCII(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
+    /// The offset of the first `?` (the end when there is none) in ASCII text; nil outside ASCII.
+    private static func questionMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var mark = bytes.count
+        for index in bytes.indices.reversed() {
+            guard bytes[index] < 0x80 else { return nil }
+            if bytes[index] == UInt8(ascii: "?") { mark = index }
+        }
+        return mark
     }
 
     /// Percent-decoded strictly; text with a bad escape is kept as it was written.

@@ -114,7 +114,7 @@ public final class DemoUpstream: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return respond(405, Self.methodNotAllowed, now: now)
         }
-        switch DemoRoute(path: request.pathText) {
+        switch DemoRoute(request) {
         case .rateLimit:
             let core = rateLimit.core(now: now)
             return respond(200, .json(.object(["resources": .object(["core": core]), "rate": core]), tagged: true), now: now)
