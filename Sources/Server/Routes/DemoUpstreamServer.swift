@@ -41,8 +41,7 @@ public final class DemoUpstreamServer: Sendable {
             let demoRequest = DemoRequest(
                 method: request.method.rawValue, target: request.target, host: request.headers["Host"] ?? listening,
                 ifNoneMatch: request.headers["If-None-Match"])
-            let acceptEncoding = request.headers["Accept-Encoding"]
-            return upstream.respond(to: demoRequest).map { encodings.response(for: $0, acceptEncoding: acceptEncoding) }
+            return upstream.httpResponse(to: demoRequest, acceptEncoding: request.headers["Accept-Encoding"], encodings: encodings)
         }
     }
 
