@@ -19,15 +19,15 @@ enum DemoRoute: Equatable {
     case repos(login: Substring)
     case notFound
 
-    init(_ request: DemoRequest) {
+    init(_ request: borrowing DemoRequest) {
         var target = request.target
         let pathBytes = request.pathBytes
         guard request.isASCII, let match = target.withUTF8({ Self.match(UnsafeBufferPointer(rebasing: $0[..<pathBytes])) }) else {
             // Outside ASCII a slash followed by a combining mark is one character with it, and no separator.
-            self = Self.matchCharacters(request.pathText.split(separator: "/"))
+            self = Self.matchCharacters(Substring(target.utf8.prefix(pathBytes)).split(separator: "/"))
             return
         }
-        let utf8 = request.target.utf8
+        let utf8 = target.utf8
         func text(_ range: Range<Int>) -> Substring {
             Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
         }

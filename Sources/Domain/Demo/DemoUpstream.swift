@@ -121,7 +121,7 @@ public final class DemoUpstream: Sendable {
         case .avatarRedirect(let login):
             return avatarRedirect(login: String(login), request, now: now)
         case .avatar(let id):
-            return avatar(id: id, request)
+            return avatar(id: id, ifNoneMatch: request.ifNoneMatch)
         case .users:
             return api(request, now: now) { usersPage(request) }
         case .user(let login):
@@ -242,11 +242,11 @@ public final class DemoUpstream: Sendable {
         return DemoResponse(status: 302, fields: HTTPHeaders([("Content-Length", "0"), ("Location", "\(shapes(request).avatars)/u/\(id)?v=4")]))
     }
 
-    private func avatar(id: Int?, _ request: DemoRequest) -> DemoResponse {
+    private func avatar(id: Int?, ifNoneMatch condition: String?) -> DemoResponse {
         guard let id, let image = avatars.value(for: id, orMake: { directory.user(id: id).map(DemoDocument.avatar(of:)) }) else {
             return DemoResponse(status: 404, fields: HTTPHeaders([("Content-Type", "text/plain")]), body: Array("Not Found".utf8))
         }
-        if let etag = image.etag, let condition = request.ifNoneMatch, Self.matches(condition, etag: etag) {
+        if let etag = image.etag, let condition, Self.matches(condition, etag: etag) {
             return DemoResponse(status: 304, fields: HTTPHeaders([("Cache-Control", DemoDocument.avatarCacheControl), ("ETag", etag)]))
         }
         return DemoResponse(status: 200, fields: image.fields, body: image.body, isStored: true)
