@@ -54,6 +54,33 @@ public struct DemoRequest: Sendable, Equatable {
         return query
     }
 
+    /// `query[name]`, read straight from the bytes of a query in ASCII without escapes (a users
+    /// page's `?since=0&per_page=30`), where making the dictionary was most of the page's work.
+    func queryValue(_ name: String) -> String? {
+        var text = target
+        let start = pathBytes + 1
+        guard isASCII, let found = text.withUTF8({ Self.lastValue(of: name, in: $0, from: start) }) else { return query[name] }
+        return found
+    }
+
+    /// The last value of `name` in the query from `start`: `.some(nil)` for none, nil for a
+    /// query with escapes, which only the dictionary decodes.
+    private static func lastValue(of name: String, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> String?? {
+        guard start <= bytes.count else { return .some(nil) }
+        guard !bytes[start...].contains(UInt8(ascii: "%")) else { return nil }
+        var value: Range<Int>?
+        var pairStart = start
+        for index in start...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "&") {
+            let pair = pairStart..<index
+            pairStart = index + 1
+            let equals = bytes[pair].firstIndex(of: UInt8(ascii: "=")) ?? pair.upperBound
+            if !pair.isEmpty, bytes[pair.lowerBound..<equals].elementsEqual(name.utf8) {
+                value = min(equals + 1, pair.upperBound)..<pair.upperBound
+            }
+        }
+        return .some(value.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) })
+    }
+
     public static func == (lhs: DemoRequest, rhs: DemoRequest) -> Bool {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.host == rhs.host && lhs.ifNoneMatch == rhs.ifNoneMatch
     }

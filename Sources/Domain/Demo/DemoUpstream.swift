@@ -183,8 +183,7 @@ public final class DemoUpstream: Sendable {
     }
 
     private func usersPage(_ request: DemoRequest) -> (status: Int, document: DemoDocument) {
-        let query = request.query
-        guard let since = Int(query["since"] ?? "0"), let perPage = Int(query["per_page"] ?? "30"), perPage > 0 else {
+        guard let since = Int(request.queryValue("since") ?? "0"), let perPage = Int(request.queryValue("per_page") ?? "30"), perPage > 0 else {
             return (422, Self.validationFailed)
         }
         let size = min(perPage, Self.maxPerPage)
@@ -212,8 +211,7 @@ public final class DemoUpstream: Sendable {
     /// `?per_page=` (default 30, at most 100) and `?page=` (from 1), with GitHub's `Link`
     /// relations `prev`, `next`, `last` and `first`.
     private func repos(login: String, _ request: DemoRequest) -> (status: Int, document: DemoDocument) {
-        let query = request.query
-        guard let perPage = Int(query["per_page"] ?? "30"), perPage > 0, let page = Int(query["page"] ?? "1"), page > 0 else {
+        guard let perPage = Int(request.queryValue("per_page") ?? "30"), perPage > 0, let page = Int(request.queryValue("page") ?? "1"), page > 0 else {
             return directory.user(login: login) == nil ? (404, Self.notFound) : (422, Self.validationFailed)
         }
         let size = min(perPage, Self.maxPerPage)
