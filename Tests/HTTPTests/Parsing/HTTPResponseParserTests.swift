@@ -169,6 +169,22 @@ final class HTTPResponseParserTests: XCTestCase {
         }
     }
 
+    func testTheFirstContentLengthFieldInAnyCaseFramesTheBody() throws {
+        var parser = HTTPResponseParser()
+        let progress = try parser.feed(bytes("HTTP/1.1 200 OK\r\ncontent-LENGTH: 3\r\nContent-Length: 5\r\n\r\nabc"))
+        guard case .complete(let response, let reusable) = progress else { return XCTFail("incomplete") }
+        XCTAssertEqual(response.body, bytes("abc"))
+        XCTAssertTrue(reusable)
+    }
+
+    func testALengthThatIsNoNumberLeavesTheBodyToTheConnectionsClose() throws {
+        for length in ["3x", "", "-", "99999999999999999999"] {
+            var parser = HTTPResponseParser()
+            XCTAssertEqual(try parser.feed(bytes("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\nabc")), .needMore, length)
+            XCTAssertEqual(try parser.connectionClosed().body, bytes("abc"), length)
+        }
+    }
+
     func testFieldNamesKeepTheirSpellingAndValuesLoseTheirSurroundingBlanks() throws {
         var parser = HTTPResponseParser()
         let wire = "HTTP/1.1 200 OK\r\nX-RateLimit-Remaining:  4999 \r\nx-ratelimit-reset:\t17\r\nETag: \"a\"\r\nContent-Length: 0\r\n\r\n"
