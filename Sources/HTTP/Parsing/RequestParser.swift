@@ -56,16 +56,20 @@ public struct RequestParser {
         var transferCodings: [String] = []
         var expectation: String?
         var requestID: String?
+        var userAgent: String?
+        var connectionOptions = ConnectionOptions()
         var targetIsPath = false
+        var plainPathQueryMark: Int?
 
         /// Between requests: nothing allocated.
         init() {}
 
-        init(method: HTTPMethod, target: String, version: HTTPVersion, targetIsPath: Bool) {
+        init(method: HTTPMethod, target: String, version: HTTPVersion, targetIsPath: Bool, plainPathQueryMark: Int?) {
             self.method = method
             self.target = target
             self.version = version
             self.targetIsPath = targetIsPath
+            self.plainPathQueryMark = plainPathQueryMark
             // Eight fields before the list regrows: wrk sends 1, curl 3, a browser about 10.
             headers = HTTPHeaders(reservingCapacity: 8)
         }
@@ -194,11 +198,19 @@ public struct RequestParser {
         guard method.allSatisfy(HTTPSyntax.isTokenCharacter) else {
             return fail(.malformed("invalid method"), output)
         }
-        var targetIsPath = target.first == UInt8(ascii: "/")
-        for byte in target {
+        // Noted in this one pass over the target, so the request's path needs no second scan.
+        var queryMark: Int?
+        var escapedPath = false
+        for index in 0..<target.count {
+            let byte = target[index]
             guard byte > 32 && byte != 127 else { return fail(.malformed("invalid request target"), output) }
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "%") { targetIsPath = false }
+            if byte == UInt8(ascii: "?") {
+                if queryMark == nil { queryMark = index }
+            } else if byte == UInt8(ascii: "%") && queryMark == nil {
+                escapedPath = true
+            }
         }
+        let originForm = target.first == UInt8(ascii: "/") && !escapedPath
         guard let parsedVersion = HTTPSyntax.version(version) else {
             return fail(.malformed("invalid HTTP version"), output)
         }
@@ -209,7 +221,8 @@ public struct RequestParser {
             method: HTTPSyntax.method(method),
             target: String(decoding: target, as: UTF8.self),
             version: parsedVersion,
-            targetIsPath: targetIsPath
+            targetIsPath: originForm && queryMark == nil,
+            plainPathQueryMark: originForm ? queryMark : nil
         )
         headerBytes = 0
         state = .headerLines
@@ -222,13 +235,16 @@ public struct RequestParser {
         case .success(let field):
             if request.headers.count >= limits.maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
             let name = UnsafeRawBufferPointer(rebasing: line[field.name])
-            let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[field.value]), as: UTF8.self)
+            let valueBytes = UnsafeRawBufferPointer(rebasing: line[field.value])
+            let value = String(decoding: valueBytes, as: UTF8.self)
             switch FramingField(name) {
             case .host: request.hostCount += 1
             case .contentLength: request.contentLengths.append(value)
             case .transferEncoding: request.transferCodings.append(value)
             case .expect: if request.expectation == nil { request.expectation = value }
             case .requestID: if request.requestID == nil { request.requestID = value }
+            case .userAgent: if request.userAgent == nil { request.userAgent = value }
+            case .connection: request.connectionOptions.add(valueBytes)
             case nil: break
             }
             request.headers.add(name: CommonFieldName.string(for: name) ?? String(decoding: name, as: UTF8.self), value: value)
@@ -244,7 +260,8 @@ public struct RequestParser {
         var head = RequestHead(
             method: parts.method, target: parts.target, version: parts.version, headers: parts.headers,
             contentLength: nil, isChunked: false, expectsContinue: false,
-            requestIDField: parts.requestID, targetIsPath: parts.targetIsPath)
+            requestIDField: parts.requestID, userAgentField: parts.userAgent, connectionOptions: parts.connectionOptions,
+            targetIsPath: parts.targetIsPath, plainPathQueryMark: parts.plainPathQueryMark)
 
         let lengths = parts.contentLengths
         let codings = parts.transferCodings
@@ -310,15 +327,18 @@ public struct RequestParser {
 }
 
 /// The header fields a request parser must see to decide the framing (and `X-Request-ID`,
-/// which the server asks of every request), recognised from the raw name (ASCII
-/// case-insensitive) before any string is made of it.
+/// `Connection` and `User-Agent`, which the server asks of every request), recognised from
+/// the raw name (ASCII case-insensitive) before any string is made of it.
 private enum FramingField {
-    case host, contentLength, transferEncoding, expect, requestID
+    case host, contentLength, transferEncoding, expect, requestID, connection, userAgent
 
     init?(_ name: UnsafeRawBufferPointer) {
         switch name.count {
         case 4: if HTTPSyntax.sameToken(name, "host") { self = .host; return }
         case 6: if HTTPSyntax.sameToken(name, "expect") { self = .expect; return }
+        case 10:
+            if HTTPSyntax.sameToken(name, "connection") { self = .connection; return }
+            if HTTPSyntax.sameToken(name, "user-agent") { self = .userAgent; return }
         case 12: if HTTPSyntax.sameToken(name, "x-request-id") { self = .requestID; return }
         case 14: if HTTPSyntax.sameToken(name, "content-length") { self = .contentLength; return }
         case 17: if HTTPSyntax.sameToken(name, "transfer-encoding") { self = .transferEncoding; return }

@@ -73,6 +73,8 @@ public struct Router: Sendable {
     }
 
     private func lookUp(method: HTTPMethod, path: String) -> LookUp {
+        // A router of one handler (the demo upstream's) has nothing to look up.
+        if routes.isEmpty { return fallback == nil ? .notFound : .fallback }
         // A literal route matching the whole path scores above any route with a parameter
         // (see `Route.literalPath`); among equals the first registered wins, as below.
         if let candidates = literalRoutes[path] {

@@ -115,7 +115,8 @@ final class HTTPConnection: @unchecked Sendable {
             id: RequestID.next(incoming: head.requestIDField, prefix: context.configuration.requestIDPrefix),
             remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
         let responses = context.router.route(&request)
-        let exchange = Exchange(request: consume request, startedAt: .now)
+        let exchange = Exchange(
+            request: consume request, startedAt: .now, wantsKeepAlive: head.wantsKeepAlive, userAgent: head.userAgentField)
         current = exchange
         // A synchronous pipeline (a fixed answer, whatever middlewares map it) runs here and now,
         // without the watcher and subscription a `watch` builds and tears down per request.
@@ -161,7 +162,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func respond(with response: Response, to exchange: Exchange) {
         let request = exchange.request
         exchange.status = response.status.code
-        exchange.keepAlive = request.wantsKeepAlive && !(draining && pending.isEmpty) && !context.isShuttingDown()
+        exchange.keepAlive = exchange.wantsKeepAlive && !(draining && pending.isEmpty) && !context.isShuttingDown()
         switch response.body {
         case .bytes(let body):
             output.removeAll(keepingCapacity: true)
@@ -267,7 +268,7 @@ final class HTTPConnection: @unchecked Sendable {
         callback(CompletedRequest(
             method: request.method, path: request.path, target: request.target, routePattern: request.routePattern,
             status: exchange.status, duration: .now - exchange.startedAt, bodyBytes: exchange.bodyBytes,
-            requestID: request.id, remoteAddress: request.remoteAddress, userAgent: request.headers["User-Agent"],
+            requestID: request.id, remoteAddress: request.remoteAddress, userAgent: exchange.userAgent,
             completed: completed
         ))
     }

@@ -85,4 +85,31 @@ final class RequestParserTests: XCTestCase {
         XCTAssertEqual(failure(parse(text, splitEvery: 1))?.status, .requestHeaderFieldsTooLarge)
         XCTAssertLessThan(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2.0)
     }
+
+    func testNotesWhereTheQueryOfAnUnescapedPathStarts() {
+        let parsed = requests(parse(
+            "GET /a?b=1 HTTP/1.1\r\nHost: x\r\n\r\nGET /a?b%20c=1?d HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /%7E?x HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\n\r\nGET a?b HTTP/1.1\r\nHost: x\r\n\r\n"))
+        XCTAssertEqual(parsed.map(\.0.plainPathQueryMark), [2, 2, nil, nil, nil])
+        let request = Request(head: parsed[1].0, body: [], id: "", remoteAddress: "", loopScheduler: nil)
+        XCTAssertEqual(request.path, "/a")
+        XCTAssertEqual(request.query["b c"], "1?d")
+    }
+
+    func testNotesTheConnectionOptionsOfEveryConnectionField() {
+        let parsed = requests(parse(
+            "GET / HTTP/1.0\r\nConnection: Upgrade , Keep-Alive\r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: x\r\nconnection: upgrade\r\nCONNECTION: te,\tCLOSE \r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: x\r\nConnection: closed, keep-alive\r\n\r\n"
+                + "GET / HTTP/1.0\r\nConnection: keep-alive-ish\r\n\r\n"))
+        XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), [true, false, true, false])
+        XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), parsed.map {
+            Request(head: $0.0, body: [], id: "", remoteAddress: "", loopScheduler: nil).wantsKeepAlive
+        })
+    }
+
+    func testNotesTheFirstUserAgentField() {
+        let parsed = requests(parse("GET / HTTP/1.1\r\nHost: x\r\nuser-agent: first/1\r\nUser-Agent: second\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+        XCTAssertEqual(parsed.map(\.0.userAgentField), ["first/1", nil])
+    }
 }

@@ -46,4 +46,40 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(request.query["n"], "1 2")
         XCTAssertNil(request.query["missing"])
     }
+
+    func testAQueryPairWithoutValueOrNameAndEmptyPairsAreKeptOrSkipped() {
+        let request = Request(method: .get, target: "/p?flag&&=z&y=&")
+        XCTAssertEqual(request.query.map(\.name), ["flag", "", "y"])
+        XCTAssertEqual(request.query.map(\.value), ["", "z", ""])
+    }
+
+    func testAnEmptyQueryLeavesThePathAlone() {
+        let request = Request(method: .get, target: "/p?")
+        XCTAssertEqual(request.path, "/p")
+        XCTAssertTrue(request.query.isEmpty)
+    }
+
+    func testOnlyTheQueryDecodesPlusAndEscapesAreDecodedWhereverTheyAre() {
+        let request = Request(method: .get, target: "/a+b%2Fc?k%3D=v+w%26")
+        XCTAssertEqual(request.path, "/a+b/c")
+        XCTAssertEqual(request.query["k="], "v w&")
+    }
+
+    func testAnAbsoluteFormTargetKeepsItsPathAndQuery() {
+        let request = Request(method: .get, target: "http://example.test/x%20y?q=1")
+        XCTAssertEqual(request.path, "/x y")
+        XCTAssertEqual(request.query["q"], "1")
+    }
+
+    func testAnAssignedQueryReplacesTheTargets() {
+        var request = Request(method: .get, target: "/p?a=1")
+        request.query = QueryItems([("b", "2")])
+        XCTAssertNil(request.query["a"])
+        XCTAssertEqual(request.query["b"], "2")
+    }
+
+    func testARouterOfOneHandlerSendsEveryPathToIt() {
+        let router = Router { _ in .just(.text("")) }
+        XCTAssertEqual(pattern(router, .delete, "/any//path"), "*")
+    }
 }
