@@ -44,6 +44,10 @@ public struct RequestParser {
     private var request = HeadUnderConstruction()
     private var head: RequestHead?
     private var body: [UInt8] = []
+    /// The previous request's field lines, kept from a connection's second request on (a
+    /// connection that serves one request never pays for keeping them).
+    private var fieldCache = FieldLineCache()
+    private var headsParsed = 0
 
     /// The request line and fields read so far, and what the framing fields said.
     private struct HeadUnderConstruction {
@@ -229,32 +233,49 @@ public struct RequestParser {
     }
 
     private mutating func parseField(_ line: UnsafeRawBufferPointer, _ output: (Output) -> Void) {
+        let index = request.headers.count
+        if let known = fieldCache.field(line, at: index) {
+            if index >= limits.maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
+            add(known.name, known.value, kind: known.kind, valueBytes: UnsafeRawBufferPointer(rebasing: line[known.valueRange]))
+            return
+        }
         switch HTTPSyntax.field(in: line) {
         case .failure(let error):
             fail(error, output)
         case .success(let field):
-            if request.headers.count >= limits.maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
-            let name = UnsafeRawBufferPointer(rebasing: line[field.name])
+            if index >= limits.maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
+            let nameBytes = UnsafeRawBufferPointer(rebasing: line[field.name])
             let valueBytes = UnsafeRawBufferPointer(rebasing: line[field.value])
+            let name = CommonFieldName.string(for: nameBytes) ?? String(decoding: nameBytes, as: UTF8.self)
             let value = String(decoding: valueBytes, as: UTF8.self)
-            switch FramingField(name) {
-            case .host: request.hostCount += 1
-            case .contentLength: request.contentLengths.append(value)
-            case .transferEncoding: request.transferCodings.append(value)
-            case .expect: if request.expectation == nil { request.expectation = value }
-            case .requestID: if request.requestID == nil { request.requestID = value }
-            case .userAgent: if request.userAgent == nil { request.userAgent = value }
-            case .connection: request.connectionOptions.add(valueBytes)
-            case nil: break
+            let kind = FramingField(nameBytes)
+            add(name, value, kind: kind, valueBytes: valueBytes)
+            if headsParsed > 0 {
+                fieldCache.remember(line, at: index, name: name, value: value, valueRange: field.value, kind: kind)
             }
-            request.headers.add(name: CommonFieldName.string(for: name) ?? String(decoding: name, as: UTF8.self), value: value)
         }
+    }
+
+    /// One valid field: into the head's list, and into what the framing fields said.
+    private mutating func add(_ name: String, _ value: String, kind: FramingField?, valueBytes: UnsafeRawBufferPointer) {
+        switch kind {
+        case .host: request.hostCount += 1
+        case .contentLength: request.contentLengths.append(value)
+        case .transferEncoding: request.transferCodings.append(value)
+        case .expect: if request.expectation == nil { request.expectation = value }
+        case .requestID: if request.requestID == nil { request.requestID = value }
+        case .userAgent: if request.userAgent == nil { request.userAgent = value }
+        case .connection: request.connectionOptions.add(valueBytes)
+        case nil: break
+        }
+        request.headers.add(name: name, value: value)
     }
 
     /// Decides the body framing from the header fields (RFC 9112 §6.3), refusing anything ambiguous.
     private mutating func finishHead(_ output: (Output) -> Void) {
         var parts = HeadUnderConstruction()
         swap(&parts, &request)
+        headsParsed += 1
         if parts.hostCount > 1 { return fail(.malformed("more than one Host header"), output) }
         if parts.version == .http1_1 && parts.hostCount == 0 { return fail(.malformed("HTTP/1.1 request without Host"), output) }
         var head = RequestHead(
@@ -323,27 +344,5 @@ public struct RequestParser {
         line = []
         body = []
         output(.failure(error))
-    }
-}
-
-/// The header fields a request parser must see to decide the framing (and `X-Request-ID`,
-/// `Connection` and `User-Agent`, which the server asks of every request), recognised from
-/// the raw name (ASCII case-insensitive) before any string is made of it.
-private enum FramingField {
-    case host, contentLength, transferEncoding, expect, requestID, connection, userAgent
-
-    init?(_ name: UnsafeRawBufferPointer) {
-        switch name.count {
-        case 4: if HTTPSyntax.sameToken(name, "host") { self = .host; return }
-        case 6: if HTTPSyntax.sameToken(name, "expect") { self = .expect; return }
-        case 10:
-            if HTTPSyntax.sameToken(name, "connection") { self = .connection; return }
-            if HTTPSyntax.sameToken(name, "user-agent") { self = .userAgent; return }
-        case 12: if HTTPSyntax.sameToken(name, "x-request-id") { self = .requestID; return }
-        case 14: if HTTPSyntax.sameToken(name, "content-length") { self = .contentLength; return }
-        case 17: if HTTPSyntax.sameToken(name, "transfer-encoding") { self = .transferEncoding; return }
-        default: break
-        }
-        return nil
     }
 }

@@ -112,4 +112,44 @@ final class RequestParserTests: XCTestCase {
         let parsed = requests(parse("GET / HTTP/1.1\r\nHost: x\r\nuser-agent: first/1\r\nUser-Agent: second\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n"))
         XCTAssertEqual(parsed.map(\.0.userAgentField), ["first/1", nil])
     }
+
+    func testAFieldLineThatChangedBetweenRequestsIsReadAfresh() {
+        let parsed = requests(parse(
+            "GET / HTTP/1.1\r\nHost: a\r\nX-Id: 1\r\nAccept: */*\r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: a\r\nX-Id: 22\r\nAccept: */*\r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: a\r\nX-Id: 33\r\nAccept: */*\r\n\r\n"
+                + "GET / HTTP/1.1\r\nAccept: */*\r\nHost: b\r\nX-Id: 33\r\n\r\n"))
+        XCTAssertEqual(parsed.map { $0.0.headers["X-Id"] }, ["1", "22", "33", "33"])
+        XCTAssertEqual(parsed.map { $0.0.headers["Host"] }, ["a", "a", "a", "b"])
+        XCTAssertEqual(parsed.map { $0.0.headers.map(\.name) }.last, ["Accept", "Host", "X-Id"])
+    }
+
+    func testARepeatedFieldLineStillCountsTowardsTheFieldLimit() {
+        var limits = HTTPLimits()
+        limits.maxHeaderFields = 2
+        let outputs = parse(
+            "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nA: 1\r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nA: 1\r\n\r\n", limits: limits)
+        XCTAssertEqual(requests(outputs).count, 2)
+        XCTAssertEqual(failure(outputs), .headersTooLarge("too many header fields"))
+    }
+
+    func testARepeatedFramingFieldLineStillFramesTheBody() {
+        let outputs = parse(
+            "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc"
+                + "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\ndef"
+                + "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nghi"
+                + "POST / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n")
+        XCTAssertEqual(requests(outputs).map { String(decoding: $0.1, as: UTF8.self) }, ["abc", "def", "ghi"])
+        XCTAssertEqual(failure(outputs), .malformed("more than one Host header"))
+    }
+
+    func testARepeatedFieldLineSplitOverReadsIsRecognised() {
+        let text = "GET / HTTP/1.1\r\nHost: a\r\nUser-Agent: u/1\r\nConnection: close\r\n\r\n"
+        for step in [1, 5, 11] {
+            let parsed = requests(parse(text + text + text, splitEvery: step))
+            XCTAssertEqual(parsed.map(\.0.userAgentField), ["u/1", "u/1", "u/1"], "split every \(step)")
+            XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), [false, false, false], "split every \(step)")
+        }
+    }
 }
