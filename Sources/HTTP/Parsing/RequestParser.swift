@@ -100,7 +100,7 @@ public struct RequestParser {
     }
 
     /// Consumes `bytes`, reporting each complete request (and any failure) to `output`.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ output: (Output) -> Void) {
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
         var index = 0
         let count = bytes.count
         while index < count {
@@ -131,7 +131,7 @@ public struct RequestParser {
 
     /// Finds the next LF (checking the line's limit); handles a complete line in place, or
     /// keeps the start of an incomplete one in `line`.
-    private mutating func consumeLine(_ bytes: UnsafeRawBufferPointer, from start: Int, _ output: (Output) -> Void) -> Int {
+    private mutating func consumeLine(_ bytes: UnsafeRawBufferPointer, from start: Int, _ output: (consuming Output) -> Void) -> Int {
         hasPartialRequest = true
         let count = bytes.count
         let base = bytes.baseAddress!
@@ -172,7 +172,7 @@ public struct RequestParser {
     }
 
     /// One complete line, without its CR LF.
-    private mutating func handle(_ line: UnsafeRawBufferPointer, _ output: (Output) -> Void) {
+    private mutating func handle(_ line: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
         switch state {
         case .requestLine:
             // RFC 9112 §2.2: ignore empty lines before a request line.
@@ -191,7 +191,7 @@ public struct RequestParser {
         }
     }
 
-    private mutating func parseRequestLine(_ line: UnsafeRawBufferPointer, _ output: (Output) -> Void) {
+    private mutating func parseRequestLine(_ line: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
         guard let firstSpace = line.firstIndex(of: 32),
               let secondSpace = line[(firstSpace + 1)...].firstIndex(of: 32),
               firstSpace > 0, secondSpace > firstSpace + 1
@@ -232,7 +232,7 @@ public struct RequestParser {
         state = .headerLines
     }
 
-    private mutating func parseField(_ line: UnsafeRawBufferPointer, _ output: (Output) -> Void) {
+    private mutating func parseField(_ line: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
         let index = request.headers.count
         if let known = fieldCache.field(line, at: index) {
             if index >= limits.maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
@@ -272,7 +272,7 @@ public struct RequestParser {
     }
 
     /// Decides the body framing from the header fields (RFC 9112 §6.3), refusing anything ambiguous.
-    private mutating func finishHead(_ output: (Output) -> Void) {
+    private mutating func finishHead(_ output: (consuming Output) -> Void) {
         var parts = HeadUnderConstruction()
         swap(&parts, &request)
         headsParsed += 1
@@ -329,7 +329,7 @@ public struct RequestParser {
         }
     }
 
-    private mutating func complete(_ output: (Output) -> Void) {
+    private mutating func complete(_ output: (consuming Output) -> Void) {
         guard let head else { return }
         let body = self.body
         self.head = nil
@@ -339,7 +339,7 @@ public struct RequestParser {
         output(.request(head, body: body))
     }
 
-    private mutating func fail(_ error: HTTPParseError, _ output: (Output) -> Void) {
+    private mutating func fail(_ error: HTTPParseError, _ output: (consuming Output) -> Void) {
         state = .failed
         line = []
         body = []
