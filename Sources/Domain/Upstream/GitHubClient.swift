@@ -31,12 +31,17 @@ public final class GitHubClient: Sendable {
         /// Identical GETs in flight at once share one upstream request (`SingleFlightTransport`);
         /// false sends each on its own (`--upstream-single-flight false`, for same-work benchmarks).
         public var singleFlight: Bool
+        /// Requests ask for `Accept-Encoding: gzip`; false asks for the identity encoding
+        /// (`--upstream-gzip false`: an upstream on this host, where inflating is pure cost).
+        public var acceptsGzip: Bool
 
         public init(
             baseURL: URL, token: String? = nil, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
-            cache: (any UpstreamCacheStore)? = nil, maxRepoPages: Int = GitHubClient.defaultMaxRepoPages, singleFlight: Bool = true
+            cache: (any UpstreamCacheStore)? = nil, maxRepoPages: Int = GitHubClient.defaultMaxRepoPages, singleFlight: Bool = true,
+            acceptsGzip: Bool = true
         ) {
             self.singleFlight = singleFlight
+            self.acceptsGzip = acceptsGzip
             self.baseURL = baseURL
             self.token = token
             self.timeout = timeout
@@ -78,7 +83,7 @@ public final class GitHubClient: Sendable {
         self.transport = configuration.singleFlight ? SingleFlightTransport(cached, metrics: metrics) : cached
         self.scheduler = scheduler
         self.metrics = metrics
-        headers = RequestHeaders(token: configuration.token)
+        headers = RequestHeaders(token: configuration.token, acceptsGzip: configuration.acceptsGzip)
         backoff = configuration.retry.backoff()
     }
 
@@ -162,11 +167,13 @@ public final class GitHubClient: Sendable {
         /// With `Authorization`, for the API's origin; empty without a token.
         let withToken: [String: String]
 
-        init(token: String?) {
-            plain = [
+        init(token: String?, acceptsGzip: Bool) {
+            var plain = [
                 "Accept": "application/vnd.github+json", "X-GitHub-Api-Version": GitHubClient.apiVersion,
-                "User-Agent": ServiceIdentity.userAgent, "Accept-Encoding": "gzip",
+                "User-Agent": ServiceIdentity.userAgent,
             ]
+            if acceptsGzip { plain["Accept-Encoding"] = "gzip" }
+            self.plain = plain
             guard let token, !token.isEmpty else {
                 withToken = [:]
                 return

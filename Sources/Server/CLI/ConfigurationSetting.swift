@@ -7,7 +7,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case maxBodyBytes, maxConnections, sseHeartbeat, eventsClock
     case tlsCert, tlsKey, logLevel, logFormat
     case demoRateLimit, upstreamCacheBytes
-    case upstreamSingleFlight
+    case upstreamSingleFlight, upstreamGzip
     case corsOrigins
     case redisUrl, replicaId
 

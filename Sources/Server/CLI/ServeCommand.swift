@@ -38,6 +38,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Demo upstream: API requests allowed per hour, then 403 until the reset (and some 429s); 0 = unlimited. [env: DEMO_RATE_LIMIT] (default: 0)") var demoRateLimit: String?
     @Option(help: "Bytes the upstream response cache may hold (LRU); 0 disables it. [env: UPSTREAM_CACHE_BYTES] (default: 67108864)") var upstreamCacheBytes: String?
     @Option(help: "true or false: identical upstream GETs in flight at once share one request. [env: UPSTREAM_SINGLE_FLIGHT] (default: true)") var upstreamSingleFlight: String?
+    @Option(help: "true or false: ask the upstream for gzip (false for an upstream on this host or network). [env: UPSTREAM_GZIP] (default: true)") var upstreamGzip: String?
     @Option(help: "Origins whose pages may read the API (CORS), comma-separated, e.g. https://app.example,http://localhost:3000; * for any. [env: CORS_ORIGINS] (default: none)") var corsOrigins: String?
     @Option(help: "Share /events with every replica using this Redis: redis://[user:password@]host:port[/db] or rediss://…; absent = in-process feed. [env: REDIS_URL]") var redisUrl: String?
     @Option(help: "Names this replica in shared events. [env: REPLICA_ID] (default: hostname:port)") var replicaId: String?
@@ -52,6 +53,7 @@ struct ServeCommand: ParsableCommand {
             (.tlsCert, tlsCert), (.tlsKey, tlsKey), (.logLevel, logLevel), (.logFormat, logFormat),
             (.demoRateLimit, demoRateLimit), (.upstreamCacheBytes, upstreamCacheBytes),
             (.upstreamSingleFlight, upstreamSingleFlight),
+            (.upstreamGzip, upstreamGzip),
             (.corsOrigins, corsOrigins),
             (.redisUrl, redisUrl), (.replicaId, replicaId),
         ]

@@ -51,7 +51,7 @@ public final class UpstreamServices: Sendable {
         // arming one is a heap push there, where a `QueueScheduler` made a Dispatch timer per attempt.
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache,
-                singleFlight: configuration.upstreamSingleFlight),
+                singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip),
             transport: HTTPUpstreamTransport(), scheduler: CurrentLoopScheduler(), metrics: metrics)
         return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }

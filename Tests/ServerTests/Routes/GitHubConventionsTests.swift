@@ -10,21 +10,21 @@ import HTTPTestSupport
 /// GitHub's documented conventions, over real sockets: the service against upstreams on
 /// 127.0.0.1 that redirect, rate-limit and page as GitHub does.
 final class GitHubConventionsTests: XCTestCase {
-    /// An upstream whose answers a test scripts, recording each request's `Authorization`.
+    /// An upstream whose answers a test scripts, recording each request's `Authorization` and `Accept-Encoding`.
     final class ScriptedUpstream {
         let server: TestServer
-        private let seen = Locked<[(path: String, authorization: String?)]>([])
+        private let seen = Locked<[(path: String, authorization: String?, acceptEncoding: String?)]>([])
 
         init(_ answer: @escaping @Sendable (Request, _ host: String) -> Response) throws {
             let seen = self.seen
             server = try TestServer(router: Router { request in
-                seen.withLock { $0.append((request.path, request.headers["Authorization"])) }
+                seen.withLock { $0.append((request.path, request.headers["Authorization"], request.headers["Accept-Encoding"])) }
                 return .just(answer(request, request.headers["Host"] ?? "127.0.0.1"))
             })
         }
 
         var url: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
-        var requests: [(path: String, authorization: String?)] { seen.withLock { $0 } }
+        var requests: [(path: String, authorization: String?, acceptEncoding: String?)] { seen.withLock { $0 } }
     }
 
     static func json(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> Response {
@@ -62,6 +62,33 @@ final class GitHubConventionsTests: XCTestCase {
         XCTAssertEqual(api.requests.map(\.authorization), ["Bearer t0ken", "Bearer t0ken"], "same origin: the token goes along")
         XCTAssertEqual(avatars.requests.map(\.path), ["/u/1"])
         XCTAssertEqual(avatars.requests.map(\.authorization), [nil], "another port is another origin")
+    }
+
+    static func userAndAvatar() throws -> ScriptedUpstream {
+        try ScriptedUpstream { request, host in
+            switch request.path {
+            case "/users/ada1": Self.json(200, #"{"login":"ada1","id":1,"avatar_url":"http://\#(host)/ada1.png"}"#)
+            case "/ada1.png": Response(status: .ok, headers: ["Content-Type": "image/png"], body: .bytes([1, 2, 3]))
+            default: Self.json(404, #"{"message":"Not Found"}"#)
+            }
+        }
+    }
+
+    func testEveryUpstreamRequestAsksForGzipByDefault() throws {
+        let api = try Self.userAndAvatar()
+        let fixture = try UserAPIFixture(upstreamURL: api.url)
+        XCTAssertEqual(try fixture.get("/users/ada1/avatar").status, 200)
+        XCTAssertEqual(api.requests.map(\.acceptEncoding), ["gzip", "gzip"])
+    }
+
+    func testWithoutGzipNoUpstreamRequestAsksForIt() throws {
+        let api = try Self.userAndAvatar()
+        let fixture = try UserAPIFixture(upstreamURL: api.url, acceptsGzip: false)
+        let response = try fixture.get("/users/ada1/avatar")
+        XCTAssertEqual(response.status, 200, response.bodyText)
+        XCTAssertEqual(response.body, [1, 2, 3])
+        XCTAssertEqual(api.requests.map(\.path), ["/users/ada1", "/ada1.png"])
+        XCTAssertEqual(api.requests.map(\.acceptEncoding), [nil, nil])
     }
 
     func testRedirectLoopStopsAfterFiveHopsWithA502NamingTheStage() throws {

@@ -34,6 +34,19 @@ final class UpstreamFlagsTests: XCTestCase {
         }
     }
 
+    func testGzipIsAskedForByDefaultAndTurnedOffByFlagOrEnvironment() throws {
+        XCTAssertTrue(try ServiceConfiguration.resolve(flags: [:], environment: [:]).upstreamGzip)
+        XCTAssertFalse(try ServiceConfiguration.resolve(flags: [.upstreamGzip: "false"], environment: [:]).upstreamGzip)
+        XCTAssertFalse(try ServiceConfiguration.resolve(flags: [:], environment: ["UPSTREAM_GZIP": "false"]).upstreamGzip)
+        XCTAssertEqual(ConfigurationSetting.upstreamGzip.flag, "--upstream-gzip")
+    }
+
+    func testBadGzipValueIsRejectedNamingTheFlag() {
+        XCTAssertThrowsError(try ServiceConfiguration.resolve(flags: [.upstreamGzip: "yes"], environment: [:])) { error in
+            XCTAssertTrue((error as? ConfigurationError)?.description.contains("--upstream-gzip") ?? false, "\(error)")
+        }
+    }
+
     func testBadCacheSizeIsRejectedInOneLineNamingTheFlag() {
         XCTAssertThrowsError(try ServiceConfiguration.resolve(flags: [.upstreamCacheBytes: "64MB"], environment: [:])) { error in
             XCTAssertEqual(

@@ -20,7 +20,8 @@ final class UserAPIFixture {
     init(
         users: Int = 60, latency: Duration = .zero, failureRate: Double = 0, rateLimit: Int = 0, upstreamURL: URL? = nil,
         timeout: Duration = .seconds(2), retry: RetryPolicy = RetryPolicy(maxRetries: 6, baseDelay: .milliseconds(5), maxDelay: .milliseconds(100)),
-        token: String? = nil, cacheBytes: Int = 0, heartbeat: HeartbeatClock? = nil, singleFlight: Bool = true
+        token: String? = nil, cacheBytes: Int = 0, heartbeat: HeartbeatClock? = nil, singleFlight: Bool = true,
+        acceptsGzip: Bool = true
     ) throws {
         var baseURL = upstreamURL
         if upstreamURL == nil {
@@ -34,7 +35,7 @@ final class UserAPIFixture {
         let client = GitHubClient(
             configuration: .init(
                 baseURL: baseURL!, token: token, timeout: timeout, retry: retry,
-                cache: cacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: cacheBytes) : nil, singleFlight: singleFlight),
+                cache: cacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: cacheBytes) : nil, singleFlight: singleFlight, acceptsGzip: acceptsGzip),
             transport: transport, scheduler: QueueScheduler(label: "test.upstream"), metrics: metrics.upstream())
         services = UpstreamServices(client: client, hub: PipelineEventHub())
         var router = Router()
