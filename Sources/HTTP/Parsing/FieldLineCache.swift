@@ -31,13 +31,15 @@ struct FieldLineCache {
     private var bytes: [UInt8] = []
     private var fields: [Field] = []
 
-    /// What was made of `line` when it was the `index`th field line last time, if it was.
-    func field(_ line: UnsafeRawBufferPointer, at index: Int) -> Field? {
-        guard index < fields.count else { return nil }
-        let field = fields[index]
-        guard field.count == line.count else { return nil }
-        let same = bytes.withUnsafeBytes { memcmp($0.baseAddress! + field.start, line.baseAddress!, line.count) == 0 }
-        return same ? field : nil
+    /// What was made of `line` when it was the `index`th field line last time, if it was; as a
+    /// tuple, so the caller moves the strings on (a `Field` copied out and destroyed cost more
+    /// than the comparison).
+    func field(_ line: UnsafeRawBufferPointer, at index: Int) -> (name: String, value: String, valueRange: Range<Int>, kind: FramingField?)? {
+        guard index < fields.count, fields[index].count == line.count else { return nil }
+        let start = fields[index].start
+        let same = bytes.withUnsafeBytes { memcmp($0.baseAddress! + start, line.baseAddress!, line.count) == 0 }
+        guard same else { return nil }
+        return (fields[index].name, fields[index].value, fields[index].valueRange, fields[index].kind)
     }
 
     /// Keeps `line` as the `index`th field line, with what was made of it. A line of another

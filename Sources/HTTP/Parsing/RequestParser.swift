@@ -67,16 +67,6 @@ public struct RequestParser {
 
         /// Between requests: nothing allocated.
         init() {}
-
-        init(method: HTTPMethod, target: String, version: HTTPVersion, targetIsPath: Bool, plainPathQueryMark: Int?) {
-            self.method = method
-            self.target = target
-            self.version = version
-            self.targetIsPath = targetIsPath
-            self.plainPathQueryMark = plainPathQueryMark
-            // Eight fields before the list regrows: wrk sends 1, curl 3, a browser about 10.
-            headers = HTTPHeaders(reservingCapacity: 8)
-        }
     }
 
     public init(limits: HTTPLimits = HTTPLimits()) {
@@ -192,8 +182,11 @@ public struct RequestParser {
     }
 
     private mutating func parseRequestLine(_ line: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
-        guard let firstSpace = line.firstIndex(of: 32),
-              let secondSpace = line[(firstSpace + 1)...].firstIndex(of: 32),
+        // Non-empty: empty lines before a request line are skipped.
+        let base = line.baseAddress!
+        guard let firstFound = memchr(base, 32, line.count), case let firstSpace = UnsafeRawPointer(firstFound) - base,
+              let secondFound = memchr(base + firstSpace + 1, 32, line.count - firstSpace - 1),
+              case let secondSpace = UnsafeRawPointer(secondFound) - base,
               firstSpace > 0, secondSpace > firstSpace + 1
         else { return fail(.malformed("malformed request line"), output) }
         let method = UnsafeRawBufferPointer(rebasing: line[..<firstSpace])
@@ -221,22 +214,24 @@ public struct RequestParser {
         guard parsedVersion.major == 1 && parsedVersion.minor <= 1 else {
             return fail(.unsupportedVersion, output)
         }
-        request = HeadUnderConstruction(
-            method: HTTPSyntax.method(method),
-            target: String(decoding: target, as: UTF8.self),
-            version: parsedVersion,
-            targetIsPath: originForm && queryMark == nil,
-            plainPathQueryMark: originForm ? queryMark : nil
-        )
+        // Filled in place: `request` is fresh here (`finishHead` swapped the last one out), and
+        // assigning a whole new value cost an outlined copy and destroy per request.
+        request.method = HTTPSyntax.method(method)
+        request.target = String(decoding: target, as: UTF8.self)
+        request.version = parsedVersion
+        request.targetIsPath = originForm && queryMark == nil
+        request.plainPathQueryMark = originForm ? queryMark : nil
+        // Eight fields before the list regrows: wrk sends 1, curl 3, a browser about 10.
+        request.headers = HTTPHeaders(reservingCapacity: 8)
         headerBytes = 0
         state = .headerLines
     }
 
     private mutating func parseField(_ line: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
         let index = request.headers.count
-        if let known = fieldCache.field(line, at: index) {
+        if case let (name, value, valueRange, kind)? = fieldCache.field(line, at: index) {
             if index >= limits.maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
-            add(known.name, known.value, kind: known.kind, valueBytes: UnsafeRawBufferPointer(rebasing: line[known.valueRange]))
+            add(name, value, kind: kind, valueBytes: UnsafeRawBufferPointer(rebasing: line[valueRange]))
             return
         }
         switch HTTPSyntax.field(in: line) {

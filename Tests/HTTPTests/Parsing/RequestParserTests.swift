@@ -152,4 +152,15 @@ final class RequestParserTests: XCTestCase {
             XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), [false, false, false], "split every \(step)")
         }
     }
+
+    func testKnowsTheCommonMethodsAndVersionsByTheirExactBytes() {
+        let parsed = requests(parse(
+            "GET / HTTP/1.1\r\nHost: x\r\n\r\nPOST / HTTP/1.0\r\n\r\nHEAD / HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "get / HTTP/1.1\r\nHost: x\r\n\r\nPOSTS / HTTP/1.1\r\nHost: x\r\n\r\nHEAT / HTTP/1.1\r\nHost: x\r\n\r\n"))
+        XCTAssertEqual(parsed.map(\.0.method.rawValue), ["GET", "POST", "HEAD", "get", "POSTS", "HEAT"])
+        XCTAssertEqual(parsed.map(\.0.version), [.http1_1, .http1_0, .http1_1, .http1_1, .http1_1, .http1_1])
+        XCTAssertEqual(failure(parse("GET / http/1.1\r\n")), .malformed("invalid HTTP version"))
+        XCTAssertEqual(failure(parse("GET / HTTP/1.2\r\n")), .unsupportedVersion)
+        XCTAssertEqual(failure(parse("GET / HTTP/1.1x\r\n")), .malformed("invalid HTTP version"))
+    }
 }
