@@ -37,6 +37,11 @@ public struct RequestParser {
     }
 
     private let limits: HTTPLimits
+    /// The limits every line checks, as plain numbers: read through `limits` (which holds a
+    /// reference) they cost a retain and a release per line.
+    private let maxRequestLineBytes: Int
+    private let maxHeaderBytes: Int
+    private let maxHeaderFields: Int
     private var state = State.requestLine
     /// The start of a line whose end has not arrived yet.
     private var line: [UInt8] = []
@@ -71,6 +76,9 @@ public struct RequestParser {
 
     public init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
+        maxRequestLineBytes = limits.maxRequestLineBytes
+        maxHeaderBytes = limits.maxHeaderBytes
+        maxHeaderFields = limits.maxHeaderFields
     }
 
     /// True once any byte of a request not yet complete has arrived.
@@ -127,9 +135,9 @@ public struct RequestParser {
         let base = bytes.baseAddress!
         let found = memchr(base + start, 10, count - start)
         let end = found.map { UnsafeRawPointer($0) - base } ?? count
-        let limit = currentLineLimit
-        if line.count + (end - start) > limit.bytes {
-            fail(limit.error, output)
+        let readingRequestLine = if case .requestLine = state { true } else { false }
+        if line.count + (end - start) > (readingRequestLine ? maxRequestLineBytes : maxHeaderBytes - headerBytes) {
+            fail(readingRequestLine ? .requestLineTooLong : .headersTooLarge("header fields too large"), output)
             return count
         }
         guard found != nil else {
@@ -154,13 +162,6 @@ public struct RequestParser {
         return end + 1
     }
 
-    private var currentLineLimit: (bytes: Int, error: HTTPParseError) {
-        switch state {
-        case .requestLine: (limits.maxRequestLineBytes, .requestLineTooLong)
-        default: (limits.maxHeaderBytes - headerBytes, .headersTooLarge("header fields too large"))
-        }
-    }
-
     /// One complete line, without its CR LF.
     private mutating func handle(_ line: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
         switch state {
@@ -170,7 +171,7 @@ public struct RequestParser {
             parseRequestLine(line, output)
         case .headerLines:
             headerBytes += line.count + 2
-            if headerBytes > limits.maxHeaderBytes { return fail(.headersTooLarge("header fields too large"), output) }
+            if headerBytes > maxHeaderBytes { return fail(.headersTooLarge("header fields too large"), output) }
             if line.isEmpty {
                 finishHead(output)
             } else {
@@ -230,7 +231,7 @@ public struct RequestParser {
     private mutating func parseField(_ line: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
         let index = request.headers.count
         if case let (name, value, valueRange, kind)? = fieldCache.field(line, at: index) {
-            if index >= limits.maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
+            if index >= maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
             add(name, value, kind: kind, valueBytes: UnsafeRawBufferPointer(rebasing: line[valueRange]))
             return
         }
@@ -238,7 +239,7 @@ public struct RequestParser {
         case .failure(let error):
             fail(error, output)
         case .success(let field):
-            if index >= limits.maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
+            if index >= maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
             let nameBytes = UnsafeRawBufferPointer(rebasing: line[field.name])
             let valueBytes = UnsafeRawBufferPointer(rebasing: line[field.value])
             let name = CommonFieldName.string(for: nameBytes) ?? String(decoding: nameBytes, as: UTF8.self)
@@ -310,8 +311,8 @@ public struct RequestParser {
             self.head = head
             state = .chunkedBody(ChunkedCodec.Decoder(limits: .init(
                 maxBodyBytes: limits.maxBodyBytes,
-                maxTrailerBytes: limits.maxHeaderBytes - headerBytes, // trailers share the header block's budget
-                maxTrailerFields: limits.maxHeaderFields)))
+                maxTrailerBytes: maxHeaderBytes - headerBytes, // trailers share the header block's budget
+                maxTrailerFields: maxHeaderFields)))
         } else if let length = head.contentLength, length > 0 {
             self.head = head
             body.reserveCapacity(length)
