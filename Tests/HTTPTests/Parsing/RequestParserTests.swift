@@ -163,4 +163,39 @@ final class RequestParserTests: XCTestCase {
         XCTAssertEqual(failure(parse("GET / HTTP/1.2\r\n")), .unsupportedVersion)
         XCTAssertEqual(failure(parse("GET / HTTP/1.1x\r\n")), .malformed("invalid HTTP version"))
     }
+
+    func testARepeatedFieldBlockGivesTheSameHeadsWhateverTheSplit() {
+        let block = "Host: a\r\nUser-Agent: u/1\r\nX-Request-ID: r\r\nConnection: close\r\n\r\n"
+        let text = (1...4).map { "GET /\($0)?q=\($0) HTTP/1.1\r\n" + block }.joined()
+        for step in [nil, 1, 7, 30] {
+            let parsed = requests(parse(text, splitEvery: step))
+            XCTAssertEqual(parsed.map(\.0.target), ["/1?q=1", "/2?q=2", "/3?q=3", "/4?q=4"], "split every \(String(describing: step))")
+            XCTAssertEqual(Set(parsed.map { $0.0.headers.map { "\($0.name)=\($0.value)" } }), [["Host=a", "User-Agent=u/1", "X-Request-ID=r", "Connection=close"]])
+            XCTAssertEqual(parsed.map(\.0.userAgentField), ["u/1", "u/1", "u/1", "u/1"])
+            XCTAssertEqual(parsed.map(\.0.requestIDField), ["r", "r", "r", "r"])
+            XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), [false, false, false, false])
+            XCTAssertEqual(parsed.map(\.0.plainPathQueryMark), [2, 2, 2, 2])
+        }
+    }
+
+    func testARepeatedFieldBlockIsJudgedAgainWithItsRequestLine() {
+        let block = "Connection: keep-alive\r\n\r\n"
+        let outputs = parse("GET / HTTP/1.0\r\n" + block + "GET / HTTP/1.0\r\n" + block + "GET / HTTP/1.0\r\n" + block + "GET / HTTP/1.1\r\n" + block)
+        XCTAssertEqual(requests(outputs).count, 3)
+        XCTAssertEqual(failure(outputs), .malformed("HTTP/1.1 request without Host"))
+    }
+
+    func testARepeatedFieldBlockStillFramesTheBody() {
+        let request = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\n"
+        let parsed = requests(parse(request + "abc" + request + "def" + request + "ghi" + request + "jkl"))
+        XCTAssertEqual(parsed.map { String(decoding: $0.1, as: UTF8.self) }, ["abc", "def", "ghi", "jkl"])
+    }
+
+    func testABlockThatDiffersFromTheLastIsReadAfresh() {
+        let parsed = requests(parse(
+            "GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: a\r\nAccept: x\r\n\r\nGET / HTTP/1.1\r\nHost: b\r\n\r\nGET / HTTP/1.1\r\nHost: b\r\n\r\n"))
+        XCTAssertEqual(parsed.map { $0.0.headers.count }, [1, 1, 1, 2, 1, 1])
+        XCTAssertEqual(parsed.map { $0.0.headers["Host"] }, ["a", "a", "a", "a", "b", "b"])
+    }
 }
