@@ -30,8 +30,11 @@ enum ResponseHeadEncoder {
         case .none, .untilClose: break
         }
         if !keepAlive { length += 19 } else if version == .http1_0 { length += 24 }
-        for (name, value) in headers where writes(name, stampingRequestID: requestID != nil) {
-            length += 4 + name.utf8.count + value.utf8.count
+        let stampsRequestID = requestID != nil
+        headers.withFields { fields in
+            for index in fields.indices where writes(fields[index].name, stampingRequestID: stampsRequestID) {
+                length += 4 + fields[index].name.utf8.count + fields[index].value.utf8.count
+            }
         }
         if let requestID { length += 16 + requestID.utf8.count }
 
@@ -63,8 +66,10 @@ enum ResponseHeadEncoder {
             } else if version == .http1_0 {
                 head.text("\r\nConnection: keep-alive")
             }
-            for (name, value) in headers where writes(name, stampingRequestID: requestID != nil) {
-                head.field(name, value)
+            headers.withFields { fields in
+                for index in fields.indices where writes(fields[index].name, stampingRequestID: stampsRequestID) {
+                    head.field(fields[index].name, fields[index].value)
+                }
             }
             if let requestID { head.field("X-Request-ID", requestID) }
             head.text("\r\n\r\n")
@@ -117,14 +122,28 @@ enum ResponseHeadEncoder {
             string(name)
             byte(58)
             byte(32)
-            let clean = value.utf8.withContiguousStorageIfAvailable { value -> Bool in
-                guard !value.contains(where: { $0 == 13 || $0 == 10 }) else { return false }
-                bytes(UnsafeRawBufferPointer(value))
-                return true
-            }
-            if clean != true {
+            // Copied, then the copy checked eight bytes at a time: a byte-by-byte `contains` on
+            // the value cost about 180 instructions a field (callgrind).
+            let start = at
+            string(value)
+            if Self.containsLineBreak(UnsafeRawBufferPointer(start: start, count: at - start)) {
+                at = start
                 for byte in value.utf8 where byte != 13 && byte != 10 { self.byte(byte) }
             }
+        }
+
+        private static func containsLineBreak(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            var index = 0
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if ByteWords.equal(word, 13) | ByteWords.equal(word, 10) != 0 { return true }
+                index += 8
+            }
+            while index < bytes.count {
+                if bytes[index] == 13 || bytes[index] == 10 { return true }
+                index += 1
+            }
+            return false
         }
 
         mutating func decimal(_ value: Int) {

@@ -53,4 +53,10 @@ final class ResponseHeadEncoderTests: XCTestCase {
             head(headers: ["A": "x\ry\nz"], framing: .contentLength(1_234_567), serverName: nil),
             "before|HTTP/1.1 200 OK\r\nDate: Tue, 24 Nov 2026 23:00:00 GMT\r\nContent-Length: 1234567\r\nA: xyz\r\n\r\n")
     }
+
+    func testDropsLineBreaksFromALongValueWhereverTheyStand() {
+        XCTAssertEqual(
+            head(headers: ["A": "0123456789abcdef\r\nInjected: 1", "B": "\n01234567"], framing: .none, serverName: nil),
+            "before|HTTP/1.1 200 OK\r\nDate: Tue, 24 Nov 2026 23:00:00 GMT\r\nA: 0123456789abcdefInjected: 1\r\nB: 01234567\r\n\r\n")
+    }
 }
