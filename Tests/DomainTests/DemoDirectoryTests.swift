@@ -24,6 +24,15 @@ final class DemoDirectoryTests: XCTestCase {
         XCTAssertNil(directory.user(login: "nobody"))
     }
 
+    func testIdOfLoginNeedsTheLoginExactlyAsTheDirectoryWritesIt() {
+        XCTAssertEqual(directory.id(ofLogin: "grace2"), 2)
+        XCTAssertNil(directory.id(ofLogin: "grace02"), "a leading zero")
+        XCTAssertNil(directory.id(ofLogin: "Grace2"), "another case")
+        XCTAssertNil(directory.id(ofLogin: "grace2\u{301}"), "a combining mark on the last digit")
+        XCTAssertNil(directory.id(ofLogin: "ada0"))
+        XCTAssertNil(directory.id(ofLogin: "ada99999999999999999999999"), "more digits than an Int holds")
+    }
+
     func testEveryFifthUserHasNoName() {
         XCTAssertNil(directory.user(id: 5)?.name)
         XCTAssertNotNil(directory.user(id: 4)?.name)

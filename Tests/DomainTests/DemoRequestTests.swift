@@ -31,7 +31,33 @@ final class DemoRequestTests: XCTestCase {
         XCTAssertEqual(request.query, ["since": "3&\u{301}x=1"])
     }
 
-    func testHeaderNamesAreLowerCased() {
-        XCTAssertEqual(DemoRequest(target: "/", headers: ["If-None-Match": "\"a\""]).headers, ["if-none-match": "\"a\""])
+    func testAQueryValueIsWhatTheQueryDictionaryHolds() {
+        let targets = [
+            "/users", "/users?", "/users?since=3&per_page=2", "/users?per_page=3&per_page=5", "/users?=x&since=&&", "/users?since",
+            "/users?since=a=b", "/users?&&since=4&", "/users?per%5Fpage=3&since=%zz", "/users?since=3&\u{301}x=1", "/usérs?since=1",
+            "/users?since=+3&per_page=-1", "/users?SINCE=3", "/users?since=1?since=2",
+        ]
+        for target in targets {
+            let request = DemoRequest(target: target)
+            for name in ["since", "per_page", "", "x", "SINCE"] {
+                XCTAssertEqual(request.queryValue(name), request.query[name], "\(name) in \(target)")
+            }
+        }
+    }
+
+    func testIfNoneMatchIsFoundInHeaderFieldsOfAnyCase() {
+        XCTAssertEqual(DemoRequest(target: "/", headers: ["if-NONE-match": "\"a\""]).ifNoneMatch, "\"a\"")
+        XCTAssertNil(DemoRequest(target: "/", headers: ["If-Match": "\"a\""]).ifNoneMatch)
+    }
+
+    func testAQuestionMarkFollowedByACombiningMarkStartsNoQuery() {
+        let request = DemoRequest(target: "/users?\u{301}since=3")
+        XCTAssertEqual(request.path, "/users?\u{301}since=3")
+        XCTAssertEqual(request.query, [:])
+    }
+
+    func testAnEmptyQueryIsNoParameters() {
+        XCTAssertEqual(DemoRequest(target: "/users?").path, "/users")
+        XCTAssertEqual(DemoRequest(target: "/users?").query, [:])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Streams
 import StreamsTesting
 import XCTest
@@ -182,6 +183,32 @@ final class DemoUpstreamTests: XCTestCase {
         recorder.watch(upstream.respond(to: DemoRequest(target: "/users"))).dispose()
         scheduler.advance(by: .seconds(1))
         XCTAssertTrue(recorder.events.isEmpty)
+    }
+
+    func testAnHTTPResponseWithoutLatencyIsAnsweredWhenAsked() {
+        let upstream = DemoUpstream(configuration: .init(users: 10))
+        let stream = upstream.httpResponse(
+            to: DemoRequest(target: "/users/ada1"), acceptEncoding: nil, encodings: DemoGzipVariants(compressionMinimumBytes: 256))
+        XCTAssertEqual(upstream.statistics.requests, 1, "made before anyone watches")
+        let recorder = EventRecorder<Response>()
+        recorder.watch(stream)
+        XCTAssertEqual(recorder.values.map(\.status.code), [200])
+        XCTAssertTrue(recorder.ended)
+    }
+
+    func testAnHTTPResponseWithLatencyIsAnsweredWhenWatchedAndDue() {
+        let scheduler = TestScheduler()
+        let upstream = DemoUpstream(configuration: .init(users: 10, latency: .milliseconds(50)), scheduler: scheduler)
+        let recorder = EventRecorder<Response>()
+        let stream = upstream.httpResponse(
+            to: DemoRequest(target: "/users/ada1"), acceptEncoding: "gzip", encodings: DemoGzipVariants(compressionMinimumBytes: 256))
+        XCTAssertEqual(upstream.statistics.requests, 0)
+        recorder.watch(stream)
+        scheduler.advance(by: .milliseconds(49))
+        XCTAssertTrue(recorder.events.isEmpty)
+        scheduler.advance(by: .milliseconds(1))
+        XCTAssertEqual(recorder.values.map { $0.headers["Content-Encoding"] }, ["gzip"])
+        XCTAssertEqual(upstream.statistics.requests, 1)
     }
 
     // MARK: Stored answers

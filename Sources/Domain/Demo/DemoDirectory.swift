@@ -38,7 +38,7 @@ public struct DemoDirectory: Sendable {
         let last = Self.lastNames[Int(hash.next() % UInt64(Self.lastNames.count))]
         // Every fifth user has no display name, as many GitHub accounts do.
         let name: String? = id % 5 == 0 ? nil : "\(first) \(last)"
-        let login = "\(first.lowercased())\(id)"
+        let login = Self.login(of: id)
         // Every third user leaves company, location and bio empty, as most accounts do.
         let sparse = id % 3 == 0
         return DemoUser(
@@ -56,10 +56,24 @@ public struct DemoDirectory: Sendable {
     }
 
     public func user(login: String) -> DemoUser? {
-        let digits = login.reversed().prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, let id = Int(String(digits.reversed())), let user = user(id: id) else { return nil }
-        return user.login == login ? user : nil
+        id(ofLogin: login).flatMap(user(id:))
     }
+
+    /// The id of the user with this login, without making the user (formatting its dates
+    /// is most of the 19,000 instructions `user(login:)` costs).
+    public func id(ofLogin login: String) -> Int? {
+        // Logins are ASCII: a login with other bytes names no user.
+        let digits = login.utf8.reversed().prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard !digits.isEmpty, let id = Int(Substring(login.utf8.suffix(digits.count))), id >= 1, id <= userCount else { return nil }
+        return Self.login(of: id) == login ? id : nil
+    }
+
+    /// The lower-cased first name and the id ("ada1", "grace2").
+    static func login(of id: Int) -> String {
+        loginPrefixes[(id - 1) % loginPrefixes.count] + String(id)
+    }
+
+    private static let loginPrefixes = firstNames.map { $0.lowercased() }
 
     /// Users with `id > since`, ascending, at most `perPage` of them.
     public func users(since: Int, perPage: Int) -> [DemoUser] {

@@ -114,24 +114,21 @@ public final class DemoUpstream: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return respond(405, Self.methodNotAllowed, now: now)
         }
-        let segments = Substring(request.path).pieces(separatedBy: "/", isASCII: request.path.isASCII)
-        switch segments.count {
-        case 1 where segments[0] == "rate_limit":
+        switch DemoRoute(request) {
+        case .rateLimit:
             let core = rateLimit.core(now: now)
             return respond(200, .json(.object(["resources": .object(["core": core]), "rate": core]), tagged: true), now: now)
-        case 1 where segments[0].hasSuffix(".png"):
-            return avatarRedirect(login: String(segments[0].dropLast(4)), request, now: now)
-        case 2 where segments[0] == "u":
-            return avatar(id: Int(segments[1]), request)
-        case 1 where segments[0] == "users", 2 where segments[0] == "users", 3 where segments[0] == "users" && segments[2] == "repos":
-            return api(request, now: now) {
-                switch segments.count {
-                case 1: usersPage(request)
-                case 2: userDetail(login: String(segments[1]), request)
-                default: repos(login: String(segments[1]), request)
-                }
-            }
-        default:
+        case .avatarRedirect(let login):
+            return avatarRedirect(login: String(login), request, now: now)
+        case .avatar(let id):
+            return avatar(id: id, ifNoneMatch: request.ifNoneMatch)
+        case .users:
+            return api(request, now: now) { usersPage(request) }
+        case .user(let login):
+            return api(request, now: now) { userDetail(login: String(login), request) }
+        case .repos(let login):
+            return api(request, now: now) { repos(login: String(login), request) }
+        case .notFound:
             return respond(404, Self.notFound, now: now)
         }
     }
@@ -147,7 +144,7 @@ public final class DemoUpstream: Sendable {
     /// not count a 304), else counted against the rate limit, which may refuse it.
     private func api(_ request: DemoRequest, now: Date, _ answer: () -> (status: Int, document: DemoDocument)) -> DemoResponse {
         let (status, document) = answer()
-        if status == 200, let etag = document.etag, let condition = request.headers["if-none-match"], Self.matches(condition, etag: etag) {
+        if status == 200, let etag = document.etag, let condition = request.ifNoneMatch, Self.matches(condition, etag: etag) {
             var fields = HTTPHeaders([("ETag", etag)])
             rateLimit.snapshot(now: now).appendFields(to: &fields)
             return DemoResponse(status: 304, fields: fields)
@@ -186,7 +183,7 @@ public final class DemoUpstream: Sendable {
     }
 
     private func usersPage(_ request: DemoRequest) -> (status: Int, document: DemoDocument) {
-        guard let since = Int(request.query["since"] ?? "0"), let perPage = Int(request.query["per_page"] ?? "30"), perPage > 0 else {
+        guard let since = Int(request.queryValue("since") ?? "0"), let perPage = Int(request.queryValue("per_page") ?? "30"), perPage > 0 else {
             return (422, Self.validationFailed)
         }
         let size = min(perPage, Self.maxPerPage)
@@ -214,7 +211,7 @@ public final class DemoUpstream: Sendable {
     /// `?per_page=` (default 30, at most 100) and `?page=` (from 1), with GitHub's `Link`
     /// relations `prev`, `next`, `last` and `first`.
     private func repos(login: String, _ request: DemoRequest) -> (status: Int, document: DemoDocument) {
-        guard let perPage = Int(request.query["per_page"] ?? "30"), perPage > 0, let page = Int(request.query["page"] ?? "1"), page > 0 else {
+        guard let perPage = Int(request.queryValue("per_page") ?? "30"), perPage > 0, let page = Int(request.queryValue("page") ?? "1"), page > 0 else {
             return directory.user(login: login) == nil ? (404, Self.notFound) : (422, Self.validationFailed)
         }
         let size = min(perPage, Self.maxPerPage)
@@ -239,15 +236,15 @@ public final class DemoUpstream: Sendable {
 
     /// `/{login}.png` on the API origin redirects to the avatar origin, as github.com does.
     private func avatarRedirect(login: String, _ request: DemoRequest, now: Date) -> DemoResponse {
-        guard let user = directory.user(login: login) else { return respond(404, Self.notFound, now: now) }
-        return DemoResponse(status: 302, fields: HTTPHeaders([("Content-Length", "0"), ("Location", "\(shapes(request).avatars)/u/\(user.id)?v=4")]))
+        guard let id = directory.id(ofLogin: login) else { return respond(404, Self.notFound, now: now) }
+        return DemoResponse(status: 302, fields: HTTPHeaders([("Content-Length", "0"), ("Location", "\(shapes(request).avatars)/u/\(id)?v=4")]))
     }
 
-    private func avatar(id: Int?, _ request: DemoRequest) -> DemoResponse {
+    private func avatar(id: Int?, ifNoneMatch condition: String?) -> DemoResponse {
         guard let id, let image = avatars.value(for: id, orMake: { directory.user(id: id).map(DemoDocument.avatar(of:)) }) else {
             return DemoResponse(status: 404, fields: HTTPHeaders([("Content-Type", "text/plain")]), body: Array("Not Found".utf8))
         }
-        if let etag = image.etag, let condition = request.headers["if-none-match"], Self.matches(condition, etag: etag) {
+        if let etag = image.etag, let condition, Self.matches(condition, etag: etag) {
             return DemoResponse(status: 304, fields: HTTPHeaders([("Cache-Control", DemoDocument.avatarCacheControl), ("ETag", etag)]))
         }
         return DemoResponse(status: 200, fields: image.fields, body: image.body, isStored: true)

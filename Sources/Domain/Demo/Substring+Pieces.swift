@@ -32,7 +32,3 @@ extension Substring {
         return pieces
     }
 }
-
-extension StringProtocol {
-    var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
-}

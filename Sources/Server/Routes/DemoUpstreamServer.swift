@@ -36,14 +36,12 @@ public final class DemoUpstreamServer: Sendable {
     static func handler(
         _ upstream: DemoUpstream, _ encodings: DemoGzipVariants, host: String, port: Int
     ) -> @Sendable (Request) -> DataStream<Response> {
-        { request in
-            var headers: [String: String] = [:]
-            if let condition = request.headers["If-None-Match"] { headers["If-None-Match"] = condition }
+        let listening = "\(host):\(port)"
+        return { request in
             let demoRequest = DemoRequest(
-                method: request.method.rawValue, target: request.target, host: request.headers["Host"] ?? "\(host):\(port)",
-                headers: headers)
-            let acceptEncoding = request.headers["Accept-Encoding"]
-            return upstream.respond(to: demoRequest).map { encodings.response(for: $0, acceptEncoding: acceptEncoding) }
+                method: request.method.rawValue, target: request.target, host: request.headers["Host"] ?? listening,
+                ifNoneMatch: request.headers["If-None-Match"])
+            return upstream.httpResponse(to: demoRequest, acceptEncoding: request.headers["Accept-Encoding"], encodings: encodings)
         }
     }
 
@@ -80,24 +78,6 @@ public final class DemoUpstreamServer: Sendable {
         avatarServer.shutdown(deadline: deadline) { done.signal() }
         for _ in 0..<2 { _ = done.wait(timeout: .now() + .seconds(Int(deadline.components.seconds) + 3)) }
     }
-
-    /// The answer as it is; the writer compresses it if the request asks for that.
-    static func response(for answer: DemoResponse) -> Response {
-        guard let cut = answer.truncatedAfter else {
-            return Response(status: HTTPStatus(code: answer.status), headers: answer.fields, body: .bytes(answer.body))
-        }
-        // Half a body, then a failure: the engine closes without the last chunk,
-        // which the client sees as a connection cut mid-response.
-        let partial = Array(answer.body.prefix(cut))
-        let body = DataStream<[UInt8]> { watcher in
-            watcher.data(partial)
-            watcher.error(DemoCut())
-            return Disposable()
-        }
-        return Response(status: HTTPStatus(code: answer.status), headers: answer.fields, body: .stream(body))
-    }
-
-    struct DemoCut: Error {}
 }
 
 extension DemoUpstreamServer {

@@ -22,7 +22,7 @@ final class AvatarErrorPolicyRouteTests: XCTestCase {
                     """
                 return .just(.json(page))
             }
-            return demo.respond(to: DemoRequest(target: request.target, host: host)).map(DemoUpstreamServer.response(for:))
+            return demo.respond(to: DemoRequest(target: request.target, host: host)).map(\.httpResponse)
         })
         fixture = try UserAPIFixture(upstreamURL: URL(string: "http://127.0.0.1:\(upstream.port)")!)
     }

@@ -19,7 +19,7 @@ final class UpstreamTLSTests: XCTestCase {
         let upstream = DemoUpstream(configuration: .init(users: 10))
         server = try TestServer(router: Router { request in
             upstream.respond(to: DemoRequest(target: request.target, host: request.headers["Host"] ?? "localhost"))
-                .map(DemoUpstreamServer.response(for:))
+                .map(\.httpResponse)
         }) { [certificate, key] in
             $0.tls = .server(certificateChainFile: certificate, privateKeyFile: key)
         }

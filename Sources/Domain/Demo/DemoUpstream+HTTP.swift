@@ -1,0 +1,15 @@
+import HTTP
+import Streams
+
+extension DemoUpstream {
+    /// The answer as the HTTP server sends it, each stored answer gzipped once by `encodings`.
+    /// Without latency it is made when asked, as the server watches a handler's stream at once:
+    /// one stage instead of three (`just`, the answer's `map`, the encoding's `map`), which
+    /// cost about 1,900 instructions and 4 allocations an answer.
+    package func httpResponse(to request: DemoRequest, acceptEncoding: String?, encodings: DemoGzipVariants) -> DataStream<Response> {
+        guard configuration.latency > .zero else {
+            return .just(encodings.response(for: answer(request), acceptEncoding: acceptEncoding))
+        }
+        return respond(to: request).map { encodings.response(for: $0, acceptEncoding: acceptEncoding) }
+    }
+}
