@@ -83,43 +83,43 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(pattern(router, .delete, "/any//path"), "*")
     }
 
+    private func routerAnswering(_ pattern: String) -> Router {
+        var router = Router()
+        router.get(pattern) { _ in .just(.text("")) }
+        return router
+    }
+
     private func parameters(_ router: Router, _ path: String) -> [String: String]? {
         if case .matched(_, _, let parameters) = router.resolve(method: .get, path: path) { return parameters }
         return nil
     }
 
     func testEmptySegmentsOfAPathAreIgnored() {
-        var router = Router()
-        router.get("/users/{login}/avatar") { _ in .just(.text("")) }
+        let router = routerAnswering("/users/{login}/avatar")
         XCTAssertEqual(parameters(router, "//users///ada1/avatar/"), ["login": "ada1"])
         XCTAssertNil(parameters(router, "/users//avatar"))
     }
 
     func testAParameterCapturesItsSegmentAsDecoded() {
-        var router = Router()
-        router.get("/users/{login}") { _ in .just(.text("")) }
+        let router = routerAnswering("/users/{login}")
         XCTAssertEqual(parameters(router, Request(method: .get, target: "/users/%C3%A9t%C3%A9%20x").path), ["login": "été x"])
     }
 
     func testANonASCIILiteralMatchesACanonicallyEquivalentSpelling() {
-        var router = Router()
-        router.get("/caf\u{E9}/{item}") { _ in .just(.text("")) }
+        let router = routerAnswering("/caf\u{E9}/{item}")
         XCTAssertEqual(parameters(router, "/cafe\u{301}/1"), ["item": "1"])
         XCTAssertNil(parameters(router, "/cafe/1"))
     }
 
     func testAPathOfManySegmentsIsMatched() {
-        var router = Router()
-        let names = (1...40).map { "p\($0)" }
-        router.get("/" + names.map { "{\($0)}" }.joined(separator: "/")) { _ in .just(.text("")) }
+        let router = routerAnswering("/" + (1...40).map { "{p\($0)}" }.joined(separator: "/"))
         let found = parameters(router, "/" + (1...40).map(String.init).joined(separator: "/"))
         XCTAssertEqual(found?.count, 40)
         XCTAssertEqual(found?["p40"], "40")
     }
 
     func testALiteralSegmentMustMatchEveryByte() {
-        var router = Router()
-        router.get("/users/{login}/avatar") { _ in .just(.text("")) }
+        let router = routerAnswering("/users/{login}/avatar")
         XCTAssertNil(parameters(router, "/users/a/avatars"))
         XCTAssertNil(parameters(router, "/users/a/Avatar"))
         guard case .notFound = router.resolve(method: .get, path: "/users/a/avatar/x") else { return XCTFail() }
