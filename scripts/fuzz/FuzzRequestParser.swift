@@ -42,7 +42,12 @@ private func describe(_ output: RequestParser.Output, limits: HTTPLimits) -> Str
             precondition(!value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }), "CR/LF/NUL in a value accepted")
         }
         if let length = head.contentLength { precondition(body.count == length, "body length differs from Content-Length") }
-        return "request \(head.method) \(head.target) \(head.version) \(head.headers.count) fields, body \(body)"
+        // Everything the parser notes, so a head replayed from the last one's field block (whole
+        // feeding) must match the same head read line by line (split feeding).
+        let fields = head.headers.map { "\($0.name): \($0.value)" }
+        let notes = "\(String(describing: head.requestIDField)) \(String(describing: head.userAgentField)) \(head.wantsKeepAlive) "
+            + "\(head.targetIsPath) \(String(describing: head.plainPathQueryMark)) \(head.expectsContinue) \(head.isChunked)"
+        return "request \(head.method) \(head.target) \(head.version) \(fields) \(notes), body \(body)"
     case .failure(let error):
         return "failure \(error)"
     }

@@ -74,6 +74,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         return false
     }
 
+    /// The fields where they lie, for a reader that only looks: iterating copies (retains) each
+    /// name and value, about 25 retains and releases per response head (callgrind).
+    func withFields<Result>(_ body: (UnsafeBufferPointer<Field>) -> Result) -> Result {
+        storage.withUnsafeBufferPointer(body)
+    }
+
     public func makeIterator() -> IndexingIterator<[Field]> {
         storage.makeIterator()
     }

@@ -34,7 +34,12 @@ enum HTTPSyntax {
 
     /// `HTTP/d.d`.
     static func version(_ bytes: UnsafeRawBufferPointer) -> HTTPVersion? {
-        guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8) else { return nil }
+        guard bytes.count == 8 else { return nil }
+        // The two versions in use, as one word each: `starts(with:)` cost about 280 instructions.
+        let word = bytes.loadUnaligned(as: UInt64.self)
+        if word == http11Word { return .http1_1 }
+        if word == http10Word { return .http1_0 }
+        guard bytes.starts(with: "HTTP/".utf8) else { return nil }
         let major = bytes[5], dot = bytes[6], minor = bytes[7]
         guard (48...57).contains(major), dot == 46, (48...57).contains(minor) else { return nil }
         if major == 49 && minor == 49 { return .http1_1 }
@@ -42,12 +47,23 @@ enum HTTPSyntax {
         return HTTPVersion(major: Int(major - 48), minor: Int(minor - 48))
     }
 
+    /// `HTTP/1.1` and `HTTP/1.0` as the bytes of a word loaded from memory.
+    private static let http11Word = UInt64(littleEndian: 0x312E_312F_5054_5448)
+    private static let http10Word = UInt64(littleEndian: 0x302E_312F_5054_5448)
+
     /// Common methods reuse their constants; others become a new token.
     static func method(_ bytes: UnsafeRawBufferPointer) -> HTTPMethod {
-        if bytes.elementsEqual("GET".utf8) { return .get }
-        if bytes.elementsEqual("POST".utf8) { return .post }
-        if bytes.elementsEqual("HEAD".utf8) { return .head }
-        return HTTPMethod(String(decoding: bytes, as: UTF8.self))
+        // Compared byte by byte: `elementsEqual` on the UTF-8 views cost about 230 instructions.
+        switch bytes.count {
+        case 3 where bytes[0] == UInt8(ascii: "G") && bytes[1] == UInt8(ascii: "E") && bytes[2] == UInt8(ascii: "T"):
+            return .get
+        case 4 where bytes[1] == UInt8(ascii: "O") && bytes[0] == UInt8(ascii: "P") && bytes[2] == UInt8(ascii: "S") && bytes[3] == UInt8(ascii: "T"):
+            return .post
+        case 4 where bytes[1] == UInt8(ascii: "E") && bytes[0] == UInt8(ascii: "H") && bytes[2] == UInt8(ascii: "A") && bytes[3] == UInt8(ascii: "D"):
+            return .head
+        default:
+            return HTTPMethod(String(decoding: bytes, as: UTF8.self))
+        }
     }
 
     /// True when `bytes` spell `lowercase` (lower-case letters, digits, `-`) in any ASCII case.

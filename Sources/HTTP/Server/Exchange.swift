@@ -7,6 +7,10 @@ import Streams
 final class Exchange: @unchecked Sendable {
     let request: Request
     let startedAt: ContinuousClock.Instant
+    /// What the request's head asked of the connection and named as its client, as the parser
+    /// noted them (the request's own header list is not searched per exchange).
+    let wantsKeepAlive: Bool
+    let userAgent: String?
     var handlerSubscription: Disposable?
     var bodySubscription: Disposable?
     var responded = false
@@ -19,9 +23,11 @@ final class Exchange: @unchecked Sendable {
     /// A streamed response's head, held until its body starts so both leave in one write.
     var pendingHead: [UInt8]?
 
-    init(request: consuming Request, startedAt: ContinuousClock.Instant) {
+    init(request: consuming Request, startedAt: ContinuousClock.Instant, wantsKeepAlive: Bool, userAgent: String?) {
         self.request = request
         self.startedAt = startedAt
+        self.wantsKeepAlive = wantsKeepAlive
+        self.userAgent = userAgent
     }
 
     var isStreaming: Bool { bodySubscription != nil }

@@ -59,8 +59,13 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
         let wasPartial = parser.hasPartialRequest
-        parser.feed(bytes) { output in
-            switch output {
+        // The parser hands each output over (`consuming`), and it moves on into `pending` and then
+        // `run`: a request head borrowed and copied at each step cost about 2,000 instructions
+        // in retains, releases and outlined copies per exchange (callgrind, demo upstream).
+        // `unowned(unsafe)`: the closure does not outlive this call, which `self` outlives; captured
+        // strongly, the connection was retained and released around every line the parser handled.
+        parser.feed(bytes) { [unowned(unsafe) self] output in
+            switch consume output {
             case .continueExpected:
                 if current == nil && pending.isEmpty { stream.write(ResponseHeadEncoder.continueResponse) } else { continueOwed = true }
             case .request(let head, let body):
@@ -89,7 +94,7 @@ final class HTTPConnection: @unchecked Sendable {
                 readingPaused = false
                 stream.resumeReading()
             }
-            switch next {
+            switch consume next {
             case .failure(let error):
                 answerAndClose(error.status, detail: error.description)
                 return
@@ -109,13 +114,12 @@ final class HTTPConnection: @unchecked Sendable {
         stream.closeAfterFlush()
     }
 
-    private func run(_ head: RequestHead, body: [UInt8]) {
-        var request = Request(
-            head: head, body: body,
-            id: RequestID.next(incoming: head.requestIDField, prefix: context.configuration.requestIDPrefix),
-            remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
+    private func run(_ head: consuming RequestHead, body: consuming [UInt8]) {
+        let wantsKeepAlive = head.wantsKeepAlive, userAgent = head.userAgentField
+        let id = RequestID.next(incoming: head.requestIDField, prefix: context.configuration.requestIDPrefix)
+        var request = Request(head: head, body: body, id: id, remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
         let responses = context.router.route(&request)
-        let exchange = Exchange(request: consume request, startedAt: .now)
+        let exchange = Exchange(request: consume request, startedAt: .now, wantsKeepAlive: wantsKeepAlive, userAgent: userAgent)
         current = exchange
         // A synchronous pipeline (a fixed answer, whatever middlewares map it) runs here and now,
         // without the watcher and subscription a `watch` builds and tears down per request.
@@ -161,7 +165,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func respond(with response: Response, to exchange: Exchange) {
         let request = exchange.request
         exchange.status = response.status.code
-        exchange.keepAlive = request.wantsKeepAlive && !(draining && pending.isEmpty) && !context.isShuttingDown()
+        exchange.keepAlive = exchange.wantsKeepAlive && !(draining && pending.isEmpty) && !context.isShuttingDown()
         switch response.body {
         case .bytes(let body):
             output.removeAll(keepingCapacity: true)
@@ -267,7 +271,7 @@ final class HTTPConnection: @unchecked Sendable {
         callback(CompletedRequest(
             method: request.method, path: request.path, target: request.target, routePattern: request.routePattern,
             status: exchange.status, duration: .now - exchange.startedAt, bodyBytes: exchange.bodyBytes,
-            requestID: request.id, remoteAddress: request.remoteAddress, userAgent: request.headers["User-Agent"],
+            requestID: request.id, remoteAddress: request.remoteAddress, userAgent: exchange.userAgent,
             completed: completed
         ))
     }

@@ -85,4 +85,117 @@ final class RequestParserTests: XCTestCase {
         XCTAssertEqual(failure(parse(text, splitEvery: 1))?.status, .requestHeaderFieldsTooLarge)
         XCTAssertLessThan(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2.0)
     }
+
+    func testNotesWhereTheQueryOfAnUnescapedPathStarts() {
+        let parsed = requests(parse(
+            "GET /a?b=1 HTTP/1.1\r\nHost: x\r\n\r\nGET /a?b%20c=1?d HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /%7E?x HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\n\r\nGET a?b HTTP/1.1\r\nHost: x\r\n\r\n"))
+        XCTAssertEqual(parsed.map(\.0.plainPathQueryMark), [2, 2, nil, nil, nil])
+        let request = Request(head: parsed[1].0, body: [], id: "", remoteAddress: "", loopScheduler: nil)
+        XCTAssertEqual(request.path, "/a")
+        XCTAssertEqual(request.query["b c"], "1?d")
+    }
+
+    func testNotesTheConnectionOptionsOfEveryConnectionField() {
+        let parsed = requests(parse(
+            "GET / HTTP/1.0\r\nConnection: Upgrade , Keep-Alive\r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: x\r\nconnection: upgrade\r\nCONNECTION: te,\tCLOSE \r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: x\r\nConnection: closed, keep-alive\r\n\r\n"
+                + "GET / HTTP/1.0\r\nConnection: keep-alive-ish\r\n\r\n"))
+        XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), [true, false, true, false])
+        XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), parsed.map {
+            Request(head: $0.0, body: [], id: "", remoteAddress: "", loopScheduler: nil).wantsKeepAlive
+        })
+    }
+
+    func testNotesTheFirstUserAgentField() {
+        let parsed = requests(parse("GET / HTTP/1.1\r\nHost: x\r\nuser-agent: first/1\r\nUser-Agent: second\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+        XCTAssertEqual(parsed.map(\.0.userAgentField), ["first/1", nil])
+    }
+
+    func testAFieldLineThatChangedBetweenRequestsIsReadAfresh() {
+        let parsed = requests(parse(
+            "GET / HTTP/1.1\r\nHost: a\r\nX-Id: 1\r\nAccept: */*\r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: a\r\nX-Id: 22\r\nAccept: */*\r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: a\r\nX-Id: 33\r\nAccept: */*\r\n\r\n"
+                + "GET / HTTP/1.1\r\nAccept: */*\r\nHost: b\r\nX-Id: 33\r\n\r\n"))
+        XCTAssertEqual(parsed.map { $0.0.headers["X-Id"] }, ["1", "22", "33", "33"])
+        XCTAssertEqual(parsed.map { $0.0.headers["Host"] }, ["a", "a", "a", "b"])
+        XCTAssertEqual(parsed.map { $0.0.headers.map(\.name) }.last, ["Accept", "Host", "X-Id"])
+    }
+
+    func testARepeatedFieldLineStillCountsTowardsTheFieldLimit() {
+        var limits = HTTPLimits()
+        limits.maxHeaderFields = 2
+        let outputs = parse(
+            "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nA: 1\r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nA: 1\r\n\r\n", limits: limits)
+        XCTAssertEqual(requests(outputs).count, 2)
+        XCTAssertEqual(failure(outputs), .headersTooLarge("too many header fields"))
+    }
+
+    func testARepeatedFramingFieldLineStillFramesTheBody() {
+        let outputs = parse(
+            "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc"
+                + "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\ndef"
+                + "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nghi"
+                + "POST / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n")
+        XCTAssertEqual(requests(outputs).map { String(decoding: $0.1, as: UTF8.self) }, ["abc", "def", "ghi"])
+        XCTAssertEqual(failure(outputs), .malformed("more than one Host header"))
+    }
+
+    func testARepeatedFieldLineSplitOverReadsIsRecognised() {
+        let text = "GET / HTTP/1.1\r\nHost: a\r\nUser-Agent: u/1\r\nConnection: close\r\n\r\n"
+        for step in [1, 5, 11] {
+            let parsed = requests(parse(text + text + text, splitEvery: step))
+            XCTAssertEqual(parsed.map(\.0.userAgentField), ["u/1", "u/1", "u/1"], "split every \(step)")
+            XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), [false, false, false], "split every \(step)")
+        }
+    }
+
+    func testKnowsTheCommonMethodsAndVersionsByTheirExactBytes() {
+        let parsed = requests(parse(
+            "GET / HTTP/1.1\r\nHost: x\r\n\r\nPOST / HTTP/1.0\r\n\r\nHEAD / HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "get / HTTP/1.1\r\nHost: x\r\n\r\nPOSTS / HTTP/1.1\r\nHost: x\r\n\r\nHEAT / HTTP/1.1\r\nHost: x\r\n\r\n"))
+        XCTAssertEqual(parsed.map(\.0.method.rawValue), ["GET", "POST", "HEAD", "get", "POSTS", "HEAT"])
+        XCTAssertEqual(parsed.map(\.0.version), [.http1_1, .http1_0, .http1_1, .http1_1, .http1_1, .http1_1])
+        XCTAssertEqual(failure(parse("GET / http/1.1\r\n")), .malformed("invalid HTTP version"))
+        XCTAssertEqual(failure(parse("GET / HTTP/1.2\r\n")), .unsupportedVersion)
+        XCTAssertEqual(failure(parse("GET / HTTP/1.1x\r\n")), .malformed("invalid HTTP version"))
+    }
+
+    func testARepeatedFieldBlockGivesTheSameHeadsWhateverTheSplit() {
+        let block = "Host: a\r\nUser-Agent: u/1\r\nX-Request-ID: r\r\nConnection: close\r\n\r\n"
+        let text = (1...4).map { "GET /\($0)?q=\($0) HTTP/1.1\r\n" + block }.joined()
+        for step in [nil, 1, 7, 30] {
+            let parsed = requests(parse(text, splitEvery: step))
+            XCTAssertEqual(parsed.map(\.0.target), ["/1?q=1", "/2?q=2", "/3?q=3", "/4?q=4"], "split every \(String(describing: step))")
+            XCTAssertEqual(Set(parsed.map { $0.0.headers.map { "\($0.name)=\($0.value)" } }), [["Host=a", "User-Agent=u/1", "X-Request-ID=r", "Connection=close"]])
+            XCTAssertEqual(parsed.map(\.0.userAgentField), ["u/1", "u/1", "u/1", "u/1"])
+            XCTAssertEqual(parsed.map(\.0.requestIDField), ["r", "r", "r", "r"])
+            XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), [false, false, false, false])
+            XCTAssertEqual(parsed.map(\.0.plainPathQueryMark), [2, 2, 2, 2])
+        }
+    }
+
+    func testARepeatedFieldBlockIsJudgedAgainWithItsRequestLine() {
+        let block = "Connection: keep-alive\r\n\r\n"
+        let outputs = parse("GET / HTTP/1.0\r\n" + block + "GET / HTTP/1.0\r\n" + block + "GET / HTTP/1.0\r\n" + block + "GET / HTTP/1.1\r\n" + block)
+        XCTAssertEqual(requests(outputs).count, 3)
+        XCTAssertEqual(failure(outputs), .malformed("HTTP/1.1 request without Host"))
+    }
+
+    func testARepeatedFieldBlockStillFramesTheBody() {
+        let request = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\n"
+        let parsed = requests(parse(request + "abc" + request + "def" + request + "ghi" + request + "jkl"))
+        XCTAssertEqual(parsed.map { String(decoding: $0.1, as: UTF8.self) }, ["abc", "def", "ghi", "jkl"])
+    }
+
+    func testABlockThatDiffersFromTheLastIsReadAfresh() {
+        let parsed = requests(parse(
+            "GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: a\r\nAccept: x\r\n\r\nGET / HTTP/1.1\r\nHost: b\r\n\r\nGET / HTTP/1.1\r\nHost: b\r\n\r\n"))
+        XCTAssertEqual(parsed.map { $0.0.headers.count }, [1, 1, 1, 2, 1, 1])
+        XCTAssertEqual(parsed.map { $0.0.headers["Host"] }, ["a", "a", "a", "a", "b", "b"])
+    }
 }
