@@ -10,9 +10,10 @@ import NetCore
 ///
 /// An answer that arrives in one read (an avatar, most API answers) is parsed where it lies
 /// in the read's buffer: the head on its bytes with the request parser's pieces
-/// (`HTTPSyntax.field`, `CommonFieldName`), the body copied once. Only bytes that must wait
-/// for more are kept in `buffer`. The head as `String`s split per line cost about 31,000
-/// instructions per avatar response, with the read copied twice before (callgrind, /users).
+/// (`HTTPSyntax.field`, `ConnectionOptions`), its field lines copied once and kept as bytes
+/// (`ReceivedFields`), the body copied once. Only bytes that must wait for more are kept in
+/// `buffer`. The head as `String`s split per line cost about 31,000 instructions per avatar
+/// response, with the read copied twice before (callgrind, /users).
 struct HTTPResponseParser {
     enum Progress: Equatable {
         case needMore
@@ -55,6 +56,7 @@ struct HTTPResponseParser {
     /// of the head, about 600 instructions per answer (callgrind, `/users`).
     private var hasConnectionField = false
     private var hasTransferEncodingField = false
+    private var connectionOptions = ConnectionOptions()
     private var body: [UInt8] = []
     private var keepAlive = true
     private let expectsBody: Bool
@@ -163,7 +165,9 @@ struct HTTPResponseParser {
             guard case .success(let field) = HTTPSyntax.field(in: line) else { throw Failure.malformed("bad header field") }
             let name = UnsafeRawBufferPointer(rebasing: line[field.name])
             switch name.count {
-            case 10 where HTTPSyntax.sameToken(name, "connection"): hasConnectionField = true
+            case 10 where HTTPSyntax.sameToken(name, "connection"):
+                hasConnectionField = true
+                connectionOptions.add(UnsafeRawBufferPointer(rebasing: line[field.value]))
             case 14 where contentLengthField == nil && HTTPSyntax.sameToken(name, "content-length"): contentLengthField = builder.count
             case 16 where contentEncodingField == nil && HTTPSyntax.sameToken(name, "content-encoding"): contentEncodingField = builder.count
             case 17 where HTTPSyntax.sameToken(name, "transfer-encoding"): hasTransferEncodingField = true
@@ -180,9 +184,8 @@ struct HTTPResponseParser {
         }
         fields = builder.build()
         guard hasConnectionField else { return }
-        let headers = fields.headers
-        if headers.containsToken("close", in: "Connection") { keepAlive = false }
-        if headers.containsToken("keep-alive", in: "Connection") { keepAlive = true }
+        if connectionOptions.close { keepAlive = false }
+        if connectionOptions.keepAlive { keepAlive = true }
     }
 
     /// The value `Int(String)` reads from these bytes: an optional sign and decimal digits; nil
@@ -256,6 +259,7 @@ struct HTTPResponseParser {
             gzipCoded = false
             hasConnectionField = false
             hasTransferEncodingField = false
+            connectionOptions = ConnectionOptions()
             return nil
         }
         if !expectsBody || status == 204 || status == 304 {

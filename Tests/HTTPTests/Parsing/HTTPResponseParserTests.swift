@@ -36,6 +36,13 @@ final class HTTPResponseParserTests: XCTestCase {
         XCTAssertFalse(reusable)
     }
 
+    func testACloseOptionAmongOthersInAnyCaseMakesItNotReusable() throws {
+        var parser = HTTPResponseParser()
+        let progress = try parser.feed(bytes("HTTP/1.1 200 OK\r\nconnection: Upgrade ,  CLOSE\r\nContent-Length: 0\r\n\r\n"))
+        guard case .complete(_, let reusable) = progress else { return XCTFail("incomplete") }
+        XCTAssertFalse(reusable)
+    }
+
     func testCloseBeforeTheAnnouncedLengthIsTruncation() throws {
         var parser = HTTPResponseParser()
         XCTAssertEqual(try parser.feed(bytes("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")), .needMore)
