@@ -15,8 +15,13 @@ extension ConnectionPool {
             self.host = host
             self.port = port
             // FNV-1a; `Hasher` still seeds and finishes it in `hash(into:)`.
-            var code: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in host.utf8 { code = (code ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            // Over the host's bytes in place: through `host.utf8` it cost about 300 instructions.
+            var host = host
+            var code = host.withUTF8 { bytes in
+                var code: UInt64 = 0xCBF2_9CE4_8422_2325
+                for byte in bytes { code = (code ^ UInt64(byte)) &* 0x100_0000_01B3 }
+                return code
+            }
             code = (code ^ UInt64(UInt(bitPattern: port))) &* 0x100_0000_01B3
             hashCode = Int(truncatingIfNeeded: secure ? ~code : code)
         }
