@@ -66,4 +66,12 @@ private func check(_ response: HTTPClientResponse, method: HTTPMethod) {
         precondition(!field.name.isEmpty && field.name.utf8.allSatisfy(HTTPSyntax.isTokenCharacter), "bad header name accepted: \(field.name)")
         precondition(field.value.utf8.allSatisfy(HTTPSyntax.isFieldValueCharacter), "CR/LF/NUL in a header value accepted")
     }
+    // The fields kept as bytes read as the list made of them: by name in any case, the first value.
+    if let received = response.received {
+        let headers = response.headers
+        precondition(received.count == headers.count, "field count differs from the list's")
+        for field in headers {
+            precondition(received[field.name.uppercased()] == headers[field.name], "lookup of \(field.name) differs from the list's")
+        }
+    }
 }

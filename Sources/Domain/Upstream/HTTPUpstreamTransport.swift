@@ -71,6 +71,10 @@ extension UpstreamRequest {
 extension UpstreamResponse {
     /// The client's answer, its fields kept as received.
     init(_ response: HTTPClientResponse) {
-        self.init(status: response.status.code, received: response.headers, body: response.body)
+        if let received = response.received {
+            self.init(status: response.status.code, wire: received, body: response.body)
+        } else {
+            self.init(status: response.status.code, received: response.headers, body: response.body)
+        }
     }
 }

@@ -13,6 +13,8 @@ public struct UpstreamResponse: Sendable, Equatable {
     private enum Fields: Sendable {
         case lowercased([String: String])
         case received(HTTPHeaders)
+        /// As the client parsed them: a `String` is made only for a field read.
+        case wire(ReceivedFields)
         /// A stored answer's fields refreshed by a 304's, merged when read.
         case refreshed(Refreshed)
     }
@@ -47,6 +49,13 @@ public struct UpstreamResponse: Sendable, Equatable {
         self.body = body
     }
 
+    /// An answer with its fields as the HTTP client parsed them.
+    init(status: Int, wire fields: ReceivedFields, body: [UInt8]) {
+        self.status = status
+        self.fields = .wire(fields)
+        self.body = body
+    }
+
     /// A stored answer (`stored`: its fields, names lower-cased) with the fields of `update` in
     /// place of its own, except for the names in `kept`. The merge waits until the fields are
     /// read: merged into a new dictionary at once, a revalidated avatar cost about 25,000
@@ -54,9 +63,14 @@ public struct UpstreamResponse: Sendable, Equatable {
     init(status: Int, stored: [String: String], refreshedBy update: UpstreamResponse, keeping kept: Set<String>, body: [UInt8]) {
         self.status = status
         self.body = body
-        if case .received(let received) = update.fields {
+        switch update.fields {
+        case .received(let received):
             fields = .refreshed(Refreshed(stored: stored, update: received, kept: kept))
             return
+        case .wire(let wire):
+            fields = .refreshed(Refreshed(stored: stored, update: wire.headers, kept: kept))
+            return
+        case .lowercased, .refreshed: break
         }
         var merged = stored
         for (name, value) in update.headers where !kept.contains(name) { merged[name] = value }
@@ -70,6 +84,8 @@ public struct UpstreamResponse: Sendable, Equatable {
             case .lowercased(let headers): return headers
             case .received(let received):
                 return Self.lowercased(received)
+            case .wire(let wire):
+                return Self.lowercased(wire.headers)
             case .refreshed(let refreshed):
                 var merged = refreshed.stored
                 for (name, value) in Self.lowercased(refreshed.update) where !refreshed.kept.contains(name) { merged[name] = value }
@@ -95,6 +111,8 @@ public struct UpstreamResponse: Sendable, Equatable {
         case .lowercased(let headers): return headers[name.lowercased()]
         case .received(let received):
             return Self.joined(received, name)
+        case .wire(let wire):
+            return wire.combinedValue(for: name)
         case .refreshed(let refreshed):
             let key = name.lowercased()
             if !refreshed.kept.contains(key), let updated = Self.joined(refreshed.update, name) { return updated }

@@ -45,6 +45,34 @@ struct URLParts: Sendable, Equatable {
         }
     }
 
+    /// How many bytes `writeTarget` writes.
+    var targetCount: Int {
+        (path.isEmpty ? 1 : path.count) + (query.map { $0.isEmpty ? 0 : 1 + $0.count } ?? 0)
+    }
+
+    /// Writes what `appendTarget` appends at `start`, which has room for `targetCount` bytes.
+    func writeTarget(to start: UnsafeMutableRawPointer) {
+        var string = string
+        string.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else {
+                start.storeBytes(of: UInt8(ascii: "/"), as: UInt8.self)
+                return
+            }
+            var at = start
+            if path.isEmpty {
+                at.storeBytes(of: UInt8(ascii: "/"), as: UInt8.self)
+                at += 1
+            } else {
+                at.copyMemory(from: base + path.lowerBound, byteCount: path.count)
+                at += path.count
+            }
+            if let query, !query.isEmpty {
+                at.storeBytes(of: UInt8(ascii: "?"), as: UInt8.self)
+                (at + 1).copyMemory(from: base + query.lowerBound, byteCount: query.count)
+            }
+        }
+    }
+
     /// The path (`/` when empty) and the query (empty when there is none).
     var target: (path: Substring, query: Substring) {
         let utf8 = string.utf8

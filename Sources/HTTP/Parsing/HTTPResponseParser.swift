@@ -10,9 +10,10 @@ import NetCore
 ///
 /// An answer that arrives in one read (an avatar, most API answers) is parsed where it lies
 /// in the read's buffer: the head on its bytes with the request parser's pieces
-/// (`HTTPSyntax.field`, `CommonFieldName`), the body copied once. Only bytes that must wait
-/// for more are kept in `buffer`. The head as `String`s split per line cost about 31,000
-/// instructions per avatar response, with the read copied twice before (callgrind, /users).
+/// (`HTTPSyntax.field`, `ConnectionOptions`), its field lines copied once and kept as bytes
+/// (`ReceivedFields`), the body copied once. Only bytes that must wait for more are kept in
+/// `buffer`. The head as `String`s split per line cost about 31,000 instructions per avatar
+/// response, with the read copied twice before (callgrind, /users).
 struct HTTPResponseParser {
     enum Progress: Equatable {
         case needMore
@@ -45,12 +46,17 @@ struct HTTPResponseParser {
     private var buffer: [UInt8] = []
     private var phase = Phase.head
     private var status = 0
-    private var headers = HTTPHeaders()
+    private var fields = ReceivedFields()
+    /// The first `Content-Length` field's value, read as the fields are parsed (nil: none, or not a number).
+    private var contentLength: Int?
+    /// The first `Content-Encoding` field's value is `gzip`.
+    private var gzipCoded = false
     /// The head has a `Connection` / `Transfer-Encoding` field, noted as the fields are read:
     /// most answers have neither, and looking for their tokens in every field cost three scans
     /// of the head, about 600 instructions per answer (callgrind, `/users`).
     private var hasConnectionField = false
     private var hasTransferEncodingField = false
+    private var connectionOptions = ConnectionOptions()
     private var body: [UInt8] = []
     private var keepAlive = true
     private let expectsBody: Bool
@@ -141,30 +147,68 @@ struct HTTPResponseParser {
         throw Failure.truncated
     }
 
-    /// Status line and fields, without the blank line that ends them.
+    /// Status line and fields, without the blank line that ends them. The fields are kept as
+    /// bytes (`ReceivedFields`); the few this parser needs are read from the bytes here.
     private mutating func parseHead(_ head: UnsafeRawBufferPointer) throws {
         let statusEnd = Self.firstCRLF(in: head, from: 0) ?? head.count
         try parseStatusLine(UnsafeRawBufferPointer(rebasing: head[..<statusEnd]))
-        // Room for a GitHub API answer's fields (about 14) without regrowing.
-        headers = HTTPHeaders(reservingCapacity: 16)
-        var start = statusEnd + 2
-        while start < head.count {
-            let end = Self.firstCRLF(in: head, from: start) ?? head.count
-            let line = UnsafeRawBufferPointer(rebasing: head[start..<end])
-            start = end + 2
+        let lines = UnsafeRawBufferPointer(rebasing: head[min(statusEnd + 2, head.count)...])
+        var builder = ReceivedFields.Builder(lines: lines)
+        var contentLengthField: Int?, contentEncodingField: Int?
+        var start = 0
+        while start < lines.count {
+            let end = Self.firstCRLF(in: lines, from: start) ?? lines.count
+            let line = UnsafeRawBufferPointer(rebasing: lines[start..<end])
+            defer { start = end + 2 }
             if line.isEmpty { continue }
             // RFC 9112 §5: the name is a token; a value holds no CR, LF or NUL (fuzzing found a bare CR accepted in a name).
             guard case .success(let field) = HTTPSyntax.field(in: line) else { throw Failure.malformed("bad header field") }
             let name = UnsafeRawBufferPointer(rebasing: line[field.name])
-            if HTTPSyntax.sameToken(name, "connection") { hasConnectionField = true }
-            if HTTPSyntax.sameToken(name, "transfer-encoding") { hasTransferEncodingField = true }
-            headers.add(
-                name: CommonFieldName.string(for: name) ?? String(decoding: name, as: UTF8.self),
-                value: String(decoding: UnsafeRawBufferPointer(rebasing: line[field.value]), as: UTF8.self))
+            switch name.count {
+            case 10 where HTTPSyntax.sameToken(name, "connection"):
+                hasConnectionField = true
+                connectionOptions.add(UnsafeRawBufferPointer(rebasing: line[field.value]))
+            case 14 where contentLengthField == nil && HTTPSyntax.sameToken(name, "content-length"): contentLengthField = builder.count
+            case 16 where contentEncodingField == nil && HTTPSyntax.sameToken(name, "content-encoding"): contentEncodingField = builder.count
+            case 17 where HTTPSyntax.sameToken(name, "transfer-encoding"): hasTransferEncodingField = true
+            default: break
+            }
+            builder.add(name: (start + field.name.lowerBound)..<(start + field.name.upperBound),
+                        value: (start + field.value.lowerBound)..<(start + field.value.upperBound))
         }
+        if let contentLengthField {
+            contentLength = Self.integer(UnsafeRawBufferPointer(rebasing: lines[builder.value(contentLengthField)]))
+        }
+        if let contentEncodingField {
+            gzipCoded = HTTPSyntax.sameToken(UnsafeRawBufferPointer(rebasing: lines[builder.value(contentEncodingField)]), "gzip")
+        }
+        fields = builder.build()
         guard hasConnectionField else { return }
-        if headers.containsToken("close", in: "Connection") { keepAlive = false }
-        if headers.containsToken("keep-alive", in: "Connection") { keepAlive = true }
+        if connectionOptions.close { keepAlive = false }
+        if connectionOptions.keepAlive { keepAlive = true }
+    }
+
+    /// The value `Int(String)` reads from these bytes: an optional sign and decimal digits; nil
+    /// for anything else or a number out of range.
+    private static func integer(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var index = 0
+        var negative = false
+        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+            negative = first == UInt8(ascii: "-")
+            index = 1
+        }
+        guard index < bytes.count else { return nil }
+        var value = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- 48
+            guard digit <= 9 else { return nil }
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = negative ? shifted.subtractingReportingOverflow(Int(digit)) : shifted.addingReportingOverflow(Int(digit))
+            guard !overflowA, !overflowB else { return nil }
+            value = next
+            index += 1
+        }
+        return value
     }
 
     /// `HTTP/1.x SP 3DIGIT [SP reason]` (RFC 9112 §4); the reason phrase is not kept.
@@ -210,17 +254,20 @@ struct HTTPResponseParser {
             // An interim answer (100 Continue, 103 Early Hints): the final one follows, maybe in
             // the same read, so parsing goes on (fuzzing found it waiting for bytes already here).
             status = 0
-            headers = HTTPHeaders()
+            fields = ReceivedFields()
+            contentLength = nil
+            gzipCoded = false
             hasConnectionField = false
             hasTransferEncodingField = false
+            connectionOptions = ConnectionOptions()
             return nil
         }
         if !expectsBody || status == 204 || status == 304 {
             return try finish(trailing: trailing)
         }
-        if hasTransferEncodingField, headers.containsToken("chunked", in: "Transfer-Encoding") {
+        if hasTransferEncodingField, fields.headers.containsToken("chunked", in: "Transfer-Encoding") {
             phase = .body(.chunked(ChunkedCodec.Decoder(limits: Self.chunkedLimits)))
-        } else if let length = headers["Content-Length"].flatMap({ Int($0) }), length >= 0 {
+        } else if let length = contentLength, length >= 0 {
             // Reserved up to 1 MiB: a length is a claim, not yet bytes.
             body.reserveCapacity(min(length, 1 << 20))
             phase = .body(.length(remaining: length))
@@ -235,15 +282,15 @@ struct HTTPResponseParser {
     ///   not reused (they answer nothing this client asked).
     private mutating func finish(trailing: Int) throws -> Progress {
         phase = .done
-        var decoded = body
         // No body (HEAD, 204, 304, or empty): the coding names a representation that is not here.
-        if !body.isEmpty, let coding = headers["Content-Encoding"], HTTPHeaders.sameName(coding.trimmingSpaces, "gzip") {
-            guard let inflated = try? Gzip.decompress(body) else { throw Failure.malformed("bad gzip body") }
-            decoded = inflated
-            headers.remove(name: "Content-Encoding")
-            headers.replaceOrAdd(name: "Content-Length", value: String(decoded.count))
+        guard !body.isEmpty, gzipCoded else {
+            return .complete(HTTPClientResponse(status: HTTPStatus(code: status), received: fields, body: body), reusable: keepAlive && trailing == 0)
         }
-        let response = HTTPClientResponse(status: HTTPStatus(code: status), headers: headers, body: decoded)
+        guard let inflated = try? Gzip.decompress(body) else { throw Failure.malformed("bad gzip body") }
+        var headers = fields.headers
+        headers.remove(name: "Content-Encoding")
+        headers.replaceOrAdd(name: "Content-Length", value: String(inflated.count))
+        let response = HTTPClientResponse(status: HTTPStatus(code: status), headers: headers, body: inflated)
         return .complete(response, reusable: keepAlive && trailing == 0)
     }
 }

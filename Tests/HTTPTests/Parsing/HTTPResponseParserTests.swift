@@ -36,6 +36,13 @@ final class HTTPResponseParserTests: XCTestCase {
         XCTAssertFalse(reusable)
     }
 
+    func testACloseOptionAmongOthersInAnyCaseMakesItNotReusable() throws {
+        var parser = HTTPResponseParser()
+        let progress = try parser.feed(bytes("HTTP/1.1 200 OK\r\nconnection: Upgrade ,  CLOSE\r\nContent-Length: 0\r\n\r\n"))
+        guard case .complete(_, let reusable) = progress else { return XCTFail("incomplete") }
+        XCTAssertFalse(reusable)
+    }
+
     func testCloseBeforeTheAnnouncedLengthIsTruncation() throws {
         var parser = HTTPResponseParser()
         XCTAssertEqual(try parser.feed(bytes("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")), .needMore)
@@ -166,6 +173,22 @@ final class HTTPResponseParserTests: XCTestCase {
             XCTAssertThrowsError(try parser.feed(bytes(line + "\r\nContent-Length: 0\r\n\r\n")), line) { error in
                 XCTAssertEqual(error as? HTTPResponseParser.Failure, .malformed("bad status line"), line)
             }
+        }
+    }
+
+    func testTheFirstContentLengthFieldInAnyCaseFramesTheBody() throws {
+        var parser = HTTPResponseParser()
+        let progress = try parser.feed(bytes("HTTP/1.1 200 OK\r\ncontent-LENGTH: 3\r\nContent-Length: 5\r\n\r\nabc"))
+        guard case .complete(let response, let reusable) = progress else { return XCTFail("incomplete") }
+        XCTAssertEqual(response.body, bytes("abc"))
+        XCTAssertTrue(reusable)
+    }
+
+    func testALengthThatIsNoNumberLeavesTheBodyToTheConnectionsClose() throws {
+        for length in ["3x", "", "-", "99999999999999999999"] {
+            var parser = HTTPResponseParser()
+            XCTAssertEqual(try parser.feed(bytes("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\nabc")), .needMore, length)
+            XCTAssertEqual(try parser.connectionClosed().body, bytes("abc"), length)
         }
     }
 

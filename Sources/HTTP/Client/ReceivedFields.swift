@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A received answer's header fields as they came: the field lines' bytes and where each
+/// name and value lies in them, checked by the parser. A `String` is made only for a field
+/// that is read: a caller reads one or two of an answer's seven to fifteen fields, and a
+/// `String` for every name and value (plus the list they went into) cost about 2,700
+/// instructions per answer, 33 answers per `/users?limit=30` request (callgrind).
+///
+/// Names and values are looked up by name ASCII case-insensitively, in the order received.
+/// The bytes and the positions share one array (positions after the bytes, where they start
+/// and their count last), so a copy of the fields is one reference: an answer is copied
+/// several times on its way through the pipelines.
+public struct ReceivedFields: Sendable, Equatable {
+    /// Field bytes, then per field four `UInt32` offsets (name start and end, value start and end),
+    /// maybe unused room, then the bytes' length (where the offsets start) and the field count as `UInt32`s.
+    private let storage: [UInt8]
+
+    private static let spanBytes = 16
+
+    /// An empty list.
+    public init() {
+        storage = [0, 0, 0, 0, 0, 0, 0, 0]
+    }
+
+    fileprivate init(storage: [UInt8]) {
+        self.storage = storage
+    }
+
+    public var count: Int {
+        storage.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: $0.count - 4, as: UInt32.self))) }
+    }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// The fields as a list of `String` pairs, in order.
+    public var headers: HTTPHeaders {
+        storage.withUnsafeBytes { raw in
+            let fields = Self.fields(raw)
+            var headers = HTTPHeaders(reservingCapacity: fields.count + 2)
+            for index in 0..<fields.count {
+                let (name, value) = fields.span(index)
+                headers.add(
+                    name: CommonFieldName.string(for: UnsafeRawBufferPointer(rebasing: raw[name]))
+                        ?? String(decoding: UnsafeRawBufferPointer(rebasing: raw[name]), as: UTF8.self),
+                    value: String(decoding: UnsafeRawBufferPointer(rebasing: raw[value]), as: UTF8.self))
+            }
+            return headers
+        }
+    }
+
+    /// The first value of the fields named `name` (any case), or nil.
+    public subscript(name: String) -> String? {
+        var result: String?
+        forEachValue(named: name) { value in
+            result = String(decoding: value, as: UTF8.self)
+            return false
+        }
+        return result
+    }
+
+    /// The values of every field named `name` (any case) joined with `, ` (RFC 9110 §5.3); nil without one.
+    public func combinedValue(for name: String) -> String? {
+        var result: String?
+        forEachValue(named: name) { value in
+            let value = String(decoding: value, as: UTF8.self)
+            result = result.map { "\($0), \(value)" } ?? value
+            return true
+        }
+        return result
+    }
+
+    public func contains(_ name: String) -> Bool {
+        var found = false
+        forEachValue(named: name) { _ in
+            found = true
+            return false
+        }
+        return found
+    }
+
+    /// Calls `body` with the value of each field named `name` (any case), in order, until it returns false.
+    private func forEachValue(named name: String, _ body: (UnsafeRawBufferPointer) -> Bool) {
+        var name = name
+        name.withUTF8 { wanted in
+            storage.withUnsafeBytes { raw in
+                let fields = Self.fields(raw)
+                for index in 0..<fields.count {
+                    let (nameRange, valueRange) = fields.span(index)
+                    guard nameRange.count == wanted.count,
+                          Self.sameLetters(UnsafeRawBufferPointer(rebasing: raw[nameRange]), UnsafeRawBufferPointer(wanted))
+                    else { continue }
+                    if !body(UnsafeRawBufferPointer(rebasing: raw[valueRange])) { return }
+                }
+            }
+        }
+    }
+
+    /// Equal bytes, ASCII letters in any case (a field name is a token: no other byte folds).
+    private static func sameLetters(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        for index in 0..<a.count {
+            let p = a[index], q = b[index]
+            if p != q && !(p | 0x20 == q | 0x20 && (p | 0x20) >= 0x61 && (p | 0x20) <= 0x7A) { return false }
+        }
+        return true
+    }
+
+    public static func == (lhs: ReceivedFields, rhs: ReceivedFields) -> Bool {
+        lhs.headers == rhs.headers
+    }
+
+    /// The positions part of `raw` (a `storage`).
+    private static func fields(_ raw: UnsafeRawBufferPointer) -> Spans {
+        let start = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt32.self)))
+        let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self)))
+        return Spans(raw: raw, start: start, count: count)
+    }
+
+    private struct Spans {
+        let raw: UnsafeRawBufferPointer
+        let start: Int
+        let count: Int
+
+        func span(_ index: Int) -> (name: Range<Int>, value: Range<Int>) {
+            let offset = start + index * ReceivedFields.spanBytes
+            func load(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + at, as: UInt32.self))) }
+            return (load(0)..<load(4), load(8)..<load(12))
+        }
+    }
+
+    /// Collects the fields of one head: the bytes of its field lines copied once, then each
+    /// field's position within them as the parser finds it, in the same array. Positions are
+    /// stored into room made up front: appended four bytes at a time they cost about 110
+    /// instructions each, 3,300 per answer (callgrind, `/users`).
+    struct Builder {
+        private var storage: [UInt8]
+        private let linesCount: Int
+        private(set) var count = 0
+
+        /// Room for 20 fields' positions: a GitHub API answer has about 14.
+        private static let initialSlots = 20
+
+        /// - Parameter lines: the head's field lines (CRLF-separated, without the blank line).
+        init(lines: UnsafeRawBufferPointer) {
+            let size = lines.count + Self.initialSlots * ReceivedFields.spanBytes + 8
+            storage = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                // The positions' room is zeroed (one `memset`): it is written as the fields come.
+                let raw = UnsafeMutableRawBufferPointer(buffer)
+                raw.copyMemory(from: lines)
+                memset(raw.baseAddress! + lines.count, 0, size - lines.count)
+                initialized = size
+            }
+            linesCount = lines.count
+        }
+
+        /// A field whose name and value lie at these positions of `lines`.
+        mutating func add(name: Range<Int>, value: Range<Int>) {
+            let offset = linesCount + count * ReceivedFields.spanBytes
+            if offset + ReceivedFields.spanBytes + 8 > storage.count {
+                storage.append(contentsOf: repeatElement(0, count: Self.initialSlots * ReceivedFields.spanBytes))
+            }
+            storage.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: name.lowerBound).littleEndian, toByteOffset: offset, as: UInt32.self)
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: name.upperBound).littleEndian, toByteOffset: offset + 4, as: UInt32.self)
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: value.lowerBound).littleEndian, toByteOffset: offset + 8, as: UInt32.self)
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: value.upperBound).littleEndian, toByteOffset: offset + 12, as: UInt32.self)
+            }
+            count += 1
+        }
+
+        /// Where field `index`'s value lies in `lines`.
+        func value(_ index: Int) -> Range<Int> {
+            storage.withUnsafeBytes { raw in
+                let offset = linesCount + index * ReceivedFields.spanBytes
+                return Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)))
+                    ..< Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
+            }
+        }
+
+        /// The fields, unused room kept (dropping it cost about 400 instructions an answer).
+        /// Mutating, not consuming: a consumed builder's array was copied once more.
+        mutating func build() -> ReceivedFields {
+            storage.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: linesCount).littleEndian, toByteOffset: raw.count - 8, as: UInt32.self)
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: count).littleEndian, toByteOffset: raw.count - 4, as: UInt32.self)
+            }
+            return ReceivedFields(storage: storage)
+        }
+    }
+}
