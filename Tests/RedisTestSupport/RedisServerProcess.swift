@@ -77,18 +77,9 @@ public final class RedisServerProcess: @unchecked Sendable {
     /// Runs `redis-cli` against this server, e.g. `["XTRIM", "events", "MAXLEN", "0"]`; returns its output.
     @discardableResult
     public func cli(_ arguments: [String]) throws -> String {
-        let cli = Process()
-        cli.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
         var all = ["-h", "127.0.0.1", "-p", String(port)]
         if let password { all += ["--no-auth-warning", "-a", password] }
-        cli.arguments = all + arguments
-        let output = Pipe()
-        cli.standardOutput = output
-        cli.standardError = FileHandle.nullDevice
-        try cli.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        cli.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try SpawnedCommand.output("/usr/bin/redis-cli", all + arguments)
     }
 
     /// `total_connections_received` from INFO: how often clients have connected so far.
