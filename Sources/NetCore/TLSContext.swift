@@ -11,6 +11,7 @@ public final class TLSContext: @unchecked Sendable {
     private let alpnWire: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
 
     public init(configuration: TLSConfiguration) throws {
+        OpenSSLSetup.ensure()
         self.configuration = configuration
         let method = configuration.isServer ? TLS_server_method() : TLS_client_method()
         guard let context = SSL_CTX_new(method) else { throw TLSError.fromOpenSSL("SSL_CTX_new") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NetCore
 
 /// `stream-service`: the API server (`serve`, the default), the standalone demo
 /// upstream, and a health check for container HEALTHCHECKs.
@@ -10,4 +11,10 @@ struct StreamServiceCommand: ParsableCommand {
         subcommands: [ServeCommand.self, DemoUpstreamCommand.self, HealthcheckCommand.self],
         defaultSubcommand: ServeCommand.self
     )
+
+    /// OpenSSL set up before anything touches it (SHA-256, TLS), then the command line as usual.
+    static func main() {
+        OpenSSLSetup.ensure()
+        main(nil)
+    }
 }

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import COpenSSL
+import NetCore
 
 /// SHA-256 through OpenSSL, as lower-case hex.
 public enum SHA256Digest {
@@ -38,7 +39,10 @@ public enum SHA256Digest {
     /// The one-shot function fetches it again on every call (a provider query under a lock, name
     /// comparisons), which was most of a 165-byte avatar's 9,200 instructions (callgrind).
     // nonisolated(unsafe): an `EVP_MD` is immutable once fetched, and OpenSSL lets any thread use it.
-    private nonisolated(unsafe) static let algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+    private nonisolated(unsafe) static let algorithm: OpaquePointer? = {
+        OpenSSLSetup.ensure()
+        return EVP_MD_fetch(nil, "SHA256", nil)
+    }()
 
     /// The calling thread's digest context, made on its first digest and freed when the thread
     /// ends. Re-initialised for each digest, it keeps its SHA-256 state's memory: a context made
