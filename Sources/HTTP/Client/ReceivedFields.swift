@@ -91,21 +91,12 @@ public struct ReceivedFields: Sendable, Equatable {
                 for index in 0..<fields.count {
                     let (nameRange, valueRange) = fields.span(index)
                     guard nameRange.count == wanted.count,
-                          Self.sameLetters(UnsafeRawBufferPointer(rebasing: raw[nameRange]), UnsafeRawBufferPointer(wanted))
+                          HTTPHeaders.sameBytes(UnsafeRawBufferPointer(rebasing: raw[nameRange]).assumingMemoryBound(to: UInt8.self), wanted)
                     else { continue }
                     if !body(UnsafeRawBufferPointer(rebasing: raw[valueRange])) { return }
                 }
             }
         }
-    }
-
-    /// Equal bytes, ASCII letters in any case (a field name is a token: no other byte folds).
-    private static func sameLetters(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        for index in 0..<a.count {
-            let p = a[index], q = b[index]
-            if p != q && !(p | 0x20 == q | 0x20 && (p | 0x20) >= 0x61 && (p | 0x20) <= 0x7A) { return false }
-        }
-        return true
     }
 
     public static func == (lhs: ReceivedFields, rhs: ReceivedFields) -> Bool {

@@ -115,7 +115,8 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         return true
     }
 
-    private static func sameBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Two names' bytes of the same count, ASCII letters in any case (`ReceivedFields` compares in place too).
+    static func sameBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
         for index in 0..<x.count where !sameByte(x[index], y[index]) { return false }
         return true
     }
