@@ -2,7 +2,7 @@
 """Summarise scripts/bench-server's raw lines (stdin) into medians per server and ratios ours/peer.
 
 Input lines: `HEALTH <server> /health c=N rps=… p50=…ms p99=…ms … rss_peak=…MB … other_cpu=…` (load.sh),
-`TICKS <server> {json}` and `EVENTS<N> <server> {json}` (sse_clients.py --json).
+`RATE <server> /health c=N rate=R … p99=…ms … srv_cpu_us=…` (rate-load), `TICKS <server> {json}` and `EVENTS<N> <server> {json}` (sse_clients.py --json).
 """
 import json
 import re
@@ -43,7 +43,7 @@ def table(header, rows):
         print(line(r))
 
 
-health, ticks, events, capacity = {}, {}, {}, []
+health, rated, ticks, events, capacity = {}, {}, {}, {}, []
 for raw in sys.stdin:
     parts = raw.strip().split(" ", 2)
     if len(parts) < 3:
@@ -62,6 +62,10 @@ for raw in sys.stdin:
             # Server CPU per request in µs: busy cores over the run / requests per second.
             "cpu_us": (num(rest, "srv_cpu") / num(rest, "rps") * 1e6) if num(rest, "srv_cpu") is not None and num(rest, "rps") else None,
         })
+    elif kind == "RATE":
+        key = (int(num(rest, "c") or 0), int(num(rest, "rate") or 0))
+        rated.setdefault(key, {}).setdefault(server, []).append(
+            {k: num(rest, k) for k in ("achieved", "p50", "p99", "p999", "max", "srv_cpu_us", "client_late_p99", "errors", "non2xx")})
     elif kind == "CAPACITY":
         try:
             capacity.append((server, json.loads(rest)))
@@ -136,6 +140,25 @@ def sse_rows(results, servers):
 
 SSE_HEADER = ["server", "complete", "conn fail", "events", "TTFE p50 ms", "TTFE p99 ms", "lag p50 ms", "lag p99 ms",
               "RSS MB", "threads", "srv cpu", "client cpu%", "other_cpu", "runs"]
+
+if rated:
+    print("\nGET /health at a fixed offered rate (rate-load, open loop, latency from when each request was due; medians over rounds)")
+    rows = []
+    for c, rate in sorted(rated):
+        runs = rated[(c, rate)]
+        summary = {server: {k: med([r[k] for r in runs[server]]) for k in runs[server][0]} for server in runs}
+        for server in [s for s in ORDER if s in runs]:
+            r = summary[server]
+            vs = ""
+            if server.startswith("ours"):
+                vs = " ; ".join(f"{p}: p99 {ratio(r['p99'], summary[p]['p99'])}, p99.9 {ratio(r['p999'], summary[p]['p999'])}, "
+                                f"CPU/req {ratio(r['srv_cpu_us'], summary[p]['srv_cpu_us'])}"
+                                for p in PEERS + ["floor"] if p in summary)
+            rows.append([f"c={c}", f"{rate:,}", server, fmt(r["achieved"], 0), fmt(r["p50"], 2), fmt(r["p99"], 2), fmt(r["p999"], 2),
+                         fmt(r["max"], 1), fmt(r["srv_cpu_us"], 1), fmt(r["client_late_p99"], 2),
+                         int(sum((x["errors"] or 0) + (x["non2xx"] or 0) for x in runs[server])), len(runs[server]), vs])
+    table(["conns", "offered req/s", "server", "achieved", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "CPU µs/req",
+           "client late p99 ms", "errors", "rounds", "ours vs peer"], rows)
 
 if ticks:
     print("\nSSE /ticks?everyMs=100&count=50 (sse_clients.py; medians over runs)")
