@@ -61,15 +61,20 @@ let package = Package(
         ),
         .testTarget(name: "StreamsTests", dependencies: ["StreamServiceConcurrency", "Streams", "StreamsTesting"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        // Child processes (redis-server, redis-cli, openssl, stream-service) through posix_spawn, not Foundation.Process.
+        .target(name: "ProcessTestSupport", dependencies: ["CProcessSpawn"], path: "Tests/ProcessTestSupport"),
+        // pipe2 and posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module (no _GNU_SOURCE) hides.
+        .target(name: "CProcessSpawn", path: "Tests/CProcessSpawn"),
+        .testTarget(name: "ProcessTestSupportTests", dependencies: ["ProcessTestSupport"]),
         // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
-        .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "StreamServiceConcurrency"], path: "Tests/HTTPTestSupport"),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "NetCore", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "StreamServiceConcurrency", "ProcessTestSupport"], path: "Tests/HTTPTestSupport"),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "NetCore", "ProcessTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Starts, pauses and stops real redis-server processes for the tests that need one.
-        .target(name: "RedisTestSupport", dependencies: ["NetCore"], path: "Tests/RedisTestSupport"),
+        .target(name: "RedisTestSupport", dependencies: ["NetCore", "ProcessTestSupport"], path: "Tests/RedisTestSupport"),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "HTTPTestSupport", "StreamServiceConcurrency", "NetCore"]),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "NetCore", "Redis", "RedisTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "NetCore", "Redis", "RedisTestSupport", "ProcessTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
             // An extract of GitHub's published REST schemas the demo upstream is checked against.
             resources: [.copy("Routes/Resources")]),
     ],

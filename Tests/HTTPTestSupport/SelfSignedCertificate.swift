@@ -1,9 +1,12 @@
 import Foundation
+import ProcessTestSupport
 
 /// A throwaway certificate and key for `localhost`, made by the `openssl` CLI in a
 /// temporary folder at test time.
 public struct SelfSignedCertificate: Sendable {
-    public struct CreationFailed: Error { let status: Int32 }
+    public struct CreationFailed: Error, CustomStringConvertible {
+        public let description: String
+    }
 
     public let directory: URL
     public var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
@@ -13,17 +16,14 @@ public struct SelfSignedCertificate: Sendable {
     public init(label: String, rsa: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
+        let openssl = try ChildProcess.run("/usr/bin/openssl", [
             "req", "-x509", "-newkey"] + (rsa ? ["rsa:2048"] : ["ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]) + ["-nodes",
             "-keyout", keyPath, "-out", certificatePath, "-days", "1", "-subj", "/CN=localhost",
             "-addext", "subjectAltName=DNS:localhost",
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw CreationFailed(status: openssl.terminationStatus) }
+        ])
+        guard openssl.termination == .exited(0) else {
+            throw CreationFailed(description: "openssl req ended with \(openssl.termination): \(openssl.errorOutput)")
+        }
     }
 
     public func remove() {

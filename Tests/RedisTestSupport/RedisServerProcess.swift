@@ -1,8 +1,10 @@
 import Foundation
 import NetCore
+import ProcessTestSupport
 
 /// A real `redis-server` (Debian's package) for one test: its own free loopback
-/// port, no persistence (`--save "" --appendonly no`), started and stopped by PID.
+/// port, no persistence (`--save "" --appendonly no`), started and stopped by PID
+/// (a `ChildProcess`: killed and reaped when the last reference goes).
 ///
 /// A missing binary or a server that does not answer PING within 5 s throws an
 /// error naming the cause, so a test needing Redis fails rather than skips.
@@ -19,7 +21,7 @@ public final class RedisServerProcess: @unchecked Sendable {
     /// For TLS servers: the certificate directory; the plain port is then closed.
     public let tls: (certificate: String, key: String)?
     private let extraArguments: [String]
-    private var process: Process
+    private var process: ChildProcess
 
     /// - Parameters:
     ///   - password: `requirepass`, so clients must AUTH.
@@ -32,19 +34,11 @@ public final class RedisServerProcess: @unchecked Sendable {
         self.tls = tls
         extraArguments = arguments
         port = try Self.freeLoopbackPort()
-        process = Process()
-        try launch()
+        process = try Self.launch(port: port, password: password, tls: tls, extraArguments: arguments)
+        try waitUntilListening()
     }
 
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGCONT)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
 
     /// `redis://[:password@]127.0.0.1:port` (`rediss://localhost:port` for TLS, matching the certificate's name).
     public var url: String {
@@ -54,24 +48,21 @@ public final class RedisServerProcess: @unchecked Sendable {
     }
 
     /// Freezes the server (SIGSTOP): connections stay open, nothing is answered.
-    public func pause() { kill(pid, SIGSTOP) }
+    public func pause() { process.signal(SIGSTOP) }
 
     /// Thaws a paused server (SIGCONT).
-    public func resume() { kill(pid, SIGCONT) }
+    public func resume() { process.signal(SIGCONT) }
 
     /// Kills the server (SIGKILL) and waits for it to exit.
     public func stop() {
-        guard process.isRunning else { return }
-        kill(pid, SIGCONT)
-        kill(pid, SIGKILL)
-        process.waitUntilExit()
+        process.terminate()
     }
 
     /// Kills the server and starts an empty one on the same port.
     public func restart() throws {
         stop()
-        process = Process()
-        try launch()
+        process = try Self.launch(port: port, password: password, tls: tls, extraArguments: extraArguments)
+        try waitUntilListening()
     }
 
     /// Runs `redis-cli` against this server, e.g. `["XTRIM", "events", "MAXLEN", "0"]`; returns its output.
@@ -79,7 +70,7 @@ public final class RedisServerProcess: @unchecked Sendable {
     public func cli(_ arguments: [String]) throws -> String {
         var all = ["-h", "127.0.0.1", "-p", String(port)]
         if let password { all += ["--no-auth-warning", "-a", password] }
-        return try SpawnedCommand.output("/usr/bin/redis-cli", all + arguments)
+        return try ChildProcess.run("/usr/bin/redis-cli", all + arguments, errorOutput: .discarded).output
     }
 
     /// `total_connections_received` from INFO: how often clients have connected so far.
@@ -89,8 +80,7 @@ public final class RedisServerProcess: @unchecked Sendable {
         return line.flatMap { Int($0.split(separator: ":")[1]) } ?? 0
     }
 
-    private func launch() throws {
-        process.executableURL = URL(fileURLWithPath: Self.executable)
+    private static func launch(port: Int, password: String?, tls: (certificate: String, key: String)?, extraArguments: [String]) throws -> ChildProcess {
         var arguments = ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", ""]
         if let tls {
             arguments += ["--port", "0", "--tls-port", String(port), "--tls-cert-file", tls.certificate, "--tls-key-file", tls.key, "--tls-auth-clients", "no"]
@@ -98,19 +88,16 @@ public final class RedisServerProcess: @unchecked Sendable {
             arguments += ["--port", String(port)]
         }
         if let password { arguments += ["--requirepass", password] }
-        process.arguments = arguments + extraArguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try waitUntilListening()
+        // Its log (stdout) is kept for the message of a failed start.
+        return try ChildProcess(executable, arguments + extraArguments, errorOutput: .intoOutput)
     }
 
     /// Polls (every 10 ms, 5 s at most) until the port accepts a connection.
     private func waitUntilListening() throws {
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
-            guard process.isRunning else {
-                throw Failure(description: "redis-server exited with status \(process.terminationStatus) at start (port \(port))")
+            if let termination = process.termination {
+                throw Failure(description: "redis-server ended at start (port \(port)), \(termination): \(process.output.suffix(500))")
             }
             if Self.accepts(port: port) { return }
             usleep(10_000)

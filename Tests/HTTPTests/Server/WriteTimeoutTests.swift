@@ -23,7 +23,9 @@ final class AddressFamilyTests: XCTestCase {
         configuration.loopCount = 1
         let server = HTTPServer(configuration: configuration, router: TestServer.standardRouter)
         let port: Int
-        do { port = try server.start() } catch { throw XCTSkip("no IPv6 loopback here: \(error)") }
+        do { port = try server.start() } catch {
+            return XCTFail("no IPv6 loopback here (::1 cannot be bound: \(error)): enable IPv6 on the loopback interface: sysctl -w net.ipv6.conf.lo.disable_ipv6=0, or docker run --sysctl net.ipv6.conf.lo.disable_ipv6=0")
+        }
         defer { server.shutdown(deadline: .seconds(1)) {} }
         let client = try RawHTTPClient(port: port, host: "::1")
         try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
