@@ -54,6 +54,51 @@ final class WriteBatchingTests: XCTestCase {
         }
     }
 
+    /// Reads the peer until `expected` bytes arrived, it closed, or 5 s passed (waiting in `poll`).
+    private func readPeer(until expected: Int) -> String {
+        var received: [UInt8] = []
+        var waits = pollfd(fd: peer.descriptor, events: Int16(POLLIN), revents: 0)
+        while received.count < expected, poll(&waits, 1, 5_000) > 0 {
+            guard case .transferred(let n) = peer.read(into: buffer) else { break }
+            received += buffer[0..<n]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Starts the stream with `handler` as its read handler: it runs in an epoll loop's turn.
+    private func answerEachRead(with handler: @escaping (ByteStream) -> Void) {
+        let stream = self.stream!
+        loop.sync {
+            stream.onRead = { _ in handler(stream) }
+            stream.start()
+        }
+    }
+
+    func testAnAnswerWrittenByAReadinessHandlerLeavesOnceTheTurnsHandlersRan() throws {
+        let sentDuringHandler = DispatchSemaphore(value: 0)
+        let peer = self.peer!, buffer = self.buffer
+        nonisolated(unsafe) var seenByPeerDuringHandler = -1
+        answerEachRead { stream in
+            stream.write(Array("pong".utf8))
+            // Loopback delivers a send at once: had it gone out, the peer could read it now.
+            if case .transferred(let n) = peer.read(into: buffer) { seenByPeerDuringHandler = n } else { seenByPeerDuringHandler = 0 }
+            sentDuringHandler.signal()
+        }
+        _ = Array("ping".utf8).withUnsafeBytes { peer.write($0) }
+        XCTAssertEqual(sentDuringHandler.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(seenByPeerDuringHandler, 0, "the answer left before the turn's handlers were done")
+        XCTAssertEqual(readPeer(until: 4), "pong")
+    }
+
+    func testAWriteFollowedByCloseInTheSameTurnStillReachesThePeer() {
+        answerEachRead { stream in
+            stream.write(Array("bye".utf8))
+            stream.close()
+        }
+        _ = Array("ping".utf8).withUnsafeBytes { peer.write($0) }
+        XCTAssertEqual(readPeer(until: 4), "bye", "the peer gets what was written before the close, then the end")
+    }
+
     func testCloseAfterFlushInsideABatchSendsEverythingThenCloses() {
         loop.sync {
             loop.batchingWrites {
