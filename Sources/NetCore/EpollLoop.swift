@@ -173,9 +173,9 @@ final class EpollLoop: @unchecked Sendable {
             // One write batch per turn's handlers: the answers they write leave together once all of
             // them ran. Sent one by one, each send woke its client, which then preempted this thread in
             // the middle of the turn while the turn's other connections waited: at /health, wrk -c64,
-            // p99 4.05 → 2.73 ms and req/s +7 % (medians of 5 interleaved rounds). A turn with one ready
-            // descriptor has nobody waiting behind its answer, which then skips the batch's copy (1.5 %
-            // of a /users request's instructions when its turns carry one event each).
+            // p99 4.32 → 2.70 ms and req/s +8 % (medians of 5 interleaved rounds). A turn with one ready
+            // descriptor has nobody waiting behind its answer and skips the batch's copy: batching every
+            // turn cost 1.5 % more instructions per /users request from one client, this 0.6 %.
             if count > 1, let owner {
                 owner.batchingWrites { deliver(events, count: Int(count)) }
             } else {
