@@ -160,6 +160,12 @@ public final class ByteStream: @unchecked Sendable {
 
     public func close(_ reason: CloseReason = .local) {
         guard !isClosed else { return }
+        // Output held for a write batch (an epoll loop batches every turn's readiness handlers) would
+        // have gone to the kernel already without the batch: one try to send it, as that direct write was.
+        if heldForBatch {
+            heldForBatch = false
+            _ = output.withUnsafeBytes { socket.write(UnsafeRawBufferPointer(rebasing: $0[outputStart...])) }
+        }
         isClosed = true
         releaseDescriptor()
         output = []

@@ -26,6 +26,9 @@ final class EpollLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var registrations: [EpollRegistration?] = []
     @exclusivity(unchecked) private var timers = TimerHeap()
     @exclusivity(unchecked) private var running: [@Sendable () -> Void] = []
+    /// The `EventLoop` this engine runs, whose write batch spans each turn's readiness handlers.
+    /// Weak: the `EventLoop`'s deinit is what stops this thread. Set by the loop's first task.
+    @exclusivity(unchecked) private weak var owner: EventLoop?
 
     private struct Inbox {
         var tasks: [@Sendable () -> Void] = []
@@ -81,6 +84,11 @@ final class EpollLoop: @unchecked Sendable {
         stopRequested.store(true, ordering: .releasing)
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
+    }
+
+    /// Call on the loop thread.
+    func adopt(_ owner: EventLoop) {
+        self.owner = owner
     }
 
     // MARK: Readiness
@@ -162,7 +170,17 @@ final class EpollLoop: @unchecked Sendable {
                 precondition(errno == EINTR, "epoll_wait failed: errno \(errno)")
                 continue
             }
-            for index in 0..<Int(count) { deliver(events[index]) }
+            // One write batch per turn's handlers: the answers they write leave together once all of
+            // them ran. Sent one by one, each send woke its client, which then preempted this thread in
+            // the middle of the turn while the turn's other connections waited: at /health, wrk -c64,
+            // p99 4.32 → 2.70 ms and req/s +8 % (medians of 5 interleaved rounds). A turn with one ready
+            // descriptor has nobody waiting behind its answer and skips the batch's copy: batching every
+            // turn cost 1.5 % more instructions per /users request from one client, this 0.6 %.
+            if count > 1, let owner {
+                owner.batchingWrites { deliver(events, count: Int(count)) }
+            } else {
+                deliver(events, count: Int(count))
+            }
             // A handler may cancel a timer due in the same turn: it then does not run.
             for timer in timers.takeDue(now: DispatchTime.now().uptimeNanoseconds) where !timer.cancelled { timer.handler?() }
             runTasks()
@@ -170,6 +188,10 @@ final class EpollLoop: @unchecked Sendable {
         runTasks()
         registrations = []
         timers = TimerHeap()
+    }
+
+    private func deliver(_ events: UnsafeMutablePointer<epoll_event>, count: Int) {
+        for index in 0..<count { deliver(events[index]) }
     }
 
     private func deliver(_ event: epoll_event) {

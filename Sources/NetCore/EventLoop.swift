@@ -77,7 +77,11 @@ public final class EventLoop: Sendable {
         case .dispatch(let queue, _): queue.setSpecific(key: CurrentEventLoop.queueKey, value: reference)
         #if os(Linux)
         // The loop's first job, so everything it runs later sees it.
-        case .epoll(let loop): loop.execute { CurrentEventLoop.adoptThread(reference) }
+        case .epoll(let loop):
+            loop.execute { [weak self] in
+                CurrentEventLoop.adoptThread(reference)
+                if let self { loop.adopt(self) }
+            }
         #endif
         }
     }

@@ -54,6 +54,91 @@ final class WriteBatchingTests: XCTestCase {
         }
     }
 
+    /// A second loopback connection: the client end and the server end as a stream on `loop`.
+    private func connectedPair() throws -> (peer: Socket, stream: ByteStream) {
+        let port = try XCTUnwrap(listener.localAddress()?.port)
+        let address = try XCTUnwrap(SocketAddress.resolve(host: "127.0.0.1", port: port, passive: false).first)
+        let (client, _) = try Socket.startConnect(to: address)
+        var accepted: Socket?
+        for _ in 0..<1_000 where accepted == nil {
+            if case .accepted(let socket, _) = listener.accept() { accepted = socket }
+        }
+        return (client, ByteStream(socket: try XCTUnwrap(accepted, "loopback connect was not accepted"), loop: loop, remoteAddress: "test"))
+    }
+
+    /// Reads `peer` until `expected` bytes arrived, it closed, or 5 s passed (waiting in `poll`).
+    private func read(_ peer: Socket, until expected: Int) -> String {
+        var received: [UInt8] = []
+        var waits = pollfd(fd: peer.descriptor, events: Int16(POLLIN), revents: 0)
+        while received.count < expected, poll(&waits, 1, 5_000) > 0 {
+            guard case .transferred(let n) = peer.read(into: buffer) else { break }
+            received += buffer[0..<n]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Makes both streams readable in one turn of the loop: the loop is held in a task while both
+    /// peers send, so its next `epoll_wait` finds both ready. `handler` runs for each, in that turn.
+    private func readableInOneTurn(_ pairs: [(peer: Socket, stream: ByteStream)], handler: @escaping (ByteStream, Socket) -> Void) {
+        loop.sync {
+            for pair in pairs {
+                let (peer, stream) = pair
+                stream.onRead = { _ in handler(stream, peer) }
+                stream.start()
+            }
+        }
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        loop.execute {
+            held.signal()
+            release.wait()
+        }
+        held.wait()
+        for pair in pairs { _ = Array("ping".utf8).withUnsafeBytes { pair.peer.write($0) } }
+        release.signal()
+    }
+
+    func testAnswersWrittenInATurnLeaveOnceEveryHandlerOfTheTurnRan() throws {
+        let second = try connectedPair()
+        defer { loop.sync { second.stream.close() }; second.peer.close() }
+        let buffer = self.buffer
+        let handled = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var readableDuringTurn: [Int] = []
+        readableInOneTurn([(peer, stream), second]) { stream, peer in
+            stream.write(Array("pong".utf8))
+            // Loopback delivers a send at once: had an answer gone out, its peer could read it now.
+            if case .transferred(let n) = peer.read(into: buffer) { readableDuringTurn.append(n) } else { readableDuringTurn.append(0) }
+            handled.signal()
+        }
+        for _ in 0..<2 { XCTAssertEqual(handled.wait(timeout: .now() + 5), .success) }
+        XCTAssertEqual(readableDuringTurn, [0, 0], "an answer left before the turn's handlers were done")
+        XCTAssertEqual(read(peer, until: 4), "pong")
+        XCTAssertEqual(read(second.peer, until: 4), "pong")
+    }
+
+    func testAWriteFollowedByCloseInTheSameTurnStillReachesThePeer() throws {
+        let second = try connectedPair()
+        defer { second.peer.close() }
+        readableInOneTurn([(peer, stream), second]) { stream, _ in
+            stream.write(Array("bye".utf8))
+            stream.close()
+        }
+        XCTAssertEqual(read(peer, until: 4), "bye", "what was written before the close, then the end")
+        XCTAssertEqual(read(second.peer, until: 4), "bye", "what was written before the close, then the end")
+    }
+
+    func testAnAnswerAloneInItsTurnLeavesAtOnce() {
+        nonisolated(unsafe) var readableDuringTurn = -1
+        let handled = DispatchSemaphore(value: 0)
+        let buffer = self.buffer
+        readableInOneTurn([(peer, stream)]) { stream, peer in
+            stream.write(Array("pong".utf8))
+            if case .transferred(let n) = peer.read(into: buffer) { readableDuringTurn = n } else { readableDuringTurn = 0 }
+            handled.signal()
+        }
+        XCTAssertEqual(handled.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(readableDuringTurn, 4, "with nothing else in the turn there is nothing to wait for")
+    }
+
     func testCloseAfterFlushInsideABatchSendsEverythingThenCloses() {
         loop.sync {
             loop.batchingWrites {
