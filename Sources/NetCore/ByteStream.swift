@@ -160,7 +160,7 @@ public final class ByteStream: @unchecked Sendable {
 
     public func close(_ reason: CloseReason = .local) {
         guard !isClosed else { return }
-        // Output held for a write batch (an epoll loop batches every turn's readiness handlers) would
+        // Output held for a write batch (an epoll loop batches a busy turn's readiness handlers) would
         // have gone to the kernel already without the batch: one try to send it, as that direct write was.
         if heldForBatch {
             heldForBatch = false
