@@ -147,14 +147,17 @@ static long answer_length(connection *c, int *status) {
     return c->used >= head + (size_t)body ? (long)(head + (size_t)body) : 0;
 }
 
-static void readable(worker *w, connection *c) {
+static void readable(worker *w, connection *c, int epoll) {
     for (;;) {
         ssize_t got = recv(c->fd, c->buffer + c->used, sizeof c->buffer - c->used, MSG_DONTWAIT);
         if (got < 0 && (errno == EAGAIN || errno == EINTR)) return;
-        if (got <= 0) { /* the server closed: count it and stop using the connection */
+        if (got <= 0) { /* the server closed: count it once and stop using the connection */
             w->errors++;
             c->in_flight = 0;
             c->next_due = UINT64_MAX;
+            epoll_ctl(epoll, EPOLL_CTL_DEL, c->fd, NULL);
+            close(c->fd);
+            c->fd = -1;
             return;
         }
         c->used += (size_t)got;
@@ -208,7 +211,7 @@ static void *run(void *argument) {
                 uint64_t expirations;
                 if (read(timer, &expirations, sizeof expirations) < 0) { /* nothing to take: fine */ }
             } else {
-                readable(w, &w->conns[events[i].data.u32]);
+                readable(w, &w->conns[events[i].data.u32], epoll);
             }
         }
     }
@@ -277,6 +280,6 @@ int main(int argc, char **argv) {
            percentile_ms(latency, 99.9), (double)latency->max / 1000.0,
            percentile_ms(lateness, 99), (double)lateness->max / 1000.0,
            (unsigned long long)errors, (unsigned long long)non2xx);
-    for (int i = 0; i < connections; i++) close(conns[i].fd);
+    for (int i = 0; i < connections; i++) if (conns[i].fd >= 0) close(conns[i].fd);
     return 0;
 }
