@@ -33,42 +33,23 @@ struct URLParts: Sendable, Equatable {
         self.string = string
     }
 
-    /// Appends the path (`/` when empty), then `?` and the query when it is not empty.
-    func appendTarget(to bytes: inout [UInt8]) {
-        var string = string
-        string.withUTF8 { utf8 in
-            if path.isEmpty { bytes.append(UInt8(ascii: "/")) } else { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[path])) }
-            if let query, !query.isEmpty {
-                bytes.append(UInt8(ascii: "?"))
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[query]))
-            }
-        }
-    }
-
     /// How many bytes `writeTarget` writes.
     var targetCount: Int {
         (path.isEmpty ? 1 : path.count) + (query.map { $0.isEmpty ? 0 : 1 + $0.count } ?? 0)
     }
 
-    /// Writes what `appendTarget` appends at `start`, which has room for `targetCount` bytes.
-    func writeTarget(to start: UnsafeMutableRawPointer) {
+    /// Writes the path (`/` when empty), then `?` and the query when it is not empty.
+    func writeTarget(into head: inout HeadWriter) {
         var string = string
         string.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else {
-                start.storeBytes(of: UInt8(ascii: "/"), as: UInt8.self)
-                return
-            }
-            var at = start
             if path.isEmpty {
-                at.storeBytes(of: UInt8(ascii: "/"), as: UInt8.self)
-                at += 1
+                head.byte(UInt8(ascii: "/"))
             } else {
-                at.copyMemory(from: base + path.lowerBound, byteCount: path.count)
-                at += path.count
+                head.bytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[path])))
             }
             if let query, !query.isEmpty {
-                at.storeBytes(of: UInt8(ascii: "?"), as: UInt8.self)
-                (at + 1).copyMemory(from: base + query.lowerBound, byteCount: query.count)
+                head.byte(UInt8(ascii: "?"))
+                head.bytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[query])))
             }
         }
     }
