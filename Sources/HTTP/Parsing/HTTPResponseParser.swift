@@ -51,10 +51,9 @@ struct HTTPResponseParser {
     private var contentLength: Int?
     /// The first `Content-Encoding` field's value is `gzip`.
     private var gzipCoded = false
-    /// The head has a `Connection` / `Transfer-Encoding` field, noted as the fields are read:
-    /// most answers have neither, and looking for their tokens in every field cost three scans
-    /// of the head, about 600 instructions per answer (callgrind, `/users`).
-    private var hasConnectionField = false
+    /// The head has a `Transfer-Encoding` field, and what its `Connection` fields said, noted as
+    /// the fields are read: most answers have neither, and looking for their tokens in every
+    /// field cost three scans of the head, about 600 instructions per answer (callgrind, `/users`).
     private var hasTransferEncodingField = false
     private var connectionOptions = ConnectionOptions()
     private var body: [UInt8] = []
@@ -166,7 +165,6 @@ struct HTTPResponseParser {
             let name = UnsafeRawBufferPointer(rebasing: line[field.name])
             switch name.count {
             case 10 where HTTPSyntax.sameToken(name, "connection"):
-                hasConnectionField = true
                 connectionOptions.add(UnsafeRawBufferPointer(rebasing: line[field.value]))
             case 14 where contentLengthField == nil && HTTPSyntax.sameToken(name, "content-length"): contentLengthField = builder.count
             case 16 where contentEncodingField == nil && HTTPSyntax.sameToken(name, "content-encoding"): contentEncodingField = builder.count
@@ -183,7 +181,6 @@ struct HTTPResponseParser {
             gzipCoded = HTTPSyntax.sameToken(UnsafeRawBufferPointer(rebasing: lines[builder.value(contentEncodingField)]), "gzip")
         }
         fields = builder.build()
-        guard hasConnectionField else { return }
         if connectionOptions.close { keepAlive = false }
         if connectionOptions.keepAlive { keepAlive = true }
     }
@@ -257,7 +254,6 @@ struct HTTPResponseParser {
             fields = ReceivedFields()
             contentLength = nil
             gzipCoded = false
-            hasConnectionField = false
             hasTransferEncodingField = false
             connectionOptions = ConnectionOptions()
             return nil
