@@ -24,7 +24,7 @@ enum DemoRoute: Equatable {
         let pathBytes = request.pathBytes
         guard request.isASCII, let match = target.withUTF8({ Self.match(UnsafeBufferPointer(rebasing: $0[..<pathBytes])) }) else {
             // Outside ASCII a slash followed by a combining mark is one character with it, and no separator.
-            self = Self.matchCharacters(Substring(target.utf8.prefix(pathBytes)).split(separator: "/"))
+            self = Self.matchCharacters(request.pathText.split(separator: "/"))
             return
         }
         let utf8 = target.utf8
