@@ -170,8 +170,9 @@ struct Route: Sendable {
         case parameter(String)
     }
 
-    /// Each literal segment's UTF-8 bytes (empty for a parameter), for comparing path bytes.
-    private let literalBytes: [[UInt8]]
+    /// Each ASCII literal segment's bytes, for comparing path bytes; nil for a parameter, and for a
+    /// non-ASCII literal, which is compared as a string.
+    private let asciiLiteralBytes: [[UInt8]?]
 
     let method: HTTPMethod
     let pattern: String
@@ -188,8 +189,9 @@ struct Route: Sendable {
             }
             return .literal(String(part))
         }
-        literalBytes = segments.map { segment in
-            if case .literal(let literal) = segment { Array(literal.utf8) } else { [] }
+        asciiLiteralBytes = segments.map { segment in
+            guard case .literal(let literal) = segment, literal.utf8.allSatisfy({ $0 < 128 }) else { return nil }
+            return Array(literal.utf8)
         }
     }
 
@@ -221,12 +223,12 @@ struct Route: Sendable {
         for index in segments.indices {
             guard case .literal(let literal) = self.segments[index] else { continue }
             let part = UnsafeBufferPointer(rebasing: path[segments[index]])
-            let expected = literalBytes[index]
-            let same = expected.count == part.count
-                ? expected.withUnsafeBufferPointer { memcmp($0.baseAddress!, part.baseAddress!, part.count) == 0 }
-                : false
-            if !same {
-                guard !literal.utf8.allSatisfy({ $0 < 128 }), String(decoding: part, as: UTF8.self) == literal else { return nil }
+            if let expected = asciiLiteralBytes[index] {
+                guard expected.count == part.count,
+                      expected.withUnsafeBufferPointer({ memcmp($0.baseAddress!, part.baseAddress!, part.count) == 0 })
+                else { return nil }
+            } else {
+                guard String(decoding: part, as: UTF8.self) == literal else { return nil }
             }
             score |= 1 << max(0, 30 - index)
         }
