@@ -63,6 +63,8 @@ public final class HTTPMetrics: Sendable {
         }
     }
     private let connectionsOpen: Meter
+    /// Requests and connections by protocol, and HTTP/2's streams, resets, GOAWAYs and stalls.
+    public let protocols: HTTPProtocolMetrics
 
     /// Makes the handles from `factory`; the default is the process-wide `MetricsSystem`,
     /// so bootstrap it before creating servers.
@@ -73,6 +75,7 @@ public final class HTTPMetrics: Sendable {
         current = Atomic(Unmanaged.passUnretained(empty))
         connectionsOpen = Meter(label: Self.connectionsName, factory: factory)
         connectionsOpen.set(0)
+        protocols = HTTPProtocolMetrics(factory: factory)
     }
 
     /// Counts and times one answered request, labelled by its route pattern (never its path).
@@ -81,6 +84,7 @@ public final class HTTPMetrics: Sendable {
         let handles = current.load(ordering: .acquiring)._withUnsafeGuaranteedRef { Self.find(series, in: $0.entries) } ?? make(series)
         handles.requests.increment()
         handles.duration.recordNanoseconds(Int64(clamping: request.duration.nanoseconds))
+        protocols.record(request)
     }
 
     /// Made outside the lock (the factory is the backend's code); the first one stored wins.
@@ -108,6 +112,7 @@ public final class HTTPMetrics: Sendable {
     /// The server's open-connection count after a connection opened or closed.
     public func connectionsChanged(to open: Int) {
         connectionsOpen.set(open)
+        protocols.connectionsChanged(to: open)
     }
 
     /// Standard methods as sent; anything else is one label, for the same cardinality reason as routes.
@@ -122,7 +127,7 @@ public final class HTTPMetrics: Sendable {
 extension HTTPServerObserver {
     /// This observer with `metrics` recording each completed request and connection count first.
     func recording(into metrics: HTTPMetrics) -> HTTPServerObserver {
-        let requestCompleted = self.requestCompleted, connectionsChanged = self.connectionsChanged
+        let requestCompleted = self.requestCompleted, connectionsChanged = self.connectionsChanged, http2Event = self.http2Event
         return HTTPServerObserver(
             requestCompleted: { request in
                 metrics.record(request)
@@ -131,6 +136,10 @@ extension HTTPServerObserver {
             connectionsChanged: { open in
                 metrics.connectionsChanged(to: open)
                 connectionsChanged?(open)
+            },
+            http2Event: { event in
+                metrics.protocols.record(event)
+                http2Event?(event)
             })
     }
 }

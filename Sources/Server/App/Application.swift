@@ -141,7 +141,7 @@ public final class Application: Sendable {
             corsOrigins: configuration.corsOrigins
         ).build()
         let accessLog = AccessLog(logger: logger)
-        let observer = HTTPServerObserver(requestCompleted: { request in accessLog.record(request) })
+        let observer = HTTPServerObserver(requestCompleted: { request in accessLog.record(request) }, http2Event: { event in accessLog.record(event) })
         return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer, metrics: metrics.http)
     }
 
@@ -151,6 +151,7 @@ public final class Application: Sendable {
         server.timeouts.idle = configuration.idleTimeout
         server.limits.maxBodyBytes = configuration.maxBodyBytes
         server.limits.maxConnections = configuration.maxConnections
+        server.http2Enabled = configuration.http2
         server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
         if configuration.redisURL != nil {
             // Replicas share one feed, so the ids of their requests must not collide there.

@@ -10,6 +10,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case upstreamSingleFlight, upstreamGzip
     case corsOrigins
     case redisUrl, replicaId
+    case http2
 
     /// The long flag, e.g. `--demo-latency-ms`.
     public var flag: String {

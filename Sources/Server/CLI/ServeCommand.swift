@@ -42,6 +42,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Origins whose pages may read the API (CORS), comma-separated, e.g. https://app.example,http://localhost:3000; * for any. [env: CORS_ORIGINS] (default: none)") var corsOrigins: String?
     @Option(help: "Share /events with every replica using this Redis: redis://[user:password@]host:port[/db] or rediss://…; absent = in-process feed. [env: REDIS_URL]") var redisUrl: String?
     @Option(help: "Names this replica in shared events. [env: REPLICA_ID] (default: hostname:port)") var replicaId: String?
+    @Option(help: "on or off: HTTP/2 beside HTTP/1.1 on the same port (h2c with prior knowledge; h2 by ALPN over TLS). [env: HTTP2] (default: on)") var http2: String?
 
     /// The options given on the command line, by setting.
     var flags: [ConfigurationSetting: String] {
@@ -56,6 +57,7 @@ struct ServeCommand: ParsableCommand {
             (.upstreamGzip, upstreamGzip),
             (.corsOrigins, corsOrigins),
             (.redisUrl, redisUrl), (.replicaId, replicaId),
+            (.http2, http2),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })
     }

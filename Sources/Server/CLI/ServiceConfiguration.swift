@@ -57,6 +57,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var redisURL: RedisURL?
     /// Names this replica in shared events; nil = hostname:port.
     public var replicaID: String?
+    /// HTTP/2 beside HTTP/1.1 (h2c with prior knowledge, h2 by ALPN).
+    public var http2 = true
 
     public init() {}
 
@@ -95,6 +97,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.corsOrigins = try reader.corsOrigins(.corsOrigins) ?? configuration.corsOrigins
         configuration.redisURL = try reader.redisURL(.redisUrl)
         configuration.replicaID = try reader.replicaID(.replicaId)
+        configuration.http2 = try reader.choice(.http2, [("on", true), ("off", false)]) ?? configuration.http2
         return configuration
     }
 
