@@ -3,8 +3,9 @@
 public enum HTTP2FrameEncoder {
     public static func append(_ frame: HTTP2Frame, padding: Int = 0, into out: inout [UInt8]) {
         var flags = frame.flags
-        let padded = padding > 0 && (frame.type == .data || frame.type == .headers || frame.type == .pushPromise)
-        if padded { flags.insert(.padded) } else { flags.remove(.padded) }
+        let paddable = frame.type == .data || frame.type == .headers || frame.type == .pushPromise
+        let padded = padding > 0 && paddable
+        if padded { flags.insert(.padded) } else if paddable { flags.remove(.padded) }
         let headerStart = out.count
         out.append(contentsOf: [0, 0, 0, frame.type.rawValue, 0])
         appendUInt32(frame.streamID & 0x7FFF_FFFF, into: &out)
