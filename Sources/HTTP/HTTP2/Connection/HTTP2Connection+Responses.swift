@@ -295,7 +295,8 @@ extension HTTP2Connection {
                 resetStream(target.id, .cancel, reason: "flow-control window shut for longer than the write timeout")
             }
         }
-        if streams.isEmpty && headerBlock == nil && now &- idleSince > timeouts.idle.nanoseconds {
+        // `idleSince` may be later than `now` (a stream closed during this sweep).
+        if streams.isEmpty && headerBlock == nil && now > idleSince && now - idleSince > timeouts.idle.nanoseconds {
             closeWhenFlushed()
         }
         flushOutput()

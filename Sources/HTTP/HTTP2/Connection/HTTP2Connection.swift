@@ -353,6 +353,9 @@ final class HTTP2Connection: @unchecked Sendable {
     }
 
     private func receivedWindowUpdate(_ id: UInt32, increment: Int) throws(HTTP2ProtocolError) {
+        // Windows opened a few bytes at a time make this side send a frame per few bytes (the data
+        // dribble, CVE-2019-9511): no client reading normally returns less than a small frame's worth.
+        if increment > 0 && increment < 128 { try spendControlBudget("tiny WINDOW_UPDATE") }
         if id == 0 {
             guard increment > 0 else { throw .connection(.protocolError, "WINDOW_UPDATE of 0 on the connection") }
             guard sendWindow.increase(by: increment) else { throw .connection(.flowControlError, "the connection window above 2^31-1") }
