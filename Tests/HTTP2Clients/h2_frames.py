@@ -34,6 +34,7 @@ class Observed:
         self.statuses = {}
         self.bodies = {}
         self.closed = False
+        self.ended = set()
         self.started = time.monotonic()
 
     def report(self, **extra):
@@ -132,13 +133,18 @@ class RawClient:
                     self.observed.statuses[frame.stream_id] = int(value)
             if "END_STREAM" in frame.flags:
                 self.observed.bodies.setdefault(frame.stream_id, b"")
+                self.observed.ended.add(frame.stream_id)
         elif kind == "DataFrame":
             self.observed.bodies[frame.stream_id] = self.observed.bodies.get(frame.stream_id, b"") + frame.data
+            if "END_STREAM" in frame.flags:
+                self.observed.ended.add(frame.stream_id)
         elif kind == "SettingsFrame" and "ACK" not in frame.flags:
             self.settings_seen = True
             ack = SettingsFrame(0)
             ack.flags.add("ACK")
             self.send(ack)
+        elif kind == "PingFrame" and "ACK" in frame.flags:
+            self.pongs = getattr(self, "pongs", 0) + 1
         elif kind == "PingFrame" and "ACK" not in frame.flags:
             ack = PingFrame(0)
             ack.flags.add("ACK")
@@ -387,6 +393,40 @@ def case_too_many_streams(port, tls):
         client.send(client.headers(stream_id, path="/never"))
     client.read(lambda o: 201 in o.resets)
     client.observed.report(openedStreams=101)
+
+
+def case_cancel_stream(port, tls):
+    """GET /feed, then RST_STREAM(CANCEL) once its first DATA arrived; a PING round trip proves the server read it."""
+    client = RawClient(port, tls)
+    client.send(client.headers(1, path="/feed"))
+    print("opened", flush=True)
+    client.read(lambda o: len(o.bodies.get(1, b"")) > 0)
+    client.send(RstStreamFrame(1, error_code=8), PingFrame(0, opaque_data=b"cancel!!"))
+    client.pongs = 0
+    client.read(lambda o: client.pongs > 0, timeout=5)
+    client.observed.report(firstData=client.observed.bodies.get(1, b"").decode())
+
+
+def case_shutdown_wait(port, tls):
+    """GET /feed, say "ready" once its first DATA arrived, then read until the server ends it and sends GOAWAY."""
+    client = RawClient(port, tls)
+    client.send(client.headers(1, path="/feed"))
+    client.read(lambda o: len(o.bodies.get(1, b"")) > 0)
+    print("ready", flush=True)
+    client.read(lambda o: o.goaway is not None and 1 in o.ended)
+    client.read(lambda o: o.closed, timeout=5)
+    client.observed.report(body=client.observed.bodies.get(1, b"").decode(), ended=sorted(client.observed.ended))
+
+
+def case_slow_stream(port, tls):
+    """A stream window of 0 for a fast streamed response (/flood, 400 KB) that is never opened: the server's
+    slow-consumer policy resets that stream only; a second stream, its window opened, is answered."""
+    client = RawClient(port, tls, settings={h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 0})
+    client.send(client.headers(1, path="/flood"))
+    client.read(lambda o: 1 in o.resets, timeout=10)
+    client.send(client.headers(3, path="/hello"), WindowUpdateFrame(3, window_increment=65535))
+    client.read(ended(3))
+    client.observed.report()
 
 
 CASES = {name[5:].replace("_", "-"): fn for name, fn in globals().items() if name.startswith("case_")}
