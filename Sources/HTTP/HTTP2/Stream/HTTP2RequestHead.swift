@@ -60,6 +60,13 @@ struct HTTP2RequestHead: Sendable {
                 throw .init(":path \(path) is neither an absolute path nor *")
             }
         }
+        // A client may split `cookie` into one field per crumb for better compression; an HTTP/1.1
+        // reader expects one field, the crumbs joined by "; " (RFC 9113 §8.2.3).
+        let cookies = fields.values(for: "cookie")
+        if cookies.count > 1 {
+            fields.remove(name: "cookie")
+            fields.add(name: "cookie", value: cookies.joined(separator: "; "))
+        }
         self.method = method
         self.scheme = scheme ?? ""
         self.authority = authority
