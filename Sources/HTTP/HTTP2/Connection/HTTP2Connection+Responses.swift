@@ -284,6 +284,10 @@ extension HTTP2Connection {
             stream.close(.failed("write timeout"))
             return
         }
+        if let lingerUntil {
+            if now > lingerUntil { stream.close(.local) }
+            return
+        }
         if !peerSettingsReceived && now &- openedAt > timeouts.header.nanoseconds {
             stream.close(.failed("no HTTP/2 preface in time"))
             return

@@ -92,6 +92,8 @@ final class HTTP2Connection: @unchecked Sendable {
     // MARK: - Reading
 
     func received(_ bytes: UnsafeRawBufferPointer) {
+        // After a connection error's GOAWAY the rest is read and dropped until the close (`lingerUntil`).
+        guard !goAwaySentForError else { return }
         var bytes = bytes
         if prefaceMatched < Self.preface.count {
             let count = min(bytes.count, Self.preface.count - prefaceMatched)
@@ -117,8 +119,12 @@ final class HTTP2Connection: @unchecked Sendable {
         flushOutput()
     }
 
-    /// Set once a connection error's GOAWAY went out: nothing more is read.
+    /// Set once a connection error's GOAWAY went out: what arrives after it is dropped.
     var goAwaySentForError = false
+    /// When a connection that failed closes: closed at once, a peer still sending would get a TCP
+    /// reset, which destroys the GOAWAY in its receive buffer before it reads the reason.
+    var lingerUntil: UInt64?
+    static let linger: UInt64 = 1_000_000_000
 
     func handle(_ frame: HTTP2Frame) throws(HTTP2ProtocolError) {
         if headerBlock != nil {
@@ -445,7 +451,7 @@ final class HTTP2Connection: @unchecked Sendable {
         report(.goAwaySent, code: error.code, reason: error.reason)
         flushOutput()
         for target in Array(streams.values) { close(target, as: .resetLocally) }
-        stream.closeAfterFlush()
+        lingerUntil = DispatchTime.now().uptimeNanoseconds + Self.linger
     }
 
     func close(_ target: HTTP2Stream, as how: HTTP2ClosedStream) {
