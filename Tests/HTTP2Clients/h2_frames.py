@@ -194,34 +194,32 @@ def case_get(port, tls):
     print(json.dumps({"status": status, "body": body.decode(), "ended": done}))
 
 
-def case_rapid_reset(port, tls):
-    """CVE-2023-44487: HEADERS then RST_STREAM(CANCEL), again and again."""
-    client = RawClient(port, tls)
+def flood(client, make_frames, count, check_every=200):
+    """Sends `make_frames(index)` up to `count` times, looking every `check_every` sends for the server's
+    GOAWAY or close; reports how many went out."""
     sent = 0
-    for stream_id in range(1, 2 * 5000, 2):
-        if not client.send(client.headers(stream_id, path="/never"), RstStreamFrame(stream_id, error_code=8)):
+    for index in range(count):
+        if not client.send(*make_frames(index)):
             break
         sent += 1
-        if sent % 100 == 0 and client.read(goaway_or_closed, timeout=0.01):
+        if sent % check_every == 0 and client.read(goaway_or_closed, timeout=0.01):
             break
     client.read(goaway_or_closed)
     client.observed.report(sent=sent)
+
+
+def case_rapid_reset(port, tls):
+    """CVE-2023-44487: HEADERS then RST_STREAM(CANCEL), again and again."""
+    client = RawClient(port, tls)
+    flood(client, lambda i: (client.headers(2 * i + 1, path="/never"), RstStreamFrame(2 * i + 1, error_code=8)), 5000, 100)
 
 
 def case_continuation_flood(port, tls):
     """CVE-2024-27316 family: HEADERS without END_HEADERS, then CONTINUATION frames without end."""
     client = RawClient(port, tls)
     client.send(client.headers(1, end_headers=False))
-    sent = 0
     filler = client.encoder.encode([("x-filler", "a" * 200)])
-    for _ in range(10000):
-        if not client.send(ContinuationFrame(1, filler)):
-            break
-        sent += 1
-        if sent % 50 == 0 and client.read(goaway_or_closed, timeout=0.01):
-            break
-    client.read(goaway_or_closed)
-    client.observed.report(sent=sent)
+    flood(client, lambda i: (ContinuationFrame(1, filler),), 10000, 50)
 
 
 def hpack_string(value):
@@ -261,66 +259,34 @@ def case_hpack_bomb(port, tls):
     client.observed.report(blockBytes=len(block))
 
 
-def flood(port, tls, make_frame, count=20000):
-    client = RawClient(port, tls)
-    sent = 0
-    for index in range(count):
-        if not client.send(make_frame(index)):
-            break
-        sent += 1
-        if sent % 200 == 0 and client.read(goaway_or_closed, timeout=0.01):
-            break
-    client.read(goaway_or_closed)
-    client.observed.report(sent=sent)
-
-
 def case_ping_flood(port, tls):
     """CVE-2019-9512: PINGs, each asking for an acknowledgement."""
-    flood(port, tls, lambda i: PingFrame(0, opaque_data=i.to_bytes(8, "big")))
+    client = RawClient(port, tls)
+    flood(client, lambda i: (PingFrame(0, opaque_data=i.to_bytes(8, "big")),), 20000)
 
 
 def case_settings_flood(port, tls):
     """CVE-2019-9515: SETTINGS frames, each asking for an acknowledgement."""
-    def make(i):
+    client = RawClient(port, tls)
+
+    def settings(_):
         frame = SettingsFrame(0)
         frame.settings = {h2.settings.SettingCodes.HEADER_TABLE_SIZE: 4096}
-        return frame
-    flood(port, tls, make)
+        return (frame,)
+    flood(client, settings, 20000)
 
 
 def case_reset_flood(port, tls):
     """CVE-2019-9514: requests the server must reset (an uppercase field name), one after another."""
     client = RawClient(port, tls)
-    sent = 0
-    for stream_id in range(1, 2 * 20000, 2):
-        frame = HeadersFrame(stream_id, client.encoder.encode([(":method", "GET"), (":scheme", "http"), (":path", "/hello"),
-                                                               (":authority", "127.0.0.1"), ("X-Upper", "1")]))
-        frame.flags.add("END_HEADERS")
-        frame.flags.add("END_STREAM")
-        if not client.send(frame):
-            break
-        sent += 1
-        if sent % 200 == 0 and client.read(goaway_or_closed, timeout=0.01):
-            break
-    client.read(goaway_or_closed)
-    client.observed.report(sent=sent)
+    flood(client, lambda i: (client.headers(2 * i + 1, extra=[("X-Upper", "1")]),), 20000)
 
 
 def case_empty_frames_flood(port, tls):
     """CVE-2019-9518: a request whose body is empty DATA frames without END_STREAM, without end."""
     client = RawClient(port, tls)
     client.send(client.headers(1, path="/echo", method="POST", end_stream=False))
-    client.observed.report_sent = 0
-    flood_client = client
-    sent = 0
-    for _ in range(20000):
-        if not flood_client.send(DataFrame(1, b"")):
-            break
-        sent += 1
-        if sent % 200 == 0 and flood_client.read(goaway_or_closed, timeout=0.01):
-            break
-    client.read(goaway_or_closed)
-    client.observed.report(sent=sent)
+    flood(client, lambda i: (DataFrame(1, b""),), 20000)
 
 
 def case_zero_length_headers(port, tls):

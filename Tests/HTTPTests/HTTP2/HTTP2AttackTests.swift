@@ -20,22 +20,23 @@ final class HTTP2AttackTests: XCTestCase {
                       "no limit_exceeded event naming \(reason): \(server.events(.limitExceeded).map { $0.reason ?? "" })", file: file, line: line)
     }
 
-    func testRapidResetEndsInGoAwayEnhanceYourCalm() throws {
+    /// Runs `name` and checks it ended in GOAWAY ENHANCE_YOUR_CALM before it sent `limit` rounds,
+    /// with a limit event naming `reason`, and that a new client is served right after.
+    private func assertCalmed(_ name: String, before limit: Int = 20_000, reason: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let server = try HTTP2TestServer()
-        let result = try FrameClient.run("rapid-reset", port: server.port)
-        XCTAssertEqual(result.goAwayCode, Self.enhanceYourCalm, "\(result)")
-        XCTAssertLessThan(result.int("sent") ?? .max, 5000, "the server stopped the loop early")
-        assertLimitReported(server, "rapid reset")
-        try assertStillServes(server)
+        let result = try FrameClient.run(name, port: server.port)
+        XCTAssertEqual(result.goAwayCode, Self.enhanceYourCalm, "\(result)", file: file, line: line)
+        XCTAssertLessThan(result.int("sent") ?? .max, limit, "the server stopped the loop early", file: file, line: line)
+        assertLimitReported(server, reason, file: file, line: line)
+        try assertStillServes(server, file: file, line: line)
+    }
+
+    func testRapidResetEndsInGoAwayEnhanceYourCalm() throws {
+        try assertCalmed("rapid-reset", before: 5000, reason: "rapid reset")
     }
 
     func testContinuationFloodEndsInGoAwayEnhanceYourCalm() throws {
-        let server = try HTTP2TestServer()
-        let result = try FrameClient.run("continuation-flood", port: server.port)
-        XCTAssertEqual(result.goAwayCode, Self.enhanceYourCalm, "\(result)")
-        XCTAssertLessThan(result.int("sent") ?? .max, 10_000)
-        assertLimitReported(server, "CONTINUATION flood")
-        try assertStillServes(server)
+        try assertCalmed("continuation-flood", before: 10_000, reason: "CONTINUATION flood")
     }
 
     func testHPACKBombIsAnswered431AndTheConnectionGoesOn() throws {
@@ -49,19 +50,11 @@ final class HTTP2AttackTests: XCTestCase {
     }
 
     func testPingFloodEndsInGoAwayEnhanceYourCalm() throws {
-        let server = try HTTP2TestServer()
-        let result = try FrameClient.run("ping-flood", port: server.port)
-        XCTAssertEqual(result.goAwayCode, Self.enhanceYourCalm, "\(result)")
-        assertLimitReported(server, "PING")
-        try assertStillServes(server)
+        try assertCalmed("ping-flood", reason: "PING")
     }
 
     func testSettingsFloodEndsInGoAwayEnhanceYourCalm() throws {
-        let server = try HTTP2TestServer()
-        let result = try FrameClient.run("settings-flood", port: server.port)
-        XCTAssertEqual(result.goAwayCode, Self.enhanceYourCalm, "\(result)")
-        assertLimitReported(server, "SETTINGS")
-        try assertStillServes(server)
+        try assertCalmed("settings-flood", reason: "SETTINGS")
     }
 
     func testResetFloodEndsInGoAwayEnhanceYourCalm() throws {
@@ -74,11 +67,7 @@ final class HTTP2AttackTests: XCTestCase {
     }
 
     func testEmptyFramesFloodEndsInGoAwayEnhanceYourCalm() throws {
-        let server = try HTTP2TestServer()
-        let result = try FrameClient.run("empty-frames-flood", port: server.port)
-        XCTAssertEqual(result.goAwayCode, Self.enhanceYourCalm, "\(result)")
-        assertLimitReported(server, "empty DATA")
-        try assertStillServes(server)
+        try assertCalmed("empty-frames-flood", reason: "empty DATA")
     }
 
     func testZeroLengthHeadersAreAnswered431() throws {
