@@ -15,10 +15,10 @@ final class HTTP2RequestHeadTests: XCTestCase {
         }
     }
 
-    func testAuthorityBecomesHostWhenThereIsNone() throws {
-        let head = try HTTP2RequestHead(validating: base)
-        XCTAssertEqual(head.fields["Host"], "example.test")
-        XCTAssertEqual(head.path, "/users?limit=5")
+    func testPseudoHeadersAreSplitFromTheFields() throws {
+        let head = try HTTP2RequestHead(validating: base + [("accept", "*/*")])
+        XCTAssertEqual([head.method, head.scheme, head.authority, head.path], ["GET", "https", "example.test", "/users?limit=5"])
+        XCTAssertEqual(head.fields.map { "\($0.name): \($0.value)" }, ["accept: */*"])
     }
 
     func testCookieCrumbsAreJoinedIntoOneField() throws {

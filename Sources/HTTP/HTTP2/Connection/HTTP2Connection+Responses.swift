@@ -8,7 +8,10 @@ extension HTTP2Connection {
         guard let head = target.requestHead else { return }
         target.requestHead = nil
         let id = RequestID.next(incoming: head.fields["x-request-id"], prefix: context.configuration.requestIDPrefix)
-        var request = Request(http2: head, body: target.body, id: id, remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
+        // The protocol-neutral request, so routes, middleware and handlers see what an HTTP/1.1 exchange gives them.
+        var request = Request(
+            method: HTTPMethod(head.method), scheme: head.scheme, authority: head.authority, path: head.path, headerFields: head.fields,
+            body: target.body, version: .http2, id: id, remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
         target.body = []
         let responses = context.router.route(&request)
         target.request = request

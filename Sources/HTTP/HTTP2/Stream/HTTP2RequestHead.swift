@@ -71,7 +71,6 @@ struct HTTP2RequestHead: Sendable {
         self.scheme = scheme ?? ""
         self.authority = authority
         self.path = path ?? "/"
-        if let authority, !fields.contains("host") { fields.add(name: "host", value: authority) }
         self.fields = fields
         self.contentLength = contentLength
     }
