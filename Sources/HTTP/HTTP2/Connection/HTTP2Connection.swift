@@ -383,9 +383,11 @@ final class HTTP2Connection: @unchecked Sendable {
         throw .connection(.enhanceYourCalm, "more than \(limits.controlFrameBurst) control or empty frames, and \(limits.controlFramesPerSecond) a second")
     }
 
-    /// A peer that provokes answers but does not read them (CVE-2019-9512, 9515) is dropped.
+    /// A peer that provokes answers but does not read them (CVE-2019-9512, 9515) is dropped. DATA stops
+    /// at `maxConnectionBufferedBytes` plus a frame, so twice that is a backlog of answers alone: a slow
+    /// reader of a large body that sends a PING is not mistaken for a flood.
     func checkPeerReads(_ frame: String) throws(HTTP2ProtocolError) {
-        guard stream.bufferedByteCount + output.count > limits.maxConnectionBufferedBytes else { return }
+        guard stream.bufferedByteCount + output.count > 2 * limits.maxConnectionBufferedBytes else { return }
         report(.limitExceeded, code: .enhanceYourCalm, reason: "\(frame) answers not read")
         throw .connection(.enhanceYourCalm, "the peer does not read what it asks for")
     }
