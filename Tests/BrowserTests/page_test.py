@@ -243,6 +243,12 @@ class Suite:
                        lambda: self.first_tab_closes(driver, service))
         finally:
             driver.quit()
+        driver = browser()
+        try:
+            self.check("without SharedWorker a tab opens its own feed",
+                       lambda: self.own_feed_without_shared_worker(driver, service))
+        finally:
+            driver.quit()
             service.stop()
 
     def tabs_show_lanes(self, driver, service, count):
@@ -273,6 +279,16 @@ class Suite:
               .then(r => r.json().then(users => done({ status: r.status, users: users.length })))
               .catch(e => done({ error: String(e) }));""")
         assert result == {"status": 200, "users": 1}, f"fetch('/users') from a tab: {result}"
+
+    def own_feed_without_shared_worker(self, driver, service):
+        # As in a browser without SharedWorker: the page falls back to an EventSource of its own.
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.SharedWorker;"})
+        driver.get(service.origin + "/")
+        assert driver.execute_script("return typeof SharedWorker") == "undefined"
+        wait_for("the tab's own feed to connect", lambda: "Connected" in driver.find_element(By.ID, "feed-status").text)
+        urls = requested_urls(driver)
+        assert any(u.startswith(service.origin + "/events") for u in urls), "the tab did not request /events itself"
+        self.lanes_in_every_tab(driver, service)
 
     def first_tab_closes(self, driver, service):
         driver.switch_to.window(driver.window_handles[0])
