@@ -9,8 +9,8 @@
 //   browser keeps it alive while one tab is left, so no tab has to hand the
 //   connection over when another closes, and the EventSource's own reconnects
 //   resume with Last-Event-ID as before;
-// - as a plain script in a tab, where SharedWorker is missing: the same feed,
-//   for that tab alone.
+// - as a plain script in a tab, where it only declares `openEventFeed`: the
+//   tab calls it where SharedWorker is missing, for a feed of its own.
 // Tabs filter what they draw themselves, so the feed is /events unfiltered.
 'use strict';
 
@@ -52,8 +52,10 @@ function openEventFeed(post) {
 
 if (typeof SharedWorkerGlobalScope === 'function' && self instanceof SharedWorkerGlobalScope) {
   const ports = new Set();
-  // What a tab that joins late is told first: the feed's current state.
+  // The feed's current state, which a tab that joins late is told first (without the resume,
+  // which happened before its time).
   let status = { type: 'status', state: 'connecting' };
+  const greet = (port) => port.postMessage(status.state === 'open' ? { type: 'status', state: 'open' } : status);
   let started = false;
   const broadcast = (message) => {
     if (message.type === 'status') status = message;
@@ -62,15 +64,17 @@ if (typeof SharedWorkerGlobalScope === 'function' && self instanceof SharedWorke
   self.addEventListener('connect', (event) => {
     const port = event.ports[0];
     ports.add(port);
-    // A closing tab says goodbye, so the worker stops posting to it.
-    port.addEventListener('message', (message) => { if (message.data?.type === 'leave') ports.delete(port); });
+    // A tab says goodbye when it is hidden for good or put in the back/forward cache, so the worker
+    // stops posting to it, and hello again when it comes back from that cache.
+    port.addEventListener('message', (message) => {
+      if (message.data?.type === 'leave') ports.delete(port);
+      if (message.data?.type === 'join') { ports.add(port); greet(port); }
+    });
     port.start();
-    port.postMessage(status);
+    greet(port);
     if (!started) {
       started = true;
       openEventFeed(broadcast);
     }
   });
-} else {
-  self.openEventFeed = openEventFeed;
 }

@@ -45,6 +45,7 @@
       worker.port.addEventListener('message', (message) => onFeedMessage(message.data));
       worker.port.start();
       addEventListener('pagehide', () => worker.port.postMessage({ type: 'leave' }));
+      addEventListener('pageshow', (event) => { if (event.persisted) worker.port.postMessage({ type: 'join' }); });
     } else {
       openEventFeed(onFeedMessage);
     }
