@@ -6,22 +6,13 @@ extension QueryParameters {
     /// for — no second list to keep in step — so call this after reading them all;
     /// `ignored` names parameters accepted without being read (e.g. a cache buster).
     public func refuseUnknown(ignoring ignored: Set<String> = []) throws(InvalidQueryParameter) {
-        let known = consulted.names
-        for (name, value) in items where !ignored.contains(name) && !known.contains(name) {
+        let asked = consulted.withLock { $0 }
+        for (name, value) in items where !asked.contains(name) && !ignored.contains(name) {
+            var known: [String] = []
+            for each in asked where !known.contains(each) { known.append(each) }
             let reads = known.isEmpty ? "reads none" : "reads " + known.joined(separator: ", ")
             let hint = EditDistance.closest(to: name, among: known).map { "did you mean '\($0)'? It \(reads)" } ?? "it \(reads)"
             throw InvalidQueryParameter(name: name, value: value, reason: "is not one this route reads", hint: hint)
         }
     }
-}
-
-/// The names a `QueryParameters` was asked for, in the order first asked.
-final class ConsultedNames: Sendable {
-    private let recorded = Locked<[String]>([])
-
-    func record(_ name: String) {
-        recorded.withLock { names in if !names.contains(name) { names.append(name) } }
-    }
-
-    var names: [String] { recorded.withLock { $0 } }
 }
