@@ -84,7 +84,9 @@ final class HTTPConnection: @unchecked Sendable {
         if !parser.hasPartialRequest {
             requestStartedAt = nil
             bodyStartedAt = nil
-        } else if bodyStartedAt == nil && !parser.isReadingHead {
+        } else if parser.isReadingHead {
+            bodyStartedAt = nil // a pipelined request's head after a body read in the same turn
+        } else if bodyStartedAt == nil {
             bodyStartedAt = DispatchTime.now().uptimeNanoseconds
         }
         if parser.hasFailed || pending.count >= context.configuration.limits.maxPipelinedRequests {

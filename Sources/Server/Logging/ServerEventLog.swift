@@ -43,7 +43,7 @@ struct ServerEventLog: Sendable {
 
     func deadlineReached(_ report: ShutdownDeadline, deadline: Duration) {
         logger.warning(
-            "shutdown deadline of \(deadline.text) reached: \(report.answered) requests answered 503, \(report.ended) streams ended, \(report.cut) responses cut, \(report.idle) idle connections closed",
+            "shutdown deadline of \(deadline.text) reached: requests answered 503: \(report.answered), streams ended: \(report.ended), responses cut: \(report.cut), idle connections closed: \(report.idle)",
             metadata: [
                 "answered_503": .stringConvertible(report.answered), "streams_ended": .stringConvertible(report.ended),
                 "responses_cut": .stringConvertible(report.cut), "idle_closed": .stringConvertible(report.idle),

@@ -103,3 +103,33 @@ final class UpstreamDeadlineAppTests: XCTestCase {
         XCTAssertFalse(detail.contains("seconds"), detail)
     }
 }
+
+/// At `--shutdown-timeout` a request still waiting for the upstream gets a 503, and the log says how many did.
+final class ShutdownDeadlineAppTests: XCTestCase {
+    func testARequestWaitingForASlowUpstreamAtTheDeadlineGets503AndTheLogCountsIt() throws {
+        let app = try AppHarness(self) {
+            $0.shutdownTimeout = .milliseconds(300)
+            $0.demoLatency = .seconds(30)
+            $0.upstreamDeadline = .seconds(60)
+            $0.upstreamTimeout = .seconds(60)
+        }
+        let client = try app.client()
+        try client.send("GET /users/ada1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let inFlight = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in
+            let page = (try? app.get("/metrics").bodyText) ?? ""
+            return page.contains("upstream_in_flight ") && !page.contains("upstream_in_flight 0")
+        }, object: nil)
+        XCTAssertEqual(XCTWaiter.wait(for: [inFlight], timeout: 5), .completed, "the request reached the upstream")
+        app.application.shutdown()
+        let response = try client.readResponse()
+        XCTAssertEqual(response.status, 503)
+        XCTAssertEqual(response.header("Connection"), "close")
+        let logged = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in
+            app.logLines().contains { ($0["message"] as? String)?.hasPrefix("shutdown deadline of 300 ms reached") == true }
+        }, object: nil)
+        XCTAssertEqual(XCTWaiter.wait(for: [logged], timeout: 5), .completed, "\(app.logLines())")
+        let line = app.logLines().first { ($0["message"] as? String)?.hasPrefix("shutdown deadline") == true }
+        XCTAssertEqual(line?["answered_503"] as? Int, 1)
+        XCTAssertEqual(line?["level"] as? String, "warning")
+    }
+}
