@@ -127,6 +127,21 @@ final class GitHubClientTests: XCTestCase {
         XCTAssertEqual(recorder.error as? UpstreamFailure, UpstreamFailure(.timeout(after: .milliseconds(300)), stage: .user("ada1"), retries: 1))
     }
 
+    func testARetryIsAnnouncedWithItsBackOffInWords() {
+        let hub = PipelineEventHub()
+        let transport = ScriptedTransport([json(503), json(200, #"{"login":"ada1","id":1,"avatar_url":"x","name":null}"#)])
+        let recorder = EventRecorder<GitHubUser>()
+        recorder.watch(client(transport).user(login: "ada1", trace: PipelineTrace(hub: hub, pipeline: "profile", requestId: "r1")))
+        scheduler.run()
+        let events = EventRecorder<PipelineEventHub.Delivery>()
+        events.watch(hub.events(after: 0))
+        let details = events.values.compactMap { delivery -> String? in
+            if case .event(let event) = delivery, event.kind == .retry { return event.detail }
+            return nil
+        }
+        XCTAssertEqual(details, ["retry 1 in 10 ms after upstream answered 503"])
+    }
+
     func testTheDeadlineIsNotRetried() {
         XCTAssertFalse(UpstreamError.deadlineExceeded(after: .seconds(10)).isRetryable)
         XCTAssertTrue(UpstreamError.timeout(after: .seconds(5)).isRetryable)

@@ -74,7 +74,7 @@ final class UpstreamCall: Sendable {
     private func retrying(_ retry: RetryBackoff.Retry) {
         retries.store(retry.number, ordering: .relaxed)
         client.metrics.retried()
-        trace?.publish(.retry, stage: stage.name, detail: "retry \(retry.number) in \(retry.delay) after \(UpstreamError(classifying: retry.error))")
+        trace?.publish(.retry, stage: stage.name, detail: "retry \(retry.number) in \(retry.delay.text) after \(UpstreamError(classifying: retry.error))")
     }
 
     private func failure(_ error: any Error) -> UpstreamFailure {
