@@ -75,7 +75,7 @@ final class HTTPConnection: @unchecked Sendable {
             switch consume output {
             case .continueExpected(let head):
                 // A request the router will refuse gets no invitation to send its body.
-                guard context.router.accepts(method: head.method, target: head.target) else { break }
+                guard context.router.accepts(method: head.method, path: head.target.path) else { break }
                 if current == nil && pending.isEmpty { stream.write(ResponseHeadEncoder.continueResponse) } else { continueOwed = true }
             case .request(let head, let notes, let body):
                 pending.append(.request(head, notes: notes, body: body))
