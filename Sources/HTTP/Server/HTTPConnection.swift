@@ -391,7 +391,8 @@ final class HTTPConnection: @unchecked Sendable {
     func deadlineReached() -> ShutdownDeadline.Outcome {
         guard !stream.isClosed else { return .alreadyClosed }
         defer { stream.close(.local) }
-        guard let current else { return .idle }
+        // A finished exchange may still have its last bytes queued for a slow reader.
+        guard let current else { return stream.bufferedByteCount > 0 ? .cut : .idle }
         if !current.responded {
             current.responded = true
             current.keepAlive = false

@@ -34,6 +34,8 @@ public final class HTTPServer: Sendable {
         var context: ServerContext?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var shutdownStarted = false
+        /// From the deadline on, `finish` waits for the deadline's report rather than the last close.
+        var deadlinePassed = false
         var finished = false
     }
 
@@ -130,7 +132,12 @@ public final class HTTPServer: Sendable {
             }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(deadline.nanoseconds))) { [self] in
-            guard !state.withLock({ $0.finished }) else { return }
+            let proceed = state.withLock { state -> Bool in
+                guard !state.finished else { return false }
+                state.deadlinePassed = true
+                return true
+            }
+            guard proceed else { return }
             let remaining = DispatchGroup()
             let report = Locked(ShutdownDeadline())
             for set in sets {
@@ -204,7 +211,9 @@ public final class HTTPServer: Sendable {
     }
 
     private func finishIfDrained() {
-        guard open.load(ordering: .relaxed) == 0, state.withLock({ $0.shutdownStarted }) else { return }
+        let (started, deadlinePassed, finished) = state.withLock { ($0.shutdownStarted, $0.deadlinePassed, $0.finished) }
+        // Once finished, a later `shutdown` call completes at once.
+        guard finished || (started && !deadlinePassed && open.load(ordering: .relaxed) == 0) else { return }
         finish()
     }
 

@@ -108,4 +108,23 @@ final class ShutdownDeadlineTests: XCTestCase {
         wait(for: [stopped], timeout: 5)
         XCTAssertEqual(reports.withLock { $0 }, [ShutdownDeadline(answered: 1)])
     }
+
+    func testAResponseStillQueuedForASlowReaderAtTheDeadlineIsCountedAsCut() throws {
+        var router = Router()
+        // 8 MB: more than the sockets' buffers take while the client reads nothing.
+        router.get("/big") { _ in .just(Response(status: .ok, headers: ["Content-Type": "application/octet-stream"], body: .bytes([UInt8](repeating: 1, count: 8 << 20)))) }
+        let answered = expectation(description: "the response was handed to the connection")
+        let reports = Locked<[ShutdownDeadline]>([])
+        let observer = HTTPServerObserver(
+            requestCompleted: { _ in answered.fulfill() },
+            shutdownDeadlineReached: { report in reports.withLock { $0.append(report) } })
+        let server = try TestServer(router: router, observer: observer)
+        let client = try server.client()
+        try client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        wait(for: [answered], timeout: 5)
+        let stopped = expectation(description: "shutdown completed")
+        server.server.shutdown(deadline: .milliseconds(200)) { stopped.fulfill() }
+        wait(for: [stopped], timeout: 5)
+        XCTAssertEqual(reports.withLock { $0 }, [ShutdownDeadline(cut: 1)])
+    }
 }
