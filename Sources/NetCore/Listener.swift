@@ -81,6 +81,7 @@ public final class Listener: @unchecked Sendable {
             case .accepted(let client, let address):
                 if let pause {
                     self.pause = nil
+                    pause.timer.cancel()
                     onPause(.resumed(after: .now - pause.since, retries: pause.retries))
                 }
                 onAccept(client, address)
