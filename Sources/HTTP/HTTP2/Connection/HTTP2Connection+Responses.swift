@@ -287,8 +287,8 @@ extension HTTP2Connection {
             stream.close(.failed("write timeout"))
             return
         }
-        if let lingerUntil {
-            if now > lingerUntil { stream.close(.local) }
+        if let lingering {
+            if lingering.isOver(now: now) { stream.close(.local) }
             return
         }
         if !peerSettingsReceived && now &- openedAt > timeouts.header.nanoseconds {

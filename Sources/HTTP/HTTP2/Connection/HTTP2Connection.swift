@@ -92,8 +92,11 @@ final class HTTP2Connection: @unchecked Sendable {
     // MARK: - Reading
 
     func received(_ bytes: UnsafeRawBufferPointer) {
-        // After a connection error's GOAWAY the rest is read and dropped until the close (`lingerUntil`).
-        guard !goAwaySentForError else { return }
+        // After a connection error's GOAWAY the rest is read and dropped until the close (`lingering`).
+        if let lingering {
+            if lingering.discard(bytes.count) { stream.close(.local) }
+            return
+        }
         var bytes = bytes
         if prefaceMatched < Self.preface.count {
             let count = min(bytes.count, Self.preface.count - prefaceMatched)
@@ -121,10 +124,10 @@ final class HTTP2Connection: @unchecked Sendable {
 
     /// Set once a connection error's GOAWAY went out: what arrives after it is dropped.
     var goAwaySentForError = false
-    /// When a connection that failed closes: closed at once, a peer still sending would get a TCP
-    /// reset, which destroys the GOAWAY in its receive buffer before it reads the reason.
-    var lingerUntil: UInt64?
-    static let linger: UInt64 = 1_000_000_000
+    /// The lingering close of a connection that failed, as HTTP/1.1's after an error answer: closed at
+    /// once, a peer still sending would get a TCP reset, which destroys the GOAWAY in its receive
+    /// buffer before it reads the reason.
+    var lingering: LingeringClose?
 
     func handle(_ frame: HTTP2Frame) throws(HTTP2ProtocolError) {
         if headerBlock != nil {
@@ -453,7 +456,19 @@ final class HTTP2Connection: @unchecked Sendable {
         report(.goAwaySent, code: error.code, reason: error.reason)
         flushOutput()
         for target in Array(streams.values) { close(target, as: .resetLocally) }
-        lingerUntil = DispatchTime.now().uptimeNanoseconds + Self.linger
+        lingerThenClose()
+    }
+
+    /// Half-closes once the GOAWAY is sent, then reads and drops until the peer closes or
+    /// `LingeringClose`'s bounds pass (TLS closes after the flush: its close_notify ends it).
+    private func lingerThenClose() {
+        guard !stream.isTLS else { stream.closeAfterFlush(); return }
+        lingering = LingeringClose(now: DispatchTime.now().uptimeNanoseconds)
+        if stream.bufferedByteCount == 0 {
+            stream.socket.shutdownWrite()
+        } else {
+            stream.onDrained = { [unowned self] in stream.socket.shutdownWrite() }
+        }
     }
 
     func close(_ target: HTTP2Stream, as how: HTTP2ClosedStream) {
