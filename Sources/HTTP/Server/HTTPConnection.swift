@@ -444,6 +444,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// chunk; then the connection closes, whatever it was still sending.
     func deadlineReached() -> ShutdownDeadline.Outcome {
         guard !stream.isClosed else { return .alreadyClosed }
+        if let http2 { return http2.deadlineReached() }
         defer { stream.close(.local) }
         // A finished exchange may still have its last bytes queued for a slow reader.
         guard let current else { return stream.bufferedByteCount > 0 ? .cut : .idle }

@@ -152,7 +152,7 @@ public final class Application: Sendable {
             requestRejected: { rejection in events.rejected(rejection) },
             acceptPauseChanged: { pause in events.acceptPause(pause) },
             shutdownDeadlineReached: { report in events.deadlineReached(report, deadline: deadline) },
-            http2Event: { event in accessLog.record(event) })
+            http2Event: { event in events.http2(event) })
         return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections), router: router, observer: observer, metrics: metrics.http)
     }
 

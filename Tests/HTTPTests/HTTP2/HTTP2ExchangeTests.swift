@@ -125,6 +125,20 @@ final class HTTP2ExchangeTests: XCTestCase {
         XCTAssertEqual(result["ended"] as? [Int], [1])
     }
 
+    func testAStreamUnansweredAtTheShutdownDeadlineGets503() throws {
+        let server = try HTTP2TestServer()
+        let curl = try ChildProcess("/usr/bin/curl", ["-sS", "--max-time", "20", "--http2-prior-knowledge", "-o", "/dev/null", "-w", "%{http_version} %{response_code}",
+                                                      "http://127.0.0.1:\(server.port)/never"])
+        defer { curl.terminate() }
+        let log = server.log
+        waitUntil("the stream opened", timeout: 10) { log.events(.streamOpened).count == 1 }
+        let stopped = DispatchSemaphore(value: 0)
+        server.server.server.shutdown(deadline: .milliseconds(300)) { stopped.signal() }
+        XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(curl.wait(within: 10), .exited(0))
+        XCTAssertEqual(curl.output, "2 503")
+    }
+
     func testSlowConsumerPolicyResetsOnlyThatStream() throws {
         let server = try HTTP2TestServer { $0.limits.maxStreamBufferBytes = 64 * 1024 }
         let result = try FrameClient.run("slow-stream", port: server.port)

@@ -322,4 +322,27 @@ extension HTTP2Connection {
         if streams.isEmpty { closeWhenFlushed() }
         flushOutput()
     }
+
+    /// The shutdown deadline, as on an HTTP/1.1 connection: a stream its handler has not answered
+    /// gets a 503, a streamed response its trailer and end; then the connection closes.
+    func deadlineReached() -> ShutdownDeadline.Outcome {
+        var outcome = stream.bufferedByteCount > 0 || !streams.isEmpty ? ShutdownDeadline.Outcome.cut : .idle
+        for target in streams.values.sorted(by: { $0.id < $1.id }) {
+            guard let request = target.request else { continue }
+            if !target.responded {
+                target.responded = true
+                target.disposeSubscriptions()
+                respond(
+                    with: .problem(status: .serviceUnavailable, detail: "The server is shutting down and this request did not finish in time"),
+                    to: target, request: request)
+                outcome = .answered
+            } else if target.isStreamingResponse {
+                endStreamForShutdown(target)
+                if outcome != .answered { outcome = .ended }
+            }
+        }
+        flushOutput()
+        stream.close(.local)
+        return outcome
+    }
 }
