@@ -148,8 +148,7 @@ public struct RequestParser {
         handle(UnsafeRawBufferPointer(rebasing: bytes[start..<withoutCR]), output)
         if readingRequestLine, case .headerLines = state {
             replay.blockStarts(at: end + 1)
-            if let (facts, headerBytes, length) = replay.lookup(blockAt: end + 1, in: bytes) {
-                self.facts = facts
+            if let (headerBytes, length) = replay.lookup(blockAt: end + 1, in: bytes, into: &facts) {
                 self.headerBytes = headerBytes
                 finishHead(output)
                 return end + 1 + length
@@ -333,7 +332,7 @@ public struct RequestParser {
     /// Between requests: nothing allocated.
     private static var emptyHead: RequestHead {
         RequestHead(
-            method: .get, target: ParsedTarget(text: "", path: "", query: ""), version: .http1_1, headers: HTTPHeaders(),
+            method: .get, target: .empty, version: .http1_1, headers: HTTPHeaders(),
             contentLength: nil, isChunked: false, expectsContinue: false)
     }
 }
