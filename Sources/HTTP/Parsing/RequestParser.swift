@@ -202,7 +202,9 @@ public struct RequestParser {
             guard byte > 32 && byte != 127 else { return fail(.malformed("invalid request target"), output) }
             if byte == UInt8(ascii: "?") {
                 if queryMark == nil { queryMark = index }
-            } else if byte == UInt8(ascii: "%") && queryMark == nil {
+            } else if (byte == UInt8(ascii: "%") || byte >= 0x80) && queryMark == nil {
+                // A byte that is not ASCII is not a URI character: the string made of the target
+                // repairs it, which moves every offset after it, so such a path takes the general split.
                 escapedPath = true
             }
         }
