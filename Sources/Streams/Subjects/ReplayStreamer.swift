@@ -45,7 +45,7 @@ public final class ReplayStreamer<Element: Sendable>: StreamType, WatcherStoppin
 
     @discardableResult
     public func watch(using watcher: Watcher<Element>) -> Disposable {
-        core.add(watcher) {
+        core.add(watcher) { _ in
             buffer.withLock { buffer in
                 expire(&buffer)
                 return buffer.values.elements

@@ -18,7 +18,7 @@ public final class Streamer<Element: Sendable>: StreamType, WatcherStoppingStrea
 
     @discardableResult
     public func watch(using watcher: Watcher<Element>) -> Disposable {
-        core.add(watcher, replaying: { [] })
+        core.add(watcher, replaying: { _ in [] })
     }
 
     public func data(_ value: Element) { core.emit(.data(value)) }

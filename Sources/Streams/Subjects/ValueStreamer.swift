@@ -1,11 +1,14 @@
 import StreamServiceConcurrency
 
 /// A hot stream with a current value, replayed to every new watcher
-/// (ReactiveX: BehaviorSubject).
+/// (ReactiveX: BehaviorSubject; Combine: CurrentValueSubject).
 ///
 ///     ValueStreamer(0):  0--1--2--|
 ///     watcher (from 1):     1--2--|
+///     watcher (after |):          |
 ///
+/// Once ended or failed it replays nothing: a late watcher gets only the
+/// terminal event (`value` still reads the last value fed).
 /// Feed it through `data(_:)`, `error(_:)`, `end()`, `event(_:)`; read the
 /// current value with `value`. Deliveries are serialized like `Streamer`'s.
 public final class ValueStreamer<Element: Sendable>: StreamType, WatcherStoppingStream {
@@ -21,7 +24,9 @@ public final class ValueStreamer<Element: Sendable>: StreamType, WatcherStopping
 
     @discardableResult
     public func watch(using watcher: Watcher<Element>) -> Disposable {
-        core.add(watcher) { [current.withLock { $0 }] }
+        // After the end or an error only the terminal event goes out, as with RxSwift's BehaviorSubject,
+        // Combine's CurrentValueSubject and ReactiveSwift's Property: the value is no longer current.
+        core.add(watcher) { terminated in terminated ? [] : [current.withLock { $0 }] }
     }
 
     public func data(_ value: Element) {
