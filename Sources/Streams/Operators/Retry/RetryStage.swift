@@ -6,8 +6,7 @@ import Synchronization
 /// one after another, so at most one of them is pending): a subscription costs this object and
 /// that subscription, and each attempt a watcher,
 /// where a serial slot with its lock (3 allocations), a trampoline object, a wrapping disposable
-/// and a relay's context per attempt took 6 more (about 7 per avatar on `/users`: one retry
-/// operator per upstream call).
+/// and a relay's context per attempt took 6 more.
 final class RetryStage<Source: StreamType>: Sendable {
     let configuration: RetryConfiguration<Source>
     let downstream: Watcher<Source.Element>
