@@ -7,10 +7,12 @@
 /// A subscription ends when it is disposed, and also when its watcher receives a
 /// terminal event (the library then disposes it).
 public struct SubscriptionSpan: Sendable, Hashable, CustomStringConvertible {
+    /// When the subscription began, in virtual milliseconds.
     public var subscribed: Int
     /// `nil` while the subscription is still live.
     public var disposed: Int?
 
+    /// A subscription from `subscribed` to `disposed` (virtual milliseconds; `nil`: still live).
     public init(_ subscribed: Int, _ disposed: Int? = nil) {
         self.subscribed = subscribed
         self.disposed = disposed

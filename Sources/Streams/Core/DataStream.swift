@@ -30,6 +30,8 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
     /// `deferred` built.
     @usableFromInline let factory: (@Sendable () throws -> DataStream<Element>)?
 
+    /// A cold stream that runs `subscribe` for each watcher: it feeds the watcher and returns
+    /// what cancels its work (see the type's example).
     public convenience init(_ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
         self.init(handsOnWatcher: false, subscribe)
     }

@@ -246,6 +246,7 @@ protocol StoppableWatcher: AnyObject, Sendable {
 public final class DisposeBag: Sendable {
     private let disposables = Locked<[Disposable]>([])
 
+    /// An empty bag.
     public init() {}
 
     /// Adds a disposable, to be disposed with the bag.

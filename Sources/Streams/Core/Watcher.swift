@@ -126,6 +126,7 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     @inlinable
     public var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
+    /// Delivers a value, unless this watcher has stopped.
     @inlinable
     public func data(_ value: Element) {
         guard !stopped.load(ordering: .relaxed) else { return }
@@ -167,6 +168,7 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
         failure.deliver()
     }
 
+    /// Delivers the error and stops this watcher (its subscription is disposed), unless it has stopped already.
     @inlinable
     public func error(_ error: Error) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -174,6 +176,7 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
         onTerminal(.error(error))
     }
 
+    /// Delivers the end and stops this watcher (its subscription is disposed), unless it has stopped already.
     @inlinable
     public func end() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -181,6 +184,7 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
         onTerminal(.end)
     }
 
+    /// Delivers one event: `data(_:)`, `error(_:)` or `end()`.
     public func event(_ event: Event<Element>) {
         switch event {
         case .data(let value): data(value)

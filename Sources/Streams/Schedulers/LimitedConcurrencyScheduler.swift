@@ -21,6 +21,7 @@ public final class LimitedConcurrencyScheduler: Scheduler {
         var waiting = RingBuffer<(work: @Sendable () -> Void, cancellation: Disposable)>()
     }
 
+    /// The most jobs that run at once.
     public let maxConcurrentJobs: Int
     private let queue: DispatchQueue
     private let timers: QueueScheduler

@@ -15,6 +15,7 @@ public final class ValueStreamer<Element: Sendable>: StreamType, WatcherStopping
     private let core = SubjectCore<Element>()
     private let current: Locked<Element>
 
+    /// A value streamer whose current value is `initial`.
     public init(_ initial: Element) {
         current = Locked(initial)
     }
@@ -29,13 +30,17 @@ public final class ValueStreamer<Element: Sendable>: StreamType, WatcherStopping
         core.add(watcher) { terminated in terminated ? [] : [current.withLock { $0 }] }
     }
 
+    /// Sends `value` to every current watcher (and keeps it for later ones where this subject replays); ignored after the end or an error.
     public func data(_ value: Element) {
         core.emit(.data(value)) { _ in current.withLock { $0 = value } }
     }
 
+    /// Fails every current watcher with `error` and terminates the subject; ignored after the end or an error.
     public func error(_ error: Error) { core.emit(.error(error)) }
+    /// Ends every current watcher and terminates the subject; ignored after the end or an error.
     public func end() { core.emit(.end) }
 
+    /// Feeds `event`: `data(_:)`, `error(_:)` or `end()`.
     public func event(_ event: Event<Element>) {
         switch event {
         case .data(let value): data(value)
