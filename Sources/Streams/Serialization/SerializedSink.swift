@@ -50,17 +50,7 @@ class SerializedSink<State, Output: Sendable>: @unchecked Sendable {
     /// unless another thread is already doing so.
     @inlinable @discardableResult
     final func update<Result: Sendable>(_ body: (inout State, inout Outbox<Output>) -> Result) -> Result {
-        var first: Event<Output>?
-        let result = withLock { inner -> Result in
-            let result = body(&inner.state, &inner.outbox)
-            if !inner.delivering, let event = inner.outbox.next() {
-                inner.delivering = true
-                first = event
-            }
-            return result
-        }
-        if let first { deliver(first) }
-        return result
+        changeThenDeliver { inner in body(&inner.state, &inner.outbox) }
     }
 
     /// `update`, for an operator that stops working once its output has terminated (the time
@@ -68,10 +58,16 @@ class SerializedSink<State, Output: Sendable>: @unchecked Sendable {
     /// `shutDown()` was called, returns `nil` without running `body`.
     @inlinable @discardableResult
     final func updateUnlessFinished<Result: Sendable>(_ body: (inout State, inout Outbox<Output>) -> Result) -> Result? {
+        changeThenDeliver { inner in inner.outbox.isTerminated ? nil : body(&inner.state, &inner.outbox) }
+    }
+
+    /// Runs `change` under the lock, takes the delivering role if the outbox has an event and
+    /// nobody delivers, and after the lock delivers what is queued.
+    @inlinable
+    final func changeThenDeliver<Result>(_ change: (inout Inner) -> Result) -> Result {
         var first: Event<Output>?
-        let result = withLock { inner -> Result? in
-            guard !inner.outbox.isTerminated else { return nil }
-            let result = body(&inner.state, &inner.outbox)
+        let result = withLock { inner -> Result in
+            let result = change(&inner)
             if !inner.delivering, let event = inner.outbox.next() {
                 inner.delivering = true
                 first = event
