@@ -2,147 +2,95 @@ import XCTest
 import Streams
 import StreamsTesting
 
+/// One marble frame.
+private let frame = Marbles.defaultFrame
+
 /// RxJS's marble tests of `debounceTime` (spec/operators/debounceTime-spec.ts, kept in RxJS's
 /// packages/rxjs/test/ported/cold/operators/debounce-time.spec.ts), diagrams unchanged: RxSwift's
 /// suite has no debounce tests. One frame is `Marbles.defaultFrame` (10 virtual ms); RxJS's
 /// `time('--|')` is 2 frames; the subscription is at frame 0, as in RxJS, and an unsubscription
 /// marble `'-------!'` is the disposal time.
-/// One marble frame.
-private let frame = Marbles.defaultFrame
-
 final class DebounceTimeTests: XCTestCase {
-    private func events(_ diagram: String) -> [Recorded<String>] {
-        Marbles.events(diagram)
-    }
-
     func testShouldDebounceValuesBy2TimeUnits() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  -a--bc--d---|")
-        let res = scheduler.start(created: 0, subscribed: 0) { e1.debounce(frame * 2, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("---a---c--d-|"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^-----------!")])
+        check(hot: "  -a--bc--d---|", dueFrames: 2, expected: "---a---c--d-|", subscription: "^-----------!")
     }
 
     func testShouldDelayAllElementsByTheSpecifiedTime() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  -a--------b------c----|")
-        let res = scheduler.start(created: 0, subscribed: 0) { e1.debounce(frame * 5, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("------a--------b------(c|)"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^---------------------!")])
+        check(hot: "  -a--------b------c----|", dueFrames: 5, expected: "------a--------b------(c|)", subscription: "^---------------------!")
     }
 
     func testShouldDebounceAndDelayElementByTheSpecifiedTime() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  -a--(bc)-----------d-------|")
-        let res = scheduler.start(created: 0, subscribed: 0) { e1.debounce(frame * 5, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("---------c--------------d--|"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^--------------------------!")])
+        check(hot: "  -a--(bc)-----------d-------|", dueFrames: 5, expected: "---------c--------------d--|", subscription: "^--------------------------!")
     }
 
     func testShouldCompleteWhenSourceDoesNotEmit() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  -----|")
-        let res = scheduler.start(created: 0, subscribed: 0) { e1.debounce(frame, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("-----|"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^----!")])
+        check(hot: "  -----|", dueFrames: 1, expected: "-----|", subscription: "^----!")
     }
 
     func testShouldCompleteWhenSourceIsEmpty() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.coldStream(" |")
-        let res = scheduler.start(created: 0, subscribed: 0) { e1.debounce(frame, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("|"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan(0, 0)])  // RxJS: "(^!)"
+        check(cold: " |", dueFrames: 1, expected: "|", subscription: "(^!)")
     }
 
     func testShouldRaiseErrorWhenSourceDoesNotEmitAndRaisesError() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  -----#")
-        let res = scheduler.start(created: 0, subscribed: 0) { e1.debounce(frame, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("-----#"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^----!")])
+        check(hot: "  -----#", dueFrames: 1, expected: "-----#", subscription: "^----!")
     }
 
     func testShouldRaiseErrorWhenSourceThrows() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.coldStream(" #")
-        let res = scheduler.start(created: 0, subscribed: 0) { e1.debounce(frame, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("#"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan(0, 0)])  // RxJS: "(^!)"
+        check(cold: " #", dueFrames: 1, expected: "#", subscription: "(^!)")
     }
 
     func testShouldAllowUnsubscribingEarlyAndExplicitly() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  --a--bc--d----|")
-        let unsub = SubscriptionSpan("-------!").disposed ?? 0
-        let res = scheduler.start(created: 0, subscribed: 0, disposed: unsub) { e1.debounce(frame * 2, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("----a---       "))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^------!       ")])
+        check(hot: "  --a--bc--d----|", dueFrames: 2, expected: "----a---       ", subscription: "^------!       ", unsubscribe: "-------!")
     }
 
     func testShouldNotBreakUnsubscriptionChainsWhenUnsubscribedExplicitly() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  --a--bc--d----|")
-        let unsub = SubscriptionSpan("-------!").disposed ?? 0
-        let res = scheduler.start(created: 0, subscribed: 0, disposed: unsub) {
-            e1.redirect { DataStream.just($0) }
-                .debounce(frame * 2, scheduler: scheduler)
-                .redirect { DataStream.just($0) }
-        }
-        XCTAssertEqual(res.events, events("----a---       "))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^------!       ")])
+        check(hot: "  --a--bc--d----|", dueFrames: 2, expected: "----a---       ", subscription: "^------!       ", unsubscribe: "-------!", throughRedirects: true)
     }
 
     func testShouldDebounceAndDoesNotCompleteWhenSourceDoesNotComplete() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  -a--(bc)-----------d-------")
-        let unsub = SubscriptionSpan("^--------------------------!").disposed ?? 0
-        let res = scheduler.start(created: 0, subscribed: 0, disposed: unsub) { e1.debounce(frame * 5, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("---------c--------------d--"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^--------------------------!")])
+        check(hot: "  -a--(bc)-----------d-------", dueFrames: 5, expected: "---------c--------------d--", subscription: "^--------------------------!", unsubscribe: "^--------------------------!")
     }
 
     func testShouldNotCompleteWhenHotSourceDoesNotComplete() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  -")
-        let res = scheduler.start(created: 0, subscribed: 0, disposed: SubscriptionSpan("^!").disposed ?? 0) {
-            e1.debounce(frame, scheduler: scheduler)
-        }
-        XCTAssertEqual(res.events, events("-"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^!")])
+        check(hot: "  -", dueFrames: 1, expected: "-", subscription: "^!", unsubscribe: "^!")
     }
 
     func testShouldNotCompleteWhenColdSourceNeverCompletes() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.coldStream(" -")
-        let res = scheduler.start(created: 0, subscribed: 0, disposed: SubscriptionSpan("^!").disposed ?? 0) {
-            e1.debounce(frame, scheduler: scheduler)
-        }
-        XCTAssertEqual(res.events, events("-"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^!")])
+        check(cold: " -", dueFrames: 1, expected: "-", subscription: "^!", unsubscribe: "^!")
     }
 
     func testShouldDelayAllElementsUntilSourceRaisesError() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  -a--------b------c----#")
-        let res = scheduler.start(created: 0, subscribed: 0) { e1.debounce(frame * 5, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("------a--------b------#"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^---------------------!")])
+        check(hot: "  -a--------b------c----#", dueFrames: 5, expected: "------a--------b------#", subscription: "^---------------------!")
     }
 
     func testShouldDebounceAllElementsWhileSourceEmitsWithinGivenTime() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  --a--b--c--d--e--f--g--h-|")
-        let res = scheduler.start(created: 0, subscribed: 0) { e1.debounce(frame * 4, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("-------------------------(h|)"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^------------------------!")])
+        check(hot: "  --a--b--c--d--e--f--g--h-|", dueFrames: 4, expected: "-------------------------(h|)", subscription: "^------------------------!")
     }
 
     func testShouldDebounceAllElementsWhileSourceEmitsWithinGivenTimeUntilRaisesError() {
-        let scheduler = TestScheduler()
-        let e1 = scheduler.hotStream("  --a--b--c--d--e--f--g--h-#")
-        let res = scheduler.start(created: 0, subscribed: 0) { e1.debounce(frame * 4, scheduler: scheduler) }
-        XCTAssertEqual(res.events, events("-------------------------#"))
-        XCTAssertEqual(e1.subscriptions, [SubscriptionSpan("^------------------------!")])
+        check(hot: "  --a--b--c--d--e--f--g--h-#", dueFrames: 4, expected: "-------------------------#", subscription: "^------------------------!")
     }
+}
+
+/// One RxJS case: `source` (hot or cold) debounced by `dueFrames` frames, watched at frame 0 and
+/// disposed at the `!` of `unsubscribe` (if any), must give `expected` and the one subscription
+/// span `subscription` (RxJS's `"(^!)"`: subscribed and disposed at frame 0).
+private func check(
+    hot: String? = nil, cold: String? = nil, dueFrames: Int, expected: String, subscription: String,
+    unsubscribe: String? = nil, throughRedirects: Bool = false, file: StaticString = #filePath, line: UInt = #line
+) {
+    let scheduler = TestScheduler()
+    let hotSource = hot.map { scheduler.hotStream($0) }
+    let coldSource = cold.map { scheduler.coldStream($0) }
+    let source: any StreamType<String> = hotSource.map { $0 as any StreamType<String> } ?? coldSource!
+    let disposed = unsubscribe.flatMap { SubscriptionSpan($0).disposed } ?? 1_000
+    let recorder = scheduler.start(created: 0, subscribed: 0, disposed: disposed) {
+        guard throughRedirects else { return source.debounce(frame * dueFrames, scheduler: scheduler) }
+        return source.redirect { DataStream.just($0) }
+            .debounce(frame * dueFrames, scheduler: scheduler)
+            .redirect { DataStream.just($0) }
+    }
+    XCTAssertEqual(recorder.events, Marbles.events(expected), file: file, line: line)
+    let span = subscription == "(^!)" ? SubscriptionSpan(0, 0) : SubscriptionSpan(subscription)
+    XCTAssertEqual(hotSource?.subscriptions ?? coldSource?.subscriptions, [span], file: file, line: line)
 }
