@@ -55,7 +55,8 @@ public final class ReplayStreamer<Element: Sendable>: StreamType, WatcherStoppin
         }
     }
 
-    /// Sends `value` to every current watcher (and keeps it for later ones where this subject replays); ignored after the end or an error.
+    /// Sends `value` to every current watcher and keeps it for later ones (within `bufferSize` and
+    /// the window); ignored after the end or an error.
     public func data(_ value: Element) {
         core.emit(.data(value)) { _ in
             buffer.withLock { buffer in
@@ -81,7 +82,8 @@ public final class ReplayStreamer<Element: Sendable>: StreamType, WatcherStoppin
         }
     }
 
-    /// Fails every current watcher with `error` and terminates the subject; ignored after the end or an error.
+    /// Fails every current watcher with `error` and terminates the subject; ignored after the end
+    /// or an error.
     public func error(_ error: Error) { core.emit(.error(error)) }
     /// Ends every current watcher and terminates the subject; ignored after the end or an error.
     public func end() { core.emit(.end) }

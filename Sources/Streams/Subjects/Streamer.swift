@@ -22,9 +22,10 @@ public final class Streamer<Element: Sendable>: StreamType, WatcherStoppingStrea
         core.add(watcher, replaying: { _ in [] })
     }
 
-    /// Sends `value` to every current watcher (and keeps it for later ones where this subject replays); ignored after the end or an error.
+    /// Sends `value` to every current watcher; ignored after the end or an error.
     public func data(_ value: Element) { core.emit(.data(value)) }
-    /// Fails every current watcher with `error` and terminates the subject; ignored after the end or an error.
+    /// Fails every current watcher with `error` and terminates the subject; ignored after the end
+    /// or an error.
     public func error(_ error: Error) { core.emit(.error(error)) }
     /// Ends every current watcher and terminates the subject; ignored after the end or an error.
     public func end() { core.emit(.end) }

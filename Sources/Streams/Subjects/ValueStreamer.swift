@@ -30,12 +30,13 @@ public final class ValueStreamer<Element: Sendable>: StreamType, WatcherStopping
         core.add(watcher) { terminated in terminated ? [] : [current.withLock { $0 }] }
     }
 
-    /// Sends `value` to every current watcher (and keeps it for later ones where this subject replays); ignored after the end or an error.
+    /// Makes `value` current and sends it to every current watcher; ignored after the end or an error.
     public func data(_ value: Element) {
         core.emit(.data(value)) { _ in current.withLock { $0 = value } }
     }
 
-    /// Fails every current watcher with `error` and terminates the subject; ignored after the end or an error.
+    /// Fails every current watcher with `error` and terminates the subject; ignored after the end
+    /// or an error.
     public func error(_ error: Error) { core.emit(.error(error)) }
     /// Ends every current watcher and terminates the subject; ignored after the end or an error.
     public func end() { core.emit(.end) }
