@@ -4,7 +4,7 @@ extension StreamType {
     ///
     ///     self:       ---1-2-|
     ///     other:      -5---6---|
-    ///     amb(other): -5---6---|      (self disposed at 1)
+    ///     amb(other): -5---6---|      (self disposed when 5 arrives)
     public func amb<Other: StreamType>(_ other: Other) -> DataStream<Element> where Other.Element == Element {
         DataStream.amb([self, other])
     }

@@ -3,9 +3,9 @@ extension StreamType {
     /// since the previous tick, or `defaultValue` if one is given (ReactiveX: `sample`;
     /// Combine: none; ReactiveCocoa: `sample(on:)`).
     ///
-    ///     source:          -1-2---3-----|
-    ///     sampler:         ---x---x-x-------x|
-    ///     sample(sampler): ---2---3---------|      (the tick at 9 finds nothing new)
+    ///     source:          -1-2---3---|
+    ///     sampler:         --x---x-x----x|
+    ///     sample(sampler): --1---2-3----|      (the last tick finds nothing new, and ends it)
     ///
     /// The source's end waits for the next tick, which takes the unsampled value along and
     /// ends; the sampler's end takes the unsampled value (or `defaultValue`) and ends. An

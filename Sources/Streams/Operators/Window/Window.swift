@@ -18,7 +18,7 @@ extension StreamType {
     /// (ReactiveX: `window(timeSpan:count:scheduler:)`, RxJS `windowTime`; Combine: none).
     ///
     ///     source:                               -a-b-c----d-|
-    ///     window(timeSpan: 4 ticks, count: 2):  W--X---Y---Z|   W: -a-b|  X: -c--|  Y: ---|  Z: -d|
+    ///     window(timeSpan: 4 ticks, count: 2):  W--X---Y---Z|   W: -a-b|  X: --c-|  Y: ---d|  Z: -|
     ///
     /// Windows are hot: a window's values go to whoever watches it when they arrive, so watch
     /// each window as it is delivered (`merge()`, `concat()` of the windows, or a watcher that
