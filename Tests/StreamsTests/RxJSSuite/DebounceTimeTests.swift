@@ -74,7 +74,7 @@ final class DebounceTimeTests: XCTestCase {
 
 /// One RxJS case: `source` (hot or cold) debounced by `dueFrames` frames, watched at frame 0 and
 /// disposed at the `!` of `unsubscribe` (if any), must give `expected` and the one subscription
-/// span `subscription` (RxJS's `"(^!)"`: subscribed and disposed at frame 0).
+/// span `subscription`.
 private func check(
     hot: String? = nil, cold: String? = nil, dueFrames: Int, expected: String, subscription: String,
     unsubscribe: String? = nil, throughRedirects: Bool = false, file: StaticString = #filePath, line: UInt = #line
@@ -91,6 +91,5 @@ private func check(
             .redirect { DataStream.just($0) }
     }
     XCTAssertEqual(recorder.events, Marbles.events(expected), file: file, line: line)
-    let span = subscription == "(^!)" ? SubscriptionSpan(0, 0) : SubscriptionSpan(subscription)
-    XCTAssertEqual(hotSource?.subscriptions ?? coldSource?.subscriptions, [span], file: file, line: line)
+    XCTAssertEqual(hotSource?.subscriptions ?? coldSource?.subscriptions, [SubscriptionSpan(subscription)], file: file, line: line)
 }
