@@ -95,13 +95,20 @@ final class HTTP2ExchangeTests: XCTestCase {
         XCTAssertFalse(head.contains("connection:"), "no connection-specific field over HTTP/2")
     }
 
-    func testClientCancelDisposesTheStreamsPipeline() throws {
-        let server = try HTTP2TestServer()
-        let client = try FrameClient.start("cancel-stream", port: server.port)
-        defer { client.terminate() }
+    /// Starts a frame-client case that GETs /feed, and sends its first event once the stream watches the feed.
+    private func startOnFeed(_ name: String, _ server: HTTP2TestServer) throws -> ChildProcess {
+        let client = try FrameClient.start(name, port: server.port)
         let feed = server.feed
         waitUntil("the stream's body watched", timeout: 10) { feed.watcherCount == 1 }
         feed.data(Array("data: first\n\n".utf8))
+        return client
+    }
+
+    func testClientCancelDisposesTheStreamsPipeline() throws {
+        let server = try HTTP2TestServer()
+        let client = try startOnFeed("cancel-stream", server)
+        defer { client.terminate() }
+        let feed = server.feed
         waitUntil("the stream's pipeline disposed by RST_STREAM(CANCEL)", timeout: 10) { feed.watcherCount == 0 }
         XCTAssertNotNil(client.wait(within: 10))
         XCTAssertTrue(client.output.contains("\"firstData\": \"data: first\\n\\n\""), client.output)
@@ -110,11 +117,8 @@ final class HTTP2ExchangeTests: XCTestCase {
 
     func testGracefulShutdownEndsStreamsWithTheirTrailerAndGoAway() throws {
         let server = try HTTP2TestServer()
-        let client = try FrameClient.start("shutdown-wait", port: server.port)
+        let client = try startOnFeed("shutdown-wait", server)
         defer { client.terminate() }
-        let feed = server.feed
-        waitUntil("the stream's body watched", timeout: 10) { feed.watcherCount == 1 }
-        feed.data(Array("data: first\n\n".utf8))
         XCTAssertTrue(client.waitForOutput(within: 10) { $0.contains("ready") })
         server.server.stop()
         XCTAssertEqual(client.wait(within: 10), .exited(0))
