@@ -20,6 +20,8 @@ public final class HTTPClient: Sendable {
     let timers: CurrentLoopScheduler
     /// Encoded request fields per origin and field list, reused request after request.
     let requestFields = RequestFieldsCache()
+    /// Names whose connections go elsewhere (curl's `--connect-to`).
+    let connectTargets: [ConnectTarget]
 
     /// - Parameters:
     ///   - connectTimeout: limit for getting a connection, waiting for a free one included.
@@ -28,10 +30,13 @@ public final class HTTPClient: Sendable {
     ///     of opening hundreds, while keeping a slow upstream's answers overlapping.
     ///   - maxIdlePerOrigin: idle keep-alive connections kept per origin.
     ///   - tlsConfiguration: how https origins are verified (system CAs by default).
+    ///   - connectTo: names in URLs whose connections go to another address; TLS then verifies
+    ///     the address's host.
     public init(
         connectTimeout: Duration = .seconds(5), maxConnectionsPerOrigin: Int = 64, maxIdlePerOrigin: Int = 64,
-        tlsConfiguration: TLSConfiguration = .client(), loops: EventLoopGroup = .shared
+        tlsConfiguration: TLSConfiguration = .client(), loops: EventLoopGroup = .shared, connectTo: [ConnectTarget] = []
     ) {
+        connectTargets = connectTo
         pool = ConnectionPool(maxPerOrigin: maxConnectionsPerOrigin, maxIdlePerOrigin: maxIdlePerOrigin)
         self.connectTimeout = connectTimeout
         // Without a usable TLS context https requests fail; plain http still works.

@@ -52,7 +52,7 @@ public final class DemoUpstream: Sendable {
     /// 2 MiB holds about 7,500 of them, the default directory 1,000.
     private let avatars = BoundedMemo<Int, DemoDocument>(capacityBytes: 2 << 20) { 16 + $1.bytes }
     private let scheduler: any Scheduler
-    private let avatarPort = Locked<Int?>(nil)
+    private let avatarOrigin = Locked<AvatarOrigin?>(nil)
     private let served = Locked(Statistics())
 
     /// What the demo has answered so far: every request, and how many got a 304.
@@ -71,10 +71,24 @@ public final class DemoUpstream: Sendable {
         self.scheduler = scheduler
     }
 
+    /// Where avatar URLs point; until one is set, at the API's own origin.
+    public enum AvatarOrigin: Hashable, Sendable {
+        /// This port on the host the client used: the standalone demo, reached by its address.
+        case port(Int)
+        /// One fixed origin whatever the client's `Host` (`http://avatars.demo.invalid`), as GitHub's
+        /// is `https://avatars.githubusercontent.com`: answers then name no port of this process,
+        /// so replicas and restarts give byte-identical answers (and ETags).
+        case named(String)
+    }
+
     /// Avatar URLs point at this port on the host the client used, once the avatar origin
     /// listens there; until then avatars are addressed on the API's own origin.
     public func serveAvatars(onPort port: Int) {
-        avatarPort.withLock { $0 = port }
+        serveAvatars(at: .port(port))
+    }
+
+    public func serveAvatars(at origin: AvatarOrigin) {
+        avatarOrigin.withLock { $0 = origin }
     }
 
     /// One answer per request, delivered `latency` after subscription on the scheduler
@@ -165,21 +179,27 @@ public final class DemoUpstream: Sendable {
 
     /// The origins answers point at, for the `Host` the client used, worked out once per host.
     private func shapes(_ request: DemoRequest) -> GitHubShapes {
-        let port = avatarPort.withLock { $0 }
-        return origins.value(for: OriginsKey(host: request.host, avatarPort: port)) {
+        let avatars = avatarOrigin.withLock { $0 }
+        return origins.value(for: OriginsKey(host: request.host, avatars: avatars)) {
             let api = "http://\(request.host)"
-            guard let port else { return GitHubShapes(api: api, avatars: api) }
-            // The host without its port: "[::1]:8080" → "[::1]", "127.0.0.1:8080" → "127.0.0.1".
-            let hostname = request.host.hasPrefix("[")
-                ? String(request.host.prefix { $0 != "]" }) + "]"
-                : String(request.host.prefix { $0 != ":" })
-            return GitHubShapes(api: api, avatars: "http://\(hostname):\(port)")
+            switch avatars {
+            case nil:
+                return GitHubShapes(api: api, avatars: api)
+            case .named(let origin):
+                return GitHubShapes(api: api, avatars: origin)
+            case .port(let port):
+                // The host without its port: "[::1]:8080" → "[::1]", "127.0.0.1:8080" → "127.0.0.1".
+                let hostname = request.host.hasPrefix("[")
+                    ? String(request.host.prefix { $0 != "]" }) + "]"
+                    : String(request.host.prefix { $0 != ":" })
+                return GitHubShapes(api: api, avatars: "http://\(hostname):\(port)")
+            }
         }
     }
 
     private struct OriginsKey: Hashable, Sendable {
         let host: String
-        let avatarPort: Int?
+        let avatars: AvatarOrigin?
     }
 
     private func usersPage(_ request: DemoRequest) -> (status: Int, document: DemoDocument) {

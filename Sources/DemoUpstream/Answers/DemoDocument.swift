@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+import Domain
 import FoundationEssentials
 #else
 import Foundation

@@ -1,5 +1,6 @@
 import XCTest
-@testable import Domain
+import Domain
+@testable import DemoUpstream
 
 final class DemoRequestTests: XCTestCase {
     func testTargetSplitsIntoPathAndQuery() {

@@ -3,7 +3,8 @@ import HTTP
 import Streams
 import StreamsTesting
 import XCTest
-@testable import Domain
+import Domain
+@testable import DemoUpstream
 
 final class DemoUpstreamTests: XCTestCase {
     func answer(_ target: String, upstream: DemoUpstream = DemoUpstream(configuration: .init(users: 10))) -> DemoResponse {

@@ -1,6 +1,7 @@
 import CZlib
 import XCTest
 @testable import Domain
+@testable import DemoUpstream
 
 final class PNGEncoderTests: XCTestCase {
     func testIdenticonStartsWithThePNGSignature() {

@@ -1,3 +1,5 @@
+import Domain
+
 /// A GitHub-style identicon: a 5×5 left-right symmetric grid of coloured cells,
 /// derived only from the login, so the same login always yields the same PNG bytes.
 public struct Identicon: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import XCTest
-@testable import Domain
+import Domain
+@testable import DemoUpstream
 
 final class SubstringPiecesTests: XCTestCase {
     let texts = ["", "/", "//", "/users", "/users/ada1/repos", "a=1&b=2", "&&a&", "=x", "a==b", "/u/3?v=4", "é/x", "?\u{301}/a", "a/\u{301}b/c"]

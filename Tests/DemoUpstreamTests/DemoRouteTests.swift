@@ -1,5 +1,6 @@
 import XCTest
-@testable import Domain
+import Domain
+@testable import DemoUpstream
 
 final class DemoRouteTests: XCTestCase {
     func route(_ target: String) -> DemoRoute { DemoRoute(DemoRequest(target: target)) }

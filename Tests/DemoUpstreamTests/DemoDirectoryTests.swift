@@ -1,5 +1,6 @@
 import XCTest
-@testable import Domain
+import Domain
+@testable import DemoUpstream
 
 final class DemoDirectoryTests: XCTestCase {
     let directory = DemoDirectory(userCount: 50)

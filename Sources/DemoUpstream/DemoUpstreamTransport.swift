@@ -1,3 +1,4 @@
+import Domain
 import Streams
 
 /// Talks to a `DemoUpstream` object directly, without sockets: for virtual-time tests of

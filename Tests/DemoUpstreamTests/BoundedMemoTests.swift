@@ -1,7 +1,8 @@
 import Dispatch
 import StreamServiceConcurrency
 import XCTest
-@testable import Domain
+import Domain
+@testable import DemoUpstream
 
 final class BoundedMemoTests: XCTestCase {
     func memo(capacityBytes: Int) -> BoundedMemo<String, [UInt8]> {

@@ -1,6 +1,7 @@
 import HTTP
 import XCTest
-@testable import Domain
+import Domain
+@testable import DemoUpstream
 
 /// Stored answers under the compressor's threshold go as they are, with nothing stored for them.
 final class DemoGzipThresholdTests: XCTestCase {
