@@ -24,6 +24,9 @@ let package = Package(
         // as NIOConcurrencyHelpers is to swift-nio (not named ConcurrencyHelpers: swift-service-lifecycle,
         // which Hummingbird brings into the Benchmarks package, has a target of that name).
         .target(name: "StreamServiceConcurrency"),
+        // Numbers as ASCII digits written in place: the one digit writer of HTTP heads, JSON, request
+        // ids, timestamps and pipeline details (`package` access).
+        .target(name: "StreamServiceText"),
         // Reactive library: Foundation and Dispatch only.
         // Release builds of the service pass -cross-module-optimization on the command line
         // (scripts/lib/release-build.sh, the Dockerfile), not here: unsafeFlags would make every
@@ -37,8 +40,8 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "NetCore", dependencies: ["StreamServiceConcurrency", "CZlib", "COpenSSL", "CEpoll"]),
         // HTTP/1.1 library, server and client: parsing, routing, response writing, SSE, event-loop scheduling.
-        .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
-        .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
         // The embedded GitHub-shaped upstream (`serve` without `--upstream`, `demo-upstream`):
         // Domain's models on the HTTP library's server, kept out of Domain, which is the domain.
         .target(name: "DemoUpstream", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", "Domain", .product(name: "CoreMetrics", package: "swift-metrics")]),
@@ -62,6 +65,7 @@ let package = Package(
                 .embedInCode("Page/page.js"),
             ]
         ),
+        .testTarget(name: "StreamServiceTextTests", dependencies: ["StreamServiceText"]),
         .testTarget(name: "StreamsTests", dependencies: ["StreamServiceConcurrency", "Streams", "StreamsTesting"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "DemoUpstream", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         .testTarget(name: "DemoUpstreamTests", dependencies: ["DemoUpstream", "Domain", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),

@@ -1,3 +1,5 @@
+import StreamServiceText
+
 /// Compact JSON written into one byte buffer: strings escaped as `JSONEncoder` escapes them
 /// (`"`, `\`, `\b \f \n \r \t`, other control characters as `\u00xx`; `/` and non-ASCII
 /// left as they are), integers in decimal. Objects are written field by field in the order
@@ -101,15 +103,10 @@ public struct JSONOutput {
     /// Decimal digits, `-` first when negative (`Int.min` included).
     public mutating func int(_ value: Int) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var count = 0
-            repeat {
-                digits[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        let count = ASCIIDigits.decimalCount(value.magnitude)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { digits in
+            ASCIIDigits.writeDecimal(value.magnitude, count: count, to: digits.baseAddress!)
+            bytes.append(contentsOf: digits)
         }
     }
 
