@@ -2,7 +2,7 @@ import Domain
 import HTTP
 import Streams
 
-/// The user API of DESIGN.md: `/users`, `/users/stream`, `/users/{login}`,
+/// The user API (README.md, `App/openapi.yaml`): `/users`, `/users/stream`, `/users/{login}`,
 /// `/users/{login}/avatar`. Their pipelines publish to `hub`, which `/events` serves.
 public struct UserRoutes: Sendable {
     public let client: GitHubClient

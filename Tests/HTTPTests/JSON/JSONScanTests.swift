@@ -1,9 +1,9 @@
 import XCTest
 @testable import HTTP
 
-final class ByteWordsTests: XCTestCase {
+final class JSONScanTests: XCTestCase {
     func stop(_ bytes: [UInt8], from start: Int = 0) -> Int {
-        bytes.withUnsafeBytes { ByteWords.jsonStringStop(in: $0, from: start) }
+        bytes.withUnsafeBytes { JSONScan.stringStop(in: $0, from: start) }
     }
 
     func testAJSONStringScanStopsAtTheFirstByteNeedingAttentionWhereverItIs() {
