@@ -24,7 +24,7 @@ final class EpollLoop: @unchecked Sendable {
 
     // Loop-confined: no two accesses overlap, so no run-time exclusivity checks either.
     @exclusivity(unchecked) private var registrations: [EpollRegistration?] = []
-    @exclusivity(unchecked) private var timers = TimerHeap()
+    @exclusivity(unchecked) private var timers = EpollTimers()
     @exclusivity(unchecked) private var running: [@Sendable () -> Void] = []
     /// The `EventLoop` this engine runs, whose write batch spans each turn's readiness handlers.
     /// Weak: the `EventLoop`'s deinit is what stops this thread. Set by the loop's first task.
@@ -126,9 +126,11 @@ final class EpollLoop: @unchecked Sendable {
     // MARK: Timers
 
     func arm(_ timer: LoopTimer.EpollState, deadline: UInt64) {
-        timer.generation &+= 1
-        timer.deadline = deadline
-        timers.push(TimerHeap.Entry(deadline: deadline, order: timers.nextOrder(), generation: timer.generation, timer: timer))
+        timers.arm(timer, deadline: deadline)
+    }
+
+    func disarm(_ timer: LoopTimer.EpollState) {
+        timers.disarm(timer)
     }
 
     // MARK: The loop
@@ -187,7 +189,7 @@ final class EpollLoop: @unchecked Sendable {
         }
         runTasks()
         registrations = []
-        timers = TimerHeap()
+        timers = EpollTimers()
     }
 
     private func deliver(_ events: UnsafeMutablePointer<epoll_event>, count: Int) {
