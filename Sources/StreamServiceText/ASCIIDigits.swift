@@ -18,13 +18,7 @@ package enum ASCIIDigits {
     /// The low `count` decimal digits of `value`, zero-padded on the left, into `count` bytes at `start`.
     @inlinable
     package static func writeDecimal(_ value: UInt, count: Int, to start: UnsafeMutablePointer<UInt8>) {
-        var rest = value
-        var index = count
-        while index > 0 {
-            index -= 1
-            start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-        }
+        write(UInt64(value), radix: 10, count: count, to: start)
     }
 
     /// How many hexadecimal digits `value` has (1 for 0).
@@ -36,13 +30,19 @@ package enum ASCIIDigits {
     /// The low `count` hexadecimal digits of `value` in lower case into `count` bytes at `start`.
     @inlinable
     package static func writeHexadecimal(_ value: UInt64, count: Int, to start: UnsafeMutablePointer<UInt8>) {
+        write(value, radix: 16, count: count, to: start)
+    }
+
+    /// One digit loop for both radixes; inlined with its constant radix, the division is a multiply (10) or a shift (16).
+    @inlinable @inline(__always)
+    static func write(_ value: UInt64, radix: UInt64, count: Int, to start: UnsafeMutablePointer<UInt8>) {
         var rest = value
         var index = count
         while index > 0 {
             index -= 1
-            let digit = UInt8(truncatingIfNeeded: rest & 0xF)
+            let digit = UInt8(truncatingIfNeeded: rest % radix)
             start[index] = digit < 10 ? UInt8(ascii: "0") &+ digit : UInt8(ascii: "a") &+ digit &- 10
-            rest >>= 4
+            rest /= radix
         }
     }
 
