@@ -34,8 +34,9 @@ public final class LoopTimer: @unchecked Sendable {
         var deadline: UInt64 = 0
         /// Nanoseconds between runs; nil for a one-shot timer.
         var interval: UInt64?
-        /// Position in its loop's `TimerHeap`; -1 while not filed.
-        var heapIndex = -1
+        /// Position in its loop's `TimerHeap`; -1 while not filed. Only the loop's thread touches
+        /// it (unchecked: the heap's moves write it through `HeapPositioned`).
+        @exclusivity(unchecked) var heapIndex = -1
     }
     #endif
 

@@ -23,9 +23,7 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
         let sent = HTTPClientRequest(
             method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers),
             extraHeaders: request.conditions.isEmpty ? HTTPHeaders() : UpstreamRequest.fieldList(request.conditions))
-        return client.send(sent)
-            .map(UpstreamResponse.init)
-            .recover { error in DataStream<UpstreamResponse>.just(error: UpstreamError(classifying: error)) }
+        return client.send(sent).map(UpstreamResponse.init, errors: UpstreamError.init(classifying:))
     }
 }
 

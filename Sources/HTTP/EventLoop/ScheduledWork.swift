@@ -21,8 +21,9 @@ final class ScheduledWork: HeapPositioned, @unchecked Sendable {
 
     /// Monotonic nanoseconds when the work is due.
     var deadline: UInt64 = 0
-    /// Position in the heap; -1 while not filed.
-    var heapIndex = -1
+    /// Position in the heap; -1 while not filed. Unchecked: only under `queue`'s lock (see above),
+    /// where the heap's moves write it through `HeapPositioned`, each a runtime access check otherwise.
+    @exclusivity(unchecked) var heapIndex = -1
 
     init(work: @escaping @Sendable () -> Void, period: UInt64?, queue: TimerQueue) {
         self.work = work
