@@ -63,6 +63,7 @@ let package = Package(
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/page.css"),
                 .embedInCode("Page/page.js"),
+                .embedInCode("Page/page-feed.js"),
             ]
         ),
         .testTarget(name: "StreamServiceTextTests", dependencies: ["StreamServiceText"]),

@@ -66,7 +66,8 @@ public final class Application: Sendable {
         }
         // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
         let feed = PipelineEventFeed(hub: upstream.hub, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
-        let server = makeServer(upstream: upstream, feed: feed)
+        let ceiling = ConnectionCeiling.clamp(configuration.maxConnections, openFilesLimit: fileLimit)
+        let server = makeServer(upstream: upstream, feed: feed, maxConnections: ceiling.maxConnections)
         let port: Int
         do {
             port = try server.start()
@@ -98,6 +99,9 @@ public final class Application: Sendable {
             "open_files_limit": .stringConvertible(fileLimit),
             "upstream": .string(configuration.upstream?.absoluteString ?? upstream.demoServer?.baseURL.map { "embedded demo at \($0.absoluteString)" } ?? "embedded demo"),
         ])
+        if let warning = ceiling.warning {
+            logger.warning("\(warning)", metadata: ["max_connections": .stringConvertible(ceiling.maxConnections)])
+        }
         // Connects in the background; its log lines come after the address line.
         shared?.start()
         return port
@@ -127,7 +131,7 @@ public final class Application: Sendable {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed) -> HTTPServer {
+    private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed, maxConnections: Int) -> HTTPServer {
         let shutdownFlag = self.shutdownFlag
         let state = self.state
         var readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
@@ -141,16 +145,25 @@ public final class Application: Sendable {
             corsOrigins: configuration.corsOrigins
         ).build()
         let accessLog = AccessLog(logger: logger)
-        let observer = HTTPServerObserver(requestCompleted: { request in accessLog.record(request) })
-        return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer, metrics: metrics.http)
+        let events = ServerEventLog(logger: logger)
+        let deadline = configuration.shutdownTimeout
+        let observer = HTTPServerObserver(
+            requestCompleted: { request in accessLog.record(request) },
+            requestRejected: { rejection in events.rejected(rejection) },
+            acceptPauseChanged: { pause in events.acceptPause(pause) },
+            shutdownDeadlineReached: { report in events.deadlineReached(report, deadline: deadline) })
+        return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections), router: router, observer: observer, metrics: metrics.http)
     }
 
-    func serverConfiguration() -> HTTPServerConfiguration {
+    /// `maxConnections`: `--max-connections` after `ConnectionCeiling` had its say.
+    func serverConfiguration(maxConnections: Int) -> HTTPServerConfiguration {
         var server = HTTPServerConfiguration(host: configuration.host, port: configuration.port)
         server.timeouts.header = configuration.headerTimeout
         server.timeouts.idle = configuration.idleTimeout
+        server.timeouts.body = configuration.bodyTimeout
         server.limits.maxBodyBytes = configuration.maxBodyBytes
-        server.limits.maxConnections = configuration.maxConnections
+        server.limits.maxConnections = maxConnections
+        server.limits.maxConnectionsPerClient = configuration.maxConnectionsPerClient
         server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
         if configuration.redisURL != nil {
             // Replicas share one feed, so the ids of their requests must not collide there.

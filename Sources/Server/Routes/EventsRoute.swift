@@ -9,7 +9,7 @@ struct EventsRoute: Sendable {
     let responder: EventStreamResponder
 
     func handle(_ request: Request) -> DataStream<Response> {
-        request.withQuery(Self.filter) { filter in
+        request.withQuery(Self.filter, ignoring: IgnoredQueryParameters.names) { filter in
             let events = feed.subscribe(after: request.lastEventID, on: request.loopScheduler?.loop) { PipelineEventFeed.admits($0, filter) }
             return .just(responder.response(encoded: events))
         }
