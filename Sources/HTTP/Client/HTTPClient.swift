@@ -65,10 +65,9 @@ public final class HTTPClient: Sendable {
 
     /// Sends `request` once; `answered` gets its outcome once, on the connection's loop, unless
     /// the returned disposable is disposed first (it then closes the connection or leaves the
-    /// queue for one). For a caller that makes a stream of its own answer type: `send` followed
-    /// by `map` and `recover` cost two stages more per exchange (their allocations, and each event
-    /// copied through them).
-    package func exchange(_ request: HTTPClientRequest, answered: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) -> Disposable {
+    /// queue for one). `send` is this as a stream; a caller that wants its own answer and error
+    /// types maps them in one stage (`send(…).map(_:errors:)`).
+    func exchange(_ request: HTTPClientRequest, answered: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) -> Disposable {
         let exchange = ClientExchange(request: request, client: self, answered: answered)
         exchange.start()
         return Disposable { exchange.cancel() }
