@@ -62,6 +62,8 @@ final class DescriptorExhaustionTests: XCTestCase {
         usleep(UInt32(window * 1_000_000)) // the measurement window itself, not a wait for an event
         let used = Double(try Self.cpuTicks(of: pid) - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
         XCTAssertLessThan(used / window, 0.15, "CPU share while exhausted: \(used / window); a spinning loop uses a whole core")
+        // About ten failed retries in that second, one line: one per episode, not per failed accept.
+        XCTAssertEqual(started.service.output.components(separatedBy: "accepting paused").count - 1, 1, started.service.output)
 
         clients.removeAll()
         var health: RawHTTPClient.Response?
@@ -75,9 +77,6 @@ final class DescriptorExhaustionTests: XCTestCase {
         }
         XCTAssertEqual(health?.status, 200, "the server answers again once descriptors are free")
         XCTAssertTrue(waitForOutput(started.service, containing: "accepting again"), started.service.output)
-        let pauses = started.service.output.components(separatedBy: "accepting paused").count - 1
-        XCTAssertGreaterThanOrEqual(pauses, 1)
-        XCTAssertLessThanOrEqual(pauses, 3, "one line per episode, not per failed accept")
 
         let metrics = try RawHTTPClient(port: started.port)
         try metrics.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
