@@ -138,11 +138,19 @@ public final class Application: Sendable {
         let router = ServiceRouter(
             metrics: metrics, responder: responder, eventFeed: feed,
             readiness: readiness, userRoutes: upstream.routes(responder: responder),
-            corsOrigins: configuration.corsOrigins
+            corsOrigins: configuration.corsOrigins, access: accessControl()
         ).build()
         let accessLog = AccessLog(logger: logger)
         let observer = HTTPServerObserver(requestCompleted: { request in accessLog.record(request) })
         return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer, metrics: metrics.http)
+    }
+
+    /// Tokens (`--auth-*`) and client identity (`--trusted-proxies`); the key was checked when the configuration was resolved.
+    private func accessControl() -> AccessControl {
+        let auth = configuration.auth
+        return AccessControl(
+            verifier: try? auth?.verifier(), protected: auth?.protected ?? [], cookie: auth?.cookie,
+            proxies: configuration.trustedProxies, factory: metrics.factory)
     }
 
     func serverConfiguration() -> HTTPServerConfiguration {

@@ -10,6 +10,8 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case upstreamSingleFlight, upstreamGzip
     case corsOrigins
     case redisUrl, replicaId
+    case authJwtSecret, authJwtPublicKey, authProtect, authCookie, authAudience, authIssuer
+    case trustedProxies
 
     /// The long flag, e.g. `--demo-latency-ms`.
     public var flag: String {

@@ -8,6 +8,8 @@ public struct UserRoutes: Sendable {
     public let client: GitHubClient
     public let hub: PipelineEventHub
     public let responder: EventStreamResponder
+    /// Tokens and client identity (`--auth-*`, `--trusted-proxies`); nil = open to anyone.
+    var access: AccessControl?
 
     public init(client: GitHubClient, hub: PipelineEventHub, responder: EventStreamResponder) {
         self.client = client
@@ -21,9 +23,17 @@ public struct UserRoutes: Sendable {
         let stream = UsersStreamRoute(pipeline: users, hub: hub, responder: responder)
         let profile = ProfileRoute(pipeline: ProfilePipeline(client: client), hub: hub)
         let avatar = AvatarRoute(pipeline: AvatarPipeline(client: client), hub: hub)
-        router.get("/users") { list.handle($0) }
-        router.get("/users/stream") { stream.handle($0) }
-        router.get("/users/{login}") { profile.handle($0) }
-        router.get("/users/{login}/avatar") { avatar.handle($0) }
+        router.get("/users", guarded { request, _ in list.handle(request) })
+        router.get("/users/stream", guarded { request, _ in stream.handle(request) })
+        router.get("/users/{login}", guarded { request, _ in profile.handle(request) })
+        router.get("/users/{login}/avatar", guarded { request, _ in avatar.handle(request) })
+    }
+
+    /// `handler` behind the access control when there is any to do; the plain handler otherwise.
+    private func guarded(_ handler: @escaping @Sendable (Request, Caller) -> DataStream<Response>) -> RequestHandler {
+        guard let access, !access.isInert else {
+            return { handler($0, Caller(address: $0.remoteAddress, claims: nil)) }
+        }
+        return { access.guarded($0, .users, handler) }
     }
 }
