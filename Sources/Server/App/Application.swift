@@ -38,6 +38,8 @@ public final class Application: Sendable {
         var eventFeed: Disposable?
         var sharedFeed: SharedEventFeed?
         var cacheConnection: RedisConnection?
+        /// The shared upstream budgets' connection (`--client-upstream-rate` with `--redis-url`).
+        var budgetConnection: RedisConnection?
         var feed: PipelineEventFeed?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var stopped = false
@@ -135,10 +137,17 @@ public final class Application: Sendable {
             // Before Redis is first reached the shared feed is not there yet: degraded.
             readiness.eventsStatus = { state.withLock { $0.sharedFeed }?.status ?? SharedEventFeed.degraded }
         }
+        let budget = upstreamBudget()
+        if let quota = upstream.client.configuration.quota {
+            let report = QuotaReport(quota: quota)
+            readiness.quotaStatus = { (budget?.status.map { #","budgets":"\#($0)""# } ?? "") + report.readinessFragment() }
+            metrics.sampleAtScrape(report.sampler(factory: metrics.factory))
+        }
         let router = ServiceRouter(
             metrics: metrics, responder: responder, eventFeed: feed,
             readiness: readiness, userRoutes: upstream.routes(responder: responder),
-            corsOrigins: configuration.corsOrigins, access: accessControl()
+            corsOrigins: configuration.corsOrigins, access: accessControl(),
+            budget: budget, requestRate: configuration.clientRequestRate.map { LocalRateLimiter(policy: $0) }
         ).build()
         let accessLog = AccessLog(logger: logger)
         let observer = HTTPServerObserver(requestCompleted: { request in accessLog.record(request) })
@@ -151,6 +160,17 @@ public final class Application: Sendable {
         return AccessControl(
             verifier: try? auth?.verifier(), protected: auth?.protected ?? [], cookie: auth?.cookie,
             proxies: configuration.trustedProxies, factory: metrics.factory)
+    }
+
+    /// `--client-upstream-rate`: shared through Redis (a connection of its own) when there is one.
+    private func upstreamBudget() -> UpstreamBudget? {
+        guard let policy = configuration.clientUpstreamRate else { return nil }
+        guard let url = configuration.redisURL, let connection = try? RedisConnection(configuration: RedisConfiguration(url: url)) else {
+            return UpstreamBudget(policy: policy)
+        }
+        state.withLock { $0.budgetConnection = connection }
+        connection.start()
+        return UpstreamBudget(policy: policy, redis: connection)
     }
 
     func serverConfiguration() -> HTTPServerConfiguration {
@@ -192,13 +212,16 @@ public final class Application: Sendable {
         }
         if alreadyStopped { completion(); return }
         guard shutdownFlag.raise() else { return }
-        let (server, upstream, feed, shared, cacheConnection) = state.withLock { ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection) }
+        let (server, upstream, feed, shared, cacheConnection, budgetConnection) = state.withLock {
+            ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection, $0.budgetConnection)
+        }
         logger.info("shutting down", metadata: ["deadline_s": .stringConvertible(configuration.shutdownTimeout.seconds)])
         let finish: @Sendable () -> Void = { [self] in
             heartbeat.stop()
             feed?.dispose()
             shared?.stop()
             cacheConnection?.close()
+            budgetConnection?.close()
             Task {
                 await upstream?.shutdown()
                 let waiters = state.withLock { state -> [@Sendable () -> Void] in

@@ -49,6 +49,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Tokens must name this audience (aud). [env: AUTH_AUDIENCE]") var authAudience: String?
     @Option(help: "Tokens must come from this issuer (iss). [env: AUTH_ISSUER]") var authIssuer: String?
     @Option(help: "Proxies (CIDRs, comma-separated) whose X-Forwarded-For/Forwarded names the client. [env: TRUSTED_PROXIES] (default: none)") var trustedProxies: String?
+    @Option(help: "Upstream requests a client (token sub, else address) may cause, e.g. 120/m; cached answers are free. [env: CLIENT_UPSTREAM_RATE] (default: unlimited)") var clientUpstreamRate: String?
+    @Option(help: "Upstream requests a client may cause at once. [env: CLIENT_UPSTREAM_BURST] (default: the rate's count)") var clientUpstreamBurst: String?
+    @Option(help: "Requests a client address may send to any route, e.g. 20/s. [env: CLIENT_REQUEST_RATE] (default: unlimited)") var clientRequestRate: String?
+    @Option(help: "Upstream requests kept back: at this x-ratelimit-remaining, uncached work gets 503 until the reset. [env: UPSTREAM_RESERVE] (default: 10 % of the reported limit)") var upstreamReserve: String?
 
     /// The options given on the command line, by setting.
     var flags: [ConfigurationSetting: String] {
@@ -66,6 +70,8 @@ struct ServeCommand: ParsableCommand {
             (.authJwtSecret, authJwtSecret), (.authJwtPublicKey, authJwtPublicKey), (.authProtect, authProtect),
             (.authCookie, authCookie), (.authAudience, authAudience), (.authIssuer, authIssuer),
             (.trustedProxies, trustedProxies),
+            (.clientUpstreamRate, clientUpstreamRate), (.clientUpstreamBurst, clientUpstreamBurst),
+            (.clientRequestRate, clientRequestRate), (.upstreamReserve, upstreamReserve),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })
     }

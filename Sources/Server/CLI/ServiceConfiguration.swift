@@ -61,6 +61,12 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var auth: AuthSettings?
     /// Proxies whose forwarding headers name the client; none by default.
     public var trustedProxies: TrustedProxies = .none
+    /// Each client's budget of upstream requests; nil = unlimited (the demo's default).
+    public var clientUpstreamRate: RatePolicy?
+    /// Each client address's cap on requests to any route; nil = none.
+    public var clientRequestRate: RatePolicy?
+    /// Upstream requests kept back from clients; nil = a tenth of the limit the upstream reports.
+    public var upstreamReserve: Int?
 
     public init() {}
 
@@ -105,6 +111,15 @@ public struct ServiceConfiguration: Sendable, Equatable {
             throw ConfigurationError(.corsOrigins, value: found.value, reason: "* cannot be used with \(ConfigurationSetting.authCookie.flag); list the origins whose pages may send the cookie", fromEnvironment: found.fromEnvironment)
         }
         configuration.trustedProxies = try reader.trustedProxies(.trustedProxies) ?? configuration.trustedProxies
+        configuration.clientUpstreamRate = try reader.rate(.clientUpstreamRate, name: "upstream")
+        if let burst = try reader.integer(.clientUpstreamBurst, in: 1...1_000_000) {
+            guard configuration.clientUpstreamRate != nil else {
+                throw ConfigurationError(.clientUpstreamBurst, value: nil, reason: "needs \(ConfigurationSetting.clientUpstreamRate.flag)")
+            }
+            configuration.clientUpstreamRate?.burst = burst
+        }
+        configuration.clientRequestRate = try reader.rate(.clientRequestRate, name: "requests")
+        configuration.upstreamReserve = try reader.integer(.upstreamReserve, in: 0...10_000_000)
         return configuration
     }
 
@@ -264,6 +279,14 @@ private struct SettingReader {
             throw ConfigurationError(setting, value: secret == nil ? publicKey?.value : nil, reason: error.description, fromEnvironment: (secret ?? publicKey)?.fromEnvironment ?? false)
         }
         return settings
+    }
+
+    func rate(_ setting: ConfigurationSetting, name: String) throws(ConfigurationError) -> RatePolicy? {
+        guard let found = raw(setting) else { return nil }
+        guard let policy = RatePolicy.parse(found.value, name: name) else {
+            throw failure(setting, found, "expected a count per s, m or h, e.g. 120/m")
+        }
+        return policy
     }
 
     func trustedProxies(_ setting: ConfigurationSetting) throws(ConfigurationError) -> TrustedProxies? {

@@ -35,7 +35,7 @@ public final class ServiceMetrics: Sendable {
         MetricDescription(UpstreamMetrics.cacheMissesName, help: "Upstream GETs sent without a cached answer."),
         MetricDescription(UpstreamMetrics.cacheRevalidationsName, help: "Conditional upstream GETs sent for a cached answer."),
         MetricDescription(UpstreamMetrics.coalescedName, help: "Upstream GETs that joined an identical request in flight."),
-    ] + SharedFeedMetrics.descriptions + AccessControl.descriptions
+    ] + SharedFeedMetrics.descriptions + AccessControl.descriptions + QuotaReport.descriptions
 
     public let registry: PrometheusCollectorRegistry
     public let factory: DescribedPrometheusFactory

@@ -12,12 +12,17 @@ struct ServiceRouter {
     var corsOrigins: CORSOrigins = .none
     /// Tokens, protected areas and client identity; nil = everything open to anyone.
     var access: AccessControl?
+    /// Each client's upstream budget (`--client-upstream-rate`); nil = unlimited.
+    var budget: UpstreamBudget?
+    /// Each client address's request cap (`--client-request-rate`); nil = none.
+    var requestRate: LocalRateLimiter?
 
     func build() -> Router {
         var router = Router()
         // Caching outermost, so a CORS preflight gets Cache-Control too and a 304 keeps the CORS headers.
         router.add(middleware: CacheControlMiddleware())
         router.add(middleware: CORSMiddleware(origins: corsOrigins, credentials: access?.cookie != nil))
+        if let requestRate { router.add(middleware: RequestRateMiddleware(limiter: requestRate, proxies: access?.proxies ?? .none)) }
         let metricsRoute = MetricsRoute(metrics: metrics)
         let ticks = TicksRoute(responder: responder)
         let events = EventsRoute(feed: eventFeed, responder: responder, access: access)
@@ -39,6 +44,7 @@ struct ServiceRouter {
         }
         var userRoutes = userRoutes
         userRoutes?.access = access
+        userRoutes?.budget = budget
         userRoutes?.register(on: &router)
         return router
     }

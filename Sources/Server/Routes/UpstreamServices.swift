@@ -51,7 +51,8 @@ public final class UpstreamServices: Sendable {
         // arming one is a heap push there, where a `QueueScheduler` made a Dispatch timer per attempt.
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache,
-                singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip),
+                singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip,
+                quota: UpstreamQuota(reserve: configuration.upstreamReserve)),
             transport: HTTPUpstreamTransport(), scheduler: CurrentLoopScheduler(), metrics: metrics)
         return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }
