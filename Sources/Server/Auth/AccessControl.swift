@@ -38,8 +38,8 @@ final class AccessControl: Sendable {
         })
     }
 
-    /// Nothing to check and nobody to tell apart: the routes then run exactly as without this type.
-    var isInert: Bool { verifier == nil && proxies.isEmpty }
+    /// Whether tokens are read at all; without a key a route needs no caller unless it keeps budgets.
+    var readsTokens: Bool { verifier != nil }
 
     /// The caller, or the refusal to answer with when `area` needs a token it did not present validly.
     func caller(of request: Request, for area: ProtectedArea?) -> Result<Caller, AuthRefusal> {

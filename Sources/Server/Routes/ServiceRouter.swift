@@ -37,7 +37,7 @@ struct ServiceRouter {
         router.get("/openapi.yaml") { OpenAPIRoute.handle($0) }
         PageRoute.register(on: &router)
         router.get("/ticks") { ticks.handle($0) }
-        if let access, !access.isInert {
+        if let access, access.readsTokens {
             router.get("/events") { access.guarded($0, .events) { request, caller in events.handle(request, caller: caller) } }
         } else {
             router.get("/events") { events.handle($0) }

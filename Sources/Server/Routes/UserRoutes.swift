@@ -41,7 +41,7 @@ public struct UserRoutes: Sendable {
             budgeted = { request, _ in handler(request, nil) }
         }
         // Nothing to check (the default): the handler as it is, no caller worked out per request.
-        guard let access, !(access.isInert && budget == nil) else { return { handler($0, nil) } }
+        guard let access, access.readsTokens || budget != nil else { return { handler($0, nil) } }
         return { access.guarded($0, .users, budgeted) }
     }
 

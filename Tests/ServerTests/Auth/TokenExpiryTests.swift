@@ -6,14 +6,23 @@ import XCTest
 
 /// `TokenExpiry` in virtual time: the stream ends with `expired` exactly when the token does.
 final class TokenExpiryTests: XCTestCase {
+    private let scheduler = TestScheduler()
+    private let events = Streamer<[UInt8]>()
+    private let recorder = EventRecorder<[UInt8]>()
+    private var subscription: Disposable?
+
+    /// Records the events stream as it is when its token expires in ten virtual seconds.
+    override func setUp() {
+        subscription = recorder.watch(TokenExpiry.ending(events.asDataStream(), after: .seconds(10), on: scheduler))
+    }
+
+    override func tearDown() {
+        subscription?.dispose()
+    }
+
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     func testEventsPassUntilTheExpiryThenExpiredEndsTheStream() {
-        let scheduler = TestScheduler()
-        let events = Streamer<[UInt8]>()
-        let recorder = EventRecorder<[UInt8]>()
-        let subscription = recorder.watch(TokenExpiry.ending(events.asDataStream(), after: .seconds(10), on: scheduler))
-        defer { subscription.dispose() }
         events.data(Array("a".utf8))
         scheduler.advance(by: .seconds(9))
         events.data(Array("b".utf8))
@@ -26,11 +35,6 @@ final class TokenExpiryTests: XCTestCase {
     }
 
     func testAStreamThatEndsFirstGetsNoExpiredEvent() {
-        let scheduler = TestScheduler()
-        let events = Streamer<[UInt8]>()
-        let recorder = EventRecorder<[UInt8]>()
-        let subscription = recorder.watch(TokenExpiry.ending(events.asDataStream(), after: .seconds(10), on: scheduler))
-        defer { subscription.dispose() }
         events.data(Array("a".utf8))
         events.end()
         scheduler.advance(by: .seconds(20))
