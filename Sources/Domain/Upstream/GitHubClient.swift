@@ -83,7 +83,7 @@ public final class GitHubClient: Sendable {
     public init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = UpstreamMetrics()) {
         self.configuration = configuration
         // The quota stage sits below the cache, where it sees what really goes upstream (a 304 included).
-        let metered: any UpstreamTransport = QuotaTransport(transport, quota: configuration.quota)
+        let metered: any UpstreamTransport = QuotaTransport(transport, quota: configuration.quota, api: UpstreamOrigin(configuration.baseURL))
         let cached = configuration.cache.map { CachingTransport(metered, store: $0, metrics: metrics) } ?? metered
         self.transport = configuration.singleFlight ? SingleFlightTransport(cached, metrics: metrics) : cached
         self.scheduler = scheduler
