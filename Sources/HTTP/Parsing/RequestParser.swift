@@ -24,7 +24,8 @@ public struct RequestParser {
     public enum Output {
         /// Headers are complete and the client waits for `100 Continue` before the body.
         case continueExpected(RequestHead)
-        case request(RequestHead, body: [UInt8])
+        /// A complete request, with what the parser noted in its fields for the connection.
+        case request(RequestHead, notes: HeadNotes, body: [UInt8])
         case failure(HTTPParseError)
     }
 
@@ -48,6 +49,7 @@ public struct RequestParser {
     private var headerBytes = 0
     private var request = HeadUnderConstruction()
     private var head: RequestHead?
+    private var notes = HeadNotes()
     private var body: [UInt8] = []
     /// The previous request's field lines, kept from a connection's second request on (a
     /// connection that serves one request never pays for keeping them).
@@ -79,13 +81,14 @@ public struct RequestParser {
         var contentLengths: [String] = []
         var transferCodings: [String] = []
         var expectation: String?
+        var notes = HeadNotes()
 
         /// Between requests: nothing allocated.
         init() {}
 
         static var emptyHead: RequestHead {
             RequestHead(
-                method: .get, target: "", version: .http1_1, headers: HTTPHeaders(),
+                method: .get, target: ParsedTarget(text: "", path: "", query: ""), version: .http1_1, headers: HTTPHeaders(),
                 contentLength: nil, isChunked: false, expectsContinue: false)
         }
     }
@@ -202,9 +205,7 @@ public struct RequestParser {
         else { return false }
         let parts = lastBlock.parts
         request.head.headers = parts.head.headers
-        request.head.requestIDField = parts.head.requestIDField
-        request.head.userAgentField = parts.head.userAgentField
-        request.head.connectionOptions = parts.head.connectionOptions
+        request.notes = parts.notes
         request.hostCount = parts.hostCount
         request.contentLengths = parts.contentLengths
         request.transferCodings = parts.transferCodings
@@ -221,9 +222,7 @@ public struct RequestParser {
         lastBlock.bytes.removeAll(keepingCapacity: true)
         lastBlock.bytes.append(contentsOf: block)
         lastBlock.parts.head.headers = request.head.headers
-        lastBlock.parts.head.requestIDField = request.head.requestIDField
-        lastBlock.parts.head.userAgentField = request.head.userAgentField
-        lastBlock.parts.head.connectionOptions = request.head.connectionOptions
+        lastBlock.parts.notes = request.notes
         lastBlock.parts.hostCount = request.hostCount
         lastBlock.parts.contentLengths = request.contentLengths
         lastBlock.parts.transferCodings = request.transferCodings
@@ -265,7 +264,7 @@ public struct RequestParser {
         guard method.allSatisfy(HTTPSyntax.isTokenCharacter) else {
             return fail(.malformed("invalid method"), output)
         }
-        // Noted in this one pass over the target, so the request's path needs no second scan.
+        // Noted in this one pass over the target, so a plain path is split with no second scan.
         var queryMark: Int?
         var escapedPath = false
         for index in 0..<target.count {
@@ -277,7 +276,7 @@ public struct RequestParser {
                 escapedPath = true
             }
         }
-        let originForm = target.first == UInt8(ascii: "/") && !escapedPath
+        let plainPath = target.first == UInt8(ascii: "/") && !escapedPath
         guard let parsedVersion = HTTPSyntax.version(version) else {
             return fail(.malformed("invalid HTTP version"), output)
         }
@@ -287,10 +286,9 @@ public struct RequestParser {
         // Filled in place: `request` is fresh here (`finishHead` swapped the last one out), and
         // assigning a whole new value cost an outlined copy and destroy per request.
         request.head.method = HTTPSyntax.method(method)
-        request.head.target = String(decoding: target, as: UTF8.self)
+        let text = String(decoding: target, as: UTF8.self)
+        request.head.target = plainPath ? ParsedTarget(checkedPlainPath: text, queryOffset: queryMark) : ParsedTarget(text)
         request.head.version = parsedVersion
-        request.head.targetIsPath = originForm && queryMark == nil
-        request.head.plainPathQueryMark = originForm ? queryMark : nil
         headerBytes = 0
         state = .headerLines
     }
@@ -326,9 +324,9 @@ public struct RequestParser {
         case .contentLength: request.contentLengths.append(value)
         case .transferEncoding: request.transferCodings.append(value)
         case .expect: if request.expectation == nil { request.expectation = value }
-        case .requestID: if request.head.requestIDField == nil { request.head.requestIDField = value }
-        case .userAgent: if request.head.userAgentField == nil { request.head.userAgentField = value }
-        case .connection: request.head.connectionOptions.add(valueBytes)
+        case .requestID: if request.notes.requestID == nil { request.notes.requestID = value }
+        case .userAgent: if request.notes.userAgent == nil { request.notes.userAgent = value }
+        case .connection: request.notes.connection.add(valueBytes)
         case nil: break
         }
         // Made with the first field, not with the request line: a replayed block brings its own.
@@ -375,6 +373,7 @@ public struct RequestParser {
 
         if head.expectsContinue { output(.continueExpected(head)) }
         if head.isChunked {
+            notes = parts.notes
             self.head = consume head
             state = .chunkedBody(ChunkedCodec.Decoder(limits: .init(
                 maxBodyBytes: limits.maxBodyBytes,
@@ -382,24 +381,27 @@ public struct RequestParser {
                 maxTrailerFields: maxHeaderFields)))
         } else if let length = head.contentLength, length > 0 {
             body.reserveCapacity(length)
+            notes = parts.notes
             self.head = consume head
             state = .body(remaining: length)
         } else {
             // No body: the request is complete with its head.
             state = .requestLine
             hasPartialRequest = false
-            output(.request(consume head, body: []))
+            output(.request(consume head, notes: parts.notes, body: []))
         }
     }
 
     private mutating func complete(_ output: (consuming Output) -> Void) {
         guard let head else { return }
         let body = self.body
+        var notes = HeadNotes()
+        swap(&notes, &self.notes)
         self.head = nil
         self.body = []
         state = .requestLine
         hasPartialRequest = false
-        output(.request(head, body: body))
+        output(.request(head, notes: notes, body: body))
     }
 
     private mutating func fail(_ error: HTTPParseError, _ output: (consuming Output) -> Void) {

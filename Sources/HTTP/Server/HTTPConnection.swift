@@ -8,10 +8,10 @@ import Streams
 /// writes responses, and enforces timeouts and the slow-client policy.
 // @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would.
 // `@exclusivity(unchecked)` on its state for the same reason: no two accesses can overlap in time, and the
-// run-time checks cost about 2,000 instructions per /health request (callgrind).
+// run-time checks would guard nothing at a cost on every access (figures: the HTTP ledger, Benchmarks/README.md).
 final class HTTPConnection: @unchecked Sendable {
     private enum Pending {
-        case request(RequestHead, body: [UInt8])
+        case request(RequestHead, notes: HeadNotes, body: [UInt8])
         case failure(HTTPParseError)
     }
 
@@ -21,8 +21,10 @@ final class HTTPConnection: @unchecked Sendable {
     private let date: HTTPDate.LoopCache
     private let writer: ResponseWriter
     /// Brings the events of this connection's handler and body streams onto its loop, in order;
-    /// one per connection rather than one per stream (an allocation per request at /health).
+    /// one per connection rather than one per stream (an allocation per request saved).
     private let hop: LoopHop
+    /// Every request's scheme on this connection: `https` over TLS, else `http`.
+    private let scheme: String
     /// Where a fixed response is encoded before it is written; kept between responses.
     @exclusivity(unchecked) private var output: [UInt8] = []
     @exclusivity(unchecked) private var parser: RequestParser
@@ -44,6 +46,7 @@ final class HTTPConnection: @unchecked Sendable {
         self.scheduler = scheduler
         self.date = date
         hop = LoopHop(loop: stream.loop)
+        scheme = stream.isTLS ? "https" : "http"
         writer = context.writer
         parser = RequestParser(limits: context.configuration.limits)
         idleSince = DispatchTime.now().uptimeNanoseconds
@@ -60,16 +63,16 @@ final class HTTPConnection: @unchecked Sendable {
     private func received(_ bytes: UnsafeRawBufferPointer) {
         let wasPartial = parser.hasPartialRequest
         // The parser hands each output over (`consuming`), and it moves on into `pending` and then
-        // `run`: a request head borrowed and copied at each step cost about 2,000 instructions
-        // in retains, releases and outlined copies per exchange (callgrind, demo upstream).
+        // `run`: a request head borrowed and copied at each step costs retains, releases and
+        // outlined copies per exchange.
         // `unowned(unsafe)`: the closure does not outlive this call, which `self` outlives; captured
         // strongly, the connection was retained and released around every line the parser handled.
         parser.feed(bytes) { [unowned(unsafe) self] output in
             switch consume output {
             case .continueExpected:
                 if current == nil && pending.isEmpty { stream.write(ResponseHeadEncoder.continueResponse) } else { continueOwed = true }
-            case .request(let head, let body):
-                pending.append(.request(head, body: body))
+            case .request(let head, let notes, let body):
+                pending.append(.request(head, notes: notes, body: body))
             case .failure(let error):
                 pending.append(.failure(error))
             }
@@ -98,8 +101,8 @@ final class HTTPConnection: @unchecked Sendable {
             case .failure(let error):
                 answerAndClose(error.status, detail: error.description)
                 return
-            case .request(let head, let body):
-                run(head, body: body)
+            case .request(let head, let notes, let body):
+                run(head, notes: notes, body: body)
             }
         }
         if current == nil && pending.isEmpty && continueOwed {
@@ -114,12 +117,15 @@ final class HTTPConnection: @unchecked Sendable {
         stream.closeAfterFlush()
     }
 
-    private func run(_ head: consuming RequestHead, body: consuming [UInt8]) {
-        let wantsKeepAlive = head.wantsKeepAlive, userAgent = head.userAgentField
-        let id = RequestID.next(incoming: head.requestIDField, prefix: context.configuration.requestIDPrefix)
-        var request = Request(head: head, body: body, id: id, remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
+    /// The head's notes answer what the server asks of every request (its id, whether the
+    /// connection persists, the client for the log) without searching the header list.
+    private func run(_ head: consuming RequestHead, notes: HeadNotes, body: consuming [UInt8]) {
+        let wantsKeepAlive = notes.persists(in: head.version)
+        let id = RequestID.next(incoming: notes.requestID, prefix: context.configuration.requestIDPrefix)
+        var request = Request(
+            head: head, scheme: scheme, body: body, id: id, remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
         let responses = context.router.route(&request)
-        let exchange = Exchange(request: consume request, startedAt: .now, wantsKeepAlive: wantsKeepAlive, userAgent: userAgent)
+        let exchange = Exchange(request: consume request, startedAt: .now, wantsKeepAlive: wantsKeepAlive, userAgent: notes.userAgent)
         current = exchange
         // A synchronous pipeline (a fixed answer, whatever middlewares map it) runs here and now,
         // without the watcher and subscription a `watch` builds and tears down per request.
