@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTP
+import StreamServiceConcurrency
 import Streams
 
 /// Decides who a request comes from and whether it may have what it asks for: the client
@@ -22,6 +23,13 @@ final class AccessControl: Sendable {
     let proxies: TrustedProxies
     private let refusals: [String: Counter]
     private let clock: @Sendable () -> Double
+    /// Tokens whose signature verified, with their claims: a client sends the same token request
+    /// after request, and decoding its JSON twice and checking its signature cost about 100,000
+    /// instructions each time (callgrind, `/users` with a token); the times, audience and issuer
+    /// are checked again on every use. Emptied when full (a flood of distinct valid tokens can
+    /// only come from the key's holder).
+    private let verified = Locked<[String: JWTClaims]>([:])
+    static let verifiedCapacity = 10_000
 
     init(
         verifier: JWTVerifier?, protected: Set<ProtectedArea>, cookie: String?, proxies: TrustedProxies,
@@ -49,13 +57,29 @@ final class AccessControl: Sendable {
         guard let token = BearerToken.find(in: request, cookie: cookie) else {
             return needsToken ? refuse(.missing) : .success(Caller(address: address, claims: nil))
         }
-        switch verifier.verify(token, now: clock()) {
+        switch verify(token, with: verifier) {
         case .success(let claims):
             return .success(Caller(address: address, claims: claims))
         case .failure(let refusal):
             // Where no token is needed, a bad one counts for nothing: the request is anonymous.
             return needsToken ? refuse(refusal) : .success(Caller(address: address, claims: nil))
         }
+    }
+
+    /// `verifier.verify`, remembering the claims of tokens that verified.
+    private func verify(_ token: Substring, with verifier: JWTVerifier) -> Result<JWTClaims, AuthRefusal> {
+        let now = clock(), key = String(token)
+        if let claims = verified.withLock({ $0[key] }) {
+            return verifier.check(claims, now: now).map { .failure($0) } ?? .success(claims)
+        }
+        let result = verifier.verify(token, now: now)
+        if case .success(let claims) = result {
+            verified.withLock { verified in
+                if verified.count >= Self.verifiedCapacity { verified.removeAll(keepingCapacity: true) }
+                verified[key] = claims
+            }
+        }
+        return result
     }
 
     func refuse(_ refusal: AuthRefusal) -> Result<Caller, AuthRefusal> {

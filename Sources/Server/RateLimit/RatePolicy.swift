@@ -3,15 +3,18 @@
 public struct RatePolicy: Sendable, Equatable {
     /// Names the policy in the `RateLimit-Policy` and `RateLimit` fields.
     public var name: String
-    public var count: Int
-    public var period: Duration
+    public let count: Int
+    public let period: Duration
     public var burst: Int
+    /// `period` in seconds, kept: `Duration.components` costs 128-bit arithmetic on every check.
+    let periodSeconds: Double
 
     public init(name: String, count: Int, period: Duration, burst: Int? = nil) {
         self.name = name
         self.count = count
         self.period = period
         self.burst = burst ?? count
+        periodSeconds = Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18
     }
 
     /// Parses `120/m`, `20/s`, `5000/h` (a positive count, then s, m or h).
@@ -23,7 +26,6 @@ public struct RatePolicy: Sendable, Equatable {
         return RatePolicy(name: name, count: count, period: period)
     }
 
-    var periodSeconds: Double { Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18 }
     /// Seconds one unit takes to come back (GCRA's emission interval).
     var interval: Double { periodSeconds / Double(count) }
     /// Seconds of debt a full burst stands for (GCRA's tolerance plus one interval).

@@ -15,7 +15,7 @@ struct ServiceRouter {
     /// Each client's upstream budget (`--client-upstream-rate`); nil = unlimited.
     var budget: UpstreamBudget?
     /// Each client address's request cap (`--client-request-rate`); nil = none.
-    var requestRate: LocalRateLimiter?
+    var requestRate: LocalRateLimiter<IPAddress>?
 
     func build() -> Router {
         var router = Router()
