@@ -57,6 +57,7 @@ let package = Package(
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/page.css"),
                 .embedInCode("Page/page.js"),
+                .embedInCode("Page/page-feed.js"),
             ]
         ),
         .testTarget(name: "StreamsTests", dependencies: ["StreamServiceConcurrency", "Streams", "StreamsTesting"]),

@@ -21,8 +21,11 @@ public final class GitHubClient: Sendable {
     public struct Configuration: Sendable {
         public var baseURL: URL
         public var token: String?
+        /// One attempt; then it is retried.
         public var timeout: Duration
         public var retry: RetryPolicy
+        /// One call in all (each redirect hop is a call): retries and their back-off never run past it.
+        public var deadline: Duration
         /// The response cache's store; nil disables the cache (`--upstream-cache-bytes 0`).
         public var cache: (any UpstreamCacheStore)?
         /// Most repository pages `repos(login:)` reads (100 repositories a page), so one
@@ -39,6 +42,7 @@ public final class GitHubClient: Sendable {
 
         public init(
             baseURL: URL, token: String? = nil, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
+            deadline: Duration = .seconds(10),
             cache: (any UpstreamCacheStore)? = nil, maxRepoPages: Int = GitHubClient.defaultMaxRepoPages, singleFlight: Bool = true,
             acceptsGzip: Bool = true, quota: UpstreamQuota? = nil
         ) {
@@ -49,6 +53,7 @@ public final class GitHubClient: Sendable {
             self.token = token
             self.timeout = timeout
             self.retry = retry
+            self.deadline = deadline
             self.cache = cache
             self.maxRepoPages = maxRepoPages
         }
@@ -198,7 +203,7 @@ public final class GitHubClient: Sendable {
     static func outcome(for error: UpstreamError) -> UpstreamMetrics.Outcome {
         switch error {
         case .connection, .malformed: .connectionError
-        case .timeout: .timeout
+        case .timeout, .deadlineExceeded: .timeout
         case .rateLimited: .rateLimited
         case .status(let code, _): code >= 500 ? .serverError : .clientError
         }

@@ -120,7 +120,7 @@ final class ClientExchange: @unchecked Sendable {
                 return true
             }
             guard stillWaiting, client.pool.cancelWaiting(id, for: origin) else { return }
-            fail(.connection("no connection to \(origin.host):\(origin.port) became free within \(timeout) (\(client.pool.maxPerOrigin) in use)"))
+            fail(.connection("no connection to \(origin.host):\(origin.port) became free within \(timeout.text) (\(client.pool.maxPerOrigin) in use)"))
         }
         // Granted (or cancelled) meanwhile: the timer is not needed.
         let keep = withState { state -> Bool in

@@ -68,7 +68,8 @@ public final class Application: Sendable {
         }
         // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
         let feed = PipelineEventFeed(hub: upstream.hub, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
-        let server = makeServer(upstream: upstream, feed: feed)
+        let ceiling = ConnectionCeiling.clamp(configuration.maxConnections, openFilesLimit: fileLimit)
+        let server = makeServer(upstream: upstream, feed: feed, maxConnections: ceiling.maxConnections)
         let port: Int
         do {
             port = try server.start()
@@ -100,6 +101,9 @@ public final class Application: Sendable {
             "open_files_limit": .stringConvertible(fileLimit),
             "upstream": .string(configuration.upstream?.absoluteString ?? upstream.demoServer?.baseURL.map { "embedded demo at \($0.absoluteString)" } ?? "embedded demo"),
         ])
+        if let warning = ceiling.warning {
+            logger.warning("\(warning)", metadata: ["max_connections": .stringConvertible(ceiling.maxConnections)])
+        }
         // Connects in the background; its log lines come after the address line.
         shared?.start()
         return port
@@ -129,7 +133,7 @@ public final class Application: Sendable {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed) -> HTTPServer {
+    private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed, maxConnections: Int) -> HTTPServer {
         let shutdownFlag = self.shutdownFlag
         let state = self.state
         var readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
@@ -150,8 +154,14 @@ public final class Application: Sendable {
             budget: budget, requestRate: configuration.clientRequestRate.map { LocalRateLimiter<IPAddress>(policy: $0) }
         ).build()
         let accessLog = AccessLog(logger: logger)
-        let observer = HTTPServerObserver(requestCompleted: { request in accessLog.record(request) })
-        return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer, metrics: metrics.http)
+        let events = ServerEventLog(logger: logger)
+        let deadline = configuration.shutdownTimeout
+        let observer = HTTPServerObserver(
+            requestCompleted: { request in accessLog.record(request) },
+            requestRejected: { rejection in events.rejected(rejection) },
+            acceptPauseChanged: { pause in events.acceptPause(pause) },
+            shutdownDeadlineReached: { report in events.deadlineReached(report, deadline: deadline) })
+        return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections), router: router, observer: observer, metrics: metrics.http)
     }
 
     /// Tokens (`--auth-*`) and client identity (`--trusted-proxies`); the key was checked when the configuration was resolved.
@@ -173,18 +183,34 @@ public final class Application: Sendable {
         return UpstreamBudget(policy: policy, redis: connection)
     }
 
-    func serverConfiguration() -> HTTPServerConfiguration {
+    /// `maxConnections`: `--max-connections` after `ConnectionCeiling` had its say.
+    func serverConfiguration(maxConnections: Int) -> HTTPServerConfiguration {
         var server = HTTPServerConfiguration(host: configuration.host, port: configuration.port)
         server.timeouts.header = configuration.headerTimeout
         server.timeouts.idle = configuration.idleTimeout
+        server.timeouts.body = configuration.bodyTimeout
         server.limits.maxBodyBytes = configuration.maxBodyBytes
-        server.limits.maxConnections = configuration.maxConnections
+        server.limits.maxConnections = maxConnections
+        server.limits.maxConnectionsPerClient = configuration.maxConnectionsPerClient
+        server.clientIdentity = Self.connectionOwner(trusting: configuration.trustedProxies)
         server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
         if configuration.redisURL != nil {
             // Replicas share one feed, so the ids of their requests must not collide there.
             server.requestIDPrefix = "req-\(Self.requestIDScope(configuration.replicaID))-"
         }
         return server
+    }
+
+    /// Whose connections `--max-connections-per-client` counts together: the peer's address, except
+    /// that each connection of a trusted proxy counts on its own, since it carries many clients (who
+    /// are told apart per request, by `clientAddress`, when their limits are checked).
+    static func connectionOwner(trusting proxies: TrustedProxies) -> ClientIdentity {
+        guard !proxies.isEmpty else { return .peerAddress }
+        return ClientIdentity { address in
+            let host = address.host
+            guard let peer = IPAddress(peer: host), proxies.trusts(peer) else { return host }
+            return address.description
+        }
     }
 
     /// What sets this process's generated request ids apart: the replica id, or hostname and pid

@@ -26,9 +26,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Demo upstream: number of users. [env: DEMO_USERS] (default: 1000)") var demoUsers: String?
     @Option(help: "Seconds a client may take to send a request's headers. [env: HEADER_TIMEOUT] (default: 10)") var headerTimeout: String?
     @Option(help: "Seconds an idle keep-alive connection stays open. [env: IDLE_TIMEOUT] (default: 60)") var idleTimeout: String?
-    @Option(help: "Seconds graceful shutdown may take before connections are cut. [env: SHUTDOWN_TIMEOUT] (default: 8)") var shutdownTimeout: String?
+    @Option(help: "Seconds graceful shutdown may take; then requests still waiting get 503 and connections are closed. [env: SHUTDOWN_TIMEOUT] (default: 8)") var shutdownTimeout: String?
+    @Option(help: "Seconds a client may take to send a request's body once its headers are in; then 408. [env: BODY_TIMEOUT] (default: 30)") var bodyTimeout: String?
     @Option(help: "Largest accepted request body in bytes. [env: MAX_BODY_BYTES] (default: 1048576)") var maxBodyBytes: String?
-    @Option(help: "Most connections open at once. [env: MAX_CONNECTIONS] (default: 16384)") var maxConnections: String?
+    @Option(help: "Most connections open at once; lowered at start to what the open-files limit allows. [env: MAX_CONNECTIONS] (default: 16384)") var maxConnections: String?
+    @Option(help: "Most connections open at once from one client address; 0 = no cap. [env: MAX_CONNECTIONS_PER_CLIENT] (default: 0)") var maxConnectionsPerClient: String?
+    @Option(help: "Seconds one upstream attempt may take before it is retried. [env: UPSTREAM_TIMEOUT] (default: 5)") var upstreamTimeout: String?
+    @Option(help: "Upstream attempts repeated after a connection error, timeout, 5xx or 429. [env: UPSTREAM_RETRIES] (default: 6)") var upstreamRetries: String?
+    @Option(help: "Seconds one upstream call may take in all, retries and back-off included; then 504. [env: UPSTREAM_DEADLINE] (default: 10)") var upstreamDeadline: String?
     @Option(help: "Seconds between heartbeat comments on an idle event stream. [env: SSE_HEARTBEAT] (default: 15)") var sseHeartbeat: String?
     @Option(help: "Seconds between `tick K` broadcasts on /events (pipeline `clock`); 0 = none. [env: EVENTS_CLOCK] (default: 0)") var eventsClock: String?
     @Option(help: "PEM certificate chain; enables TLS (1.2+) with --tls-key. [env: TLS_CERT]") var tlsCert: String?
@@ -59,8 +64,10 @@ struct ServeCommand: ParsableCommand {
         let values: [(ConfigurationSetting, String?)] = [
             (.host, host), (.port, port), (.upstream, upstream), (.githubToken, githubToken),
             (.demoLatencyMs, demoLatencyMs), (.demoFailureRate, demoFailureRate), (.demoUsers, demoUsers),
-            (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.shutdownTimeout, shutdownTimeout),
-            (.maxBodyBytes, maxBodyBytes), (.maxConnections, maxConnections), (.sseHeartbeat, sseHeartbeat), (.eventsClock, eventsClock),
+            (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.shutdownTimeout, shutdownTimeout), (.bodyTimeout, bodyTimeout),
+            (.maxBodyBytes, maxBodyBytes), (.maxConnections, maxConnections), (.maxConnectionsPerClient, maxConnectionsPerClient),
+            (.sseHeartbeat, sseHeartbeat), (.eventsClock, eventsClock),
+            (.upstreamTimeout, upstreamTimeout), (.upstreamRetries, upstreamRetries), (.upstreamDeadline, upstreamDeadline),
             (.tlsCert, tlsCert), (.tlsKey, tlsKey), (.logLevel, logLevel), (.logFormat, logFormat),
             (.demoRateLimit, demoRateLimit), (.upstreamCacheBytes, upstreamCacheBytes),
             (.upstreamSingleFlight, upstreamSingleFlight),

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Domain
 import Logging
 import NetCore
 import Redis
@@ -43,8 +44,18 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var idleTimeout: Duration = .seconds(60)
     /// Docker sends SIGKILL 10 s after SIGTERM, so draining must fit well inside that.
     public var shutdownTimeout: Duration = .seconds(8)
+    public var bodyTimeout: Duration = .seconds(30)
     public var maxBodyBytes = 1 << 20
     public var maxConnections = 16_384
+    /// Connections one client address may hold open; nil = no cap (clients behind a NAT share an address).
+    public var maxConnectionsPerClient: Int?
+    /// One upstream attempt; then it is retried.
+    public var upstreamTimeout: Duration = .seconds(5)
+    /// Attempts repeated after a retryable failure (see `RetryPolicy`).
+    public var upstreamRetries = RetryPolicy().maxRetries
+    /// One upstream call in all, retries and back-off included: most HTTP clients give up after
+    /// about 10 s, so an answer later than that would go to nobody.
+    public var upstreamDeadline: Duration = .seconds(10)
     public var sseHeartbeat: Duration = .seconds(15)
     /// Publish a `tick K` broadcast on `/events` this often; nil = never.
     public var eventsClock: Duration?
@@ -93,8 +104,15 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.headerTimeout = try reader.seconds(.headerTimeout, allowZero: false) ?? configuration.headerTimeout
         configuration.idleTimeout = try reader.seconds(.idleTimeout, allowZero: false) ?? configuration.idleTimeout
         configuration.shutdownTimeout = try reader.seconds(.shutdownTimeout, allowZero: true) ?? configuration.shutdownTimeout
+        configuration.bodyTimeout = try reader.seconds(.bodyTimeout, allowZero: false) ?? configuration.bodyTimeout
         configuration.maxBodyBytes = try reader.integer(.maxBodyBytes, in: 0...(1 << 40)) ?? configuration.maxBodyBytes
         configuration.maxConnections = try reader.integer(.maxConnections, in: 1...1_000_000) ?? configuration.maxConnections
+        if let perClient = try reader.integer(.maxConnectionsPerClient, in: 0...1_000_000), perClient > 0 {
+            configuration.maxConnectionsPerClient = perClient
+        }
+        configuration.upstreamTimeout = try reader.seconds(.upstreamTimeout, allowZero: false) ?? configuration.upstreamTimeout
+        configuration.upstreamRetries = try reader.integer(.upstreamRetries, in: 0...100) ?? configuration.upstreamRetries
+        configuration.upstreamDeadline = try reader.seconds(.upstreamDeadline, allowZero: false) ?? configuration.upstreamDeadline
         configuration.sseHeartbeat = try reader.seconds(.sseHeartbeat, allowZero: false) ?? configuration.sseHeartbeat
         if let clock = try reader.seconds(.eventsClock, allowZero: true), clock > .zero {
             configuration.eventsClock = clock

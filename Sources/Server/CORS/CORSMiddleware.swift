@@ -27,20 +27,29 @@ struct CORSMiddleware: RouterMiddleware {
     static let maxAgeSeconds = 600
 
     func handle(_ request: Request, next: @escaping RequestHandler) -> DataStream<Response> {
-        guard let origin = request.headers["Origin"] else { return next(request) }
+        // With CORS on, every answer depends on Origin — one without Allow-Origin (no Origin, or a
+        // refused one) included: a shared cache must not hand that one to an allowed page, or the
+        // allowed one to a refused page. Without CORS nothing depends on Origin.
+        guard origins != .none else { return next(request) }
+        guard let origin = request.headers["Origin"] else { return next(request).map(Self.varyingOnOrigin) }
         let allowed = origins.allows(origin)
         if request.method == .options, request.headers.contains("Access-Control-Request-Method") {
             // A disallowed preflight falls through to the router's 405, which carries no CORS header.
-            return allowed ? .just(preflight(origin: origin)) : next(request)
+            return allowed ? .just(preflight(origin: origin)) : next(request).map(Self.varyingOnOrigin)
         }
-        guard allowed else { return next(request) }
+        guard allowed else { return next(request).map(Self.varyingOnOrigin) }
         let headers = allowOrigin(origin)
         return next(request).map { response in
-            var response = response
+            var response = Self.varyingOnOrigin(response)
             for (name, value) in headers { response.headers.replaceOrAdd(name: name, value: value) }
-            response.headers.add(name: "Vary", value: "Origin")
             return response
         }
+    }
+
+    @Sendable static func varyingOnOrigin(_ response: Response) -> Response {
+        var response = response
+        response.headers.add(name: "Vary", value: "Origin")
+        return response
     }
 
     func preflight(origin: String) -> Response {

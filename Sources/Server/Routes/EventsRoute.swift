@@ -14,7 +14,7 @@ struct EventsRoute: Sendable {
     var access: AccessControl?
 
     func handle(_ request: Request, caller: Caller? = nil) -> DataStream<Response> {
-        request.withQuery(Self.filter) { filter in
+        request.withQuery(Self.filter, ignoring: IgnoredQueryParameters.names) { filter in
             let claims = access?.protects(.events) == true ? caller?.claims : nil
             if let access, access.protects(.events), let refusal = Self.refusal(claims, filter) {
                 _ = access.refuse(refusal)

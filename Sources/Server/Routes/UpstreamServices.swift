@@ -26,7 +26,7 @@ public final class UpstreamServices: Sendable {
     /// Talks to `configuration.upstream`, or starts the demo upstream in-process when it is nil.
     /// Throws when the demo upstream cannot bind its loopback port.
     public static func start(
-        _ configuration: ServiceConfiguration, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
+        _ configuration: ServiceConfiguration,
         metrics: UpstreamMetrics = UpstreamMetrics(),
         hub: PipelineEventHub = .shared,
         sharedCache: (any UpstreamCacheStore)? = nil
@@ -50,7 +50,8 @@ public final class UpstreamServices: Sendable {
         // Timeouts and retry back-offs on the loop that runs the exchange (see `CurrentLoopScheduler`):
         // arming one is a heap push there, where a `QueueScheduler` made a Dispatch timer per attempt.
         let client = GitHubClient(
-            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache,
+            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: configuration.upstreamTimeout,
+                retry: RetryPolicy(maxRetries: configuration.upstreamRetries), deadline: configuration.upstreamDeadline, cache: cache,
                 singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip,
                 quota: UpstreamQuota(reserve: configuration.upstreamReserve)),
             transport: HTTPUpstreamTransport(), scheduler: CurrentLoopScheduler(), metrics: metrics)

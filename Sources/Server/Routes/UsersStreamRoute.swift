@@ -49,7 +49,7 @@ struct UsersStreamRoute: Sendable {
     }
 
     func handle(_ request: Request, usage: UpstreamUsage? = nil) -> DataStream<Response> {
-        request.withQuery(UsersQuery.init) { query in
+        request.withQuery(UsersQuery.init, ignoring: IgnoredQueryParameters.names) { query in
             let trace = PipelineTrace(hub: hub, pipeline: "users-stream", requestId: request.id, usage: usage)
             return .just(responder.response(Self.events(pipeline.outcomes(query, trace: trace))))
         }

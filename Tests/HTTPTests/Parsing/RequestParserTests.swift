@@ -205,4 +205,34 @@ final class RequestParserTests: XCTestCase {
         XCTAssertEqual(parsed.map { $0.head.headers.count }, [1, 1, 1, 2, 1, 1])
         XCTAssertEqual(parsed.map { $0.head.headers["Host"] }, ["a", "a", "a", "a", "b", "b"])
     }
+
+    /// Everything a request output says, to compare a replayed head with one read line by line.
+    private func described(_ outputs: [RequestParser.Output]) -> [String] {
+        outputs.map { output in
+            switch output {
+            case .continueExpected(let head): return "continue \(head.target.text)"
+            case .failure(let error): return "failure \(error)"
+            case .request(let head, let notes, let body):
+                return "\(head.method) \(head.target) \(head.version) \(head.headers.map { "\($0.name)=\($0.value)" }) "
+                    + "\(String(describing: head.contentLength)) \(head.isChunked) \(head.expectsContinue) "
+                    + "\(String(describing: notes.requestID)) \(String(describing: notes.userAgent)) "
+                    + "\(notes.persists(in: head.version)) \(body)"
+            }
+        }
+    }
+
+    func testReplayedHeadsAreTheHeadsReadLineByLine() {
+        // Fed whole, the repeated blocks are replayed (whole and line by line); fed a byte at a
+        // time, every line is read afresh: the authoritative twin.
+        let blocks = [
+            "Host: a\r\nUser-Agent: u/1\r\nX-Request-ID: r\r\nConnection: keep-alive, close\r\n\r\n",
+            "Host: a\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabc",
+            "Host: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n",
+        ]
+        for block in blocks {
+            let text = ["GET /1 HTTP/1.1\r\n", "POST /2?q HTTP/1.1\r\n", "PUT /%7E3 HTTP/1.0\r\n", "GET /4 HTTP/1.1\r\n"]
+                .map { $0 + block }.joined()
+            XCTAssertEqual(described(parse(text)), described(parse(text, splitEvery: 1)), block)
+        }
+    }
 }
