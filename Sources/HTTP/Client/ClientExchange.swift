@@ -34,7 +34,7 @@ final class ClientExchange: @unchecked Sendable {
     /// connection is opened there, so the answer arrives on the caller's own thread.
     private let home: EventLoop?
     // An inline lock and state, not a `Locked`: that cost two allocations per exchange (the box
-    // and its mutex; 31 exchanges per `/users` request). Rarely contended: the connection's loop
+    // and its mutex). Rarely contended: the connection's loop
     // touches it, and a cancel from elsewhere now and then.
     private let lock = SpinLock()
     @exclusivity(unchecked) private var state: State
@@ -194,7 +194,7 @@ final class ClientExchange: @unchecked Sendable {
             return
         }
         // The handlers capture the exchange alone (the stream is in `state`): no closure
-        // context to allocate, two allocations per exchange fewer (callgrind, `/users`).
+        // context to allocate, two allocations per exchange fewer.
         stream.onRead = { [self] bytes in received(bytes) }
         stream.onClose = { [self] reason in closed(reason: reason) }
         stream.write(request.encodedHead(fields: client.requestFields.fields(for: request, origin: origin)))

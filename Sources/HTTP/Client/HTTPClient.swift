@@ -8,7 +8,7 @@ import Streams
 ///
 /// ```swift
 /// let client = HTTPClient()
-/// client.send(HTTPClientRequest(url: URL(string: "http://127.0.0.1:8080/health")!))
+/// client.send(HTTPClientRequest(url: URL(string: "http://127.0.0.1:8080/status")!))
 ///     .watch(data: { response in print(response.status) })
 /// ```
 public final class HTTPClient: Sendable {

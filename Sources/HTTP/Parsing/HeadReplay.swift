@@ -48,13 +48,15 @@ struct HeadReplay {
     /// A block starts at `start` of the buffer being fed (its request line ended just before).
     mutating func blockStarts(at start: Int) { blockStart = start }
 
-    /// The last block's facts, its header byte count and its length, when the bytes from
-    /// `start` begin with exactly that block.
-    func lookup(blockAt start: Int, in bytes: UnsafeRawBufferPointer) -> (facts: FieldFacts, headerBytes: Int, length: Int)? {
+    /// When the bytes from `start` begin with exactly the last block: its facts, assigned to
+    /// `facts` in place (returned, they were copied once more and destroyed), and its header
+    /// byte count and length.
+    func lookup(blockAt start: Int, in bytes: UnsafeRawBufferPointer, into facts: inout FieldFacts) -> (headerBytes: Int, length: Int)? {
         guard !block.isEmpty, bytes.count - start >= block.count,
               block.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress! + start, block.count) == 0 })
         else { return nil }
-        return (blockFacts, blockHeaderBytes, block.count)
+        facts = blockFacts
+        return (blockHeaderBytes, block.count)
     }
 
     /// Keeps the block that ends (with its blank line) at `end` of the buffer being fed, if it

@@ -148,8 +148,7 @@ public struct RequestParser {
         handle(UnsafeRawBufferPointer(rebasing: bytes[start..<withoutCR]), output)
         if readingRequestLine, case .headerLines = state {
             replay.blockStarts(at: end + 1)
-            if let (facts, headerBytes, length) = replay.lookup(blockAt: end + 1, in: bytes) {
-                self.facts = facts
+            if let (headerBytes, length) = replay.lookup(blockAt: end + 1, in: bytes, into: &facts) {
                 self.headerBytes = headerBytes
                 finishHead(output)
                 return end + 1 + length
@@ -203,7 +202,9 @@ public struct RequestParser {
             guard byte > 32 && byte != 127 else { return fail(.malformed("invalid request target"), output) }
             if byte == UInt8(ascii: "?") {
                 if queryMark == nil { queryMark = index }
-            } else if byte == UInt8(ascii: "%") && queryMark == nil {
+            } else if (byte == UInt8(ascii: "%") || byte >= 0x80) && queryMark == nil {
+                // A byte that is not ASCII is not a URI character: the string made of the target
+                // repairs it, which moves every offset after it, so such a path takes the general split.
                 escapedPath = true
             }
         }
@@ -333,7 +334,7 @@ public struct RequestParser {
     /// Between requests: nothing allocated.
     private static var emptyHead: RequestHead {
         RequestHead(
-            method: .get, target: ParsedTarget(text: "", path: "", query: ""), version: .http1_1, headers: HTTPHeaders(),
+            method: .get, target: .empty, version: .http1_1, headers: HTTPHeaders(),
             contentLength: nil, isChunked: false, expectsContinue: false)
     }
 }

@@ -4,9 +4,12 @@ import HTTPTestSupport
 
 final class RequestParserTests: XCTestCase {
     private func parse(_ text: String, limits: HTTPLimits = HTTPLimits(), splitEvery step: Int? = nil) -> [RequestParser.Output] {
+        parse(bytes: Array(text.utf8), limits: limits, splitEvery: step)
+    }
+
+    private func parse(bytes: [UInt8], limits: HTTPLimits = HTTPLimits(), splitEvery step: Int? = nil) -> [RequestParser.Output] {
         var parser = RequestParser(limits: limits)
         var outputs: [RequestParser.Output] = []
-        let bytes = Array(text.utf8)
         let size = step ?? max(bytes.count, 1)
         var offset = 0
         while offset < bytes.count {
@@ -101,6 +104,14 @@ final class RequestParserTests: XCTestCase {
         let request = request(parsed[1].head)
         XCTAssertEqual(request.path, "/a")
         XCTAssertEqual(request.query["b c"], "1?d")
+    }
+
+    func testATargetWithABytePastASCIIBeforeItsQueryIsSplitWhereItsQueryMarkIs() {
+        // 0xA4 becomes U+FFFD (three bytes) in the target's string: the `?` is no longer 7 bytes in.
+        let parsed = requests(parse(bytes: Array("GET /h".utf8) + [0xA4] + Array("ello?x=1 HTTP/1.1\r\nHost: a\r\n\r\n".utf8)))
+        XCTAssertEqual(parsed.map(\.head.target.path), ["/h\u{FFFD}ello"])
+        XCTAssertEqual(parsed.map(\.head.target.query), ["x=1"])
+        XCTAssertEqual(parsed.map(\.head.target), parsed.map { ParsedTarget.splitInGeneral($0.head.target.text) })
     }
 
     func testNotesTheConnectionOptionsOfEveryConnectionField() {

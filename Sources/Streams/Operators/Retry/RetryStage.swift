@@ -6,10 +6,9 @@ import Synchronization
 /// one after another, so at most one of them is pending): a subscription costs this object and
 /// that subscription, and each attempt a watcher,
 /// where a serial slot with its lock (3 allocations), a trampoline object, a wrapping disposable
-/// and a relay's context per attempt took 6 more (about 7 per avatar on `/users`: one retry
-/// operator per upstream call).
+/// and a relay's context per attempt took 6 more.
 final class RetryStage<Source: StreamType>: Sendable {
-    let policy: RetryPolicy<Source>
+    let configuration: RetryConfiguration<Source>
     let downstream: Watcher<Source.Element>
     /// The operator's subscription (`DataStream.holding`): holds the attempt in progress, even
     /// while it is still being set up, and the wait before the next one.
@@ -20,8 +19,8 @@ final class RetryStage<Source: StreamType>: Sendable {
     /// Retries decided so far. Attempts fail one after another, never two at once.
     let retries = Atomic<Int>(0)
 
-    init(policy: RetryPolicy<Source>, downstream: Watcher<Source.Element>, attempts: Disposable) {
-        self.policy = policy
+    init(configuration: RetryConfiguration<Source>, downstream: Watcher<Source.Element>, attempts: Disposable) {
+        self.configuration = configuration
         self.downstream = downstream
         self.attempts = attempts
     }
@@ -35,7 +34,7 @@ final class RetryStage<Source: StreamType>: Sendable {
     private func watchAttempt() {
         guard !downstream.isStopped else { return }
         PendingSubscriptions.watch(under: attempts) {
-            policy.source.watch(using: Watcher(
+            configuration.source.watch(using: Watcher(
                 onData: { [self] value in downstream.data(value) },
                 onTerminal: { [self] event in finish(event) }
             ))
@@ -52,11 +51,11 @@ final class RetryStage<Source: StreamType>: Sendable {
 
     private func failed(_ error: Error) {
         let retry = retries.add(1, ordering: .relaxed).newValue
-        guard retry <= policy.maxRetries, let delay = policy.backoff.delay(beforeRetry: retry, after: error) else {
+        guard retry <= configuration.maxRetries, let delay = configuration.backoff.delay(beforeRetry: retry, after: error) else {
             downstream.error(error)
             return
         }
-        if let scheduler = policy.scheduler, delay > .zero {
+        if let scheduler = configuration.scheduler, delay > .zero {
             // The one pending wait: the previous one fired before the attempt that just failed.
             attempts.link(scheduler.schedule(after: delay) { [self] in start() })
         } else {

@@ -22,8 +22,11 @@ import Darwin
 /// Retry number `n` (1-based) waits `min(initialDelay × multiplier^(n-1), maxDelay)`,
 /// shortened by up to `jitter` of itself at random (0 = exact, 1 = "full jitter").
 public struct RetryBackoff: Sendable {
+    /// The wait before the first retry.
     public var initialDelay: Duration
+    /// Each wait is the previous one times this (exponential backoff).
     public var multiplier: Double
+    /// The longest wait, however many retries came before.
     public var maxDelay: Duration
     /// Fraction of each delay randomised away, in 0...1.
     public var jitter: Double
@@ -41,10 +44,13 @@ public struct RetryBackoff: Sendable {
     public struct Retry: Sendable {
         /// 1 for the first retry (the second attempt), 2 for the next, and so on.
         public let number: Int
+        /// The error that caused this retry.
         public let error: any Error
+        /// The wait before this retry.
         public let delay: Duration
     }
 
+    /// A backoff policy; every parameter is described at its property.
     public init(
         initialDelay: Duration = .milliseconds(100),
         multiplier: Double = 2,

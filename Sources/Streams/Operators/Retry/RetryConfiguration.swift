@@ -1,5 +1,5 @@
 /// What a `retry` operator was built with, shared by its subscriptions (see `retry(_:backoff:scheduler:)`).
-final class RetryPolicy<Source: StreamType>: Sendable {
+final class RetryConfiguration<Source: StreamType>: Sendable {
     let source: Source
     let maxRetries: Int
     let backoff: RetryBackoff

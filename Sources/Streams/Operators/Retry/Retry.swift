@@ -28,13 +28,13 @@ extension StreamType {
     }
 
     private func retry(_ maxRetries: Int, backoff: RetryBackoff, scheduler: (any Scheduler)?) -> DataStream<Element> {
-        // The subscribe closure captures the policy alone, so the policy is its context (no
+        // The subscribe closure captures the configuration alone, so the configuration is its context (no
         // allocation more), and each subscription takes one reference to it instead of copying
-        // the source, the backoff's four closures and the scheduler (4.4 retains and as many
-        // releases fewer per avatar on `/users`, one retry per upstream call).
-        let policy = RetryPolicy(source: self, maxRetries: maxRetries, backoff: backoff, scheduler: scheduler)
-        return DataStream.holding { [policy] downstream, subscription in
-            RetryStage(policy: policy, downstream: downstream, attempts: subscription).start()
+        // the source, the backoff's four closures and the scheduler (one retain per subscription
+        // instead of one per captured value).
+        let configuration = RetryConfiguration(source: self, maxRetries: maxRetries, backoff: backoff, scheduler: scheduler)
+        return DataStream.holding { [configuration] downstream, subscription in
+            RetryStage(configuration: configuration, downstream: downstream, attempts: subscription).start()
         }
     }
 }
