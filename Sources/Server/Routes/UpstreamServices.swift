@@ -58,7 +58,8 @@ public final class UpstreamServices: Sendable {
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: configuration.upstreamTimeout,
                 retry: RetryPolicy(maxRetries: configuration.upstreamRetries), deadline: configuration.upstreamDeadline, cache: cache,
-                singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip),
+                singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip,
+                quota: UpstreamQuota(reserve: configuration.upstreamReserve)),
             transport: HTTPUpstreamTransport(client: HTTPClient(connectTo: connectTargets)), scheduler: CurrentLoopScheduler(), metrics: metrics)
         return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }
