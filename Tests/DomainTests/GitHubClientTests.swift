@@ -4,6 +4,7 @@ import Streams
 import StreamsTesting
 import XCTest
 @testable import Domain
+@testable import DemoUpstream
 
 final class GitHubClientTests: XCTestCase {
     let scheduler = TestScheduler()

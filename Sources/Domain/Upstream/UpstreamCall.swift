@@ -54,7 +54,9 @@ final class UpstreamCall: Sendable {
     private var attempt: DataStream<UpstreamResponse> {
         DataStream.deferred { [self] in
             let meter = AttemptMeter(metrics: client.metrics)
-            return client.transport.send(client.request(url))
+            var request = client.request(url)
+            request.usage = trace?.usage
+            return client.transport.send(request)
                 .timeout(client.configuration.timeout, scheduler: client.scheduler)
                 .map { response throws(UpstreamError) in try Self.checked(response) }
                 .call(

@@ -165,8 +165,9 @@ final class ClientExchange: @unchecked Sendable {
             return
         }
         withState { $0.connecting = true }
+        let address = client.connectTargets.address(host: origin.host, port: origin.port)
         ByteStreamConnector.connect(
-            host: origin.host, port: origin.port, tls: origin.secure ? client.tls : nil,
+            host: address.host, port: address.port, tls: origin.secure ? client.tls : nil,
             timeout: client.connectTimeout, loop: home ?? client.loops.next()
         ) { result in
             self.withState { $0.connecting = false }

@@ -38,6 +38,8 @@ public final class Application: Sendable {
         var eventFeed: Disposable?
         var sharedFeed: SharedEventFeed?
         var cacheConnection: RedisConnection?
+        /// The shared upstream budgets' connection (`--client-upstream-rate` with `--redis-url`).
+        var budgetConnection: RedisConnection?
         var feed: PipelineEventFeed?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var stopped = false
@@ -139,10 +141,17 @@ public final class Application: Sendable {
             // Before Redis is first reached the shared feed is not there yet: degraded.
             readiness.eventsStatus = { state.withLock { $0.sharedFeed }?.status ?? SharedEventFeed.degraded }
         }
+        let budget = upstreamBudget()
+        if let quota = upstream.client.configuration.quota {
+            let report = QuotaReport(quota: quota)
+            readiness.quotaStatus = { (budget?.status.map { #","budgets":"\#($0)""# } ?? "") + report.readinessFragment() }
+            metrics.sampleAtScrape(report.sampler(factory: metrics.factory))
+        }
         let router = ServiceRouter(
             metrics: metrics, responder: responder, eventFeed: feed,
             readiness: readiness, userRoutes: upstream.routes(responder: responder),
-            corsOrigins: configuration.corsOrigins
+            corsOrigins: configuration.corsOrigins, access: accessControl(),
+            budget: budget, requestRate: configuration.clientRequestRate.map { LocalRateLimiter<IPAddress>(policy: $0) }
         ).build()
         let accessLog = AccessLog(logger: logger)
         let events = ServerEventLog(logger: logger)
@@ -156,6 +165,25 @@ public final class Application: Sendable {
         return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections), router: router, observer: observer, metrics: metrics.http)
     }
 
+    /// Tokens (`--auth-*`) and client identity (`--trusted-proxies`); the key was checked when the configuration was resolved.
+    private func accessControl() -> AccessControl {
+        let auth = configuration.auth
+        return AccessControl(
+            verifier: try? auth?.verifier(), protected: auth?.protected ?? [], cookie: auth?.cookie,
+            proxies: configuration.trustedProxies, factory: metrics.factory)
+    }
+
+    /// `--client-upstream-rate`: shared through Redis (a connection of its own) when there is one.
+    private func upstreamBudget() -> UpstreamBudget? {
+        guard let policy = configuration.clientUpstreamRate else { return nil }
+        guard let url = configuration.redisURL, let connection = try? RedisConnection(configuration: RedisConfiguration(url: url)) else {
+            return UpstreamBudget(policy: policy)
+        }
+        state.withLock { $0.budgetConnection = connection }
+        connection.start()
+        return UpstreamBudget(policy: policy, redis: connection)
+    }
+
     /// `maxConnections`: `--max-connections` after `ConnectionCeiling` had its say.
     func serverConfiguration(maxConnections: Int) -> HTTPServerConfiguration {
         var server = HTTPServerConfiguration(host: configuration.host, port: configuration.port)
@@ -165,6 +193,7 @@ public final class Application: Sendable {
         server.limits.maxBodyBytes = configuration.maxBodyBytes
         server.limits.maxConnections = maxConnections
         server.limits.maxConnectionsPerClient = configuration.maxConnectionsPerClient
+        server.clientIdentity = Self.connectionOwner(trusting: configuration.trustedProxies)
         server.http2Enabled = configuration.http2
         server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
         if configuration.redisURL != nil {
@@ -172,6 +201,18 @@ public final class Application: Sendable {
             server.requestIDPrefix = "req-\(Self.requestIDScope(configuration.replicaID))-"
         }
         return server
+    }
+
+    /// Whose connections `--max-connections-per-client` counts together: the peer's address, except
+    /// that each connection of a trusted proxy counts on its own, since it carries many clients (who
+    /// are told apart per request, by `clientAddress`, when their limits are checked).
+    static func connectionOwner(trusting proxies: TrustedProxies) -> ClientIdentity {
+        guard !proxies.isEmpty else { return .peerAddress }
+        return ClientIdentity { address in
+            let host = address.host
+            guard let peer = IPAddress(peer: host), proxies.trusts(peer) else { return host }
+            return address.description
+        }
     }
 
     /// What sets this process's generated request ids apart: the replica id, or hostname and pid
@@ -199,13 +240,16 @@ public final class Application: Sendable {
         }
         if alreadyStopped { completion(); return }
         guard shutdownFlag.raise() else { return }
-        let (server, upstream, feed, shared, cacheConnection) = state.withLock { ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection) }
+        let (server, upstream, feed, shared, cacheConnection, budgetConnection) = state.withLock {
+            ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection, $0.budgetConnection)
+        }
         logger.info("shutting down", metadata: ["deadline_s": .stringConvertible(configuration.shutdownTimeout.seconds)])
         let finish: @Sendable () -> Void = { [self] in
             heartbeat.stop()
             feed?.dispose()
             shared?.stop()
             cacheConnection?.close()
+            budgetConnection?.close()
             Task {
                 await upstream?.shutdown()
                 let waiters = state.withLock { state -> [@Sendable () -> Void] in

@@ -11,6 +11,9 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case upstreamSingleFlight, upstreamGzip
     case corsOrigins
     case redisUrl, replicaId
+    case authJwtSecret, authJwtPublicKey, authProtect, authCookie, authAudience, authIssuer
+    case trustedProxies
+    case clientUpstreamRate, clientUpstreamBurst, clientRequestRate, upstreamReserve
     case http2
 
     /// The long flag, e.g. `--demo-latency-ms`.

@@ -47,6 +47,17 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Origins whose pages may read the API (CORS), comma-separated, e.g. https://app.example,http://localhost:3000; * for any. [env: CORS_ORIGINS] (default: none)") var corsOrigins: String?
     @Option(help: "Share /events with every replica using this Redis: redis://[user:password@]host:port[/db] or rediss://…; absent = in-process feed. [env: REDIS_URL]") var redisUrl: String?
     @Option(help: "Names this replica in shared events. [env: REPLICA_ID] (default: hostname:port)") var replicaId: String?
+    @Option(help: "HS256 secret (32+ bytes) that verifies bearer tokens; enables access control. [env: AUTH_JWT_SECRET]") var authJwtSecret: String?
+    @Option(help: "PEM public key file (EC P-256 for ES256, RSA for RS256) that verifies bearer tokens. [env: AUTH_JWT_PUBLIC_KEY]") var authJwtPublicKey: String?
+    @Option(help: "What needs a token: events, metrics, users (comma-separated), all or none. [env: AUTH_PROTECT] (default: none)") var authProtect: String?
+    @Option(help: "Cookie that may carry the token (a browser's EventSource cannot send headers). [env: AUTH_COOKIE]") var authCookie: String?
+    @Option(help: "Tokens must name this audience (aud). [env: AUTH_AUDIENCE]") var authAudience: String?
+    @Option(help: "Tokens must come from this issuer (iss). [env: AUTH_ISSUER]") var authIssuer: String?
+    @Option(help: "Proxies (CIDRs, comma-separated) whose X-Forwarded-For/Forwarded names the client. [env: TRUSTED_PROXIES] (default: none)") var trustedProxies: String?
+    @Option(help: "Upstream requests a client (token sub, else address) may cause, e.g. 120/m; cached answers are free. [env: CLIENT_UPSTREAM_RATE] (default: unlimited)") var clientUpstreamRate: String?
+    @Option(help: "Upstream requests a client may cause at once. [env: CLIENT_UPSTREAM_BURST] (default: the rate's count)") var clientUpstreamBurst: String?
+    @Option(help: "Requests a client address may send to any route, e.g. 20/s. [env: CLIENT_REQUEST_RATE] (default: unlimited)") var clientRequestRate: String?
+    @Option(help: "Upstream requests kept back: at this x-ratelimit-remaining, uncached work gets 503 until the reset. [env: UPSTREAM_RESERVE] (default: 10 % of the reported limit)") var upstreamReserve: String?
     @Option(help: "on or off: HTTP/2 beside HTTP/1.1 on the same port (h2c with prior knowledge; h2 by ALPN over TLS). [env: HTTP2] (default: on)") var http2: String?
 
     /// The options given on the command line, by setting.
@@ -64,6 +75,11 @@ struct ServeCommand: ParsableCommand {
             (.upstreamGzip, upstreamGzip),
             (.corsOrigins, corsOrigins),
             (.redisUrl, redisUrl), (.replicaId, replicaId),
+            (.authJwtSecret, authJwtSecret), (.authJwtPublicKey, authJwtPublicKey), (.authProtect, authProtect),
+            (.authCookie, authCookie), (.authAudience, authAudience), (.authIssuer, authIssuer),
+            (.trustedProxies, trustedProxies),
+            (.clientUpstreamRate, clientUpstreamRate), (.clientUpstreamBurst, clientUpstreamBurst),
+            (.clientRequestRate, clientRequestRate), (.upstreamReserve, upstreamReserve),
             (.http2, http2),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })

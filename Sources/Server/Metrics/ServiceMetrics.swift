@@ -45,7 +45,7 @@ public final class ServiceMetrics: Sendable {
         MetricDescription(UpstreamMetrics.cacheMissesName, help: "Upstream GETs sent without a cached answer."),
         MetricDescription(UpstreamMetrics.cacheRevalidationsName, help: "Conditional upstream GETs sent for a cached answer."),
         MetricDescription(UpstreamMetrics.coalescedName, help: "Upstream GETs that joined an identical request in flight."),
-    ] + SharedFeedMetrics.descriptions
+    ] + SharedFeedMetrics.descriptions + AccessControl.descriptions + QuotaReport.descriptions
 
     public let registry: PrometheusCollectorRegistry
     public let factory: DescribedPrometheusFactory

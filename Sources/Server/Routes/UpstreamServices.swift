@@ -1,3 +1,4 @@
+import DemoUpstream
 import Domain
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -33,15 +34,20 @@ public final class UpstreamServices: Sendable {
     ) throws -> UpstreamServices {
         var demoServer: DemoUpstreamServer?
         let baseURL: URL
+        var connectTargets: [ConnectTarget] = []
         if let upstream = configuration.upstream {
             baseURL = upstream
         } else {
-            let demo = DemoUpstreamServer(configuration: .init(
-                users: configuration.demoUsers, latency: configuration.demoLatency, failureRate: configuration.demoFailureRate,
-                rateLimit: configuration.demoRateLimit))
+            // Under its stable names, so that answers (avatar URLs, ETags) are the same in every process.
+            let demo = DemoUpstreamServer(
+                configuration: .init(
+                    users: configuration.demoUsers, latency: configuration.demoLatency, failureRate: configuration.demoFailureRate,
+                    rateLimit: configuration.demoRateLimit),
+                stableNames: true)
             try demo.start()
             demoServer = demo
-            baseURL = demo.baseURL!
+            baseURL = demo.clientBaseURL!
+            connectTargets = demo.connectTargets
         }
         let local = configuration.upstreamCacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: configuration.upstreamCacheBytes) : nil
         // With Redis, replicas share answers behind each one's in-process tier.
@@ -52,8 +58,9 @@ public final class UpstreamServices: Sendable {
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: configuration.upstreamTimeout,
                 retry: RetryPolicy(maxRetries: configuration.upstreamRetries), deadline: configuration.upstreamDeadline, cache: cache,
-                singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip),
-            transport: HTTPUpstreamTransport(), scheduler: CurrentLoopScheduler(), metrics: metrics)
+                singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip,
+                quota: UpstreamQuota(reserve: configuration.upstreamReserve)),
+            transport: HTTPUpstreamTransport(client: HTTPClient(connectTo: connectTargets)), scheduler: CurrentLoopScheduler(), metrics: metrics)
         return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }
 

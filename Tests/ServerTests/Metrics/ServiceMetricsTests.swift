@@ -1,3 +1,4 @@
+import Domain
 import HTTP
 import Streams
 import XCTest
@@ -7,6 +8,8 @@ final class ServiceMetricsTests: XCTestCase {
     func testEveryFamilyOnThePageHasAHelpLine() {
         let metrics = ServiceMetrics()
         _ = metrics.upstream()
+        _ = AccessControl(verifier: nil, protected: [], cookie: nil, proxies: .none, factory: metrics.factory)
+        metrics.sampleAtScrape(QuotaReport(quota: UpstreamQuota()).sampler(factory: metrics.factory))
         metrics.http.record(healthAnswered(in: .milliseconds(1)))
         let lines = String(decoding: metrics.scrape(), as: UTF8.self).split(separator: "\n")
         let typed = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
