@@ -18,12 +18,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `swift package generate-documentation` for the Streams and StreamsTesting catalogues
+        // (scripts/docs); a command plugin only, nothing of it is linked into a product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The one lock, once-flag and Duration conversions every module shares (`package` access),
         // as NIOConcurrencyHelpers is to swift-nio (not named ConcurrencyHelpers: swift-service-lifecycle,
         // which Hummingbird brings into the Benchmarks package, has a target of that name).
         .target(name: "StreamServiceConcurrency"),
+        // Numbers as ASCII digits written in place: the one digit writer of HTTP heads, JSON, request
+        // ids, timestamps and pipeline details (`package` access).
+        .target(name: "StreamServiceText"),
         // Reactive library: Foundation and Dispatch only.
         // Release builds of the service pass -cross-module-optimization on the command line
         // (scripts/lib/release-build.sh, the Dockerfile), not here: unsafeFlags would make every
@@ -37,14 +43,17 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "NetCore", dependencies: ["StreamServiceConcurrency", "CZlib", "COpenSSL", "CEpoll"]),
         // HTTP/1.1 library, server and client: parsing, routing, response writing, SSE, event-loop scheduling.
-        .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
-        .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        // The embedded GitHub-shaped upstream (`serve` without `--upstream`, `demo-upstream`):
+        // Domain's models on the HTTP library's server, kept out of Domain, which is the domain.
+        .target(name: "DemoUpstream", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", "Domain", .product(name: "CoreMetrics", package: "swift-metrics")]),
         // RESP2 client on NetCore sockets: the shared event feed and cache tier of scaled-out replicas.
         .target(name: "Redis", dependencies: ["StreamServiceConcurrency", "NetCore"]),
         .executableTarget(
             name: "Server",
             dependencies: [
-                "StreamServiceConcurrency", "Streams", "Domain", "NetCore", "HTTP", "Redis",
+                "StreamServiceConcurrency", "Streams", "Domain", "DemoUpstream", "NetCore", "HTTP", "Redis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -57,10 +66,13 @@ let package = Package(
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/page.css"),
                 .embedInCode("Page/page.js"),
+                .embedInCode("Page/page-feed.js"),
             ]
         ),
+        .testTarget(name: "StreamServiceTextTests", dependencies: ["StreamServiceText"]),
         .testTarget(name: "StreamsTests", dependencies: ["StreamServiceConcurrency", "Streams", "StreamsTesting"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "DemoUpstream", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .testTarget(name: "DemoUpstreamTests", dependencies: ["DemoUpstream", "Domain", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Child processes (redis-server, redis-cli, openssl, stream-service) through posix_spawn, not Foundation.Process.
         .target(name: "ProcessTestSupport", dependencies: ["CProcessSpawn"], path: "Tests/ProcessTestSupport"),
         // pipe2 and posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module (no _GNU_SOURCE) hides.
@@ -74,7 +86,7 @@ let package = Package(
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "HTTPTestSupport", "StreamServiceConcurrency", "NetCore"]),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "Domain", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "NetCore", "Redis", "RedisTestSupport", "ProcessTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: ["Server", "Domain", "DemoUpstream", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "Redis", "RedisTestSupport", "ProcessTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
             // An extract of GitHub's published REST schemas the demo upstream is checked against.
             resources: [.copy("Routes/Resources")]),
     ],

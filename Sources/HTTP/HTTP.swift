@@ -25,7 +25,11 @@
 // - `EventLoop/`: `EventLoopScheduler`, a `Streams` scheduler on a
 //   connection's own loop (`Request.loopScheduler`).
 // - `Client/`: `HTTPClient`, keep-alive connections capped per origin, TLS
-//   with verification, gzip, connect timeout, cancellation on dispose.
+//   with verification, gzip, connect timeout, cancellation on dispose, and
+//   `ConnectTarget` (a name in URLs connected elsewhere, as curl's `--connect-to`).
+// - `JSON/`: `JSONOutput` and `JSONWritable` (values written as `JSONEncoder`
+//   writes them, without its tree), `JSONScan` (string scanning shared by
+//   writers and readers).
 //
 // ```swift
 // var router = Router()

@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// Why not Dispatch sources: with them every readiness event goes through libdispatch's
 /// manager thread (its own epoll) and is then handed to a queue worker, two wake-ups and a
-/// thread hop per event; profiled at /health that manager thread was about a quarter of the
-/// server's CPU. Here the thread that waits is the thread that serves.
+/// thread hop per event; profiled under a load of small answers that manager thread was about a
+/// quarter of the server's CPU. Here the thread that waits is the thread that serves.
 // @unchecked: the task inbox is behind a lock; everything else is confined to the loop thread.
 final class EpollLoop: @unchecked Sendable {
     private let epollFD: Int32
@@ -24,7 +24,7 @@ final class EpollLoop: @unchecked Sendable {
 
     // Loop-confined: no two accesses overlap, so no run-time exclusivity checks either.
     @exclusivity(unchecked) private var registrations: [EpollRegistration?] = []
-    @exclusivity(unchecked) private var timers = TimerHeap()
+    @exclusivity(unchecked) private var timers = EpollTimers()
     @exclusivity(unchecked) private var running: [@Sendable () -> Void] = []
     /// The `EventLoop` this engine runs, whose write batch spans each turn's readiness handlers.
     /// Weak: the `EventLoop`'s deinit is what stops this thread. Set by the loop's first task.
@@ -126,9 +126,11 @@ final class EpollLoop: @unchecked Sendable {
     // MARK: Timers
 
     func arm(_ timer: LoopTimer.EpollState, deadline: UInt64) {
-        timer.generation &+= 1
-        timer.deadline = deadline
-        timers.push(TimerHeap.Entry(deadline: deadline, order: timers.nextOrder(), generation: timer.generation, timer: timer))
+        timers.arm(timer, deadline: deadline)
+    }
+
+    func disarm(_ timer: LoopTimer.EpollState) {
+        timers.disarm(timer)
     }
 
     // MARK: The loop
@@ -172,10 +174,10 @@ final class EpollLoop: @unchecked Sendable {
             }
             // One write batch per turn's handlers: the answers they write leave together once all of
             // them ran. Sent one by one, each send woke its client, which then preempted this thread in
-            // the middle of the turn while the turn's other connections waited: at /health, wrk -c64,
-            // p99 4.32 → 2.70 ms and req/s +8 % (medians of 5 interleaved rounds). A turn with one ready
-            // descriptor has nobody waiting behind its answer and skips the batch's copy: batching every
-            // turn cost 1.5 % more instructions per /users request from one client, this 0.6 %.
+            // the middle of the turn while the turn's other connections waited (the p99 of 64 clients
+            // fell by a third: Benchmarks/README.md, NetCore/Domain ledger). A turn with one ready
+            // descriptor has nobody waiting behind its answer and skips the batch's copy: one client's
+            // answers are never copied into a batch.
             if count > 1, let owner {
                 owner.batchingWrites { deliver(events, count: Int(count)) }
             } else {
@@ -187,7 +189,7 @@ final class EpollLoop: @unchecked Sendable {
         }
         runTasks()
         registrations = []
-        timers = TimerHeap()
+        timers = EpollTimers()
     }
 
     private func deliver(_ events: UnsafeMutablePointer<epoll_event>, count: Int) {

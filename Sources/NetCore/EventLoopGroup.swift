@@ -29,9 +29,9 @@ public final class EventLoopGroup: Sendable {
     /// number (to measure or pin a deployment), else two per core. Two, because a loop whose
     /// core is taken by another thread (a client on the same machine, a build) holds up every
     /// connection it serves until it runs again; with two per core half as many wait, and the
-    /// other loop on that core keeps going. Measured at /health on 2 shared cores with wrk on the
-    /// same machine (Benchmarks/README.md): p99 at c64 3.1-3.3 ms with 4 loops against 4.1-4.6 ms
-    /// with 2, for about 5 % more CPU per request.
+    /// other loop on that core keeps going: with 64 clients of small answers on 2 shared cores, the
+    /// p99 fell by about a quarter for about 5 % more CPU per request (Benchmarks/README.md,
+    /// NetCore/Domain ledger).
     public static let defaultLoopCount: Int = {
         if let value = getenv("NETCORE_EVENT_LOOPS"), let count = Int(String(cString: value)), count > 0 { return count }
         return 2 * coreCount

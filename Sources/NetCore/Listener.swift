@@ -1,3 +1,6 @@
+import Dispatch
+import StreamServiceConcurrency
+
 /// A listening socket watched by one event loop: each time it is readable the loop
 /// accepts the pending connections (at most `acceptsPerWakeup`, the rest on its next
 /// turn), so a burst of thousands of connects drains in a few passes without keeping
@@ -14,21 +17,26 @@ public final class Listener: @unchecked Sendable {
     private var source: LoopIOSource?
     private var stopped = false
     private let onAccept: (Socket, SocketAddress) -> Void
+    private let onPause: (AcceptPause) -> Void
+    /// Set while accepting is paused after a failure (see `AcceptPause`).
+    private var pause: (since: ContinuousClock.Instant, retries: Int, timer: LoopTimer)?
 
     /// Accepts per readiness event: 64 is a few milliseconds of connection set-up, after which
     /// the loop serves its other sockets before it accepts more.
     package static let acceptsPerWakeup = 64
 
     /// Binds and listens (with `SO_REUSEPORT` when `reusePort`); call `start()` to begin accepting.
-    /// `onAccept` runs on `loop`.
+    /// `onAccept` and `onPause` run on `loop`.
     public init(
         host: String, port: Int, backlog: Int32, reusePort: Bool = false, loop: EventLoop,
+        onPause: @escaping (AcceptPause) -> Void = { _ in },
         onAccept: @escaping (Socket, SocketAddress) -> Void
     ) throws {
         socket = try Socket.listen(host: host, port: port, backlog: backlog, reusePort: reusePort)
         self.port = socket.localAddress()?.port ?? port
         self.loop = loop
         self.onAccept = onAccept
+        self.onPause = onPause
     }
 
     public func start() {
@@ -46,6 +54,9 @@ public final class Listener: @unchecked Sendable {
         loop.execute { [self] in
             guard !stopped else { return completion() }
             stopped = true
+            let paused = pause != nil
+            pause?.timer.cancel()
+            pause = nil
             guard let source else {
                 socket.close()
                 return completion()
@@ -58,6 +69,8 @@ public final class Listener: @unchecked Sendable {
                 completion()
             }
             source.cancel()
+            // A suspended Dispatch source runs its cancel handler only once resumed.
+            if paused { source.resume() }
         }
     }
 
@@ -66,13 +79,41 @@ public final class Listener: @unchecked Sendable {
             guard !stopped else { return }
             switch socket.accept() {
             case .accepted(let client, let address):
+                if let pause {
+                    self.pause = nil
+                    pause.timer.cancel()
+                    onPause(.resumed(after: .now - pause.since, retries: pause.retries))
+                }
                 onAccept(client, address)
             case .wouldBlock:
                 return
-            case .failed:
-                // EMFILE and friends: leave the rest in the backlog for the next readiness event.
+            case .failed(let error):
+                // EMFILE and friends: the socket stays readable, so stop watching it for a while
+                // rather than be woken for it again at once (a loop spinning at a full core).
+                pauseAccepting(after: error)
                 return
             }
         }
+    }
+
+    private func pauseAccepting(after error: SocketError) {
+        guard let source else { return }
+        source.suspend()
+        let timer = pause?.timer ?? loop.makeTimer()
+        if let pause {
+            self.pause = (pause.since, pause.retries + 1, timer)
+        } else {
+            pause = (.now, 0, timer)
+            timer.setEventHandler { [weak self] in self?.retryAfterPause() }
+            timer.resume()
+            onPause(.paused(error))
+        }
+        timer.schedule(deadline: .now() + .nanoseconds(Int(AcceptPause.retryInterval.nanoseconds)))
+    }
+
+    /// Watches the socket again: a pending connection is accepted at once, or fails and pauses again.
+    private func retryAfterPause() {
+        guard !stopped, pause != nil, let source else { return }
+        source.resume()
     }
 }

@@ -26,7 +26,7 @@ public final class LoopTimer: @unchecked Sendable {
 
     /// The loop-confined state of a timer on an `EpollLoop`.
     // @unchecked: confined to its loop's thread (every access is on it, or queued to it).
-    final class EpollState: @unchecked Sendable {
+    final class EpollState: HeapPositioned, @unchecked Sendable {
         var handler: (() -> Void)?
         var activated = false
         var cancelled = false
@@ -34,10 +34,9 @@ public final class LoopTimer: @unchecked Sendable {
         var deadline: UInt64 = 0
         /// Nanoseconds between runs; nil for a one-shot timer.
         var interval: UInt64?
-        /// Bumped on every (re)arming, so older heap entries are recognised as stale.
-        var generation: UInt64 = 0
-
-        var isArmed: Bool { activated && scheduled && !cancelled }
+        /// Position in its loop's `TimerHeap`; -1 while not filed. Only the loop's thread touches
+        /// it (unchecked: the heap's moves write it through `HeapPositioned`).
+        @exclusivity(unchecked) var heapIndex = -1
     }
     #endif
 
@@ -100,6 +99,7 @@ public final class LoopTimer: @unchecked Sendable {
             loop.perform {
                 state.cancelled = true
                 state.handler = nil
+                loop.disarm(state)
             }
         #endif
         }

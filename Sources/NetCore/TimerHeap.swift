@@ -1,74 +1,109 @@
-#if os(Linux)
-/// The timers of one `EpollLoop`, earliest first. Rescheduling or cancelling a timer leaves
-/// its old entry in place and bumps the timer's generation; stale entries are dropped when
-/// they reach the top, so every change is one O(log n) push.
-struct TimerHeap {
-    struct Entry: HeapOrdered {
-        let deadline: UInt64
-        /// Insertion order: timers due at the same moment run first-in first-out.
+/// Something a `TimerHeap` files: it keeps its own position in the heap, so taking it out (a
+/// timeout cancelled once its exchange answered) is O(log n) and the heap holds live timers only.
+package protocol HeapPositioned: AnyObject {
+    /// Position in the heap; -1 while not filed. Written by the heap only.
+    var heapIndex: Int { get set }
+}
+
+/// Timers, earliest deadline first and first-in first-out at one deadline, each knowing its
+/// position: the one timer heap of both loops, NetCore's epoll loop (`EpollTimers`) and HTTP's
+/// `EventLoopScheduler` (`TimerQueue`).
+///
+/// Concrete, its entries holding `any HeapPositioned`, not generic over the timer's type: a
+/// generic heap of NetCore was not specialised in HTTP by the release build, and its unspecialised
+/// calls cost more than the whole scheduler (Benchmarks/README.md, NetCore/Domain ledger). Here a
+/// comparison reads the entry's own fields; only a move writes through the protocol.
+/// Entries that were left in place when cancelled (the way before positions) made a heap tens of
+/// thousands long under load, since every upstream attempt arms a timeout and cancels it soon after.
+package struct TimerHeap {
+    package struct Entry {
+        package let deadline: UInt64
+        /// Filing order: timers due at the same moment run first-in first-out.
         let order: UInt64
-        let generation: UInt64
-        let timer: LoopTimer.EpollState
+        package let timer: any HeapPositioned
 
-        var isCurrent: Bool { timer.isArmed && timer.generation == generation }
-
+        @inline(__always)
         func runs(before other: Entry) -> Bool {
             deadline != other.deadline ? deadline < other.deadline : order < other.order
         }
     }
 
-    private var heap = MinHeap<Entry>()
+    private var entries: [Entry] = []
     private var counter: UInt64 = 0
 
-    mutating func nextOrder() -> UInt64 {
+    package init() {}
+
+    package var first: Entry? { entries.first }
+    package var count: Int { entries.count }
+    package var isEmpty: Bool { entries.isEmpty }
+
+    /// Files `timer` due at `deadline`; it must not be filed already.
+    package mutating func push(_ timer: any HeapPositioned, deadline: UInt64) {
         counter &+= 1
-        return counter
+        timer.heapIndex = entries.count
+        entries.append(Entry(deadline: deadline, order: counter, timer: timer))
+        siftUp(from: entries.count - 1)
     }
 
-    /// epoll_wait's timeout for the earliest live timer: -1 when there is none, else whole
-    /// milliseconds rounded up, so a timer never fires early.
-    mutating func timeoutMilliseconds(now: UInt64) -> Int32 {
-        dropStale()
-        guard let first = heap.first else { return -1 }
-        guard first.deadline > now else { return 0 }
-        return Int32(clamping: (first.deadline - now + 999_999) / 1_000_000)
+    /// Takes the earliest entry out; the heap must not be empty.
+    package mutating func popFirst() -> Entry {
+        let first = entries[0]
+        remove(at: 0)
+        return first
     }
 
-    /// Takes every live timer due at `now`, in deadline order, for the caller to run (outside
-    /// this mutation, since handlers arm timers); repeating ones are armed again on their grid
-    /// (runs missed while the loop was busy merge into this one).
-    mutating func takeDue(now: UInt64) -> [LoopTimer.EpollState] {
-        var due: [LoopTimer.EpollState] = []
-        while let first = heap.first, first.deadline <= now {
-            let entry = popFirst()
-            guard entry.isCurrent else { continue }
-            let timer = entry.timer
-            if let interval = timer.interval, interval > 0 {
-                let missed = (now - entry.deadline) / interval
-                timer.generation &+= 1
-                timer.deadline = entry.deadline + (missed + 1) * interval
-                push(Entry(deadline: timer.deadline, order: nextOrder(), generation: timer.generation, timer: timer))
-            } else {
-                timer.scheduled = false
-            }
-            due.append(timer)
+    /// Takes `timer` out if it is filed here.
+    package mutating func remove(_ timer: any HeapPositioned) {
+        let index = timer.heapIndex
+        guard index >= 0, index < entries.count, entries[index].timer === timer else { return }
+        remove(at: index)
+    }
+
+    /// Empties the heap (its loop is going away).
+    package mutating func removeAll() {
+        for entry in entries { entry.timer.heapIndex = -1 }
+        entries.removeAll()
+    }
+
+    private mutating func remove(at index: Int) {
+        entries[index].timer.heapIndex = -1
+        let last = entries.removeLast()
+        guard index < entries.count else { return }
+        entries[index] = last
+        last.timer.heapIndex = index
+        if index > 0 && last.runs(before: entries[(index - 1) / 2]) {
+            siftUp(from: index)
+        } else {
+            siftDown(from: index)
         }
-        return due
     }
 
-    mutating func push(_ entry: Entry) {
-        heap.push(entry)
-        // Stale entries otherwise wait for their deadlines: a connect timeout cancelled at once
-        // would stay 10 s. Once they are most of a large heap, sweep them out.
-        if heap.count > 1024, heap.count % 1024 == 0 { heap.removeAll { !$0.isCurrent } }
+    private mutating func siftUp(from start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard entries[child].runs(before: entries[parent]) else { return }
+            swapAt(child, parent)
+            child = parent
+        }
     }
 
-    private mutating func dropStale() {
-        while let first = heap.first, !first.isCurrent { _ = heap.popFirst() }
+    private mutating func siftDown(from start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            guard left < entries.count else { return }
+            let right = left + 1
+            let child = right < entries.count && entries[right].runs(before: entries[left]) ? right : left
+            guard entries[child].runs(before: entries[parent]) else { return }
+            swapAt(child, parent)
+            parent = child
+        }
     }
 
-    private mutating func popFirst() -> Entry {
-        heap.popFirst()
+    private mutating func swapAt(_ i: Int, _ j: Int) {
+        entries.swapAt(i, j)
+        entries[i].timer.heapIndex = i
+        entries[j].timer.heapIndex = j
     }
 }
-#endif

@@ -12,9 +12,10 @@ struct StreamServiceCommand: ParsableCommand {
         defaultSubcommand: ServeCommand.self
     )
 
-    /// OpenSSL set up before anything touches it (SHA-256, TLS), then the command line as usual.
+    /// OpenSSL set up before anything touches it (SHA-256, TLS), then the command line as usual
+    /// (a negative number after an option joined to it: `NegativeOptionValues`).
     static func main() {
         OpenSSLSetup.ensure()
-        main(nil)
+        main(NegativeOptionValues.joined(Array(CommandLine.arguments.dropFirst())))
     }
 }

@@ -10,6 +10,7 @@ import Streams
 public final class EventRecorder<Element: Sendable>: Sendable {
     private let recorded = Locked<[Event<Element>]>([])
 
+    /// A recorder with nothing recorded.
     public init() {}
 
     /// Every event so far, in the order received.

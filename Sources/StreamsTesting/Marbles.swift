@@ -91,6 +91,7 @@ public enum Marbles {
 
 /// The error a `#` marble stands for when the test gives none.
 public struct MarbleError: Error, Equatable, CustomStringConvertible {
+    /// The marble error.
     public init() {}
     public var description: String { "marble error" }
 }

@@ -8,8 +8,10 @@ import Streams
 public struct Recorded<Element: Sendable>: Sendable {
     /// Virtual milliseconds since the scheduler's zero.
     public let time: Int
+    /// What happened.
     public let event: Event<Element>
 
+    /// `event` at virtual time `time` (milliseconds).
     public init(time: Int, event: Event<Element>) {
         self.time = time
         self.event = event

@@ -14,6 +14,7 @@ public final class RecordingWatcher<Element: Sendable>: Sendable {
     private let scheduler: TestScheduler
     private let recorded = Locked<[Recorded<Element>]>([])
 
+    /// A recorder stamping events with `scheduler`'s virtual time.
     public init(_ scheduler: TestScheduler) {
         self.scheduler = scheduler
     }

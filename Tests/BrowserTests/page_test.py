@@ -31,6 +31,8 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 # Waits poll every 50 ms up to this bound; the whole suite normally takes ~20 s.
 WAIT_SECONDS = 15
+# Over HTTP/1.1 Chromium opens at most six connections per origin; a feed per tab hung the seventh.
+TABS = 20
 
 
 def browser(width=1200, height=900):
@@ -115,6 +117,9 @@ class Suite:
             self.check("the page requested nothing off 127.0.0.1",
                        lambda: self.only_local_requests(driver, service))
             self.check("the page logged no console error", lambda: self.no_console_errors(driver))
+            # After the console check: Chromium logs the 400 it provokes as a failed resource.
+            self.check("an out-of-range Since shows the server's problem, not just a failure",
+                       lambda: self.problem_shows(driver))
             self.check("after a server restart the page reconnects and shows a reset",
                        lambda: self.restart_shows_reset(driver, service))
         finally:
@@ -164,6 +169,133 @@ class Suite:
                  and "Repositories" in driver.find_element(By.ID, "profile-body").text)
         assert button.get_attribute("aria-pressed") == "true"
 
+    def problem_shows(self, driver):
+        field = driver.find_element(By.ID, "users-since")
+        field.clear()
+        field.send_keys("99999999999")  # above the API's 2147483647; the form's min=0 lets it through
+        driver.find_element(By.ID, "users-load").click()
+        for mode in ("serial", "parallel"):
+            summary = wait_for(f"the {mode} column's failure", lambda: (lambda e: e if e.get_attribute("data-state") == "failed" else None)(
+                driver.find_element(By.ID, f"{mode}-summary")))
+            text = summary.text
+            assert "400 Invalid query parameter" in text, f"{mode}: {text}"
+            assert "Query parameter 'since' must be an integer from 0 to 2147483647, got '99999999999'" in text, f"{mode}: {text}"
+        field.clear()
+        field.send_keys("0")
+
+    # ---- The marble diagram on a default (fast) server ---------------------
+
+    def marble_tests(self):
+        service = self.service(name="marbles")
+        driver = browser()
+        try:
+            driver.get(service.origin + "/")
+            wait_for("the feed", lambda: "Connected" in driver.find_element(By.ID, "feed-status").text)
+            status, _, _ = service.get("/users?limit=5")
+            assert status == 200, f"/users answered {status}"
+            run = wait_for("the run of /users with its end marble", lambda: [
+                r for r in driver.find_elements(By.CSS_SELECTOR, "article.run[data-pipeline=users]")
+                if r.find_elements(By.CSS_SELECTOR, ".lane .marble.end")])[0]
+            self.check("a run is labelled with its real duration, not the lanes' minimum span",
+                       lambda: self.label_gives_real_duration(driver, run))
+            self.check("marbles of one millisecond are spread so that none hides another",
+                       lambda: self.marbles_do_not_overlap(driver, run))
+        finally:
+            driver.quit()
+            service.stop()
+
+    def label_gives_real_duration(self, driver, run):
+        # The event log's `ms` column is each event's time since the run's first; the last is its length.
+        # Read with the label in one script, so no event lands between the two.
+        times, label = driver.execute_script("""
+            const run = arguments[0];
+            return [[...run.querySelectorAll('tbody tr')].map(r => Number(r.children[1].textContent)),
+                    run.querySelector('header p').textContent];""", run)
+        longest = max(times)
+        expected = f"{len(times)} events over {longest} ms" if longest > 0 else f"{len(times)} events within 1 ms"
+        assert expected in label, f"label {label!r}, events at {times} ms"
+
+    def marbles_do_not_overlap(self, driver, run):
+        lanes = driver.execute_script("""
+            return [...arguments[0].querySelectorAll('.track')].map(track =>
+              [...track.querySelectorAll('.marble')].map(m => {
+                const r = m.getBoundingClientRect();
+                return { kind: m.dataset.kind, t: Number(m.dataset.t), left: r.left, right: r.right };
+              }));""", run)
+        coincident = sum(1 for lane in lanes for a, b in zip(lane, lane[1:]) if a["t"] == b["t"])
+        assert coincident > 0, "no two marbles of one lane share a millisecond: the run shows nothing to spread"
+        for lane in lanes:
+            ordered = sorted(lane, key=lambda m: m["left"])
+            for a, b in zip(ordered, ordered[1:]):
+                assert b["left"] >= a["right"] - 0.5, f"{a} and {b} overlap"
+
+    # ---- Many tabs over HTTP/1.1 ------------------------------------------
+
+    def many_tabs_tests(self):
+        service = self.service(name="tabs")
+        driver = browser()
+        try:
+            self.check(f"{TABS} tabs of the page all show live lanes over HTTP/1.1, sharing one /events",
+                       lambda: self.tabs_show_lanes(driver, service, TABS))
+            self.check("a fetch from a tab answers while they are open",
+                       lambda: self.fetch_answers(driver))
+            self.check("closing the first tab leaves the others live",
+                       lambda: self.first_tab_closes(driver, service))
+        finally:
+            driver.quit()
+        driver = browser()
+        try:
+            self.check("without SharedWorker a tab opens its own feed",
+                       lambda: self.own_feed_without_shared_worker(driver, service))
+        finally:
+            driver.quit()
+            service.stop()
+
+    def tabs_show_lanes(self, driver, service, count):
+        driver.set_page_load_timeout(WAIT_SECONDS)
+        for index in range(count):
+            if index > 0:
+                driver.switch_to.new_window("tab")
+            driver.get(service.origin + "/")
+            wait_for(f"tab {index + 1} to connect",
+                     lambda: "Connected" in driver.find_element(By.ID, "feed-status").text)
+        self.lanes_in_every_tab(driver, service)
+
+    def lanes_in_every_tab(self, driver, service):
+        request_id = f"tabs-{time.monotonic_ns()}"
+        status, _, _ = service.get("/users?limit=3", headers={"X-Request-ID": request_id})
+        assert status == 200, f"/users answered {status}"
+        for handle in driver.window_handles:
+            driver.switch_to.window(handle)
+            wait_for(f"the run of {request_id} in tab {handle}", lambda: driver.find_elements(
+                By.CSS_SELECTOR, f"article.run[data-request-id='{request_id}'] .lane .marble.end"))
+
+    def fetch_answers(self, driver):
+        result = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const timeout = new AbortController();
+            setTimeout(() => timeout.abort(), 5000);
+            fetch('/users?limit=1', { signal: timeout.signal, cache: 'no-store' })
+              .then(r => r.json().then(users => done({ status: r.status, users: users.length })))
+              .catch(e => done({ error: String(e) }));""")
+        assert result == {"status": 200, "users": 1}, f"fetch('/users') from a tab: {result}"
+
+    def own_feed_without_shared_worker(self, driver, service):
+        # As in a browser without SharedWorker: the page falls back to an EventSource of its own.
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.SharedWorker;"})
+        driver.get(service.origin + "/")
+        assert driver.execute_script("return typeof SharedWorker") == "undefined"
+        wait_for("the tab's own feed to connect", lambda: "Connected" in driver.find_element(By.ID, "feed-status").text)
+        urls = requested_urls(driver)
+        assert any(u.startswith(service.origin + "/events") for u in urls), "the tab did not request /events itself"
+        self.lanes_in_every_tab(driver, service)
+
+    def first_tab_closes(self, driver, service):
+        driver.switch_to.window(driver.window_handles[0])
+        driver.close()
+        driver.switch_to.window(driver.window_handles[0])
+        self.lanes_in_every_tab(driver, service)
+
     def filters_hide(self, driver):
         visible = lambda selector: [e for e in driver.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed()]
         assert visible(".marble.data"), "no data marble to hide"
@@ -179,7 +311,8 @@ class Suite:
 
     def only_local_requests(self, driver, service):
         urls = requested_urls(driver)
-        assert any(u.startswith(service.origin + "/events") for u in urls), "the log shows no /events request"
+        # /events itself is requested by the shared worker, whose requests are not in the tab's log.
+        assert any(u.startswith(service.origin + "/page-feed.js") for u in urls), "the log shows no /page-feed.js request"
         foreign = [u for u in urls if not (u.startswith("http://127.0.0.1:") or u.startswith("data:"))]
         assert not foreign, f"requests off 127.0.0.1: {foreign}"
 
@@ -282,6 +415,8 @@ class Suite:
             return 2
         started = time.monotonic()
         self.page_tests()
+        self.marble_tests()
+        self.many_tabs_tests()
         self.cross_origin_tests()
         if self.screenshots:
             self.check("screenshots are written to " + self.screenshots, self.screenshot_run)

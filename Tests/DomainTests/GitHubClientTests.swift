@@ -4,6 +4,7 @@ import Streams
 import StreamsTesting
 import XCTest
 @testable import Domain
+@testable import DemoUpstream
 
 final class GitHubClientTests: XCTestCase {
     let scheduler = TestScheduler()
@@ -11,9 +12,9 @@ final class GitHubClientTests: XCTestCase {
     /// What the clients made here emit through swift-metrics.
     let recorded = TestMetrics()
 
-    func client(_ transport: any UpstreamTransport, retry: RetryPolicy = RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(10), jitter: 0), timeout: Duration = .seconds(1), token: String? = nil) -> GitHubClient {
+    func client(_ transport: any UpstreamTransport, retry: RetryPolicy = RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(10), jitter: 0), timeout: Duration = .seconds(1), deadline: Duration = .seconds(10), token: String? = nil) -> GitHubClient {
         GitHubClient(
-            configuration: .init(baseURL: base, token: token, timeout: timeout, retry: retry),
+            configuration: .init(baseURL: base, token: token, timeout: timeout, retry: retry, deadline: deadline),
             transport: transport, scheduler: scheduler, metrics: UpstreamMetrics(factory: recorded))
     }
 
@@ -101,7 +102,50 @@ final class GitHubClientTests: XCTestCase {
         scheduler.advance(by: .milliseconds(299))
         XCTAssertFalse(recorder.isTerminated)
         scheduler.advance(by: .milliseconds(1))
-        XCTAssertEqual(recorder.error as? UpstreamFailure, UpstreamFailure(.timeout, stage: .user("ada1")))
+        XCTAssertEqual(recorder.error as? UpstreamFailure, UpstreamFailure(.timeout(after: .milliseconds(300)), stage: .user("ada1")))
+    }
+
+    func testTheDeadlineCutsRetriesAndBackOffShortAndSaysSo() {
+        // Six retries of 300 ms attempts with 10-20-40… ms back-off would take about 2.4 s.
+        let transport = ScriptedTransport([])
+        let recorder = EventRecorder<GitHubUser>()
+        let retry = RetryPolicy(maxRetries: 6, baseDelay: .milliseconds(10), jitter: 0)
+        recorder.watch(client(transport, retry: retry, timeout: .milliseconds(300), deadline: .seconds(1)).user(login: "ada1"))
+        scheduler.advance(by: .milliseconds(999))
+        XCTAssertFalse(recorder.isTerminated)
+        scheduler.advance(by: .milliseconds(1))
+        // Attempts at 0, 310, 630 and 970 ms: three retries spent when the deadline cuts the fourth attempt.
+        XCTAssertEqual(recorder.error as? UpstreamFailure, UpstreamFailure(.deadlineExceeded(after: .seconds(1)), stage: .user("ada1"), retries: 3))
+        XCTAssertEqual(transport.requests.count, 4)
+    }
+
+    func testRetriesThatFitInsideTheDeadlineEndWithThePerAttemptTimeout() {
+        let transport = ScriptedTransport([])
+        let recorder = EventRecorder<GitHubUser>()
+        let retry = RetryPolicy(maxRetries: 1, baseDelay: .milliseconds(10), jitter: 0)
+        recorder.watch(client(transport, retry: retry, timeout: .milliseconds(300), deadline: .seconds(10)).user(login: "ada1"))
+        scheduler.advance(by: .milliseconds(610))
+        XCTAssertEqual(recorder.error as? UpstreamFailure, UpstreamFailure(.timeout(after: .milliseconds(300)), stage: .user("ada1"), retries: 1))
+    }
+
+    func testARetryIsAnnouncedWithItsBackOffInWords() {
+        let hub = PipelineEventHub()
+        let transport = ScriptedTransport([json(503), json(200, #"{"login":"ada1","id":1,"avatar_url":"x","name":null}"#)])
+        let recorder = EventRecorder<GitHubUser>()
+        recorder.watch(client(transport).user(login: "ada1", trace: PipelineTrace(hub: hub, pipeline: "profile", requestId: "r1")))
+        scheduler.run()
+        let events = EventRecorder<PipelineEventHub.Delivery>()
+        events.watch(hub.events(after: 0))
+        let details = events.values.compactMap { delivery -> String? in
+            if case .event(let event) = delivery, event.kind == .retry { return event.detail }
+            return nil
+        }
+        XCTAssertEqual(details, ["retry 1 in 10 ms after upstream answered 503"])
+    }
+
+    func testTheDeadlineIsNotRetried() {
+        XCTAssertFalse(UpstreamError.deadlineExceeded(after: .seconds(10)).isRetryable)
+        XCTAssertTrue(UpstreamError.timeout(after: .seconds(5)).isRetryable)
     }
 
     func testDisposingCancelsAPendingRetry() throws {

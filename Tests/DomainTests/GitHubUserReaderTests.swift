@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Domain
+@testable import DemoUpstream
 
 /// The fast reader of user objects gives what `JSONDecoder` gives, or nothing (and the
 /// client then decodes with `JSONDecoder`).

@@ -9,15 +9,15 @@ final class RetryPolicyTests: XCTestCase {
     }
 
     func testBackoffDoublesUpToTheCap() {
-        XCTAssertEqual((1...3).map { delay($0, after: .timeout) }, [.milliseconds(100), .milliseconds(200), .milliseconds(250)])
+        XCTAssertEqual((1...3).map { delay($0, after: .timeout(after: .seconds(5))) }, [.milliseconds(100), .milliseconds(200), .milliseconds(250)])
     }
 
     func testJitterShortensTheWaitByUpToItsFraction() {
-        XCTAssertEqual(delay(1, after: .timeout, random: 0.999_999)!, .milliseconds(50), accuracy: .microseconds(1))
+        XCTAssertEqual(delay(1, after: .timeout(after: .seconds(5)), random: 0.999_999)!, .milliseconds(50), accuracy: .microseconds(1))
     }
 
     func testRetriesConnectionErrorsTimeouts5xxAndShortRateLimits() {
-        for error: UpstreamError in [.connection("reset"), .timeout, .status(500, retryAfterSeconds: nil), .status(503, retryAfterSeconds: nil), .rateLimited(retryAfterSeconds: 1)] {
+        for error: UpstreamError in [.connection("reset"), .timeout(after: .seconds(5)), .status(500, retryAfterSeconds: nil), .status(503, retryAfterSeconds: nil), .rateLimited(retryAfterSeconds: 1)] {
             XCTAssertNotNil(delay(1, after: error), "\(error)")
         }
     }

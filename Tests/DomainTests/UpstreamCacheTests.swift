@@ -4,6 +4,7 @@ import Streams
 import StreamsTesting
 import XCTest
 @testable import Domain
+@testable import DemoUpstream
 
 final class InMemoryUpstreamCacheTests: XCTestCase {
     func entry(_ bytes: Int, etag: String = "\"e\"") -> UpstreamCacheEntry {

@@ -3,6 +3,7 @@ import Streams
 import StreamsTesting
 import XCTest
 @testable import Domain
+@testable import DemoUpstream
 
 final class UsersWithAvatarsPipelineTests: XCTestCase {
     let scheduler = TestScheduler()

@@ -31,8 +31,8 @@ public func fuzzRequestParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
 private func describe(_ output: RequestParser.Output, limits: HTTPLimits) -> String {
     switch output {
     case .continueExpected(let head):
-        return "continue \(head.method) \(head.target)"
-    case .request(let head, let body):
+        return "continue \(head.method) \(head.target.text)"
+    case .request(let head, let notes, let body):
         precondition(body.count <= limits.maxBodyBytes, "body over the limit")
         precondition(head.headers.count <= limits.maxHeaderFields, "too many fields accepted")
         precondition(!(head.isChunked && head.contentLength != nil), "both framings accepted")
@@ -45,9 +45,11 @@ private func describe(_ output: RequestParser.Output, limits: HTTPLimits) -> Str
         // Everything the parser notes, so a head replayed from the last one's field block (whole
         // feeding) must match the same head read line by line (split feeding).
         let fields = head.headers.map { "\($0.name): \($0.value)" }
-        let notes = "\(String(describing: head.requestIDField)) \(String(describing: head.userAgentField)) \(head.wantsKeepAlive) "
-            + "\(head.targetIsPath) \(String(describing: head.plainPathQueryMark)) \(head.expectsContinue) \(head.isChunked)"
-        return "request \(head.method) \(head.target) \(head.version) \(fields) \(notes), body \(body)"
+        // The parser's split of the target must be the general rule's.
+        precondition(head.target == ParsedTarget.splitInGeneral(head.target.text), "target split differs from the general rule")
+        let facts = "\(String(describing: notes.requestID)) \(String(describing: notes.userAgent)) "
+            + "\(notes.persists(in: head.version)) \(head.target.path) \(head.target.query) \(head.expectsContinue) \(head.isChunked)"
+        return "request \(head.method) \(head.target.text) \(head.version) \(fields) \(facts), body \(body)"
     case .failure(let error):
         return "failure \(error)"
     }

@@ -4,7 +4,8 @@
 # The package sets, one per script:
 BUILD_PACKAGES=(libssl-dev zlib1g-dev libjemalloc-dev)                                # the C libraries the package links
 BROWSER_PACKAGES=(chromium chromium-driver python3-selenium)            # a real headless browser, driven by Selenium
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server "${BROWSER_PACKAGES[@]}")  # real Redis and a real browser for the tests
+JWT_PACKAGES=(python3-jwt python3-cryptography)                         # PyJWT: the tests' tokens come from a library nobody here wrote
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server "${BROWSER_PACKAGES[@]}" "${JWT_PACKAGES[@]}")  # real Redis, a real browser and PyJWT for the tests
 
 # ensure_system_packages PACKAGE...: installs the missing ones (as root) or names them and exits 1.
 ensure_system_packages() {

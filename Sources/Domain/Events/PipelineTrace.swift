@@ -11,13 +11,16 @@ public final class PipelineTrace: Sendable {
     /// The run's names, apart from the hub: the hub's records of this run's events keep them,
     /// and keeping the trace itself would make a cycle through the hub.
     let run: PipelineRun
+    /// What the run spends upstream, charged to its client's budget; nil = not metered.
+    public let usage: UpstreamUsage?
 
     public var pipeline: String { run.pipeline }
     public var requestId: String { run.requestId }
 
-    public init(hub: PipelineEventHub, pipeline: String, requestId: String) {
+    public init(hub: PipelineEventHub, pipeline: String, requestId: String, usage: UpstreamUsage? = nil) {
         self.hub = hub
         run = PipelineRun(pipeline: pipeline, requestId: requestId)
+        self.usage = usage
     }
 
     public func publish(_ kind: PipelineEvent.Kind, stage: String, detail: String? = nil) {

@@ -1,3 +1,4 @@
+import StreamServiceText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -35,13 +36,8 @@ package enum RFC3339Timestamp {
         return String(unsafeUninitializedCapacity: 24) { text in
             var index = 0
             func put(_ value: Int, digits: Int) {
-                var divisor = 1
-                for _ in 1..<digits { divisor *= 10 }
-                while divisor > 0 {
-                    text[index] = UInt8(ascii: "0") + UInt8(value / divisor % 10)
-                    index += 1
-                    divisor /= 10
-                }
+                ASCIIDigits.writeDecimal(UInt(value), count: digits, to: text.baseAddress! + index)
+                index += digits
             }
             func put(_ character: Unicode.Scalar) {
                 text[index] = UInt8(ascii: character)

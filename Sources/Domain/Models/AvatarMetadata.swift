@@ -6,6 +6,9 @@ import Foundation
 import HTTP
 
 /// What `/users` tells about a user's avatar: where to get it and what it is.
+///
+/// Two JSON writers on purpose: `Codable` is the reference, `writeJSON` the fast path;
+/// `AnswerJSONTests` holds their bytes equal.
 public struct AvatarMetadata: Codable, Sendable, Equatable {
     /// The service's own `/users/{login}/avatar`.
     public let url: String

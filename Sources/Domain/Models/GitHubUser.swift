@@ -4,6 +4,10 @@
 /// Only `login`, `id` and `avatar_url` are read as required (both schemas require them);
 /// everything else is optional, so every body either schema allows decodes. List items
 /// carry no `name` at all, and a public profile's `name` may be null.
+///
+/// Two decoders on purpose: `Decodable` (through `JSONDecoder`) is the authority, and
+/// `GitHubUserReader` the fast path that returns nil for anything it does not read plainly,
+/// handing the body to `JSONDecoder`; `GitHubUserReaderTests` holds their results equal.
 public struct GitHubUser: Codable, Sendable, Equatable {
     public let login: String
     public let id: Int

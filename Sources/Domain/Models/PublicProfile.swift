@@ -2,6 +2,9 @@ import HTTP
 
 /// The few public-profile fields `/users?profile=true` adds to each user, read from
 /// GitHub's `GET /users/{login}` (`public-user`).
+///
+/// Two JSON writers on purpose: `encode(to:)` is the reference, `writeJSON` the fast path;
+/// `AnswerJSONTests.testUsersWithProfilesAreByteIdenticalToJSONEncoders` holds their bytes equal.
 public struct PublicProfile: Codable, Sendable, Equatable {
     public let company: String?
     public let location: String?

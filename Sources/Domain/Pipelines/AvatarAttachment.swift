@@ -1,3 +1,4 @@
+import StreamServiceText
 import Streams
 
 /// One user of a page as `UsersWithAvatarsPipeline` attaches its avatar: the user's position
@@ -24,32 +25,11 @@ final class AvatarAttachment: Sendable {
 
     var stage: UpstreamStage { .avatar(login) }
 
-    /// The pipeline event's detail for a fetched image, `login: N bytes`, written into one
-    /// buffer of its exact size: the interpolation (its buffer's growth, `Int.description`)
-    /// cost about 1,200 instructions an avatar of `/users` (callgrind).
+    /// The pipeline event's detail for a fetched image, `login: N bytes`, as `AvatarPipeline`'s
+    /// `"\(n) bytes"` reads, but written into one string of its exact size: the interpolation
+    /// (its buffer's growth, `Int.description`) cost about 1,200 instructions an avatar (callgrind).
     func detail(_ image: AvatarImage) -> String {
-        var login = login
-        let suffix: StaticString = " bytes"
-        let count = image.bytes.count
-        var digits = 1
-        var rest = count / 10
-        while rest > 0 { (digits, rest) = (digits + 1, rest / 10) }
-        return login.withUTF8 { name in
-            String(unsafeUninitializedCapacity: name.count + 2 + digits + suffix.utf8CodeUnitCount) { text in
-                var end = text.initialize(fromContentsOf: name)
-                text[end] = UInt8(ascii: ":")
-                text[end + 1] = UInt8(ascii: " ")
-                end += 2
-                var value = count
-                for position in (end..<end + digits).reversed() {
-                    text[position] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                end += digits
-                end = text[end...].initialize(fromContentsOf: UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount))
-                return end
-            }
-        }
+        ASCIIDigits.string(login, ": ", decimal: image.bytes.count, " bytes")
     }
 
     /// The user with `image` described.

@@ -1,6 +1,9 @@
 import HTTP
 
 /// One entry of `/users` and one `user` event of `/users/stream`.
+///
+/// Two JSON writers on purpose: `Codable` (with `JSONEncoder`, sorted keys) is the reference,
+/// `writeJSON` the fast path the routes use; `AnswerJSONTests` holds their bytes equal.
 public struct UserWithAvatar: Codable, Sendable, Equatable {
     public let id: Int
     public let login: String

@@ -21,8 +21,11 @@ public final class GitHubClient: Sendable {
     public struct Configuration: Sendable {
         public var baseURL: URL
         public var token: String?
+        /// One attempt; then it is retried.
         public var timeout: Duration
         public var retry: RetryPolicy
+        /// One call in all (each redirect hop is a call): retries and their back-off never run past it.
+        public var deadline: Duration
         /// The response cache's store; nil disables the cache (`--upstream-cache-bytes 0`).
         public var cache: (any UpstreamCacheStore)?
         /// Most repository pages `repos(login:)` reads (100 repositories a page), so one
@@ -34,18 +37,23 @@ public final class GitHubClient: Sendable {
         /// Requests ask for `Accept-Encoding: gzip`; false asks for the identity encoding
         /// (`--upstream-gzip false`: an upstream on this host, where inflating is pure cost).
         public var acceptsGzip: Bool
+        /// The upstream's reported rate limit and the reserve kept from clients; nil = not watched.
+        public var quota: UpstreamQuota?
 
         public init(
             baseURL: URL, token: String? = nil, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
+            deadline: Duration = .seconds(10),
             cache: (any UpstreamCacheStore)? = nil, maxRepoPages: Int = GitHubClient.defaultMaxRepoPages, singleFlight: Bool = true,
-            acceptsGzip: Bool = true
+            acceptsGzip: Bool = true, quota: UpstreamQuota? = nil
         ) {
+            self.quota = quota
             self.singleFlight = singleFlight
             self.acceptsGzip = acceptsGzip
             self.baseURL = baseURL
             self.token = token
             self.timeout = timeout
             self.retry = retry
+            self.deadline = deadline
             self.cache = cache
             self.maxRepoPages = maxRepoPages
         }
@@ -75,11 +83,13 @@ public final class GitHubClient: Sendable {
     /// `onRetry` (building it per call made three closure contexts).
     let backoff: RetryBackoff
 
-    /// - Parameter transport: sends single exchanges; the client wraps it in the cache and
+    /// - Parameter transport: sends single exchanges; the client wraps it in the quota, cache and
     ///   single-flight stages.
     public init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = UpstreamMetrics()) {
         self.configuration = configuration
-        let cached = configuration.cache.map { CachingTransport(transport, store: $0, metrics: metrics) } ?? transport
+        // The quota stage sits below the cache, where it sees what really goes upstream (a 304 included).
+        let metered: any UpstreamTransport = QuotaTransport(transport, quota: configuration.quota, api: UpstreamOrigin(configuration.baseURL))
+        let cached = configuration.cache.map { CachingTransport(metered, store: $0, metrics: metrics) } ?? metered
         self.transport = configuration.singleFlight ? SingleFlightTransport(cached, metrics: metrics) : cached
         self.scheduler = scheduler
         self.metrics = metrics
@@ -193,7 +203,7 @@ public final class GitHubClient: Sendable {
     static func outcome(for error: UpstreamError) -> UpstreamMetrics.Outcome {
         switch error {
         case .connection, .malformed: .connectionError
-        case .timeout: .timeout
+        case .timeout, .deadlineExceeded: .timeout
         case .rateLimited: .rateLimited
         case .status(let code, _): code >= 500 ? .serverError : .clientError
         }

@@ -189,7 +189,7 @@ enum GitHubUserReader {
         /// a control character, non-ASCII), or the end; eight bytes tested at a time. A list
         /// page is mostly URL strings, and a byte at a time cost about 10 instructions a byte.
         func plainRun(from start: Int) -> Int {
-            ByteWords.jsonStringStop(in: UnsafeRawBufferPointer(bytes), from: start)
+            JSONScan.stringStop(in: UnsafeRawBufferPointer(bytes), from: start)
         }
 
         /// A string skipped without being built; false when it is not a well-formed one.

@@ -15,24 +15,15 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
     /// Idle keep-alive connections the client holds.
     public var idleConnections: Int { client.idleConnections }
 
+    /// The client's answer in the upstream's terms, its failure classified:
+    ///
+    ///     client.send:  ----answer|         ----#(HTTPClientError)
+    ///     send:         ----response|       ----#(UpstreamError)
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
         let sent = HTTPClientRequest(
             method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers),
             extraHeaders: request.conditions.isEmpty ? HTTPHeaders() : UpstreamRequest.fieldList(request.conditions))
-        let client = self.client
-        // The client's outcome straight into this stream: `send` with `map` and `recover` made
-        // two stages more per exchange, each allocating and copying every answer through it.
-        return DataStream { watcher in
-            client.exchange(sent) { outcome in
-                switch outcome {
-                case .success(let response):
-                    watcher.data(UpstreamResponse(response))
-                    watcher.end()
-                case .failure(let error):
-                    watcher.error(UpstreamError(classifying: error))
-                }
-            }
-        }
+        return client.send(sent).map(UpstreamResponse.init, errors: UpstreamError.init(classifying:))
     }
 }
 

@@ -9,7 +9,8 @@ import Synchronization
 
 /// One GET of `GitHubClient` for one subscriber, written in Streams' operators: each attempt is
 /// `send` → `timeout` → `map` (status check) → `call` (metrics), `retry` repeats it as the
-/// policy says, `recover` names the stage that failed, and `redirect` follows a redirect.
+/// policy says, a second `timeout` bounds the whole (the deadline), `recover` names the stage
+/// that failed, and `redirect` follows a redirect.
 ///
 ///     attempts:   --503|  --503|  --302(b)|
 ///     retried:                    --302(b)|
@@ -44,6 +45,7 @@ final class UpstreamCall: Sendable {
         backoff.onRetry = { [self] retry in retrying(retry) }
         return attempt
             .retry(client.configuration.retry.maxRetries, backoff: backoff, scheduler: client.scheduler)
+            .timeout(client.configuration.deadline, scheduler: client.scheduler)
             .recover { [self] error -> DataStream<UpstreamResponse> in .just(error: failure(error)) }
             .redirect { [self] response in following(response) }
     }
@@ -52,7 +54,9 @@ final class UpstreamCall: Sendable {
     private var attempt: DataStream<UpstreamResponse> {
         DataStream.deferred { [self] in
             let meter = AttemptMeter(metrics: client.metrics)
-            return client.transport.send(client.request(url))
+            var request = client.request(url)
+            request.usage = trace?.usage
+            return client.transport.send(request)
                 .timeout(client.configuration.timeout, scheduler: client.scheduler)
                 .map { response throws(UpstreamError) in try Self.checked(response) }
                 .call(
@@ -72,11 +76,19 @@ final class UpstreamCall: Sendable {
     private func retrying(_ retry: RetryBackoff.Retry) {
         retries.store(retry.number, ordering: .relaxed)
         client.metrics.retried()
-        trace?.publish(.retry, stage: stage.name, detail: "retry \(retry.number) in \(retry.delay) after \(UpstreamError(classifying: retry.error))")
+        trace?.publish(.retry, stage: stage.name, detail: "retry \(retry.number) in \(retry.delay.text) after \(UpstreamError(classifying: retry.error))")
     }
 
     private func failure(_ error: any Error) -> UpstreamFailure {
-        UpstreamFailure(UpstreamError(classifying: error), stage: stage, retries: retries.load(ordering: .relaxed))
+        UpstreamFailure(Self.classify(error, deadline: client.configuration.deadline), stage: stage, retries: retries.load(ordering: .relaxed))
+    }
+
+    /// The deadline's `timeout` fails with a `StreamTimeoutError` of the deadline's length; an
+    /// attempt's, with the attempt timeout. When the two are equal the first attempt is cut at
+    /// the deadline either way, and saying so is true.
+    static func classify(_ error: any Error, deadline: Duration) -> UpstreamError {
+        if let timedOut = error as? StreamTimeoutError, timedOut.timeout == deadline { return .deadlineExceeded(after: deadline) }
+        return UpstreamError(classifying: error)
     }
 
     /// The response itself, or the GET of the place it redirects to (a call of its own, with its

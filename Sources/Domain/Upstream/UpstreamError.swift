@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HTTP
 import NetCore
+import StreamServiceConcurrency
 import Streams
 
 /// Why an upstream call failed, in the terms routes map to HTTP answers.
@@ -14,8 +15,10 @@ import Streams
 public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Could not connect, or the connection broke (including a body cut short).
     case connection(String)
-    /// No complete answer within the per-attempt timeout.
-    case timeout
+    /// No complete answer within the per-attempt timeout (`after`).
+    case timeout(after: Duration)
+    /// The call's deadline (`after`) passed, retries and back-off included: not retried.
+    case deadlineExceeded(after: Duration)
     /// The upstream answered with this status.
     case status(Int, retryAfterSeconds: Int?)
     /// GitHub's primary or secondary rate limit, or a 429: wait this long before asking again.
@@ -26,7 +29,8 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .connection(let reason): "upstream connection failed: \(reason)"
-        case .timeout: "upstream timed out"
+        case .timeout(let after): "upstream gave no answer within \(after.text)"
+        case .deadlineExceeded(let after): "upstream call passed its \(after.text) deadline"
         case .status(let code, _): "upstream answered \(code)"
         case .rateLimited(let seconds): "upstream rate limit reached; retry after \(seconds) s"
         case .malformed(let reason): "upstream answer malformed: \(reason)"
@@ -39,7 +43,7 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .connection, .timeout, .rateLimited: true
         case .status(let code, _): code >= 500
-        case .malformed: false
+        case .malformed, .deadlineExceeded: false
         }
     }
 
@@ -61,7 +65,7 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case let failure as UpstreamFailure: self = failure.error
         case HTTPClientError.connection(let reason): self = .connection(reason)
         case HTTPClientError.malformed(let reason): self = .malformed(reason)
-        case is StreamTimeoutError: self = .timeout
+        case let timedOut as StreamTimeoutError: self = .timeout(after: timedOut.timeout)
         case is DecodingError: self = .malformed(String(describing: error))
         default: self = .connection(String(describing: error))
         }

@@ -16,6 +16,8 @@ public struct UpstreamRequest: Sendable, Equatable {
     /// validator added, different for each URL, missed them and cost about 17,000 instructions
     /// of hashing and comparing per request (callgrind, `/users` with the cache on).
     public var conditions: [String: String]
+    /// The client request this exchange is spent for (per-client budgets); nil = nobody's.
+    public var usage: UpstreamUsage?
 
     public init(method: String = "GET", url: URL, headers: [String: String] = [:], conditions: [String: String] = [:]) {
         self.method = method

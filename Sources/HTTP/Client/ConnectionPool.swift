@@ -6,8 +6,7 @@ import NetCore
 /// most-recently-idle first; a request that finds none idle and the origin at its cap
 /// waits, first come first served, for a connection to be checked in or closed.
 ///
-/// Without the cap a burst of requests opens a connection each: 32 clients asking for
-/// /users (~3 upstream calls each) opened 210–350 upstream connections at once.
+/// Without the cap a burst of requests opens a connection each, hundreds at once.
 ///
 /// Each open connection holds one *slot*. A slot passes, with its connection or in
 /// place of a closed one, to the next waiter, and is freed only when nobody waits.
@@ -17,9 +16,7 @@ import NetCore
 /// origin is below its cap; a waiter gets a connection of its own loop before older waiters
 /// of other loops, within a bound (`LoopWaiters`). The exchange then runs
 /// where its caller runs: no wake-up of another loop's thread, no lock handed between threads, and
-/// no memory freed on another thread's malloc arena. Measured at `/users?limit=30` (31
-/// exchanges a request), together with the per-loop timers: futex calls 2.95 → 1.66 and
-/// eventfd wake-ups 5.8 → 2.1 per request.
+/// no memory freed on another thread's malloc arena.
 final class ConnectionPool: Sendable {
     /// What a request gets: an idle connection (its slot included), a slot to connect
     /// with, or a place in the queue (`Grant` arrives later through its callback).
@@ -85,9 +82,8 @@ final class ConnectionPool: Sendable {
     let maxIdlePerOrigin: Int
     /// How many younger waiters of other loops may be served before the oldest waiter. 2: with
     /// 16, a loop holding few of the origin's connections fell behind whenever all were busy
-    /// (`/users` under `wrk -c32` at 5 ms upstream latency: p99 217-455 ms against 94-100 ms
-    /// with 2, the same req/s); 0 (first come first served) cost about 6 % more CPU per request
-    /// at 0 ms than 2, which keeps most exchanges on their request's loop.
+    /// (p99 more than doubled at the same req/s); 0 (first come first served) cost more CPU per
+    /// request than 2, which keeps most exchanges on their request's loop.
     static let maxOvertaken = 2
 
     init(maxPerOrigin: Int, maxIdlePerOrigin: Int) {
@@ -101,8 +97,7 @@ final class ConnectionPool: Sendable {
     func acquire(_ origin: Origin, near loop: EventLoop? = nil, granted: @escaping @Sendable (Grant) -> Void) -> Lease {
         let loopID = loop.map(ObjectIdentifier.init)
         return state.withLock { state in
-            // One lookup of the origin, its entry changed in place: each lookup hashes the host
-            // (three of them cost about 1,500 instructions an exchange, callgrind /users).
+            // One lookup of the origin, its entry changed in place: each lookup hashes the host.
             let id = WaiterID(value: state.nextWaiter + 1)
             let lease = state.origins[origin, default: OriginState()].lease(
                 near: loopID, maxOpen: maxPerOrigin, waiter: Waiter(id: id, granted: granted))
@@ -135,8 +130,8 @@ final class ConnectionPool: Sendable {
             waiter.granted(.reuse(stream))
         case .idles:
             // One object the two handlers share (a closure capturing one reference needs no
-            // context of its own): their two contexts, with a weak and two unowned references,
-            // cost about 700 instructions per check-in (callgrind, `/users`).
+            // context of its own): two contexts, with a weak and two unowned references, cost two
+            // allocations and their reference counting per check-in.
             let watch = IdleWatch(pool: self, stream: stream, origin: origin)
             stream.onClose = { [watch] _ in watch.closed() }
             // An idle connection has nothing to say; anything it sends means it is unusable.

@@ -8,7 +8,7 @@ import Streams
 ///
 /// ```swift
 /// let client = HTTPClient()
-/// client.send(HTTPClientRequest(url: URL(string: "http://127.0.0.1:8080/health")!))
+/// client.send(HTTPClientRequest(url: URL(string: "http://127.0.0.1:8080/status")!))
 ///     .watch(data: { response in print(response.status) })
 /// ```
 public final class HTTPClient: Sendable {
@@ -20,6 +20,8 @@ public final class HTTPClient: Sendable {
     let timers: CurrentLoopScheduler
     /// Encoded request fields per origin and field list, reused request after request.
     let requestFields = RequestFieldsCache()
+    /// Names whose connections go elsewhere (curl's `--connect-to`).
+    let connectTargets: [ConnectTarget]
 
     /// - Parameters:
     ///   - connectTimeout: limit for getting a connection, waiting for a free one included.
@@ -28,10 +30,13 @@ public final class HTTPClient: Sendable {
     ///     of opening hundreds, while keeping a slow upstream's answers overlapping.
     ///   - maxIdlePerOrigin: idle keep-alive connections kept per origin.
     ///   - tlsConfiguration: how https origins are verified (system CAs by default).
+    ///   - connectTo: names in URLs whose connections go to another address; TLS then verifies
+    ///     the address's host.
     public init(
         connectTimeout: Duration = .seconds(5), maxConnectionsPerOrigin: Int = 64, maxIdlePerOrigin: Int = 64,
-        tlsConfiguration: TLSConfiguration = .client(), loops: EventLoopGroup = .shared
+        tlsConfiguration: TLSConfiguration = .client(), loops: EventLoopGroup = .shared, connectTo: [ConnectTarget] = []
     ) {
+        connectTargets = connectTo
         pool = ConnectionPool(maxPerOrigin: maxConnectionsPerOrigin, maxIdlePerOrigin: maxIdlePerOrigin)
         self.connectTimeout = connectTimeout
         // Without a usable TLS context https requests fail; plain http still works.
@@ -60,10 +65,9 @@ public final class HTTPClient: Sendable {
 
     /// Sends `request` once; `answered` gets its outcome once, on the connection's loop, unless
     /// the returned disposable is disposed first (it then closes the connection or leaves the
-    /// queue for one). For a caller that makes a stream of its own answer type: `send` followed
-    /// by `map` and `recover` cost two stages more per exchange (their allocations, and each event
-    /// copied through them).
-    package func exchange(_ request: HTTPClientRequest, answered: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) -> Disposable {
+    /// queue for one). `send` is this as a stream; a caller that wants its own answer and error
+    /// types maps them in one stage (`send(…).map(_:errors:)`).
+    func exchange(_ request: HTTPClientRequest, answered: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) -> Disposable {
         let exchange = ClientExchange(request: request, client: self, answered: answered)
         exchange.start()
         return Disposable { exchange.cancel() }

@@ -3,12 +3,11 @@
 ///
 /// A connection checked in on loop A goes to A's oldest waiter (or one on no loop), so that
 /// exchange runs on the thread of the request that made it. Handed out first come first served
-/// instead, most `/users` exchanges under load (512 fetches wanting 64 connections, 4 server
-/// loops) ran on another loop's thread and their answers crossed threads into the request's
-/// pipeline: eventfd wake-ups 0.62 → 0.19 per request with this order. No waiter is overtaken
-/// more than `maxOvertaken` times, though: a loop with few connections would otherwise starve
-/// (handing connections to their own loop's waiters only held some answers up to 3 s, at 512
-/// avatar fetches for 64 connections).
+/// instead, most exchanges under load (many more fetches waiting than connections, several
+/// server loops) run on another loop's thread and their answers cross threads into the
+/// request's pipeline, a wake-up each. No waiter is overtaken more than `maxOvertaken` times,
+/// though: a loop with few connections would otherwise starve (handing connections to their own
+/// loop's waiters only held some answers for seconds).
 struct LoopWaiters<Waiter> {
     private struct Queue {
         let loop: ObjectIdentifier?
@@ -73,8 +72,8 @@ struct LoopWaiters<Waiter> {
     /// `maxOvertaken` times already or none of them waits.
     ///
     /// A connection handed to another loop's waiter stays on its own loop: closing it so that
-    /// waiter could open one on its loop instead (connections following demand) cost about 1.2
-    /// new connections per `/users` request under `wrk -c32`, and more CPU than the hop it saved.
+    /// waiter could open one on its loop instead (connections following demand) churned
+    /// connections under load, and cost more CPU than the hop it saved.
     mutating func pop(for loop: ObjectIdentifier?) -> Waiter? {
         var oldest: Int?
         var local: Int?

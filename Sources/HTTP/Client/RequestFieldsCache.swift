@@ -2,10 +2,9 @@ import StreamServiceConcurrency
 
 /// The encoded fields (`Host` to the blank line) of the last few distinct (origin, fields)
 /// pairs a client sent: an upstream client sends the same fields to an origin request after
-/// request (a `/users` answer: 30 avatar GETs differing only in their path), so each head is
-/// its request line plus a copy of bytes made once. Encoding the `Host` value and the fields
-/// cost about 7,000 instructions per exchange (callgrind, /users); finding them here, a few
-/// string comparisons that mostly compare the same storage.
+/// request (a fan-out of GETs differing only in their path), so each head is its request line
+/// plus a copy of bytes made once: a few string comparisons that mostly compare the same
+/// storage instead of encoding the `Host` value and the fields again.
 final class RequestFieldsCache: Sendable {
     private struct Entry {
         let origin: ConnectionPool.Origin
@@ -13,7 +12,7 @@ final class RequestFieldsCache: Sendable {
         let fields: [UInt8]
     }
 
-    /// A handful covers a service's upstreams (API, avatars); more would be searched in vain.
+    /// A handful covers a service's upstream origins; more would be searched in vain.
     static let capacity = 8
 
     private struct State {

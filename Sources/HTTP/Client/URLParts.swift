@@ -8,8 +8,8 @@ import Foundation
 /// an `http(s)` URL's string in one pass over its bytes.
 ///
 /// Foundation's `scheme`, `host`, `port`, `path(percentEncoded:)` and `query(percentEncoded:)`
-/// parse the URL again on every call: about 3,000 instructions per upstream exchange together
-/// (callgrind, `/users`), for an answer that is a few slices of the string. Nil for anything but
+/// parse the URL again on every call, for an answer that is a few slices of the string, parsed
+/// here once. Nil for anything but
 /// a plain ASCII `scheme://host[:port][/path][?query][#fragment]` (user info, IP-literal hosts,
 /// percent-encoded hosts, an empty or odd port), which keep Foundation's answers.
 struct URLParts: Sendable, Equatable {

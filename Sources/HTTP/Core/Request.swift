@@ -1,17 +1,26 @@
-import NetCore
-
-/// A parsed HTTP request as handlers see it.
+/// An HTTP request as routes, middleware and handlers see it, whichever protocol brought it:
+/// HTTP/1.1 through `init(head:…)`, HTTP/2 through the protocol-neutral initialiser.
+///
+/// Its own type rather than swift-http-types' `HTTPRequest` (weighed as the neutral type):
+/// carrying one means a validated, lower-cased name and a checked value per field and a
+/// pseudo-header storage object per request: about a quarter more instructions for a small
+/// request's whole exchange, against a budget of 3 % (figures: the HTTP ledger in
+/// `Benchmarks/README.md`). An adapter to it belongs at the edge that needs it (an OpenAPI
+/// transport), not on every request.
 public struct Request: Sendable {
     public var method: HTTPMethod
-    /// The request target exactly as sent, e.g. `/users?since=5`.
+    /// The scheme of the target URI (RFC 9110 §7.1): `http` or `https` as the HTTP/1.1
+    /// connection is, or HTTP/2's `:scheme`.
+    public var scheme: String
+    /// The request target exactly as sent, e.g. `/books?since=5`.
     public var target: String
-    /// The percent-decoded path component of the target, e.g. `/users`.
+    /// The percent-decoded path component of the target, e.g. `/books`.
     public var path: String
     /// The target's query, percent-decoded, e.g. `since=5`.
     ///
-    /// Parsed when read, not when the request arrives: most routes never read it, and parsing
-    /// `?s=40` on every demo-upstream avatar request cost about 4,000 instructions (callgrind).
-    /// A handler that reads it several times may keep the value.
+    /// Parsed when read, not when the request arrives: most routes never read it, so a request
+    /// pays nothing for a query nobody asks about. A handler that reads it several times may
+    /// keep the value.
     public var query: QueryItems {
         get { parsedQuery ?? QueryItems(parsing: queryText) }
         set { parsedQuery = newValue }
@@ -25,16 +34,17 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// Values captured by `{name}` segments of the matched route.
     public var pathParameters: [String: String]
-    /// The matched route's pattern, e.g. `/users/{login}`; nil when no route matched.
+    /// The matched route's pattern, e.g. `/books/{id}`; nil when no route matched.
     public var routePattern: String?
     /// Unique per request within this process; echoed as `X-Request-ID`.
     public var id: String
     /// The peer's address, e.g. `127.0.0.1:53122` or `[::1]:53122`.
     public var remoteAddress: String
     /// Runs timed work on the event loop that serves this request's connection, so a
-    /// timer-driven response (`/ticks`) is written with no thread hop; nil outside a server.
+    /// timer-driven response is written with no thread hop; nil outside a server.
     public var loopScheduler: EventLoopScheduler?
 
+    /// A request with an HTTP/1.x target, e.g. for a test or a router called directly.
     public init(
         method: HTTPMethod,
         target: String,
@@ -44,39 +54,75 @@ public struct Request: Sendable {
         id: String = "",
         remoteAddress: String = ""
     ) {
+        self.init(
+            method: method, scheme: "http", target: ParsedTarget(target), version: version, headers: headers,
+            body: body, id: id, remoteAddress: remoteAddress, loopScheduler: nil)
+    }
+
+    /// A request from the parts every HTTP version carries, named as HTTP/2's pseudo-header
+    /// fields name them (RFC 9113 §8.3.1): this is the initialiser an HTTP/2 stream calls once
+    /// its header block and body are complete, so routes, middleware and handlers see one
+    /// request type whichever protocol brought it.
+    ///
+    /// - Parameters:
+    ///   - method: `:method`.
+    ///   - scheme: `:scheme`, e.g. `https`.
+    ///   - authority: `:authority`, e.g. `example.com:8443`. When the fields have no `Host`,
+    ///     one is added with this value (RFC 9113 §8.3.1), so a handler reads the authority
+    ///     where an HTTP/1.1 request puts it, and `authority` returns it. When they have one,
+    ///     it is kept as sent: checking that the two agree is the protocol's validation.
+    ///   - path: `:path`, the path with its query as sent, e.g. `/books?since=5` (`*` for a
+    ///     server-wide `OPTIONS`); split into `path` and `query` as an HTTP/1.1 target is.
+    ///   - headerFields: the regular fields in order, without pseudo-header fields.
+    ///   - body: the whole body (the DATA frames' payloads).
+    ///   - version: the protocol's version, e.g. `HTTPVersion(major: 2, minor: 0)`.
+    ///   - id: the request id (`X-Request-ID` when sane, see `RequestID`).
+    ///   - remoteAddress: the peer's address.
+    ///   - loopScheduler: the event loop of the connection that carries the request.
+    public init(
+        method: HTTPMethod,
+        scheme: String,
+        authority: String?,
+        path: String,
+        headerFields: HTTPHeaders,
+        body: [UInt8],
+        version: HTTPVersion,
+        id: String = "",
+        remoteAddress: String = "",
+        loopScheduler: EventLoopScheduler? = nil
+    ) {
+        var headers = headerFields
+        if let authority, !headers.contains("Host") { headers.add(name: "Host", value: authority) }
+        self.init(
+            method: method, scheme: scheme, target: ParsedTarget(path), version: version, headers: headers,
+            body: body, id: id, remoteAddress: remoteAddress, loopScheduler: loopScheduler)
+    }
+
+    /// A request as the HTTP/1.1 parser read it: its target is split already. Inlined with the
+    /// initialiser it delegates to, so the head's parts move into the request instead of being
+    /// copied out of a head destroyed after.
+    @inline(__always)
+    init(head: consuming RequestHead, scheme: String, body: [UInt8], id: String, remoteAddress: String, loopScheduler: EventLoopScheduler?) {
+        self.init(
+            method: head.method, scheme: scheme, target: head.target, version: head.version, headers: head.headers,
+            body: body, id: id, remoteAddress: remoteAddress, loopScheduler: loopScheduler)
+    }
+
+    /// Every initialiser ends here: the path and query are the parsed target's.
+    @inline(__always)
+    private init(
+        method: consuming HTTPMethod, scheme: consuming String, target: consuming ParsedTarget, version: HTTPVersion,
+        headers: consuming HTTPHeaders, body: consuming [UInt8], id: consuming String, remoteAddress: consuming String,
+        loopScheduler: consuming EventLoopScheduler?
+    ) {
         self.method = method
-        self.target = target
-        (path, queryText) = Request.split(target: target)
+        self.scheme = scheme
+        self.target = target.text
+        path = target.path
+        queryText = target.query
         parsedQuery = nil
         self.version = version
         self.headers = headers
-        self.body = body
-        self.pathParameters = [:]
-        self.routePattern = nil
-        self.id = id
-        self.remoteAddress = remoteAddress
-        self.loopScheduler = nil
-    }
-
-    /// A request as the server parsed it; `head` already knows whether its target needs splitting.
-    init(head: RequestHead, body: [UInt8], id: String, remoteAddress: String, loopScheduler: EventLoopScheduler?) {
-        method = head.method
-        target = head.target
-        if head.targetIsPath {
-            path = head.target
-            queryText = ""
-        } else if let queryMark = head.plainPathQueryMark {
-            // `/path?query`, the path without escapes: the parser has found the `?` already.
-            let utf8 = head.target.utf8
-            let mark = utf8.index(utf8.startIndex, offsetBy: queryMark)
-            path = String(head.target[..<mark])
-            queryText = head.target[utf8.index(after: mark)...]
-        } else {
-            (path, queryText) = Request.split(target: head.target)
-        }
-        parsedQuery = nil
-        version = head.version
-        headers = head.headers
         self.body = body
         pathParameters = [:]
         routePattern = nil
@@ -85,41 +131,17 @@ public struct Request: Sendable {
         self.loopScheduler = loopScheduler
     }
 
+    /// The authority the client asked for: the `Host` field (an HTTP/2 request's `:authority`
+    /// is there too, see the neutral initialiser).
+    public var authority: String? { headers["Host"] }
+
     /// Whether the connection stays open after this request's response
-    /// (HTTP/1.1 unless `Connection: close`; HTTP/1.0 only with `Connection: keep-alive`).
+    /// (HTTP/1.1 unless `Connection: close`; HTTP/1.0 only with `Connection: keep-alive`):
+    /// `ConnectionOptions.persists(in:)`, the rule the server applies.
     public var wantsKeepAlive: Bool {
-        if version.major == 1 && version.minor == 0 {
-            return headers.containsToken("keep-alive", in: "Connection")
-        }
-        return !headers.containsToken("close", in: "Connection")
+        ConnectionOptions(of: headers).persists(in: version)
     }
 
     /// The body as UTF-8 text.
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
-
-    /// The decoded path and the raw query text (after `?`) of a request target.
-    static func split(target: String) -> (path: String, query: Substring) {
-        let utf8 = target.utf8
-        // The common targets, `/path` and `/path?query` without escapes in the path, need no
-        // scheme check and no decoding: the path is the target up to its `?`.
-        if utf8.first == UInt8(ascii: "/") {
-            let stop = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "%") }
-            guard let stop else { return (target, "") }
-            if utf8[stop] == UInt8(ascii: "?") {
-                return (String(target[..<stop]), target[utf8.index(after: stop)...])
-            }
-        }
-        var pathPart = Substring(target)
-        var query: Substring = ""
-        if let q = utf8.firstIndex(of: UInt8(ascii: "?")) {
-            pathPart = target[..<q]
-            query = target[utf8.index(after: q)...]
-        }
-        // Absolute-form targets (`http://host/path`) keep only their path.
-        if pathPart.hasPrefix("http://") || pathPart.hasPrefix("https://") {
-            let afterScheme = pathPart[pathPart.index(pathPart.firstIndex(of: ":")!, offsetBy: 3)...]
-            pathPart = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? "/"
-        }
-        return (PercentEncoding.decode(pathPart, plusAsSpace: false), query)
-    }
 }

@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// Upstream timeouts and back-offs are armed by the loop that runs the exchange. With one
 /// shared `EventLoopScheduler` every loop pushed its timers into one heap behind one lock,
-/// and the loops' threads handed that lock back and forth (15 futex calls per 16 `/users`
-/// requests); with a scheduler per loop each heap has one user and the timer fires on the
-/// thread whose work it times out.
+/// and the loops' threads handed that lock back and forth (about one futex call per request
+/// that arms timeouts); with a scheduler per loop each heap has one user and the timer fires
+/// on the thread whose work it times out.
 public final class CurrentLoopScheduler: RepeatingScheduler {
     private let fallback: EventLoopScheduler
     private let leeway: Duration
@@ -29,8 +29,8 @@ public final class CurrentLoopScheduler: RepeatingScheduler {
     public var now: Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds &- epoch) }
 
     /// The scheduler of the caller's loop, or the fallback's. Found on the loop itself: through
-    /// one lock shared by every loop, each upstream timeout (31 per `/users` request) had the
-    /// loops' threads hand that lock back and forth.
+    /// one lock shared by every loop, each timeout armed had the loops' threads hand that lock
+    /// back and forth.
     var current: EventLoopScheduler {
         guard let loop = EventLoop.current else { return fallback }
         if let found = loop.loopLocal(key) { return unsafeDowncast(found, to: EventLoopScheduler.self) }

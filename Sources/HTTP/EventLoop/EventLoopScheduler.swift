@@ -43,7 +43,7 @@ public final class EventLoopScheduler: RepeatingScheduler {
     }
 
     /// Timers waiting in the heap (cancelled ones leave it at once).
-    var pendingCount: Int { queue.state.withLock { $0.heap.count } }
+    var pendingCount: Int { queue.state.withLock { $0.count } }
 
     private func add(_ scheduled: ScheduledWork, after delay: Duration) -> Disposable {
         let now = DispatchTime.now().uptimeNanoseconds

@@ -1,3 +1,4 @@
+import NetCore
 import Synchronization
 
 /// One piece of work an `EventLoopScheduler` holds until its deadline: its own entry in the
@@ -7,9 +8,9 @@ import Synchronization
 /// the closure of an upstream timeout holds the whole exchange's subscription chain.
 // @unchecked: `work` is read only by the thread whose compare-exchange moved `state` from pending
 // (to done, or for repeating work while it stays pending) and cleared only by the one that moved it
-// to cancelled, and only for one-shot work, so no two threads touch it at once; `deadline`,
-// `order` and `heapIndex` are touched only under the lock of `queue`.
-final class ScheduledWork: @unchecked Sendable {
+// to cancelled, and only for one-shot work, so no two threads touch it at once; `deadline`
+// and `heapIndex` are touched only under the lock of `queue`.
+final class ScheduledWork: HeapPositioned, @unchecked Sendable {
     private var work: (@Sendable () -> Void)?
     /// Nanoseconds between runs of repeating work; nil for one-shot work.
     let period: UInt64?
@@ -20,10 +21,9 @@ final class ScheduledWork: @unchecked Sendable {
 
     /// Monotonic nanoseconds when the work is due.
     var deadline: UInt64 = 0
-    /// Filing order, so work with the same deadline runs first-in first-out.
-    var order: UInt64 = 0
-    /// Position in the heap; -1 while not filed.
-    var heapIndex = -1
+    /// Position in the heap; -1 while not filed. Unchecked: only under `queue`'s lock (see above),
+    /// where the heap's moves write it through `HeapPositioned`, each a runtime access check otherwise.
+    @exclusivity(unchecked) var heapIndex = -1
 
     init(work: @escaping @Sendable () -> Void, period: UInt64?, queue: TimerQueue) {
         self.work = work
@@ -32,10 +32,6 @@ final class ScheduledWork: @unchecked Sendable {
     }
 
     var isPending: Bool { state.load(ordering: .acquiring) == Self.pending }
-
-    func runs(before other: ScheduledWork) -> Bool {
-        deadline != other.deadline ? deadline < other.deadline : order < other.order
-    }
 
     /// Stops work that has not run (repeating work: any further runs) and takes it out of the heap.
     func cancel() {

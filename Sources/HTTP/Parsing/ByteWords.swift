@@ -29,38 +29,4 @@ package enum ByteWords {
     package static func firstFlagged(_ mask: UInt64) -> Int {
         mask.trailingZeroBitCount >> 3
     }
-
-    /// The first index at or after `start` of a byte a JSON string's reader must look at (`"`,
-    /// `\`, a control character, non-ASCII), or `bytes.count`. The whole scan is here, not only
-    /// the word tests: called per word from another module (`GitHubUserReader`), they were not
-    /// inlined and cost a call each.
-    package static func jsonStringStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        jsonScan(bytes, from: start, stopsAtNonASCII: true)
-    }
-
-    /// The first index at or after `start` of a byte a JSON string's writer must escape (`"`,
-    /// `\`, a control character; non-ASCII is written as it is), or `bytes.count`.
-    package static func jsonEscapeStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        jsonScan(bytes, from: start, stopsAtNonASCII: false)
-    }
-
-    /// One scan for both, inlined into each with its constant: a run-time flag cost the reader
-    /// a third more instructions per byte (callgrind, /users).
-    @inline(__always)
-    private static func jsonScan(_ bytes: UnsafeRawBufferPointer, from start: Int, stopsAtNonASCII: Bool) -> Int {
-        var index = start
-        while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            var attention = below(word, 0x20) | equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\"))
-            if stopsAtNonASCII { attention |= nonASCII(word) }
-            if attention != 0 { return index + firstFlagged(attention) }
-            index += 8
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x20 || (stopsAtNonASCII && byte >= 0x80) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
-            index += 1
-        }
-        return index
-    }
 }

@@ -4,12 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// The field names clients send on almost every request, and upstreams (GitHub, the demo) on
-/// almost every answer, spelled as they send them: such a name becomes a string literal's
-/// string instead of a new string decoded and validated from the bytes (about 170 instructions
-/// a field at `/health`, callgrind; names over 15 bytes, as GitHub's `X-RateLimit-Remaining`,
-/// also a heap allocation). Any other spelling or name is decoded as usual, so this changes
-/// only the cost.
+/// The field names clients send on almost every request, and API servers on almost every
+/// answer, spelled as they send them: such a name becomes a string literal's string instead of
+/// a new string decoded and validated from the bytes (names over 15 bytes, as
+/// `X-RateLimit-Remaining`, also a heap allocation). Any other spelling or name is decoded as
+/// usual, so this changes only the cost.
 enum CommonFieldName {
     static func string(for name: UnsafeRawBufferPointer) -> String? {
         switch name.count {

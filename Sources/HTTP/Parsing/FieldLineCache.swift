@@ -5,11 +5,9 @@ import Darwin
 #endif
 
 /// A connection's header field lines as its last request sent them, with what the parser made
-/// of each: a client sends the same lines request after request (`Host`, `User-Agent`,
-/// `Accept`, …; our own upstream client sends byte-identical fields), so a line equal byte for
-/// byte to the one at its position last time reuses that line's checks and strings instead of
-/// being validated and decoded again. A field cost the demo upstream about 900 instructions
-/// parsed, a few dozen found here (callgrind, six fields per exchange).
+/// of each (`HeadReplay`'s line-by-line half): a line equal byte for byte to the one at its
+/// position last time reuses that line's checks and strings instead of being validated and
+/// decoded again, a comparison of its bytes instead of a parse.
 ///
 /// Lines are kept in one byte buffer, so keeping them costs no allocation per line; at most
 /// `maxBytes` of them, so an idle connection holds little.
@@ -19,7 +17,7 @@ struct FieldLineCache {
         let value: String
         /// Where the value lies in the line (for the `Connection` options, read from bytes).
         let valueRange: Range<Int>
-        let kind: FramingField?
+        let kind: FieldFacts.Kind?
         fileprivate let start: Int
         fileprivate let count: Int
     }
@@ -34,7 +32,7 @@ struct FieldLineCache {
     /// What was made of `line` when it was the `index`th field line last time, if it was; as a
     /// tuple, so the caller moves the strings on (a `Field` copied out and destroyed cost more
     /// than the comparison).
-    func field(_ line: UnsafeRawBufferPointer, at index: Int) -> (name: String, value: String, valueRange: Range<Int>, kind: FramingField?)? {
+    func field(_ line: UnsafeRawBufferPointer, at index: Int) -> (name: String, value: String, valueRange: Range<Int>, kind: FieldFacts.Kind?)? {
         guard index < fields.count, fields[index].count == line.count else { return nil }
         let start = fields[index].start
         let same = bytes.withUnsafeBytes { memcmp($0.baseAddress! + start, line.baseAddress!, line.count) == 0 }
@@ -46,7 +44,7 @@ struct FieldLineCache {
     /// length than the one it replaces drops the lines after it too (they are kept again as
     /// they arrive), so the buffer stays in line order without moving bytes.
     mutating func remember(
-        _ line: UnsafeRawBufferPointer, at index: Int, name: String, value: String, valueRange: Range<Int>, kind: FramingField?
+        _ line: UnsafeRawBufferPointer, at index: Int, name: String, value: String, valueRange: Range<Int>, kind: FieldFacts.Kind?
     ) {
         guard index <= fields.count else { return }
         if index < fields.count {

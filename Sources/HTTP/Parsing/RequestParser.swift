@@ -4,27 +4,26 @@ import Glibc
 import Darwin
 #endif
 
-/// An incremental HTTP/1.1 request parser.
+/// An incremental HTTP/1.1 request parser (RFC 9112): a request line (§3), field lines to a
+/// blank line (§5), then a body framed as the fields decide (§6).
 ///
-/// Bytes may arrive in any split, even one at a time: each byte is examined
-/// once (line ends are found with a scan of the new bytes only), so a slow
-/// or hostile client cannot cause quadratic rescans. Limits are checked as
-/// bytes arrive, before anything is buffered past them. After an error the
-/// parser stays failed: the connection must answer and close, since the
-/// framing of anything that follows cannot be trusted (no request smuggling).
+/// Bytes may arrive in any split, even one at a time: each byte is examined once (line ends
+/// are found with a scan of the new bytes only), so a slow or hostile client cannot cause
+/// quadratic rescans. Limits are checked as bytes arrive, before anything is buffered past
+/// them. After an error the parser stays failed: the connection must answer and close, since
+/// the framing of anything that follows cannot be trusted (no request smuggling).
 ///
-/// A line that arrives whole is parsed where it lies in the caller's buffer;
-/// only a line split over reads is copied, into `line`. Strings are made once
-/// per request part (target, each field's name and value), and the fields that
-/// decide the framing (`Host`, `Content-Length`, `Transfer-Encoding`, `Expect`)
-/// are recognised as they are parsed, so the head is not searched again at its
-/// end: at `/health` this took the parser from about 20,000 instructions per
-/// request to about 3,000 (callgrind, `Benchmarks/scripts/profile-server.sh`).
+/// A line that arrives whole is parsed where it lies in the caller's buffer; only a line split
+/// over reads is copied, into `line`. Strings are made once per request part (target, each
+/// field's name and value), and the fields that decide the framing are noted as they are
+/// parsed (`FieldFacts`), so the head is not searched again at its end. A field block the
+/// connection sent before is not read again (`HeadReplay`).
 public struct RequestParser {
     public enum Output {
         /// Headers are complete and the client waits for `100 Continue` before the body.
         case continueExpected(RequestHead)
-        case request(RequestHead, body: [UInt8])
+        /// A complete request, with what the parser noted in its fields for the connection.
+        case request(RequestHead, notes: HeadNotes, body: [UInt8])
         case failure(HTTPParseError)
     }
 
@@ -46,49 +45,14 @@ public struct RequestParser {
     /// The start of a line whose end has not arrived yet.
     private var line: [UInt8] = []
     private var headerBytes = 0
-    private var request = HeadUnderConstruction()
-    private var head: RequestHead?
+    /// The head being read: its request line is filled in place, its fields go to `facts`.
+    private var head = Self.emptyHead
+    private var facts = FieldFacts()
+    /// A head whose body is being read, and its notes.
+    private var headAwaitingBody: RequestHead?
+    private var notesAwaitingBody = HeadNotes()
     private var body: [UInt8] = []
-    /// The previous request's field lines, kept from a connection's second request on (a
-    /// connection that serves one request never pays for keeping them).
-    private var fieldCache = FieldLineCache()
-    private var headsParsed = 0
-    /// The previous head's whole field block, when it arrived in one read: see `replayBlock`.
-    private var lastBlock = HeaderBlock()
-    /// Where the field block being read started in the buffer being fed; -1 when it did not
-    /// start in this buffer or a line of it was split over reads.
-    private var blockStart = -1
-
-    /// A head's field lines to its blank line, byte for byte, and what they made.
-    private struct HeaderBlock {
-        var bytes: [UInt8] = []
-        var parts = HeadUnderConstruction()
-        /// `headerBytes` after the blank line.
-        var headerBytes = 0
-
-        /// At most this long: a browser's fields fit; a connection holds no more for it.
-        static let maxBytes = 1024
-    }
-
-    /// The request line and fields read so far, and what the framing fields said. The head is
-    /// built in place and moved out whole at its end: built from separate parts, it was copied
-    /// and the parts destroyed, about 450 instructions per request (callgrind, /health).
-    private struct HeadUnderConstruction {
-        var head = Self.emptyHead
-        var hostCount = 0
-        var contentLengths: [String] = []
-        var transferCodings: [String] = []
-        var expectation: String?
-
-        /// Between requests: nothing allocated.
-        init() {}
-
-        static var emptyHead: RequestHead {
-            RequestHead(
-                method: .get, target: "", version: .http1_1, headers: HTTPHeaders(),
-                contentLength: nil, isChunked: false, expectsContinue: false)
-        }
-    }
+    private var replay = HeadReplay()
 
     public init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
@@ -117,7 +81,7 @@ public struct RequestParser {
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
         var index = 0
         let count = bytes.count
-        blockStart = -1
+        replay.bufferStarted()
         while index < count {
             switch state {
             case .failed:
@@ -145,7 +109,8 @@ public struct RequestParser {
     // MARK: - Lines
 
     /// Finds the next LF (checking the line's limit); handles a complete line in place, or
-    /// keeps the start of an incomplete one in `line`.
+    /// keeps the start of an incomplete one in `line`. After a request line, a field block
+    /// the connection sent before is taken whole.
     private mutating func consumeLine(_ bytes: UnsafeRawBufferPointer, from start: Int, _ output: (consuming Output) -> Void) -> Int {
         hasPartialRequest = true
         let count = bytes.count
@@ -159,21 +124,10 @@ public struct RequestParser {
         }
         guard found != nil else {
             line.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-            blockStart = -1
+            replay.lineSplit()
             return count
         }
-        if line.isEmpty {
-            // The whole line is in this read: parse it where it is.
-            let withoutCR = end > start && bytes[end - 1] == 13 ? end - 1 : end
-            if withoutCR == start && blockStart >= 0 && !readingRequestLine && headsParsed > 0 {
-                rememberBlock(UnsafeRawBufferPointer(rebasing: bytes[blockStart...end]))
-            }
-            handle(UnsafeRawBufferPointer(rebasing: bytes[start..<withoutCR]), output)
-            if readingRequestLine, case .headerLines = state {
-                blockStart = end + 1
-                if replayBlock(bytes, from: end + 1, output) { return end + 1 + lastBlock.bytes.count }
-            }
-        } else {
+        guard line.isEmpty else {
             var carried = line
             line = []
             carried.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
@@ -183,52 +137,24 @@ public struct RequestParser {
                 carried.removeAll(keepingCapacity: carried.capacity <= 1024)
                 line = carried
             }
+            return end + 1
+        }
+        // The whole line is in this read: parse it where it is.
+        let withoutCR = end > start && bytes[end - 1] == 13 ? end - 1 : end
+        if withoutCR == start && !readingRequestLine {
+            // The blank line ending a field block: kept with what it made, before `finishHead` takes that.
+            replay.remember(blockEndingAt: end, in: bytes, facts: facts, headerBytes: headerBytes + 2)
+        }
+        handle(UnsafeRawBufferPointer(rebasing: bytes[start..<withoutCR]), output)
+        if readingRequestLine, case .headerLines = state {
+            replay.blockStarts(at: end + 1)
+            if let (headerBytes, length) = replay.lookup(blockAt: end + 1, in: bytes, into: &facts) {
+                self.headerBytes = headerBytes
+                finishHead(output)
+                return end + 1 + length
+            }
         }
         return end + 1
-    }
-
-    // MARK: - Repeated field blocks
-
-    /// A client sends the same fields request after request (our upstream client byte for byte,
-    /// see `RequestFieldsCache`; curl, wrk and browsers too), so when the bytes after a request
-    /// line are the last head's field block again, that block's fields and framing facts are
-    /// taken as they were made (the header list shared, not rebuilt) and the head finished at
-    /// once: same bytes, same limits, same outcome. Six fields cost the demo upstream about
-    /// 3,000 instructions read line by line (callgrind).
-    private mutating func replayBlock(_ bytes: UnsafeRawBufferPointer, from start: Int, _ output: (consuming Output) -> Void) -> Bool {
-        let block = lastBlock.bytes
-        guard !block.isEmpty, bytes.count - start >= block.count,
-              block.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress! + start, block.count) == 0 })
-        else { return false }
-        let parts = lastBlock.parts
-        request.head.headers = parts.head.headers
-        request.head.requestIDField = parts.head.requestIDField
-        request.head.userAgentField = parts.head.userAgentField
-        request.head.connectionOptions = parts.head.connectionOptions
-        request.hostCount = parts.hostCount
-        request.contentLengths = parts.contentLengths
-        request.transferCodings = parts.transferCodings
-        request.expectation = parts.expectation
-        headerBytes = lastBlock.headerBytes
-        finishHead(output)
-        return true
-    }
-
-    /// Keeps the field block that has just been read whole (`block` ends with its blank line)
-    /// and what it made, before `finishHead` takes the head away.
-    private mutating func rememberBlock(_ block: UnsafeRawBufferPointer) {
-        guard block.count <= HeaderBlock.maxBytes else { return }
-        lastBlock.bytes.removeAll(keepingCapacity: true)
-        lastBlock.bytes.append(contentsOf: block)
-        lastBlock.parts.head.headers = request.head.headers
-        lastBlock.parts.head.requestIDField = request.head.requestIDField
-        lastBlock.parts.head.userAgentField = request.head.userAgentField
-        lastBlock.parts.head.connectionOptions = request.head.connectionOptions
-        lastBlock.parts.hostCount = request.hostCount
-        lastBlock.parts.contentLengths = request.contentLengths
-        lastBlock.parts.transferCodings = request.transferCodings
-        lastBlock.parts.expectation = request.expectation
-        lastBlock.headerBytes = headerBytes + 2
     }
 
     /// One complete line, without its CR LF.
@@ -251,6 +177,9 @@ public struct RequestParser {
         }
     }
 
+    // MARK: - Request line (RFC 9112 §3)
+
+    /// `method SP request-target SP HTTP-version`.
     private mutating func parseRequestLine(_ line: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
         // Non-empty: empty lines before a request line are skipped.
         let base = line.baseAddress!
@@ -265,7 +194,7 @@ public struct RequestParser {
         guard method.allSatisfy(HTTPSyntax.isTokenCharacter) else {
             return fail(.malformed("invalid method"), output)
         }
-        // Noted in this one pass over the target, so the request's path needs no second scan.
+        // Noted in this one pass over the target, so a plain path is split with no second scan.
         var queryMark: Int?
         var escapedPath = false
         for index in 0..<target.count {
@@ -273,33 +202,36 @@ public struct RequestParser {
             guard byte > 32 && byte != 127 else { return fail(.malformed("invalid request target"), output) }
             if byte == UInt8(ascii: "?") {
                 if queryMark == nil { queryMark = index }
-            } else if byte == UInt8(ascii: "%") && queryMark == nil {
+            } else if (byte == UInt8(ascii: "%") || byte >= 0x80) && queryMark == nil {
+                // A byte that is not ASCII is not a URI character: the string made of the target
+                // repairs it, which moves every offset after it, so such a path takes the general split.
                 escapedPath = true
             }
         }
-        let originForm = target.first == UInt8(ascii: "/") && !escapedPath
+        let plainPath = target.first == UInt8(ascii: "/") && !escapedPath
         guard let parsedVersion = HTTPSyntax.version(version) else {
             return fail(.malformed("invalid HTTP version"), output)
         }
         guard parsedVersion.major == 1 && parsedVersion.minor <= 1 else {
             return fail(.unsupportedVersion, output)
         }
-        // Filled in place: `request` is fresh here (`finishHead` swapped the last one out), and
-        // assigning a whole new value cost an outlined copy and destroy per request.
-        request.head.method = HTTPSyntax.method(method)
-        request.head.target = String(decoding: target, as: UTF8.self)
-        request.head.version = parsedVersion
-        request.head.targetIsPath = originForm && queryMark == nil
-        request.head.plainPathQueryMark = originForm ? queryMark : nil
+        // Filled in place: `head` is fresh here (`finishHead` swapped the last one out), and
+        // assigning a whole new value costs an outlined copy and destroy per request.
+        head.method = HTTPSyntax.method(method)
+        let text = String(decoding: target, as: UTF8.self)
+        head.target = plainPath ? ParsedTarget(checkedPlainPath: text, queryOffset: queryMark) : ParsedTarget(text)
+        head.version = parsedVersion
         headerBytes = 0
         state = .headerLines
     }
 
+    // MARK: - Field lines (RFC 9112 §5)
+
     private mutating func parseField(_ line: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
-        let index = request.head.headers.count
-        if case let (name, value, valueRange, kind)? = fieldCache.field(line, at: index) {
+        let index = facts.headers.count
+        if case let (name, value, valueRange, kind)? = replay.lookup(line: line, at: index) {
             if index >= maxHeaderFields { return fail(.headersTooLarge("too many header fields"), output) }
-            add(name, value, kind: kind, valueBytes: UnsafeRawBufferPointer(rebasing: line[valueRange]))
+            facts.add(name, value, kind: kind, valueBytes: UnsafeRawBufferPointer(rebasing: line[valueRange]))
             return
         }
         switch HTTPSyntax.field(in: line) {
@@ -311,44 +243,27 @@ public struct RequestParser {
             let valueBytes = UnsafeRawBufferPointer(rebasing: line[field.value])
             let name = CommonFieldName.string(for: nameBytes) ?? String(decoding: nameBytes, as: UTF8.self)
             let value = String(decoding: valueBytes, as: UTF8.self)
-            let kind = FramingField(nameBytes)
-            add(name, value, kind: kind, valueBytes: valueBytes)
-            if headsParsed > 0 {
-                fieldCache.remember(line, at: index, name: name, value: value, valueRange: field.value, kind: kind)
-            }
+            let kind = FieldFacts.Kind(nameBytes)
+            facts.add(name, value, kind: kind, valueBytes: valueBytes)
+            replay.remember(line: line, at: index, name: name, value: value, valueRange: field.value, kind: kind)
         }
     }
 
-    /// One valid field: into the head's list, and into what the framing fields said.
-    private mutating func add(_ name: String, _ value: String, kind: FramingField?, valueBytes: UnsafeRawBufferPointer) {
-        switch kind {
-        case .host: request.hostCount += 1
-        case .contentLength: request.contentLengths.append(value)
-        case .transferEncoding: request.transferCodings.append(value)
-        case .expect: if request.expectation == nil { request.expectation = value }
-        case .requestID: if request.head.requestIDField == nil { request.head.requestIDField = value }
-        case .userAgent: if request.head.userAgentField == nil { request.head.userAgentField = value }
-        case .connection: request.head.connectionOptions.add(valueBytes)
-        case nil: break
-        }
-        // Made with the first field, not with the request line: a replayed block brings its own.
-        // Eight fields before the list regrows: wrk sends 1, curl 3, a browser about 10.
-        if request.head.headers.isEmpty { request.head.headers = HTTPHeaders(reservingCapacity: 8) }
-        request.head.headers.add(name: name, value: value)
-    }
+    // MARK: - Framing (RFC 9112 §6)
 
     /// Decides the body framing from the header fields (RFC 9112 §6.3), refusing anything ambiguous.
     private mutating func finishHead(_ output: (consuming Output) -> Void) {
-        var parts = HeadUnderConstruction()
-        swap(&parts, &request)
-        var head = HeadUnderConstruction.emptyHead
-        swap(&head, &parts.head)
-        headsParsed += 1
-        if parts.hostCount > 1 { return fail(.malformed("more than one Host header"), output) }
-        if head.version == .http1_1 && parts.hostCount == 0 { return fail(.malformed("HTTP/1.1 request without Host"), output) }
+        var facts = FieldFacts()
+        swap(&facts, &self.facts)
+        var head = Self.emptyHead
+        swap(&head, &self.head)
+        swap(&head.headers, &facts.headers)
+        replay.headRead()
+        if facts.hostCount > 1 { return fail(.malformed("more than one Host header"), output) }
+        if head.version == .http1_1 && facts.hostCount == 0 { return fail(.malformed("HTTP/1.1 request without Host"), output) }
 
-        let lengths = parts.contentLengths
-        let codings = parts.transferCodings
+        let lengths = facts.contentLengths
+        let codings = facts.transferCodings
         if !codings.isEmpty {
             if !lengths.isEmpty { return fail(.malformed("both Content-Length and Transfer-Encoding"), output) }
             if head.version == .http1_0 { return fail(.malformed("Transfer-Encoding in an HTTP/1.0 request"), output) }
@@ -368,38 +283,45 @@ public struct RequestParser {
             head.contentLength = length
         }
 
-        if let expectation = parts.expectation {
+        if let expectation = facts.expectation {
             guard HTTPHeaders.sameName(expectation, "100-continue") else { return fail(.unsupportedExpectation, output) }
             head.expectsContinue = head.version == .http1_1 && head.hasBody
         }
 
         if head.expectsContinue { output(.continueExpected(head)) }
         if head.isChunked {
-            self.head = consume head
+            awaitBody(head, notes: facts.notes)
             state = .chunkedBody(ChunkedCodec.Decoder(limits: .init(
                 maxBodyBytes: limits.maxBodyBytes,
                 maxTrailerBytes: maxHeaderBytes - headerBytes, // trailers share the header block's budget
                 maxTrailerFields: maxHeaderFields)))
         } else if let length = head.contentLength, length > 0 {
             body.reserveCapacity(length)
-            self.head = consume head
+            awaitBody(head, notes: facts.notes)
             state = .body(remaining: length)
         } else {
             // No body: the request is complete with its head.
             state = .requestLine
             hasPartialRequest = false
-            output(.request(consume head, body: []))
+            output(.request(consume head, notes: facts.notes, body: []))
         }
     }
 
+    private mutating func awaitBody(_ head: consuming RequestHead, notes: HeadNotes) {
+        headAwaitingBody = consume head
+        notesAwaitingBody = notes
+    }
+
     private mutating func complete(_ output: (consuming Output) -> Void) {
-        guard let head else { return }
+        guard let head = headAwaitingBody else { return }
         let body = self.body
-        self.head = nil
+        let notes = notesAwaitingBody
+        headAwaitingBody = nil
+        notesAwaitingBody = HeadNotes()
         self.body = []
         state = .requestLine
         hasPartialRequest = false
-        output(.request(head, body: body))
+        output(.request(head, notes: notes, body: body))
     }
 
     private mutating func fail(_ error: HTTPParseError, _ output: (consuming Output) -> Void) {
@@ -407,5 +329,12 @@ public struct RequestParser {
         line = []
         body = []
         output(.failure(error))
+    }
+
+    /// Between requests: nothing allocated.
+    private static var emptyHead: RequestHead {
+        RequestHead(
+            method: .get, target: .empty, version: .http1_1, headers: HTTPHeaders(),
+            contentLength: nil, isChunked: false, expectsContinue: false)
     }
 }

@@ -13,7 +13,7 @@ public struct QueryItems: Sendable, Equatable, Sequence {
     /// Parses `a=1&b=x%20y&flag` (`+` decodes to a space, as in HTML forms; empty pairs are skipped).
     ///
     /// One scan of the bytes, without an array of pieces: `split` and index arithmetic on
-    /// `Substring` cost about 4,000 instructions for `s=40` (callgrind, demo upstream).
+    /// `Substring` made an array and indices per piece for a query of one item.
     public init(parsing query: Substring) {
         var parsed: [Item] = []
         let utf8 = query.utf8

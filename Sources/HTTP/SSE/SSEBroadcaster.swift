@@ -157,14 +157,14 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     }
 
     /// Records `item` and returns true when nobody is subscribed; false, recording nothing, when
-    /// someone is (then `publish` it). One turn of one lock: the pipeline events of `/users` come
-    /// here about 100 times a request, mostly with nobody watching.
+    /// someone is (then `publish` it). One turn of one lock: a busy feed comes here for every
+    /// event, mostly with nobody watching.
     public func publishIfUnwatched(_ item: Item) -> Bool {
         recordUnwatched(item, id: nil)
     }
 
     /// With no subscriber the encoding waits until a resume needs it: encoding (JSON, then SSE
-    /// lines) was a third of `/users`' instructions (callgrind), for a feed nobody watched.
+    /// lines) for every item is wasted on a feed nobody watches.
     /// Needs no turn of `publishing`: with nobody subscribed there is no delivery to keep in
     /// order, and a subscriber joining takes `state` too, so it either finds the item in the
     /// ring or is there before it (then this returns false).

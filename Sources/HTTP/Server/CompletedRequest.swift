@@ -4,7 +4,7 @@ public struct CompletedRequest: Sendable {
     public var method: HTTPMethod
     public var path: String
     public var target: String
-    /// The matched route pattern (`/users/{login}`); nil when no route matched,
+    /// The matched route pattern (`/books/{id}`); nil when no route matched,
     /// so metrics can use a single label for unknown paths.
     public var routePattern: String?
     public var status: Int

@@ -49,8 +49,11 @@ final class ConnectionSet: @unchecked Sendable {
         for connection in Array(connections.values) { connection.beginShutdown() }
     }
 
-    func closeAll() {
-        for connection in Array(connections.values) { connection.forceClose() }
+    /// The shutdown deadline: every connection left is answered or ended as it can be, then closed.
+    func closeAll() -> ShutdownDeadline {
+        var report = ShutdownDeadline()
+        for connection in Array(connections.values) { report.count(connection.deadlineReached()) }
+        return report
     }
 
     private func sweep() {

@@ -8,10 +8,10 @@ import Streams
 /// writes responses, and enforces timeouts and the slow-client policy.
 // @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would.
 // `@exclusivity(unchecked)` on its state for the same reason: no two accesses can overlap in time, and the
-// run-time checks cost about 2,000 instructions per /health request (callgrind).
+// run-time checks would guard nothing at a cost on every access (figures: the HTTP ledger, Benchmarks/README.md).
 final class HTTPConnection: @unchecked Sendable {
     private enum Pending {
-        case request(RequestHead, body: [UInt8])
+        case request(RequestHead, notes: HeadNotes, body: [UInt8])
         case failure(HTTPParseError)
     }
 
@@ -21,8 +21,10 @@ final class HTTPConnection: @unchecked Sendable {
     private let date: HTTPDate.LoopCache
     private let writer: ResponseWriter
     /// Brings the events of this connection's handler and body streams onto its loop, in order;
-    /// one per connection rather than one per stream (an allocation per request at /health).
+    /// one per connection rather than one per stream (an allocation per request saved).
     private let hop: LoopHop
+    /// Every request's scheme on this connection: `https` over TLS, else `http`.
+    private let scheme: String
     /// Where a fixed response is encoded before it is written; kept between responses.
     @exclusivity(unchecked) private var output: [UInt8] = []
     @exclusivity(unchecked) private var parser: RequestParser
@@ -36,6 +38,10 @@ final class HTTPConnection: @unchecked Sendable {
     @exclusivity(unchecked) private var idleSince: UInt64
     /// When the first byte of the request being read arrived.
     @exclusivity(unchecked) private var requestStartedAt: UInt64?
+    /// When the body of the request being read began (its head complete).
+    @exclusivity(unchecked) private var bodyStartedAt: UInt64?
+    /// Set once an error answer was sent and the connection is being closed gracefully (see `lingerThenClose`).
+    @exclusivity(unchecked) private var lingering: LingeringClose?
     var onClosed: (() -> Void)?
 
     init(stream: ByteStream, context: ServerContext, scheduler: EventLoopScheduler, date: HTTPDate.LoopCache) {
@@ -44,6 +50,7 @@ final class HTTPConnection: @unchecked Sendable {
         self.scheduler = scheduler
         self.date = date
         hop = LoopHop(loop: stream.loop)
+        scheme = stream.isTLS ? "https" : "http"
         writer = context.writer
         parser = RequestParser(limits: context.configuration.limits)
         idleSince = DispatchTime.now().uptimeNanoseconds
@@ -60,22 +67,31 @@ final class HTTPConnection: @unchecked Sendable {
     private func received(_ bytes: UnsafeRawBufferPointer) {
         let wasPartial = parser.hasPartialRequest
         // The parser hands each output over (`consuming`), and it moves on into `pending` and then
-        // `run`: a request head borrowed and copied at each step cost about 2,000 instructions
-        // in retains, releases and outlined copies per exchange (callgrind, demo upstream).
+        // `run`: a request head borrowed and copied at each step costs retains, releases and
+        // outlined copies per exchange.
         // `unowned(unsafe)`: the closure does not outlive this call, which `self` outlives; captured
         // strongly, the connection was retained and released around every line the parser handled.
         parser.feed(bytes) { [unowned(unsafe) self] output in
             switch consume output {
-            case .continueExpected:
+            case .continueExpected(let head):
+                // A request the router will refuse gets no invitation to send its body.
+                guard context.router.accepts(method: head.method, path: head.target.path) else { break }
                 if current == nil && pending.isEmpty { stream.write(ResponseHeadEncoder.continueResponse) } else { continueOwed = true }
-            case .request(let head, let body):
-                pending.append(.request(head, body: body))
+            case .request(let head, let notes, let body):
+                pending.append(.request(head, notes: notes, body: body))
             case .failure(let error):
                 pending.append(.failure(error))
             }
         }
         if parser.hasPartialRequest && !wasPartial { requestStartedAt = DispatchTime.now().uptimeNanoseconds }
-        if !parser.hasPartialRequest { requestStartedAt = nil }
+        if !parser.hasPartialRequest {
+            requestStartedAt = nil
+            bodyStartedAt = nil
+        } else if parser.isReadingHead {
+            bodyStartedAt = nil // a pipelined request's head after a body read in the same turn
+        } else if bodyStartedAt == nil {
+            bodyStartedAt = DispatchTime.now().uptimeNanoseconds
+        }
         if parser.hasFailed || pending.count >= context.configuration.limits.maxPipelinedRequests {
             readingPaused = true
             stream.pauseReading()
@@ -96,10 +112,10 @@ final class HTTPConnection: @unchecked Sendable {
             }
             switch consume next {
             case .failure(let error):
-                answerAndClose(error.status, detail: error.description)
+                answerAndClose(error.status, reason: error.rejectionReason, detail: error.description)
                 return
-            case .request(let head, let body):
-                run(head, body: body)
+            case .request(let head, let notes, let body):
+                run(head, notes: notes, body: body)
             }
         }
         if current == nil && pending.isEmpty && continueOwed {
@@ -109,17 +125,42 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// A request that never reaches a handler (unparseable, or too slow to arrive) gets a problem, then the close.
-    private func answerAndClose(_ status: HTTPStatus, detail: String) {
+    private func answerAndClose(_ status: HTTPStatus, reason: Rejection.Reason, detail: String) {
+        context.observer.requestRejected?(Rejection(status: status.code, reason: reason, detail: detail, remoteAddress: stream.remoteAddress))
         stream.write(writer.closingProblem(status, detail: detail))
-        stream.closeAfterFlush()
+        lingerThenClose()
     }
 
-    private func run(_ head: consuming RequestHead, body: consuming [UInt8]) {
-        let wantsKeepAlive = head.wantsKeepAlive, userAgent = head.userAgentField
-        let id = RequestID.next(incoming: head.requestIDField, prefix: context.configuration.requestIDPrefix)
-        var request = Request(head: head, body: body, id: id, remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
+    /// Closes the way nginx's lingering close does: the answer is sent, then FIN, then what the client
+    /// still sends (the rest of a body that was too large) is read and dropped for a bounded time and
+    /// amount. Closing at once with unread input makes the kernel send a reset, which can destroy the
+    /// answer before the client read it. TLS connections close after a close_notify instead.
+    private func lingerThenClose() {
+        guard !stream.isClosed, lingering == nil else { return }
+        guard !stream.isTLS else { stream.closeAfterFlush(); return }
+        let linger = LingeringClose(now: DispatchTime.now().uptimeNanoseconds)
+        lingering = linger
+        stream.onRead = { [unowned self] bytes in
+            if linger.discard(bytes.count) { stream.close(.local) }
+        }
+        if stream.bufferedByteCount == 0 {
+            stream.socket.shutdownWrite()
+        } else {
+            stream.onDrained = { [unowned self] in stream.socket.shutdownWrite() }
+        }
+        readingPaused = false
+        stream.resumeReading()
+    }
+
+    /// The head's notes answer what the server asks of every request (its id, whether the
+    /// connection persists, the client for the log) without searching the header list.
+    private func run(_ head: consuming RequestHead, notes: HeadNotes, body: consuming [UInt8]) {
+        let wantsKeepAlive = notes.persists(in: head.version)
+        let id = RequestID.next(incoming: notes.requestID, prefix: context.configuration.requestIDPrefix)
+        var request = Request(
+            head: head, scheme: scheme, body: body, id: id, remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
         let responses = context.router.route(&request)
-        let exchange = Exchange(request: consume request, startedAt: .now, wantsKeepAlive: wantsKeepAlive, userAgent: userAgent)
+        let exchange = Exchange(request: consume request, startedAt: .now, wantsKeepAlive: wantsKeepAlive, userAgent: notes.userAgent)
         current = exchange
         // A synchronous pipeline (a fixed answer, whatever middlewares map it) runs here and now,
         // without the watcher and subscription a `watch` builds and tears down per request.
@@ -281,6 +322,10 @@ final class HTTPConnection: @unchecked Sendable {
     /// Called periodically by the loop's sweep.
     func checkTimeouts(now: UInt64) {
         guard !stream.isClosed else { return }
+        if let lingering {
+            if lingering.isOver(now: now) { stream.close(.local) }
+            return
+        }
         let timeouts = context.configuration.timeouts
         if stream.bufferedByteCount > 0 && now &- stream.lastWriteProgress > timeouts.write.nanoseconds {
             stream.close(.failed("write timeout"))
@@ -288,9 +333,10 @@ final class HTTPConnection: @unchecked Sendable {
         }
         guard current == nil && pending.isEmpty else { return }
         if let started = requestStartedAt, parser.hasPartialRequest {
-            let limit = parser.isReadingHead ? timeouts.header : timeouts.header + timeouts.body
-            if now &- started > limit.nanoseconds {
-                timeOutRequest()
+            if let bodyStarted = bodyStartedAt {
+                if now &- bodyStarted > timeouts.body.nanoseconds { timeOutRequest(readingHead: false) }
+            } else if now &- started > timeouts.header.nanoseconds {
+                timeOutRequest(readingHead: true)
             }
             return
         }
@@ -300,10 +346,17 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func timeOutRequest() {
+    private func timeOutRequest(readingHead: Bool) {
         readingPaused = true
         stream.pauseReading()
-        answerAndClose(.requestTimeout, detail: "The request was not received in time")
+        let timeouts = context.configuration.timeouts
+        if readingHead {
+            answerAndClose(.requestTimeout, reason: .headerTimeout,
+                           detail: "The request's headers were not received within \(timeouts.header.text)")
+        } else {
+            answerAndClose(.requestTimeout, reason: .bodyTimeout,
+                           detail: "The request's body was not received within \(timeouts.body.text) of its headers")
+        }
     }
 
     /// Graceful shutdown: finish what is in flight, end streams, close when idle.
@@ -332,8 +385,29 @@ final class HTTPConnection: @unchecked Sendable {
         finish(exchange, completed: true)
     }
 
-    func forceClose() {
-        stream.close(.local)
+    /// The shutdown deadline: a request its handler has not answered gets a 503 with
+    /// `Connection: close` (nothing of its response was sent yet), a streamed response its last
+    /// chunk; then the connection closes, whatever it was still sending.
+    func deadlineReached() -> ShutdownDeadline.Outcome {
+        guard !stream.isClosed else { return .alreadyClosed }
+        defer { stream.close(.local) }
+        // A finished exchange may still have its last bytes queued for a slow reader.
+        guard let current else { return stream.bufferedByteCount > 0 ? .cut : .idle }
+        if !current.responded {
+            current.responded = true
+            current.keepAlive = false
+            current.status = HTTPStatus.serviceUnavailable.code
+            let answer = writer.closingProblem(.serviceUnavailable, detail: "The server is shutting down and this request did not finish in time")
+            current.bodyBytes = answer.count
+            stream.write(answer)
+            finish(current, completed: true)
+            return .answered
+        }
+        if current.isStreaming || current.pendingHead != nil {
+            endStreamForShutdown(current)
+            return .ended
+        }
+        return .cut
     }
 
     private func closed() {

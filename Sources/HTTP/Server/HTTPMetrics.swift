@@ -1,5 +1,6 @@
 import StreamServiceConcurrency
 import CoreMetrics
+import NetCore
 import Synchronization
 
 /// What an `HTTPServer` records, emitted through swift-metrics: the application picks
@@ -9,13 +10,19 @@ import Synchronization
 /// - `http_requests_total{method,route,status}` (counter)
 /// - `http_request_duration_seconds{route}` (timer: a histogram in Prometheus)
 /// - `http_connections_open` (meter: a gauge in Prometheus)
+/// - `http_rejections_total{status,reason}` (counter: answers the server gave itself, see `Rejection`)
+/// - `http_accept_pauses_total` (counter: episodes of `accept()` failing, see `AcceptPause`)
+/// - `http_accept_paused` (meter: 1 while accepting is paused)
 public final class HTTPMetrics: Sendable {
     public static let requestsName = "http_requests_total"
     public static let durationName = "http_request_duration_seconds"
     public static let connectionsName = "http_connections_open"
+    public static let rejectionsName = "http_rejections_total"
+    public static let acceptPausesName = "http_accept_pauses_total"
+    public static let acceptPausedName = "http_accept_paused"
 
-    /// Upper bounds of the duration histogram: 1 ms to 10 s, from a `/health` answer
-    /// to a `/users` page whose avatars needed retries.
+    /// Upper bounds of the duration histogram: 1 ms to 10 s, from a fixed answer to a page
+    /// fanned out to upstreams that needed retries.
     public static let durationBuckets: [Duration] = [
         .milliseconds(1), .microseconds(2500), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
         .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
@@ -44,7 +51,7 @@ public final class HTTPMetrics: Sendable {
     /// One entry per series, which route patterns, method labels and statuses keep bounded.
     /// Searched in order rather than hashed: a few dozen series compare by status first, and a
     /// route pattern is the very string the router holds, so `==` sees the same storage at once;
-    /// hashing two strings per request cost about 600 instructions at /health (callgrind).
+    /// hashing two strings per request walks both strings' characters.
     ///
     /// Read without a lock: `current` is the latest of `snapshots`, each a complete list, and a
     /// new series publishes a new list (under `snapshots`' lock) instead of changing one. Every
@@ -63,6 +70,10 @@ public final class HTTPMetrics: Sendable {
         }
     }
     private let connectionsOpen: Meter
+    /// One counter per status and reason, made on first use (rejections are rare: a map under a lock will do).
+    private let rejections = Locked<[String: Counter]>([:])
+    private let acceptPauses: Counter
+    private let acceptPaused: Meter
 
     /// Makes the handles from `factory`; the default is the process-wide `MetricsSystem`,
     /// so bootstrap it before creating servers.
@@ -73,6 +84,34 @@ public final class HTTPMetrics: Sendable {
         current = Atomic(Unmanaged.passUnretained(empty))
         connectionsOpen = Meter(label: Self.connectionsName, factory: factory)
         connectionsOpen.set(0)
+        acceptPauses = Counter(label: Self.acceptPausesName, factory: factory)
+        acceptPaused = Meter(label: Self.acceptPausedName, factory: factory)
+        acceptPaused.set(0)
+    }
+
+    /// Counts one answer the server gave itself.
+    public func record(_ rejection: Rejection) {
+        let key = "\(rejection.status) \(rejection.reason.rawValue)"
+        let counter = rejections.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = Counter(
+                label: Self.rejectionsName,
+                dimensions: [("status", String(rejection.status)), ("reason", rejection.reason.rawValue)], factory: factory)
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    /// An accept pause began or ended.
+    public func record(_ pause: AcceptPause) {
+        switch pause {
+        case .paused:
+            acceptPauses.increment()
+            acceptPaused.set(1)
+        case .resumed:
+            acceptPaused.set(0)
+        }
     }
 
     /// Counts and times one answered request, labelled by its route pattern (never its path).
@@ -123,6 +162,8 @@ extension HTTPServerObserver {
     /// This observer with `metrics` recording each completed request and connection count first.
     func recording(into metrics: HTTPMetrics) -> HTTPServerObserver {
         let requestCompleted = self.requestCompleted, connectionsChanged = self.connectionsChanged
+        let requestRejected = self.requestRejected, acceptPauseChanged = self.acceptPauseChanged
+        let shutdownDeadlineReached = self.shutdownDeadlineReached
         return HTTPServerObserver(
             requestCompleted: { request in
                 metrics.record(request)
@@ -131,6 +172,15 @@ extension HTTPServerObserver {
             connectionsChanged: { open in
                 metrics.connectionsChanged(to: open)
                 connectionsChanged?(open)
-            })
+            },
+            requestRejected: { rejection in
+                metrics.record(rejection)
+                requestRejected?(rejection)
+            },
+            acceptPauseChanged: { pause in
+                metrics.record(pause)
+                acceptPauseChanged?(pause)
+            },
+            shutdownDeadlineReached: shutdownDeadlineReached)
     }
 }

@@ -27,12 +27,15 @@ public final class HTTPServer: Sendable {
     /// Serialises count changes with their callback, so observers never see counts out of order.
     private let countChanges = Locked<Int>(0)
     private let cursor = Atomic<Int>(0)
+    private let perClient = ConnectionsPerClient()
 
     private struct State {
         var listeners: [Listener] = []
         var context: ServerContext?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var shutdownStarted = false
+        /// From the deadline on, `finish` waits for the deadline's report rather than the last close.
+        var deadlinePassed = false
         var finished = false
     }
 
@@ -81,7 +84,8 @@ public final class HTTPServer: Sendable {
             let port = listeners.first?.port ?? configuration.port
             do {
                 listeners.append(try Listener(
-                    host: configuration.host, port: port, backlog: configuration.backlog, reusePort: reusePort, loop: set.loop
+                    host: configuration.host, port: port, backlog: configuration.backlog, reusePort: reusePort, loop: set.loop,
+                    onPause: { [observer] pause in observer.acceptPauseChanged?(pause) }
                 ) { [weak self] socket, address in
                     self?.accepted(socket, from: address, onto: reusePort ? set : nil)
                 })
@@ -128,12 +132,26 @@ public final class HTTPServer: Sendable {
             }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(deadline.nanoseconds))) { [self] in
+            let proceed = state.withLock { state -> Bool in
+                guard !state.finished else { return false }
+                state.deadlinePassed = true
+                return true
+            }
+            guard proceed else { return }
             let remaining = DispatchGroup()
+            let report = Locked(ShutdownDeadline())
             for set in sets {
                 remaining.enter()
-                set.loop.execute { set.closeAll(); remaining.leave() }
+                set.loop.execute {
+                    let closed = set.closeAll()
+                    report.withLock { $0.add(closed) }
+                    remaining.leave()
+                }
             }
-            remaining.notify(queue: .global()) { self.finish() }
+            remaining.notify(queue: .global()) { [self] in
+                observer.shutdownDeadlineReached?(report.withLock { $0 })
+                finish()
+            }
         }
     }
 
@@ -151,7 +169,13 @@ public final class HTTPServer: Sendable {
             return
         }
         if open.load(ordering: .relaxed) >= configuration.limits.maxConnections {
-            refuse(socket, writer: context.writer)
+            refuse(socket, from: address, .tooManyConnections, detail: "Too many connections", writer: context.writer)
+            return
+        }
+        let client = configuration.limits.maxConnectionsPerClient.map { _ in configuration.clientIdentity.key(address) }
+        if let client, let limit = configuration.limits.maxConnectionsPerClient, !perClient.admit(client, limit: limit) {
+            refuse(socket, from: address, .tooManyConnectionsPerClient,
+                   detail: "Too many connections from this client (at most \(limit) at once)", writer: context.writer)
             return
         }
         changeOpenCount(by: 1)
@@ -162,16 +186,17 @@ public final class HTTPServer: Sendable {
             let tlsSession: TLSSession?
             do { tlsSession = try context.tls.map { try TLSSession(context: $0) } } catch {
                 socket.close()
-                connectionClosed()
+                connectionClosed(client: client)
                 return
             }
             let stream = ByteStream(socket: socket, loop: target.loop, remoteAddress: remote, tls: tlsSession)
             let connection = HTTPConnection(stream: stream, context: context, scheduler: target.scheduler, date: target.date)
-            target.adopt(connection) { [self] in connectionClosed() }
+            target.adopt(connection) { [self] in connectionClosed(client: client) }
         }
     }
 
-    private func connectionClosed() {
+    private func connectionClosed(client: String?) {
+        if let client { perClient.release(client) }
         if changeOpenCount(by: -1) == 0 { finishIfDrained() }
     }
 
@@ -186,7 +211,9 @@ public final class HTTPServer: Sendable {
     }
 
     private func finishIfDrained() {
-        guard open.load(ordering: .relaxed) == 0, state.withLock({ $0.shutdownStarted }) else { return }
+        let (started, deadlinePassed, finished) = state.withLock { ($0.shutdownStarted, $0.deadlinePassed, $0.finished) }
+        // Once finished, a later `shutdown` call completes at once.
+        guard finished || (started && !deadlinePassed && open.load(ordering: .relaxed) == 0) else { return }
         finish()
     }
 
@@ -203,10 +230,12 @@ public final class HTTPServer: Sendable {
         for waiter in waiters { waiter() }
     }
 
-    /// Over the connection limit: a best-effort 503 without reading the request, then close.
-    private func refuse(_ socket: Socket, writer: ResponseWriter) {
-        var bytes = writer.closingProblem(.serviceUnavailable, detail: "Too many connections")
+    /// Over a connection limit: a best-effort 503 without reading the request, then close.
+    private func refuse(_ socket: Socket, from address: SocketAddress, _ reason: Rejection.Reason, detail: String, writer: ResponseWriter) {
+        var bytes = writer.closingProblem(.serviceUnavailable, detail: detail)
         bytes.withUnsafeMutableBytes { _ = socket.write(UnsafeRawBufferPointer($0)) }
         socket.close()
+        observer.requestRejected?(Rejection(
+            status: HTTPStatus.serviceUnavailable.code, reason: reason, detail: detail, remoteAddress: address.description))
     }
 }

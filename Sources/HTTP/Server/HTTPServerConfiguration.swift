@@ -6,6 +6,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// 0 asks the system for a free port; `start()` returns the bound one.
     public var port = 8080
     public var limits = HTTPLimits()
+    /// Whose connections `limits.maxConnectionsPerClient` counts together.
+    public var clientIdentity = ClientIdentity.peerAddress
     public var timeouts = HTTPTimeouts()
     /// TLS for every connection when set (TLS 1.2 minimum by default).
     public var tls: TLSConfiguration?

@@ -1,3 +1,5 @@
+import NetCore
+
 /// Callbacks for observability; they run on event-loop queues, so keep them cheap.
 public struct HTTPServerObserver: Sendable {
     /// After each response (access log, `http_requests_total`, durations).
@@ -5,12 +7,24 @@ public struct HTTPServerObserver: Sendable {
     /// When a connection opens or closes, with the new open-connection count
     /// (calls are serialised, so the last call always carries the current count).
     public var connectionsChanged: (@Sendable (Int) -> Void)?
+    /// When the server answers a request or connection with an error of its own (see `Rejection`).
+    public var requestRejected: (@Sendable (Rejection) -> Void)?
+    /// When accepting pauses because `accept()` fails (descriptors exhausted) and when it resumes.
+    public var acceptPauseChanged: (@Sendable (AcceptPause) -> Void)?
+    /// When a graceful shutdown's deadline passed with connections still open: what was done to them.
+    public var shutdownDeadlineReached: (@Sendable (ShutdownDeadline) -> Void)?
 
     public init(
         requestCompleted: (@Sendable (CompletedRequest) -> Void)? = nil,
-        connectionsChanged: (@Sendable (Int) -> Void)? = nil
+        connectionsChanged: (@Sendable (Int) -> Void)? = nil,
+        requestRejected: (@Sendable (Rejection) -> Void)? = nil,
+        acceptPauseChanged: (@Sendable (AcceptPause) -> Void)? = nil,
+        shutdownDeadlineReached: (@Sendable (ShutdownDeadline) -> Void)? = nil
     ) {
         self.requestCompleted = requestCompleted
         self.connectionsChanged = connectionsChanged
+        self.requestRejected = requestRejected
+        self.acceptPauseChanged = acceptPauseChanged
+        self.shutdownDeadlineReached = shutdownDeadlineReached
     }
 }

@@ -7,7 +7,7 @@ public struct HTTPTimeouts: Sendable {
     public var idle: Duration = .seconds(60)
     /// Pending output making no progress for this long closes the connection.
     public var write: Duration = .seconds(30)
-    /// From the end of the headers to the end of the body.
+    /// From the end of the headers to the end of the body; on expiry 408 then close.
     public var body: Duration = .seconds(30)
 
     public init() {}

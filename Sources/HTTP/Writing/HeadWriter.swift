@@ -1,3 +1,5 @@
+import StreamServiceText
+
 /// Copies the pieces of a message head into memory its caller counted out for them, in both
 /// directions: the server's response heads (`ResponseHeadEncoder`) and the client's request
 /// heads (`HTTPClientRequest`).
@@ -35,8 +37,8 @@ struct HeadWriter {
         string(name)
         byte(58)
         byte(32)
-        // Copied, then the copy checked eight bytes at a time: a byte-by-byte `contains` on
-        // the value cost about 180 instructions a field (callgrind).
+        // Copied, then the copy checked eight bytes at a time: one pass over the value's bytes
+        // and a word test per eight, where a byte-by-byte `contains` first read the value twice.
         let start = at
         string(value)
         if Self.containsLineBreak(UnsafeRawBufferPointer(start: start, count: at - start)) {
@@ -59,24 +61,15 @@ struct HeadWriter {
         return false
     }
 
+    /// A non-negative decimal.
     mutating func decimal(_ value: Int) {
-        let count = Self.decimalCount(value)
-        var rest = value
-        for index in stride(from: count - 1, through: 0, by: -1) {
-            at.storeBytes(of: UInt8(48 + rest % 10), toByteOffset: index, as: UInt8.self)
-            rest /= 10
-        }
+        let count = ASCIIDigits.decimalCount(UInt(value))
+        ASCIIDigits.writeDecimal(UInt(value), count: count, to: at.assumingMemoryBound(to: UInt8.self))
         at += count
     }
 
     /// Digits of a non-negative decimal.
     static func decimalCount(_ value: Int) -> Int {
-        var count = 1
-        var rest = value
-        while rest >= 10 {
-            rest /= 10
-            count += 1
-        }
-        return count
+        ASCIIDigits.decimalCount(UInt(value))
     }
 }

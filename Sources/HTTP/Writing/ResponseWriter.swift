@@ -41,8 +41,8 @@ package struct ResponseWriter: Sendable {
             compressor.compress(&body, headers: &headers, status: response.status, acceptEncoding: request.headers["Accept-Encoding"])
         }
         // 256 bytes for the status line and the fields added here (Date, Server, Content-Length,
-        // X-Request-ID); the handler's own fields counted: /users' head is about 300 bytes, and
-        // a reserve short of it doubled the buffer (7 → 14 KiB) while the body was appended.
+        // X-Request-ID); the handler's own fields counted, so the buffer is grown once: a reserve
+        // short of a head with several handler fields doubled the buffer while the body was appended.
         let handlerFields = headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
         out.reserveCapacity(out.count + 256 + handlerFields + body.count)
         ResponseHeadEncoder.encode(

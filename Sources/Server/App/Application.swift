@@ -38,6 +38,8 @@ public final class Application: Sendable {
         var eventFeed: Disposable?
         var sharedFeed: SharedEventFeed?
         var cacheConnection: RedisConnection?
+        /// The shared upstream budgets' connection (`--client-upstream-rate` with `--redis-url`).
+        var budgetConnection: RedisConnection?
         var feed: PipelineEventFeed?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var stopped = false
@@ -66,7 +68,8 @@ public final class Application: Sendable {
         }
         // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
         let feed = PipelineEventFeed(hub: upstream.hub, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
-        let server = makeServer(upstream: upstream, feed: feed)
+        let ceiling = ConnectionCeiling.clamp(configuration.maxConnections, openFilesLimit: fileLimit)
+        let server = makeServer(upstream: upstream, feed: feed, maxConnections: ceiling.maxConnections)
         let port: Int
         do {
             port = try server.start()
@@ -98,6 +101,9 @@ public final class Application: Sendable {
             "open_files_limit": .stringConvertible(fileLimit),
             "upstream": .string(configuration.upstream?.absoluteString ?? upstream.demoServer?.baseURL.map { "embedded demo at \($0.absoluteString)" } ?? "embedded demo"),
         ])
+        if let warning = ceiling.warning {
+            logger.warning("\(warning)", metadata: ["max_connections": .stringConvertible(ceiling.maxConnections)])
+        }
         // Connects in the background; its log lines come after the address line.
         shared?.start()
         return port
@@ -127,7 +133,7 @@ public final class Application: Sendable {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed) -> HTTPServer {
+    private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed, maxConnections: Int) -> HTTPServer {
         let shutdownFlag = self.shutdownFlag
         let state = self.state
         var readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
@@ -135,28 +141,76 @@ public final class Application: Sendable {
             // Before Redis is first reached the shared feed is not there yet: degraded.
             readiness.eventsStatus = { state.withLock { $0.sharedFeed }?.status ?? SharedEventFeed.degraded }
         }
+        let budget = upstreamBudget()
+        if let quota = upstream.client.configuration.quota {
+            let report = QuotaReport(quota: quota)
+            readiness.quotaStatus = { (budget?.status.map { #","budgets":"\#($0)""# } ?? "") + report.readinessFragment() }
+            metrics.sampleAtScrape(report.sampler(factory: metrics.factory))
+        }
         let router = ServiceRouter(
             metrics: metrics, responder: responder, eventFeed: feed,
             readiness: readiness, userRoutes: upstream.routes(responder: responder),
-            corsOrigins: configuration.corsOrigins
+            corsOrigins: configuration.corsOrigins, access: accessControl(),
+            budget: budget, requestRate: configuration.clientRequestRate.map { LocalRateLimiter<IPAddress>(policy: $0) }
         ).build()
         let accessLog = AccessLog(logger: logger)
-        let observer = HTTPServerObserver(requestCompleted: { request in accessLog.record(request) })
-        return HTTPServer(configuration: serverConfiguration(), router: router, observer: observer, metrics: metrics.http)
+        let events = ServerEventLog(logger: logger)
+        let deadline = configuration.shutdownTimeout
+        let observer = HTTPServerObserver(
+            requestCompleted: { request in accessLog.record(request) },
+            requestRejected: { rejection in events.rejected(rejection) },
+            acceptPauseChanged: { pause in events.acceptPause(pause) },
+            shutdownDeadlineReached: { report in events.deadlineReached(report, deadline: deadline) })
+        return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections), router: router, observer: observer, metrics: metrics.http)
     }
 
-    func serverConfiguration() -> HTTPServerConfiguration {
+    /// Tokens (`--auth-*`) and client identity (`--trusted-proxies`); the key was checked when the configuration was resolved.
+    private func accessControl() -> AccessControl {
+        let auth = configuration.auth
+        return AccessControl(
+            verifier: try? auth?.verifier(), protected: auth?.protected ?? [], cookie: auth?.cookie,
+            proxies: configuration.trustedProxies, factory: metrics.factory)
+    }
+
+    /// `--client-upstream-rate`: shared through Redis (a connection of its own) when there is one.
+    private func upstreamBudget() -> UpstreamBudget? {
+        guard let policy = configuration.clientUpstreamRate else { return nil }
+        guard let url = configuration.redisURL, let connection = try? RedisConnection(configuration: RedisConfiguration(url: url)) else {
+            return UpstreamBudget(policy: policy)
+        }
+        state.withLock { $0.budgetConnection = connection }
+        connection.start()
+        return UpstreamBudget(policy: policy, redis: connection)
+    }
+
+    /// `maxConnections`: `--max-connections` after `ConnectionCeiling` had its say.
+    func serverConfiguration(maxConnections: Int) -> HTTPServerConfiguration {
         var server = HTTPServerConfiguration(host: configuration.host, port: configuration.port)
         server.timeouts.header = configuration.headerTimeout
         server.timeouts.idle = configuration.idleTimeout
+        server.timeouts.body = configuration.bodyTimeout
         server.limits.maxBodyBytes = configuration.maxBodyBytes
-        server.limits.maxConnections = configuration.maxConnections
+        server.limits.maxConnections = maxConnections
+        server.limits.maxConnectionsPerClient = configuration.maxConnectionsPerClient
+        server.clientIdentity = Self.connectionOwner(trusting: configuration.trustedProxies)
         server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
         if configuration.redisURL != nil {
             // Replicas share one feed, so the ids of their requests must not collide there.
             server.requestIDPrefix = "req-\(Self.requestIDScope(configuration.replicaID))-"
         }
         return server
+    }
+
+    /// Whose connections `--max-connections-per-client` counts together: the peer's address, except
+    /// that each connection of a trusted proxy counts on its own, since it carries many clients (who
+    /// are told apart per request, by `clientAddress`, when their limits are checked).
+    static func connectionOwner(trusting proxies: TrustedProxies) -> ClientIdentity {
+        guard !proxies.isEmpty else { return .peerAddress }
+        return ClientIdentity { address in
+            let host = address.host
+            guard let peer = IPAddress(peer: host), proxies.trusts(peer) else { return host }
+            return address.description
+        }
     }
 
     /// What sets this process's generated request ids apart: the replica id, or hostname and pid
@@ -184,13 +238,16 @@ public final class Application: Sendable {
         }
         if alreadyStopped { completion(); return }
         guard shutdownFlag.raise() else { return }
-        let (server, upstream, feed, shared, cacheConnection) = state.withLock { ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection) }
+        let (server, upstream, feed, shared, cacheConnection, budgetConnection) = state.withLock {
+            ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection, $0.budgetConnection)
+        }
         logger.info("shutting down", metadata: ["deadline_s": .stringConvertible(configuration.shutdownTimeout.seconds)])
         let finish: @Sendable () -> Void = { [self] in
             heartbeat.stop()
             feed?.dispose()
             shared?.stop()
             cacheConnection?.close()
+            budgetConnection?.close()
             Task {
                 await upstream?.shutdown()
                 let waiters = state.withLock { state -> [@Sendable () -> Void] in

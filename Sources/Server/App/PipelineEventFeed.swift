@@ -142,6 +142,15 @@ public final class PipelineEventFeed: Sendable {
         }
     }
 
+    /// The pipeline `item` belongs to; clock ticks to `clock`.
+    static func pipeline(of item: Item) -> String {
+        switch item {
+        case .pipeline(let event): event.pipeline
+        case .shared(_, let pipeline, _): pipeline
+        case .clockTick: clockPipeline
+        }
+    }
+
     static func json(_ event: PipelineEvent) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -3,13 +3,17 @@
 public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case host, port, upstream, githubToken
     case demoLatencyMs, demoFailureRate, demoUsers
-    case headerTimeout, idleTimeout, shutdownTimeout
-    case maxBodyBytes, maxConnections, sseHeartbeat, eventsClock
+    case headerTimeout, idleTimeout, shutdownTimeout, bodyTimeout
+    case maxBodyBytes, maxConnections, maxConnectionsPerClient, sseHeartbeat, eventsClock
+    case upstreamTimeout, upstreamRetries, upstreamDeadline
     case tlsCert, tlsKey, logLevel, logFormat
     case demoRateLimit, upstreamCacheBytes
     case upstreamSingleFlight, upstreamGzip
     case corsOrigins
     case redisUrl, replicaId
+    case authJwtSecret, authJwtPublicKey, authProtect, authCookie, authAudience, authIssuer
+    case trustedProxies
+    case clientUpstreamRate, clientUpstreamBurst, clientRequestRate, upstreamReserve
 
     /// The long flag, e.g. `--demo-latency-ms`.
     public var flag: String {

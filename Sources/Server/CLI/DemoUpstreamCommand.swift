@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import DemoUpstream
 import Domain
 #if canImport(FoundationEssentials)
 import FoundationEssentials

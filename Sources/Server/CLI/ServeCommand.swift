@@ -26,9 +26,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Demo upstream: number of users. [env: DEMO_USERS] (default: 1000)") var demoUsers: String?
     @Option(help: "Seconds a client may take to send a request's headers. [env: HEADER_TIMEOUT] (default: 10)") var headerTimeout: String?
     @Option(help: "Seconds an idle keep-alive connection stays open. [env: IDLE_TIMEOUT] (default: 60)") var idleTimeout: String?
-    @Option(help: "Seconds graceful shutdown may take before connections are cut. [env: SHUTDOWN_TIMEOUT] (default: 8)") var shutdownTimeout: String?
+    @Option(help: "Seconds graceful shutdown may take; then requests still waiting get 503 and connections are closed. [env: SHUTDOWN_TIMEOUT] (default: 8)") var shutdownTimeout: String?
+    @Option(help: "Seconds a client may take to send a request's body once its headers are in; then 408. [env: BODY_TIMEOUT] (default: 30)") var bodyTimeout: String?
     @Option(help: "Largest accepted request body in bytes. [env: MAX_BODY_BYTES] (default: 1048576)") var maxBodyBytes: String?
-    @Option(help: "Most connections open at once. [env: MAX_CONNECTIONS] (default: 16384)") var maxConnections: String?
+    @Option(help: "Most connections open at once; lowered at start to what the open-files limit allows. [env: MAX_CONNECTIONS] (default: 16384)") var maxConnections: String?
+    @Option(help: "Most connections open at once from one client address; 0 = no cap. [env: MAX_CONNECTIONS_PER_CLIENT] (default: 0)") var maxConnectionsPerClient: String?
+    @Option(help: "Seconds one upstream attempt may take before it is retried. [env: UPSTREAM_TIMEOUT] (default: 5)") var upstreamTimeout: String?
+    @Option(help: "Upstream attempts repeated after a connection error, timeout, 5xx or 429. [env: UPSTREAM_RETRIES] (default: 6)") var upstreamRetries: String?
+    @Option(help: "Seconds one upstream call may take in all, retries and back-off included; then 504. [env: UPSTREAM_DEADLINE] (default: 10)") var upstreamDeadline: String?
     @Option(help: "Seconds between heartbeat comments on an idle event stream. [env: SSE_HEARTBEAT] (default: 15)") var sseHeartbeat: String?
     @Option(help: "Seconds between `tick K` broadcasts on /events (pipeline `clock`); 0 = none. [env: EVENTS_CLOCK] (default: 0)") var eventsClock: String?
     @Option(help: "PEM certificate chain; enables TLS (1.2+) with --tls-key. [env: TLS_CERT]") var tlsCert: String?
@@ -42,20 +47,38 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Origins whose pages may read the API (CORS), comma-separated, e.g. https://app.example,http://localhost:3000; * for any. [env: CORS_ORIGINS] (default: none)") var corsOrigins: String?
     @Option(help: "Share /events with every replica using this Redis: redis://[user:password@]host:port[/db] or rediss://…; absent = in-process feed. [env: REDIS_URL]") var redisUrl: String?
     @Option(help: "Names this replica in shared events. [env: REPLICA_ID] (default: hostname:port)") var replicaId: String?
+    @Option(help: "HS256 secret (32+ bytes) that verifies bearer tokens; enables access control. [env: AUTH_JWT_SECRET]") var authJwtSecret: String?
+    @Option(help: "PEM public key file (EC P-256 for ES256, RSA for RS256) that verifies bearer tokens. [env: AUTH_JWT_PUBLIC_KEY]") var authJwtPublicKey: String?
+    @Option(help: "What needs a token: events, metrics, users (comma-separated), all or none. [env: AUTH_PROTECT] (default: none)") var authProtect: String?
+    @Option(help: "Cookie that may carry the token (a browser's EventSource cannot send headers). [env: AUTH_COOKIE]") var authCookie: String?
+    @Option(help: "Tokens must name this audience (aud). [env: AUTH_AUDIENCE]") var authAudience: String?
+    @Option(help: "Tokens must come from this issuer (iss). [env: AUTH_ISSUER]") var authIssuer: String?
+    @Option(help: "Proxies (CIDRs, comma-separated) whose X-Forwarded-For/Forwarded names the client. [env: TRUSTED_PROXIES] (default: none)") var trustedProxies: String?
+    @Option(help: "Upstream requests a client (token sub, else address) may cause, e.g. 120/m; cached answers are free. [env: CLIENT_UPSTREAM_RATE] (default: unlimited)") var clientUpstreamRate: String?
+    @Option(help: "Upstream requests a client may cause at once. [env: CLIENT_UPSTREAM_BURST] (default: the rate's count)") var clientUpstreamBurst: String?
+    @Option(help: "Requests a client address may send to any route, e.g. 20/s. [env: CLIENT_REQUEST_RATE] (default: unlimited)") var clientRequestRate: String?
+    @Option(help: "Upstream requests kept back: at this x-ratelimit-remaining, uncached work gets 503 until the reset. [env: UPSTREAM_RESERVE] (default: 10 % of the reported limit)") var upstreamReserve: String?
 
     /// The options given on the command line, by setting.
     var flags: [ConfigurationSetting: String] {
         let values: [(ConfigurationSetting, String?)] = [
             (.host, host), (.port, port), (.upstream, upstream), (.githubToken, githubToken),
             (.demoLatencyMs, demoLatencyMs), (.demoFailureRate, demoFailureRate), (.demoUsers, demoUsers),
-            (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.shutdownTimeout, shutdownTimeout),
-            (.maxBodyBytes, maxBodyBytes), (.maxConnections, maxConnections), (.sseHeartbeat, sseHeartbeat), (.eventsClock, eventsClock),
+            (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.shutdownTimeout, shutdownTimeout), (.bodyTimeout, bodyTimeout),
+            (.maxBodyBytes, maxBodyBytes), (.maxConnections, maxConnections), (.maxConnectionsPerClient, maxConnectionsPerClient),
+            (.sseHeartbeat, sseHeartbeat), (.eventsClock, eventsClock),
+            (.upstreamTimeout, upstreamTimeout), (.upstreamRetries, upstreamRetries), (.upstreamDeadline, upstreamDeadline),
             (.tlsCert, tlsCert), (.tlsKey, tlsKey), (.logLevel, logLevel), (.logFormat, logFormat),
             (.demoRateLimit, demoRateLimit), (.upstreamCacheBytes, upstreamCacheBytes),
             (.upstreamSingleFlight, upstreamSingleFlight),
             (.upstreamGzip, upstreamGzip),
             (.corsOrigins, corsOrigins),
             (.redisUrl, redisUrl), (.replicaId, replicaId),
+            (.authJwtSecret, authJwtSecret), (.authJwtPublicKey, authJwtPublicKey), (.authProtect, authProtect),
+            (.authCookie, authCookie), (.authAudience, authAudience), (.authIssuer, authIssuer),
+            (.trustedProxies, trustedProxies),
+            (.clientUpstreamRate, clientUpstreamRate), (.clientUpstreamBurst, clientUpstreamBurst),
+            (.clientRequestRate, clientRequestRate), (.upstreamReserve, upstreamReserve),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Domain
 import Logging
 import NetCore
 import Redis
@@ -43,8 +44,18 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var idleTimeout: Duration = .seconds(60)
     /// Docker sends SIGKILL 10 s after SIGTERM, so draining must fit well inside that.
     public var shutdownTimeout: Duration = .seconds(8)
+    public var bodyTimeout: Duration = .seconds(30)
     public var maxBodyBytes = 1 << 20
     public var maxConnections = 16_384
+    /// Connections one client address may hold open; nil = no cap (clients behind a NAT share an address).
+    public var maxConnectionsPerClient: Int?
+    /// One upstream attempt; then it is retried.
+    public var upstreamTimeout: Duration = .seconds(5)
+    /// Attempts repeated after a retryable failure (see `RetryPolicy`).
+    public var upstreamRetries = RetryPolicy().maxRetries
+    /// One upstream call in all, retries and back-off included: most HTTP clients give up after
+    /// about 10 s, so an answer later than that would go to nobody.
+    public var upstreamDeadline: Duration = .seconds(10)
     public var sseHeartbeat: Duration = .seconds(15)
     /// Publish a `tick K` broadcast on `/events` this often; nil = never.
     public var eventsClock: Duration?
@@ -57,6 +68,16 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var redisURL: RedisURL?
     /// Names this replica in shared events; nil = hostname:port.
     public var replicaID: String?
+    /// Bearer-token access control; nil = off (the demo stays one command).
+    public var auth: AuthSettings?
+    /// Proxies whose forwarding headers name the client; none by default.
+    public var trustedProxies: TrustedProxies = .none
+    /// Each client's budget of upstream requests; nil = unlimited (the demo's default).
+    public var clientUpstreamRate: RatePolicy?
+    /// Each client address's cap on requests to any route; nil = none.
+    public var clientRequestRate: RatePolicy?
+    /// Upstream requests kept back from clients; nil = a tenth of the limit the upstream reports.
+    public var upstreamReserve: Int?
 
     public init() {}
 
@@ -83,8 +104,15 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.headerTimeout = try reader.seconds(.headerTimeout, allowZero: false) ?? configuration.headerTimeout
         configuration.idleTimeout = try reader.seconds(.idleTimeout, allowZero: false) ?? configuration.idleTimeout
         configuration.shutdownTimeout = try reader.seconds(.shutdownTimeout, allowZero: true) ?? configuration.shutdownTimeout
+        configuration.bodyTimeout = try reader.seconds(.bodyTimeout, allowZero: false) ?? configuration.bodyTimeout
         configuration.maxBodyBytes = try reader.integer(.maxBodyBytes, in: 0...(1 << 40)) ?? configuration.maxBodyBytes
         configuration.maxConnections = try reader.integer(.maxConnections, in: 1...1_000_000) ?? configuration.maxConnections
+        if let perClient = try reader.integer(.maxConnectionsPerClient, in: 0...1_000_000), perClient > 0 {
+            configuration.maxConnectionsPerClient = perClient
+        }
+        configuration.upstreamTimeout = try reader.seconds(.upstreamTimeout, allowZero: false) ?? configuration.upstreamTimeout
+        configuration.upstreamRetries = try reader.integer(.upstreamRetries, in: 0...100) ?? configuration.upstreamRetries
+        configuration.upstreamDeadline = try reader.seconds(.upstreamDeadline, allowZero: false) ?? configuration.upstreamDeadline
         configuration.sseHeartbeat = try reader.seconds(.sseHeartbeat, allowZero: false) ?? configuration.sseHeartbeat
         if let clock = try reader.seconds(.eventsClock, allowZero: true), clock > .zero {
             configuration.eventsClock = clock
@@ -95,6 +123,21 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.corsOrigins = try reader.corsOrigins(.corsOrigins) ?? configuration.corsOrigins
         configuration.redisURL = try reader.redisURL(.redisUrl)
         configuration.replicaID = try reader.replicaID(.replicaId)
+        configuration.auth = try reader.authSettings()
+        if configuration.auth?.cookie != nil, configuration.corsOrigins == .any, let found = reader.raw(.corsOrigins) {
+            // A cookie sent cross-origin needs the page's own origin echoed: * with a cookie would let every site read as the user.
+            throw ConfigurationError(.corsOrigins, value: found.value, reason: "* cannot be used with \(ConfigurationSetting.authCookie.flag); list the origins whose pages may send the cookie", fromEnvironment: found.fromEnvironment)
+        }
+        configuration.trustedProxies = try reader.trustedProxies(.trustedProxies) ?? configuration.trustedProxies
+        configuration.clientUpstreamRate = try reader.rate(.clientUpstreamRate, name: "upstream")
+        if let burst = try reader.integer(.clientUpstreamBurst, in: 1...1_000_000) {
+            guard configuration.clientUpstreamRate != nil else {
+                throw ConfigurationError(.clientUpstreamBurst, value: nil, reason: "needs \(ConfigurationSetting.clientUpstreamRate.flag)")
+            }
+            configuration.clientUpstreamRate?.burst = burst
+        }
+        configuration.clientRequestRate = try reader.rate(.clientRequestRate, name: "requests")
+        configuration.upstreamReserve = try reader.integer(.upstreamReserve, in: 0...10_000_000)
         return configuration
     }
 
@@ -206,6 +249,69 @@ private struct SettingReader {
             return try CORSOrigins.parse(found.value)
         } catch {
             throw failure(setting, found, error.reason)
+        }
+    }
+
+    /// `--auth-jwt-secret` or `--auth-jwt-public-key` (not both), the key checked now so a bad one
+    /// stops the start; the other `--auth-*` flags need one of them.
+    func authSettings() throws(ConfigurationError) -> AuthSettings? {
+        let secret = raw(.authJwtSecret), publicKey = raw(.authJwtPublicKey)
+        let key: AuthSettings.Key
+        switch (secret, publicKey) {
+        case (let secret?, nil):
+            key = .secret(secret.value)
+        case (nil, let file?):
+            try requireReadableFile(.authJwtPublicKey, file)
+            key = .publicKeyFile(file.value)
+        case (_?, let file?):
+            throw ConfigurationError(.authJwtPublicKey, value: nil, reason: "give a secret or a public key, not both (\(ConfigurationSetting.authJwtSecret.flag) is set too)", fromEnvironment: file.fromEnvironment)
+        case (nil, nil):
+            for setting in [ConfigurationSetting.authProtect, .authCookie, .authAudience, .authIssuer] {
+                if let found = raw(setting) {
+                    throw ConfigurationError(setting, value: nil, reason: "needs \(ConfigurationSetting.authJwtSecret.flag) or \(ConfigurationSetting.authJwtPublicKey.flag)", fromEnvironment: found.fromEnvironment)
+                }
+            }
+            return nil
+        }
+        var settings = AuthSettings(key: key)
+        if let found = raw(.authProtect) {
+            guard let areas = ProtectedArea.parse(found.value) else {
+                throw failure(.authProtect, found, "expected events, metrics, users (comma-separated), all or none")
+            }
+            settings.protected = areas
+        }
+        if let found = raw(.authCookie) {
+            let name = found.value.trimmingWhitespace()
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0)) }) else {
+                throw failure(.authCookie, found, "expected a cookie name (letters, digits and !#$%&'*+-.^_`|~), e.g. access_token")
+            }
+            settings.cookie = name
+        }
+        settings.audience = string(.authAudience)?.trimmingWhitespace()
+        settings.issuer = string(.authIssuer)?.trimmingWhitespace()
+        do {
+            _ = try settings.verifier()
+        } catch {
+            let setting: ConfigurationSetting = secret == nil ? .authJwtPublicKey : .authJwtSecret
+            // A secret is never echoed.
+            throw ConfigurationError(setting, value: secret == nil ? publicKey?.value : nil, reason: error.description, fromEnvironment: (secret ?? publicKey)?.fromEnvironment ?? false)
+        }
+        return settings
+    }
+
+    func rate(_ setting: ConfigurationSetting, name: String) throws(ConfigurationError) -> RatePolicy? {
+        guard let found = raw(setting) else { return nil }
+        guard let policy = RatePolicy.parse(found.value, name: name) else {
+            throw failure(setting, found, "expected a count per s, m or h, e.g. 120/m")
+        }
+        return policy
+    }
+
+    func trustedProxies(_ setting: ConfigurationSetting) throws(ConfigurationError) -> TrustedProxies? {
+        guard let found = raw(setting) else { return nil }
+        switch TrustedProxies.parse(found.value) {
+        case .success(let proxies): return proxies
+        case .failure(let error): throw failure(setting, found, error.reason)
         }
     }
 

@@ -20,10 +20,11 @@ public struct AccessLog: Sendable {
             "status": .stringConvertible(request.status),
             "bytes": .stringConvertible(request.bodyBytes),
             "duration_ms": .stringConvertible(milliseconds),
-            "request_id": .string(request.requestID),
+            // A token in the query or chosen as the request id is never written (SecretRedaction).
+            "request_id": .string(SecretRedaction.requestID(request.requestID)),
             "remote": .string(request.remoteAddress),
         ]
         if !request.completed { metadata["aborted"] = .stringConvertible(true) }
-        logger.info("\(request.method.rawValue) \(request.target) \(request.status)", metadata: metadata)
+        logger.info("\(request.method.rawValue) \(SecretRedaction.target(request.target)) \(request.status)", metadata: metadata)
     }
 }

@@ -6,8 +6,9 @@ import Logging
 /// text: `2025-01-31T12:00:00.123Z info http: GET /health 200 bytes=15 status=200`
 /// json: `{"time":"2025-01-31T12:00:00.123Z","level":"info","logger":"http","message":"…","bytes":15,…}`
 ///
-/// Metadata keys are sorted so lines are stable; line breaks inside values are
-/// escaped, so one event is always exactly one line.
+/// Metadata keys are sorted so lines are stable; line breaks and other control
+/// characters inside values are escaped (`LogText`), so one event is always exactly
+/// one line and nothing from a request reaches a terminal as a control sequence.
 public struct LogLineFormatter: Sendable {
     public let format: ServiceConfiguration.LogFormat
 
@@ -19,15 +20,15 @@ public struct LogLineFormatter: Sendable {
         let keys = metadata.keys.sorted()
         switch format {
         case .text:
-            var out = "\(time) \(level.rawValue) \(label): \(Self.oneLine(message))"
+            var out = "\(time) \(level.rawValue) \(label): \(LogText.escaped(message, quoted: false))"
             for key in keys {
                 out += " \(key)=\(Self.textValue(metadata[key]!))"
             }
             return out
         case .json:
-            var out = "{\"time\":\"\(time)\",\"level\":\"\(level.rawValue)\",\"logger\":\(JSONString.quote(label)),\"message\":\(JSONString.quote(message))"
+            var out = "{\"time\":\"\(time)\",\"level\":\"\(level.rawValue)\",\"logger\":\(Self.quoted(label)),\"message\":\(Self.quoted(message))"
             for key in keys where !Self.reservedKeys.contains(key) {
-                out += ",\(JSONString.quote(key)):\(Self.jsonValue(metadata[key]!))"
+                out += ",\(Self.quoted(key)):\(Self.jsonValue(metadata[key]!))"
             }
             return out + "}"
         }
@@ -35,20 +36,19 @@ public struct LogLineFormatter: Sendable {
 
     private static let reservedKeys: Set<String> = ["time", "level", "logger", "message"]
 
-    static func oneLine(_ text: String) -> String {
-        guard text.contains(where: { $0.isNewline }) else { return text }
-        return text.replacing("\r\n", with: "\\n").replacing("\n", with: "\\n").replacing("\r", with: "\\r")
+    /// A JSON string of `text`; valid JSON that decodes to `text`, with no control character raw.
+    private static func quoted(_ text: String) -> String {
+        LogText.escaped(text, quoted: true)
     }
 
     private static func textValue(_ value: Logger.MetadataValue) -> String {
         switch value {
         case .string(let text):
-            let single = oneLine(text)
-            return single.isEmpty || single.contains(" ") || single.contains("\"") ? JSONString.quote(single) : single
+            return text.isEmpty || text.contains(" ") || text.contains("\"") ? quoted(text) : LogText.escaped(text, quoted: false)
         case .stringConvertible(let convertible):
             return textValue(.string(convertible.description))
         case .array, .dictionary:
-            return JSONString.quote(oneLine(value.description))
+            return quoted(value.description)
         }
     }
 
@@ -56,16 +56,16 @@ public struct LogLineFormatter: Sendable {
     private static func jsonValue(_ value: Logger.MetadataValue) -> String {
         switch value {
         case .string(let text):
-            return JSONString.quote(text)
+            return quoted(text)
         case .stringConvertible(let convertible):
             if convertible is any BinaryInteger || convertible is Double || convertible is Bool {
                 return convertible.description
             }
-            return JSONString.quote(convertible.description)
+            return quoted(convertible.description)
         case .array(let values):
             return "[" + values.map(jsonValue).joined(separator: ",") + "]"
         case .dictionary(let entries):
-            return "{" + entries.keys.sorted().map { "\(JSONString.quote($0)):\(jsonValue(entries[$0]!))" }.joined(separator: ",") + "}"
+            return "{" + entries.keys.sorted().map { "\(quoted($0)):\(jsonValue(entries[$0]!))" }.joined(separator: ",") + "}"
         }
     }
 }

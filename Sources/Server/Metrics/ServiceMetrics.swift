@@ -25,6 +25,9 @@ public final class ServiceMetrics: Sendable {
             HTTPMetrics.durationName, help: "Time from a request's arrival to its last response byte, by route pattern.",
             buckets: HTTPMetrics.durationBuckets),
         MetricDescription(HTTPMetrics.connectionsName, help: "Client connections currently open."),
+        MetricDescription(HTTPMetrics.rejectionsName, help: "Requests and connections the server answered itself with an error, by status and reason."),
+        MetricDescription(HTTPMetrics.acceptPausesName, help: "Times accepting paused because accept() failed (descriptors exhausted)."),
+        MetricDescription(HTTPMetrics.acceptPausedName, help: "1 while accepting is paused after accept() failed."),
         MetricDescription(sseSubscribersName, help: "Server-Sent Events responses currently streaming."),
         MetricDescription(liveSubscriptionsName, help: "Stream subscriptions alive in the process (Streams leak check)."),
         MetricDescription(UpstreamMetrics.requestsName, help: "Upstream HTTP attempts by outcome."),
@@ -35,7 +38,7 @@ public final class ServiceMetrics: Sendable {
         MetricDescription(UpstreamMetrics.cacheMissesName, help: "Upstream GETs sent without a cached answer."),
         MetricDescription(UpstreamMetrics.cacheRevalidationsName, help: "Conditional upstream GETs sent for a cached answer."),
         MetricDescription(UpstreamMetrics.coalescedName, help: "Upstream GETs that joined an identical request in flight."),
-    ] + SharedFeedMetrics.descriptions
+    ] + SharedFeedMetrics.descriptions + AccessControl.descriptions + QuotaReport.descriptions
 
     public let registry: PrometheusCollectorRegistry
     public let factory: DescribedPrometheusFactory

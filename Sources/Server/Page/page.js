@@ -8,6 +8,8 @@
   const MAX_RUNS = 40;
   // A run shorter than this still spreads its marbles over the lane.
   const MIN_SPAN_MS = 20;
+  // Room between two marbles moved apart: a data marble's 1 px ring on each side.
+  const MARBLE_GAP_PX = 2;
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, props = {}, children = []) => {
@@ -22,8 +24,6 @@
   const runs = new Map(); // requestId → run
   const queued = [];
   let paused = false;
-  let lastEventId = null;
-  let source = null;
 
   function setStatus(state, text) {
     const status = $('feed-status');
@@ -37,32 +37,44 @@
     notice.hidden = false;
   }
 
+  // One /events connection for all of this page's tabs (page-feed.js says why): a SharedWorker
+  // holds it where the browser has them, else this tab opens its own.
   function connect() {
-    source = new EventSource('/events');
-    source.addEventListener('open', () => {
-      setStatus('open', lastEventId
-        ? `Connected to /events — resumed after event ${lastEventId}.`
+    if (typeof SharedWorker === 'function') {
+      const worker = new SharedWorker('/page-feed.js', { name: 'stream-service-events' });
+      worker.port.addEventListener('message', (message) => onFeedMessage(message.data));
+      worker.port.start();
+      addEventListener('pagehide', () => worker.port.postMessage({ type: 'leave' }));
+      addEventListener('pageshow', (event) => { if (event.persisted) worker.port.postMessage({ type: 'join' }); });
+    } else {
+      openEventFeed(onFeedMessage);
+    }
+  }
+
+  function onFeedMessage(message) {
+    if (message.type === 'event') onPipelineEvent(message);
+    else if (message.type === 'reset') onReset(message);
+    else if (message.type === 'status') onFeedStatus(message);
+  }
+
+  function onFeedStatus({ state, resumedAfter }) {
+    if (state === 'open') {
+      setStatus('open', resumedAfter
+        ? `Connected to /events — resumed after event ${resumedAfter}.`
         : 'Connected to /events — live.');
-    });
-    source.addEventListener('error', (event) => {
-      if (event instanceof MessageEvent) { onPipelineEvent(event); return; }
-      if (source.readyState === EventSource.CLOSED) {
-        // The browser gave up (e.g. the server answered something other than an event stream).
-        setStatus('reconnecting', 'The feed closed; connecting again in 3 s…');
-        setTimeout(connect, 3000);
-      } else {
-        setStatus('reconnecting', lastEventId
-          ? `Connection lost; reconnecting, to resume after event ${lastEventId}…`
-          : 'Connection lost; reconnecting…');
-      }
-    });
-    for (const kind of KINDS) if (kind !== 'error') source.addEventListener(kind, onPipelineEvent);
-    source.addEventListener('reset', onReset);
-    source.addEventListener('shutdown', () => setStatus('reconnecting', 'The server is shutting down; the browser will reconnect.'));
+    } else if (state === 'closed') {
+      // The browser gave up (e.g. the server answered something other than an event stream).
+      setStatus('reconnecting', 'The feed closed; connecting again in 3 s…');
+    } else if (state === 'reconnecting') {
+      setStatus('reconnecting', resumedAfter
+        ? `Connection lost; reconnecting, to resume after event ${resumedAfter}…`
+        : 'Connection lost; reconnecting…');
+    } else if (state === 'shutdown') {
+      setStatus('reconnecting', 'The server is shutting down; the browser will reconnect.');
+    }
   }
 
   function onPipelineEvent(message) {
-    lastEventId = message.lastEventId || lastEventId;
     let event;
     try { event = JSON.parse(message.data); } catch { return; }
     if (paused) {
@@ -76,8 +88,7 @@
   function onReset(message) {
     let oldest = '?';
     try { oldest = JSON.parse(message.data).oldestAvailableId; } catch { /* keep '?' */ }
-    const missed = lastEventId ? `after event ${lastEventId}` : 'before this connection';
-    lastEventId = message.lastEventId || lastEventId;
+    const missed = message.missedAfter ? `after event ${message.missedAfter}` : 'before this connection';
     showNotice(`Reset: the server no longer has the events ${missed} (it restarted, or they left its replay buffer); ` +
       `the oldest it still has is ${oldest}. Events from there on follow.`);
     for (const run of runs.values()) {
@@ -105,7 +116,7 @@
     const article = el('article', { className: 'run' }, [el('header', {}, [title, info]), lanes, log]);
     article.dataset.pipeline = event.pipeline;
     article.dataset.requestId = event.requestId;
-    run = { article, lanes: new Map(), lanesBox: lanes, rows, info, start: time, span: MIN_SPAN_MS, counts: {}, events: 0, requestId: event.requestId };
+    run = { article, lanes: new Map(), lanesBox: lanes, rows, info, start: time, span: MIN_SPAN_MS, duration: 0, counts: {}, events: 0, requestId: event.requestId };
     runs.set(event.requestId, run);
     lanesBox.prepend(article);
     while (runs.size > MAX_RUNS) {
@@ -134,16 +145,17 @@
     const time = Date.parse(event.timestamp);
     const run = runFor(event, time);
     const t = Math.max(0, time - run.start);
-    if (t > run.span) {
-      run.span = t;
-    }
+    run.duration = Math.max(run.duration, t);
+    run.span = Math.max(run.span, t);
     run.article.style.setProperty('--span', String(run.span));
     const track = laneFor(run, event.stage);
     const label = `${event.kind} at +${t} ms${event.detail ? ': ' + event.detail : ''}`;
     const marble = el('span', { className: `marble ${event.kind}`, title: `${event.stage} — ${label}` });
     marble.style.setProperty('--t', String(t));
     marble.dataset.kind = event.kind;
+    marble.dataset.t = String(t);
     track.append(marble);
+    layOut(run);
     track.counts[event.kind] = (track.counts[event.kind] || 0) + 1;
     track.setAttribute('aria-label', `Stage ${event.stage}: ` +
       KINDS.filter((k) => track.counts[k]).map((k) => `${track.counts[k]} ${k}`).join(', '));
@@ -151,8 +163,36 @@
     run.events += 1;
     const outcome = run.counts.error ? ` · ${run.counts.error} error${run.counts.error > 1 ? 's' : ''}` : '';
     const retries = run.counts.retry ? ` · ${run.counts.retry} retr${run.counts.retry > 1 ? 'ies' : 'y'}` : '';
-    run.info.textContent = `request ${run.requestId} · ${run.events} events over ${t > 0 ? run.span : 0} ms${outcome}${retries}`;
+    // The run's real length, from its first event to its last (timestamps are whole milliseconds);
+    // the lanes may be drawn over a longer span, so that a 2 ms run is still readable.
+    const took = run.duration > 0 ? `over ${run.duration} ms` : 'within 1 ms';
+    run.info.textContent = `request ${run.requestId} · ${run.events} events ${took}${outcome}${retries}`;
     run.rows.append(el('tr', {}, [event.id, t, event.stage, event.kind, event.detail || ''].map((v) => el('td', { textContent: String(v) }))));
+  }
+
+  // Places each shown marble of each lane at its time, then moves apart the ones that would
+  // overlap (several events in one millisecond are common: a subscribe, its data and its end),
+  // keeping their order, so every ▲ and □ stays visible; the title keeps the exact time.
+  function layOut(run) {
+    for (const track of run.lanes.values()) {
+      const width = track.clientWidth;
+      const shown = [...track.querySelectorAll('.marble')].filter((m) => m.offsetWidth > 0)
+        .sort((a, b) => Number(a.dataset.t) - Number(b.dataset.t)); // stable: same time, order of arrival
+      if (width === 0 || shown.length === 0) continue; // hidden: laid out when shown again
+      const size = shown.map((m) => m.offsetWidth + MARBLE_GAP_PX);
+      const left = shown.map((m, i) => Math.max(0, width - size[i]) * Number(m.dataset.t) / run.span);
+      for (let i = 1; i < left.length; i += 1) left[i] = Math.max(left[i], left[i - 1] + size[i - 1]);
+      // Pushed past the end: pull back from the right, as far as the start allows.
+      for (let i = left.length - 1; i >= 0; i -= 1) {
+        const limit = i === left.length - 1 ? width - size[i] : left[i + 1] - size[i];
+        left[i] = Math.max(0, Math.min(left[i], limit));
+      }
+      shown.forEach((m, i) => { m.style.left = `${left[i]}px`; });
+    }
+  }
+
+  function layOutAll() {
+    for (const run of runs.values()) layOut(run);
   }
 
   function applyPipelineFilter(run) {
@@ -166,8 +206,14 @@
     }
   }
 
-  $('filter-pipeline').addEventListener('change', () => { for (const run of runs.values()) applyPipelineFilter(run); });
-  for (const box of document.querySelectorAll('input[name=kind]')) box.addEventListener('change', applyKindFilter);
+  $('filter-pipeline').addEventListener('change', () => {
+    for (const run of runs.values()) applyPipelineFilter(run);
+    layOutAll();
+  });
+  for (const box of document.querySelectorAll('input[name=kind]')) {
+    box.addEventListener('change', () => { applyKindFilter(); layOutAll(); });
+  }
+  addEventListener('resize', layOutAll);
   $('pause').addEventListener('click', () => {
     paused = !paused;
     $('pause').setAttribute('aria-pressed', String(paused));
@@ -191,39 +237,97 @@
   const feeds = {};
 
   function loadColumn(mode, params) {
-    feeds[mode]?.close();
+    feeds[mode]?.abort();
     const list = $(`${mode}-users`);
     const summary = $(`${mode}-summary`);
     list.replaceChildren();
     summary.textContent = 'Loading…';
+    delete summary.dataset.state;
     const query = new URLSearchParams({ ...params, avatars: mode, embed: 'data-uri' });
     const started = performance.now();
     let landed = 0;
-    const feed = new EventSource(`/users/stream?${query}`);
-    feeds[mode] = feed;
+    const run = new AbortController();
+    feeds[mode] = run;
     const elapsed = () => Math.round(performance.now() - started);
-    feed.addEventListener('user', (message) => {
-      const user = JSON.parse(message.data);
-      landed += 1;
-      list.append(el('li', {}, [userButton(user, landed, elapsed())]));
-      summary.textContent = `${landed} landed after ${elapsed()} ms…`;
+    const on = {
+      user(data) {
+        const user = JSON.parse(data);
+        landed += 1;
+        list.append(el('li', {}, [userButton(user, landed, elapsed())]));
+        summary.textContent = `${landed} landed after ${elapsed()} ms…`;
+      },
+      error(data) {
+        list.append(el('li', {}, [failedUser(JSON.parse(data))]));
+      },
+      end(data) {
+        const result = JSON.parse(data);
+        summary.textContent = `${result.users} users, ${result.errors} errors — ${result.elapsedMs} ms on the server, ${elapsed()} ms here.`;
+      },
+      shutdown() {
+        run.abort();
+        summary.textContent = 'The server shut down mid-stream.';
+      },
+    };
+    readEventStream(`/users/stream?${query}`, run.signal, (type, data) => on[type]?.(data)).catch((error) => {
+      if (run.signal.aborted) return; // a newer load, or the shutdown event, ended this one
+      summary.dataset.state = 'failed';
+      summary.textContent = error instanceof Problem
+        ? `× ${error.status} ${error.title}: ${error.detail}`
+        : `The stream failed after ${elapsed()} ms: ${error.message}`;
     });
-    feed.addEventListener('error', (message) => {
-      if (!(message instanceof MessageEvent)) {
-        // The connection failed before `end`: stop, or EventSource would start the run again.
-        feed.close();
-        summary.textContent = `The stream failed after ${elapsed()} ms.`;
-        return;
+  }
+
+  // An answer that is not the event stream asked for: its RFC 9457 problem, or the bare status.
+  class Problem extends Error {
+    constructor(status, title, detail) {
+      super(`${status} ${title}: ${detail}`);
+      Object.assign(this, { status, title, detail });
+    }
+
+    static async of(response) {
+      const type = response.headers.get('Content-Type') || '';
+      if (type.startsWith('application/problem+json')) {
+        try {
+          const problem = await response.json();
+          return new Problem(problem.status ?? response.status, problem.title ?? response.statusText, problem.detail ?? '');
+        } catch { /* not the JSON it claims to be: the status will do */ }
       }
-      const failure = JSON.parse(message.data);
-      list.append(el('li', {}, [failedUser(failure)]));
-    });
-    feed.addEventListener('end', (message) => {
-      feed.close();
-      const result = JSON.parse(message.data);
-      summary.textContent = `${result.users} users, ${result.errors} errors — ${result.elapsedMs} ms on the server, ${elapsed()} ms here.`;
-    });
-    feed.addEventListener('shutdown', () => { feed.close(); summary.textContent = 'The server shut down mid-stream.'; });
+      return new Problem(response.status, response.statusText || 'HTTP error', `the server answered ${type || 'without a type'}`);
+    }
+  }
+
+  // Reads a Server-Sent Events answer with fetch, calling `onEvent(type, data)` per event, until it
+  // ends. Not an EventSource: an EventSource hides any answer that is not an event stream, so a
+  // 400 problem (an out-of-range Since) showed only as "the stream failed"; and a run that
+  // broke is not to be started again by a reconnect anyway.
+  async function readEventStream(url, signal, onEvent) {
+    const response = await fetch(url, { signal, headers: { Accept: 'text/event-stream' } });
+    if (!response.ok || !(response.headers.get('Content-Type') || '').startsWith('text/event-stream')) {
+      throw await Problem.of(response);
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      // An event ends at a blank line (the service writes LF line ends).
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let type = 'message';
+        const data = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith(':')) continue; // a heartbeat comment
+          const colon = line.indexOf(':');
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const text = colon < 0 ? '' : line.slice(line[colon + 1] === ' ' ? colon + 2 : colon + 1);
+          if (field === 'event') type = text;
+          else if (field === 'data') data.push(text);
+        }
+        if (data.length > 0) onEvent(type, data.join('\n'));
+      }
+    }
   }
 
   function userButton(user, order, ms) {

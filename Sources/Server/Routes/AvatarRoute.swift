@@ -9,9 +9,9 @@ struct AvatarRoute: Sendable {
     let pipeline: AvatarPipeline
     let hub: PipelineEventHub
 
-    func handle(_ request: Request) -> DataStream<Response> {
+    func handle(_ request: Request, usage: UpstreamUsage? = nil) -> DataStream<Response> {
         let login = request.pathParameters["login"] ?? ""
-        let trace = PipelineTrace(hub: hub, pipeline: AvatarPipeline.name, requestId: request.id)
+        let trace = PipelineTrace(hub: hub, pipeline: AvatarPipeline.name, requestId: request.id, usage: usage)
         let ifNoneMatch = request.headers["If-None-Match"]
         return pipeline.avatar(login: login, trace: trace)
             .map { image in Self.response(for: image, ifNoneMatch: ifNoneMatch) }

@@ -13,4 +13,15 @@ struct MetricsRoute: Sendable {
             DataStream.just(Response(status: .ok, headers: ["Content-Type": Self.contentType], body: .bytes(metrics.scrape())))
         }
     }
+
+    /// Behind `--auth-protect metrics`: the token must say `"streamservice": {"metrics": true}`,
+    /// so a subscriber's token for `/events` does not open the service's internals too.
+    func handle(_ request: Request, caller: Caller, access: AccessControl) -> DataStream<Response> {
+        guard caller.claims?.metrics == true else {
+            let refusal = AuthRefusal.forbidden("reading /metrics (it needs \"streamservice\": {\"metrics\": true})")
+            _ = access.refuse(refusal)
+            return .just(refusal.response(instance: request.path))
+        }
+        return handle(request)
+    }
 }

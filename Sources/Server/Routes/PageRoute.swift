@@ -1,7 +1,7 @@
 import HTTP
 import Streams
 
-/// `GET /`, `/page.css`, `/page.js`: the service's own page (a live marble diagram
+/// `GET /`, `/page.css`, `/page.js`, `/page-feed.js`: the service's own page (a live marble diagram
 /// of `/events` and the users browser), compiled into the binary from `Sources/Server/Page/`.
 ///
 /// The page loads nothing from elsewhere, and its Content-Security-Policy says so:
@@ -17,10 +17,14 @@ enum PageRoute {
         contentType: "text/css; charset=utf-8", bytes: PackageResources.page_css, headers: ["X-Content-Type-Options": "nosniff"])
     static let script = EmbeddedDocument(
         contentType: "text/javascript; charset=utf-8", bytes: PackageResources.page_js, headers: ["X-Content-Type-Options": "nosniff"])
+    /// The `/events` connection every tab shares (a SharedWorker's script, or the tab's own feed without one).
+    static let feedScript = EmbeddedDocument(
+        contentType: "text/javascript; charset=utf-8", bytes: PackageResources.page_feed_js, headers: ["X-Content-Type-Options": "nosniff"])
 
     static func register(on router: inout Router) {
         router.get("/") { .just(page.response(to: $0)) }
         router.get("/page.css") { .just(style.response(to: $0)) }
         router.get("/page.js") { .just(script.response(to: $0)) }
+        router.get("/page-feed.js") { .just(feedScript.response(to: $0)) }
     }
 }

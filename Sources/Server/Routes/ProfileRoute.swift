@@ -7,9 +7,9 @@ struct ProfileRoute: Sendable {
     let pipeline: ProfilePipeline
     let hub: PipelineEventHub
 
-    func handle(_ request: Request) -> DataStream<Response> {
+    func handle(_ request: Request, usage: UpstreamUsage? = nil) -> DataStream<Response> {
         let login = request.pathParameters["login"] ?? ""
-        let trace = PipelineTrace(hub: hub, pipeline: ProfilePipeline.name, requestId: request.id)
+        let trace = PipelineTrace(hub: hub, pipeline: ProfilePipeline.name, requestId: request.id, usage: usage)
         return pipeline.profile(login: login, trace: trace)
             .map { profile in try JSONBody.response(profile) }
             .recover { error in DataStream.just(UpstreamProblem.response(for: error, subject: login, instance: request.path)) }

@@ -11,12 +11,15 @@ struct ReadinessRoute: Sendable {
     let isShuttingDown: @Sendable () -> Bool
     /// The shared feed's status; nil without `--redis-url`.
     var eventsStatus: @Sendable () -> String? = { nil }
+    /// A JSON fragment (`,"upstreamQuota":{…}`) on the upstream's rate limit; empty when unknown.
+    /// The reserve being reached never makes a replica unready: cached answers are still served.
+    var quotaStatus: @Sendable () -> String = { "" }
 
     func handle(_ request: Request) -> DataStream<Response> {
         if isShuttingDown() {
             return .just(.problem(status: .serviceUnavailable, detail: "The server is shutting down", instance: request.path))
         }
-        let events = eventsStatus().map { #","events":"\#($0)""# } ?? ""
+        let events = (eventsStatus().map { #","events":"\#($0)""# } ?? "") + quotaStatus()
         // A probe that fails means unreachable.
         return probe()
             .recover(false)

@@ -17,7 +17,7 @@ struct TicksRoute: Sendable {
     let responder: EventStreamResponder
 
     func handle(_ request: Request) -> DataStream<Response> {
-        request.withQuery(Self.pace) { everyMs, count in
+        request.withQuery(Self.pace, ignoring: IgnoredQueryParameters.names) { everyMs, count in
             var resumeAt = 0
             if let lastSeen = request.lastEventID, lastSeen >= 0 {
                 guard lastSeen < count - 1 else { return .just(EventStreamResponder.noMoreEvents()) }

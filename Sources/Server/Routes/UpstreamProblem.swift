@@ -1,5 +1,6 @@
 import Domain
 import HTTP
+import StreamServiceConcurrency
 
 /// How upstream failures become problem+json answers: 404 for an unknown user, 503 +
 /// `Retry-After` for a rate limit, 504 for timeouts, 502 for the rest. The detail names
@@ -20,8 +21,10 @@ enum UpstreamProblem {
                 .serviceUnavailable,
                 detail: "The upstream rate limit is exhausted (fetching \(about)); retry after \(seconds) seconds",
                 headers: ["Retry-After": String(seconds)])
-        case .timeout:
-            return HTTPError(.gatewayTimeout, detail: "The upstream did not answer in time for \(about)\(afterRetries)")
+        case .timeout(let after):
+            return HTTPError(.gatewayTimeout, detail: "The upstream did not answer within \(after.text) (the per-attempt timeout) for \(about)\(afterRetries)")
+        case .deadlineExceeded(let after):
+            return HTTPError(.gatewayTimeout, detail: "The upstream gave no usable answer within \(after.text) (the deadline of the whole call) for \(about)\(afterRetries)")
         case .status(let code, _):
             return HTTPError(.badGateway, detail: "The upstream answered \(code) for \(about)\(afterRetries)")
         case .connection(let reason):

@@ -1,3 +1,4 @@
+import DemoUpstream
 import Domain
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -26,22 +27,27 @@ public final class UpstreamServices: Sendable {
     /// Talks to `configuration.upstream`, or starts the demo upstream in-process when it is nil.
     /// Throws when the demo upstream cannot bind its loopback port.
     public static func start(
-        _ configuration: ServiceConfiguration, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(),
+        _ configuration: ServiceConfiguration,
         metrics: UpstreamMetrics = UpstreamMetrics(),
         hub: PipelineEventHub = .shared,
         sharedCache: (any UpstreamCacheStore)? = nil
     ) throws -> UpstreamServices {
         var demoServer: DemoUpstreamServer?
         let baseURL: URL
+        var connectTargets: [ConnectTarget] = []
         if let upstream = configuration.upstream {
             baseURL = upstream
         } else {
-            let demo = DemoUpstreamServer(configuration: .init(
-                users: configuration.demoUsers, latency: configuration.demoLatency, failureRate: configuration.demoFailureRate,
-                rateLimit: configuration.demoRateLimit))
+            // Under its stable names, so that answers (avatar URLs, ETags) are the same in every process.
+            let demo = DemoUpstreamServer(
+                configuration: .init(
+                    users: configuration.demoUsers, latency: configuration.demoLatency, failureRate: configuration.demoFailureRate,
+                    rateLimit: configuration.demoRateLimit),
+                stableNames: true)
             try demo.start()
             demoServer = demo
-            baseURL = demo.baseURL!
+            baseURL = demo.clientBaseURL!
+            connectTargets = demo.connectTargets
         }
         let local = configuration.upstreamCacheBytes > 0 ? InMemoryUpstreamCache(capacityBytes: configuration.upstreamCacheBytes) : nil
         // With Redis, replicas share answers behind each one's in-process tier.
@@ -50,9 +56,11 @@ public final class UpstreamServices: Sendable {
         // Timeouts and retry back-offs on the loop that runs the exchange (see `CurrentLoopScheduler`):
         // arming one is a heap push there, where a `QueueScheduler` made a Dispatch timer per attempt.
         let client = GitHubClient(
-            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: timeout, retry: retry, cache: cache,
-                singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip),
-            transport: HTTPUpstreamTransport(), scheduler: CurrentLoopScheduler(), metrics: metrics)
+            configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: configuration.upstreamTimeout,
+                retry: RetryPolicy(maxRetries: configuration.upstreamRetries), deadline: configuration.upstreamDeadline, cache: cache,
+                singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip,
+                quota: UpstreamQuota(reserve: configuration.upstreamReserve)),
+            transport: HTTPUpstreamTransport(client: HTTPClient(connectTo: connectTargets)), scheduler: CurrentLoopScheduler(), metrics: metrics)
         return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }
 

@@ -2,12 +2,16 @@ import Domain
 import HTTP
 import Streams
 
-/// The user API of DESIGN.md: `/users`, `/users/stream`, `/users/{login}`,
+/// The user API (README.md, `App/openapi.yaml`): `/users`, `/users/stream`, `/users/{login}`,
 /// `/users/{login}/avatar`. Their pipelines publish to `hub`, which `/events` serves.
 public struct UserRoutes: Sendable {
     public let client: GitHubClient
     public let hub: PipelineEventHub
     public let responder: EventStreamResponder
+    /// Tokens and client identity (`--auth-*`, `--trusted-proxies`); nil = open to anyone.
+    var access: AccessControl?
+    /// Each client's budget of upstream requests (`--client-upstream-rate`); nil = unlimited.
+    var budget: UpstreamBudget?
 
     public init(client: GitHubClient, hub: PipelineEventHub, responder: EventStreamResponder) {
         self.client = client
@@ -21,9 +25,42 @@ public struct UserRoutes: Sendable {
         let stream = UsersStreamRoute(pipeline: users, hub: hub, responder: responder)
         let profile = ProfileRoute(pipeline: ProfilePipeline(client: client), hub: hub)
         let avatar = AvatarRoute(pipeline: AvatarPipeline(client: client), hub: hub)
-        router.get("/users") { list.handle($0) }
-        router.get("/users/stream") { stream.handle($0) }
-        router.get("/users/{login}") { profile.handle($0) }
-        router.get("/users/{login}/avatar") { avatar.handle($0) }
+        router.get("/users", guarded { list.handle($0, usage: $1) })
+        router.get("/users/stream", guarded { stream.handle($0, usage: $1) })
+        router.get("/users/{login}", guarded { profile.handle($0, usage: $1) })
+        router.get("/users/{login}/avatar", guarded { avatar.handle($0, usage: $1) })
+    }
+
+    /// `handler` behind the access control and the client's upstream budget when there are any
+    /// (the budget needs `access`, which tells the clients apart); the plain handler otherwise.
+    private func guarded(_ handler: @escaping @Sendable (Request, UpstreamUsage?) -> DataStream<Response>) -> RequestHandler {
+        let budgeted: @Sendable (Request, Caller) -> DataStream<Response>
+        if let budget {
+            budgeted = { request, caller in Self.spending(request, caller: caller, budget: budget, handler) }
+        } else {
+            budgeted = { request, _ in handler(request, nil) }
+        }
+        // Nothing to check (the default): the handler as it is, no caller worked out per request.
+        guard let access, access.readsTokens || budget != nil else { return { handler($0, nil) } }
+        return { access.guarded($0, .users, budgeted) }
+    }
+
+    /// 429 before any upstream work when the caller's budget is spent; else the handler, its
+    /// upstream exchanges charged to the caller, its answer carrying the `RateLimit` fields.
+    private static func spending(
+        _ request: Request, caller: Caller, budget: UpstreamBudget, _ handler: @escaping @Sendable (Request, UpstreamUsage?) -> DataStream<Response>
+    ) -> DataStream<Response> {
+        let key = caller.budgetKey
+        return budget.admit(key) { decision in
+            guard decision.allowed else {
+                return .just(decision.refusal(budget.policy, what: "Upstream spending", instance: request.path))
+            }
+            let usage = UpstreamUsage { cost in budget.charge(key, cost: cost) }
+            return handler(request, usage).map { response in
+                var response = response
+                decision.add(to: &response.headers, policy: budget.policy)
+                return response
+            }
+        }
     }
 }

@@ -7,9 +7,9 @@ struct UsersRoute: Sendable {
     let pipeline: UsersWithAvatarsPipeline
     let hub: PipelineEventHub
 
-    func handle(_ request: Request) -> DataStream<Response> {
-        request.withQuery(UsersQuery.init) { query in
-            let trace = PipelineTrace(hub: hub, pipeline: UsersWithAvatarsPipeline.name, requestId: request.id)
+    func handle(_ request: Request, usage: UpstreamUsage? = nil) -> DataStream<Response> {
+        request.withQuery(UsersQuery.init, ignoring: IgnoredQueryParameters.names) { query in
+            let trace = PipelineTrace(hub: hub, pipeline: UsersWithAvatarsPipeline.name, requestId: request.id, usage: usage)
             return pipeline.list(query, trace: trace)
                 .map { users in try JSONBody.response(users) }
                 .recover { error in

@@ -48,9 +48,9 @@ struct UsersStreamRoute: Sendable {
         }
     }
 
-    func handle(_ request: Request) -> DataStream<Response> {
-        request.withQuery(UsersQuery.init) { query in
-            let trace = PipelineTrace(hub: hub, pipeline: "users-stream", requestId: request.id)
+    func handle(_ request: Request, usage: UpstreamUsage? = nil) -> DataStream<Response> {
+        request.withQuery(UsersQuery.init, ignoring: IgnoredQueryParameters.names) { query in
+            let trace = PipelineTrace(hub: hub, pipeline: "users-stream", requestId: request.id, usage: usage)
             return .just(responder.response(Self.events(pipeline.outcomes(query, trace: trace))))
         }
     }

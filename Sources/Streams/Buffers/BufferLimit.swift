@@ -32,17 +32,22 @@ public struct BufferLimit: Sendable {
 
     /// Waiting values at most (≥ 1); `Int.max` for unbounded.
     public let capacity: Int
+    /// What happens when a value arrives with `capacity` already waiting.
     public let overflow: Overflow
     @usableFromInline let counter: DropCounter
 
+    /// A buffer of at most `capacity` waiting values, with the `overflow` policy.
     public init(capacity: Int, overflow: Overflow) {
         self.capacity = max(1, capacity)
         self.overflow = overflow
         counter = DropCounter()
     }
 
+    /// At most `capacity` waiting values; a newcomer pushes out the oldest.
     public static func dropOldest(_ capacity: Int) -> BufferLimit { BufferLimit(capacity: capacity, overflow: .dropOldest) }
+    /// At most `capacity` waiting values; a newcomer is dropped.
     public static func dropNewest(_ capacity: Int) -> BufferLimit { BufferLimit(capacity: capacity, overflow: .dropNewest) }
+    /// At most `capacity` waiting values; one more fails the stream with `BufferOverflowError`.
     public static func fail(_ capacity: Int) -> BufferLimit { BufferLimit(capacity: capacity, overflow: .fail) }
 
     /// 65,536 waiting values, then fail: big enough for any burst a healthy consumer
@@ -83,10 +88,12 @@ final class DropCounter: Sendable {
 
 /// What a `.fail` buffer limit delivers when its consumer falls `capacity` values behind.
 public struct BufferOverflowError: Error, Equatable, CustomStringConvertible {
+    /// How many values waited when the buffer overflowed.
     public let capacity: Int
     /// What `capacity` counts: values, or bytes for a byte buffer.
     public let unit: String
 
+    /// The error of a buffer that overflowed at `capacity` `unit` (say, "values").
     public init(capacity: Int, unit: String = "values") {
         self.capacity = capacity
         self.unit = unit

@@ -6,8 +6,8 @@ extension DataStream {
     ///
     /// For an engine that consumes such streams by the thousand, such as an HTTP server taking
     /// a handler's response: a `watch` builds a watcher, its closures and a subscription, and
-    /// tears them down again, for every call (at `/health` about a quarter of the server's
-    /// instructions). The events and their grammar are those `watch` would deliver; nothing
+    /// tears them down again, for every call; this runs no subscription at all. The events and
+    /// their grammar are those `watch` would deliver; nothing
     /// can dispose the run from outside, since no subscription exists.
     package func runSynchronously(_ body: (Event<Element>) -> Bool) -> Bool {
         guard let source = synchronousSource else { return false }

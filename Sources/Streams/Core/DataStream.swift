@@ -23,13 +23,15 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
     /// Set for an operator that keeps what it starts in its own subscription (`retry`'s attempts
     /// and wait, `redirect`'s source and inner streams): `watch` gives it that subscription, and
     /// what the setup starts stays its child. A disposable of the operator's own for them cost an
-    /// allocation per subscription, its link and its disposal (2.2 per avatar on `/users`).
+    /// allocation per subscription, its link and its disposal.
     @usableFromInline let holdingSubscribe: (@Sendable (Watcher<Element>, Disposable) -> Void)?
     /// Set for `deferred` of a `DataStream`: `watch` hands its watcher on to the stream this
     /// makes. Kept as it is, where a closure watching what it makes wrapped it: an allocation per
-    /// `deferred` built (2.2 per avatar on `/users`, each upstream call and attempt is one).
+    /// `deferred` built.
     @usableFromInline let factory: (@Sendable () throws -> DataStream<Element>)?
 
+    /// A cold stream that runs `subscribe` for each watcher: it feeds the watcher and returns
+    /// what cancels its work (see the type's example).
     public convenience init(_ subscribe: @escaping @Sendable (Watcher<Element>) -> Disposable) {
         self.init(handsOnWatcher: false, subscribe)
     }

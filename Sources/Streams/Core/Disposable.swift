@@ -17,7 +17,7 @@ public final class Disposable: @unchecked Sendable {
         var pendingChildren: [Disposable] = []
         /// The first pending child, kept out of the array: most setups start exactly one
         /// subscription (an operator watching its upstream), and an array for it cost an
-        /// allocation each time (about 17 per avatar on `/users`).
+        /// allocation per setup.
         var firstChild: Disposable?
         /// Size at which finished children are dropped, so a synchronous source starting
         /// many short subscriptions (concat, retry, redirect) does not hoard them.
@@ -25,7 +25,7 @@ public final class Disposable: @unchecked Sendable {
         /// What this subscription's setup returned, disposed after `action`.
         var source: Disposable?
         /// The watcher a subscription feeds, stopped on dispose: a field rather than an
-        /// `action` closure saves a subscription one allocation (about 10 per avatar on `/users`).
+        /// `action` closure saves a subscription one allocation.
         var fed: (any StoppableWatcher)?
         /// Disposed with this one, even by a `dispose()` after the first (see `handOver(to:)`).
         var successor: Disposable?
@@ -96,8 +96,8 @@ public final class Disposable: @unchecked Sendable {
         // generic result would allocate reabstraction thunks on every dispose.
         lock.lock()
         state.isDisposed = true
-        // Moved out, not copied: a copy is a retain now and a release at the reset (about 28
-        // pairs per avatar on `/users`).
+        // Moved out, not copied: a copy is a retain now and a release at the reset, per field
+        // and dispose.
         let action = state.action.take()
         let firstChild = state.firstChild.take()
         let children = state.pendingChildren.isEmpty ? [] : exchange(&state.pendingChildren, with: [])
@@ -201,7 +201,7 @@ public final class Disposable: @unchecked Sendable {
         }
         // `PendingSubscriptions.watch(under:)` adopts what `watch` returned, which a stream that
         // sets up its own subscription registered already: adopted twice, it took the array
-        // (1.2 allocations per avatar on `/users`, the attempt of each retry).
+        // (an allocation per retry attempt).
         if state.firstChild === child || state.pendingChildren.last === child {
             lock.unlock()
             return
@@ -246,6 +246,7 @@ protocol StoppableWatcher: AnyObject, Sendable {
 public final class DisposeBag: Sendable {
     private let disposables = Locked<[Disposable]>([])
 
+    /// An empty bag.
     public init() {}
 
     /// Adds a disposable, to be disposed with the bag.

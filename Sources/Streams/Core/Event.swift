@@ -3,8 +3,11 @@
 /// A stream's life follows the grammar `data* (error | end)?`: any number of
 /// `.data` values, then at most one terminal event, then nothing.
 public enum Event<Element> {
+    /// A value.
     case data(Element)
+    /// The failure that terminates the stream.
     case error(Error)
+    /// The normal end of the stream.
     case end
 
     /// `true` for `.error` and `.end`, after which nothing more is delivered.

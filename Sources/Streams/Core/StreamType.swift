@@ -3,6 +3,7 @@
 /// Operators are defined in extensions of `StreamType`, so they work on all of
 /// them and return a `DataStream`.
 public protocol StreamType<Element>: Sendable {
+    /// The type of the values.
     associatedtype Element: Sendable
 
     /// Starts delivering events to `watcher`; disposing the result stops it.

@@ -10,14 +10,14 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     // builds an `Event`, whose generic metadata unspecialized code would look up
     // on every value.
     // A relay's values could go to `onTerminal` behind a flag, saving the allocation of its
-    // wrapping closure per subscription; measured, the branch cost about 1 ns per value through
-    // map → filter → reduce (`a.create` micro-benchmark 11.3 → 12.3 ns), so it stays a closure.
+    // wrapping closure per subscription; measured, the branch cost more per value through
+    // map → filter → reduce than the allocation saved (`streams-bench --only a.create`; figures
+    // in Benchmarks/README.md, "Streams ledger"), so it stays a closure.
     // `onData` may throw: a one-to-one operator that hands its downstream on (`map`, `call`, …)
     // fails its own watcher by throwing, which disposes its upstream before the error travels on,
     // without a subscription of its own (`init(handingOnTo:…)`). Checking for the throw is a
-    // test of the error register per value and stage: `map → filter → reduce` over a
-    // `DataStream {}` (three such watchers) measured 10.1 → 12-13.6 ns a value, against
-    // subscriptions started on `/users` going from 14.1 to 4.4 per avatar (Benchmarks/README.md).
+    // test of the error register per value and stage, paid for by one subscription fewer per
+    // one-to-one stage (both figures in Benchmarks/README.md, "Streams ledger").
     @usableFromInline let onData: @Sendable (Element) throws -> Void
     @usableFromInline let onTerminal: @Sendable (Event<Element>) -> Void
     /// What disposing this watcher's subscription stops too: the downstream watcher of a
@@ -83,8 +83,8 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     /// then `onTerminal` passes the error on), and disposing the upstream's subscription stops
     /// `downstream` (or whatever `stopping` stands for it) with this one, so the watcher a caller
     /// gave `watch` reads `isStopped` after disposal as with a subscription of the operator's own.
-    /// Saves the operator's subscription: a `Disposable`, its setup and its disposal, about
-    /// 7 per avatar on `/users` (map, call, asSingle on the avatar path).
+    /// Saves the operator's subscription: a `Disposable`, its setup and its disposal, one per
+    /// one-to-one stage subscribed.
     @usableFromInline
     init(
         handingOnTo downstream: any StoppableWatcher,
@@ -126,6 +126,7 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     @inlinable
     public var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
+    /// Delivers a value, unless this watcher has stopped.
     @inlinable
     public func data(_ value: Element) {
         guard !stopped.load(ordering: .relaxed) else { return }
@@ -135,9 +136,8 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     /// A value from the stage of a one-to-one operator that handed this watcher on: a throw
     /// from this watcher's `onData` (or from one further down handed on likewise) travels up
     /// as a `HandOnFailure` to the watcher a source called `data` on, which has the
-    /// subscription to dispose (see `failFromData`). Always inlined: as a call per stage it
-    /// made `map → filter → reduce` over a `DataStream {}` 12.0 ns a value against 10.0
-    /// (`streams-bench --only a.create`); inlined, 10.2.
+    /// subscription to dispose (see `failFromData`). Always inlined: no call per value and
+    /// stage (`streams-bench --only a.create` measures it; figures in the Streams ledger).
     @inlinable @inline(__always)
     func handOnData(_ value: Element) throws {
         guard !stopped.load(ordering: .relaxed) else { return }
@@ -168,6 +168,7 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
         failure.deliver()
     }
 
+    /// Delivers the error and stops this watcher (its subscription is disposed), unless it has stopped already.
     @inlinable
     public func error(_ error: Error) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -175,6 +176,7 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
         onTerminal(.error(error))
     }
 
+    /// Delivers the end and stops this watcher (its subscription is disposed), unless it has stopped already.
     @inlinable
     public func end() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -182,6 +184,7 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
         onTerminal(.end)
     }
 
+    /// Delivers one event: `data(_:)`, `error(_:)` or `end()`.
     public func event(_ event: Event<Element>) {
         switch event {
         case .data(let value): data(value)

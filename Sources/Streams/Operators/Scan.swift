@@ -37,6 +37,11 @@ extension StreamType {
 
 extension SynchronousSource {
     /// The fused form of `scan` (see `SynchronousSource`).
+    ///
+    /// Its batch path is not shown by a benchmark (no `streams-bench` workload has a `scan`); it
+    /// stays so that a batched chain through it is not cut back to one value at a time, and
+    /// `BatchedFusionTests` pins it to the per-value path. A workload in `streams-bench` is what
+    /// would decide whether it goes.
     @inlinable @inline(__always)
     func scan<Result: Sendable>(
         _ initial: Result, _ next: @escaping @Sendable (Result, Element) throws -> Result

@@ -26,6 +26,11 @@ extension StreamType {
 
 extension SynchronousSource {
     /// The fused form of `skip` (see `SynchronousSource`).
+    ///
+    /// Its batch path is not shown by a benchmark (no `streams-bench` workload has a `skip`); it
+    /// stays so that a batched chain through it is not cut back to one value at a time, and
+    /// `BatchedFusionTests` pins it to the per-value path. A workload in `streams-bench` is what
+    /// would decide whether it goes.
     @inlinable
     func skip(_ count: Int) -> SynchronousSource<Element> {
         let upstream = self

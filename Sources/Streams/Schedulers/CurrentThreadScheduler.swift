@@ -14,6 +14,7 @@
 public struct CurrentThreadScheduler: Scheduler {
     private let delayed = QueueScheduler(label: "streams.current-thread-scheduler.delayed")
 
+    /// A scheduler on the calling thread.
     public init() {}
 
     /// Whether this thread is running scheduled work now (so `schedule` would queue).

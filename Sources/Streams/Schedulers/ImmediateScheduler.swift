@@ -5,6 +5,7 @@ import Dispatch
 public struct ImmediateScheduler: Scheduler {
     private let delayed = QueueScheduler(label: "streams.immediate-scheduler.delayed")
 
+    /// A scheduler that runs work at once.
     public init() {}
 
     public var now: Duration { delayed.now }

@@ -12,7 +12,7 @@ import Dispatch
 ///     job 3:       [====]
 ///     job 4:       [====]
 ///
-/// Use it to keep a burst of work (say, one image decode per avatar) from taking
+/// Use it to keep a burst of work (say, one image decode per downloaded picture) from taking
 /// every core. With `maxConcurrentJobs: 1` it is a serial scheduler. Cancelling a
 /// waiting job removes it from the line without running it.
 public final class LimitedConcurrencyScheduler: Scheduler {
@@ -21,6 +21,7 @@ public final class LimitedConcurrencyScheduler: Scheduler {
         var waiting = RingBuffer<(work: @Sendable () -> Void, cancellation: Disposable)>()
     }
 
+    /// The most jobs that run at once.
     public let maxConcurrentJobs: Int
     private let queue: DispatchQueue
     private let timers: QueueScheduler

@@ -6,6 +6,7 @@ import StreamServiceConcurrency
 /// Runs work on a `DispatchQueue`; delayed work uses a one-shot Dispatch timer,
 /// so cancelling it frees the timer at once.
 public struct QueueScheduler: Scheduler {
+    /// The queue the work runs on.
     public let queue: DispatchQueue
     private let epoch: ContinuousClock.Instant
 

@@ -25,6 +25,7 @@ public final class TestScheduler: Scheduler {
 
     private let state = Mutex(State())
 
+    /// A scheduler whose virtual clock stands at zero.
     public init() {}
 
     public var now: Duration { state.withLock { $0.now } }

@@ -9,7 +9,7 @@ import Synchronization
 /// failure uses constant stack, whichever thread the requests come from.
 ///
 /// Stored inline in the operator's stage (`let`), not an object of its own: one
-/// allocation less per `retry` and `redirect` subscription (2 per avatar on `/users`).
+/// allocation less per `retry` and `redirect` subscription.
 @usableFromInline
 struct Trampoline: ~Copyable, Sendable {
     @usableFromInline let requests = Atomic<Int>(0)

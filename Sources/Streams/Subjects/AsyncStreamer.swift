@@ -19,6 +19,7 @@ public final class AsyncStreamer<Element: Sendable>: StreamType, WatcherStopping
     // Holds nothing until the end, then the last value: late watchers get it replayed.
     private let outlet = ReplayStreamer<Element>(bufferSize: 1)
 
+    /// A subject with no value yet.
     public init() {}
 
     @discardableResult
@@ -26,23 +27,27 @@ public final class AsyncStreamer<Element: Sendable>: StreamType, WatcherStopping
         outlet.watch(using: watcher)
     }
 
+    /// Keeps `value` as the last one, to be sent at the end; ignored after the end or an error.
     public func data(_ value: Element) {
         state.withLock { state in
             if !state.finished { state.last = value }
         }
     }
 
+    /// Fails every watcher, present and later, with `error`, dropping the last value; ignored once terminated.
     public func error(_ error: Error) {
         guard finish() != nil else { return }
         outlet.error(error)
     }
 
+    /// Sends the last value (if any) and the end to every watcher, present and later; ignored once terminated.
     public func end() {
         guard let last = finish() else { return }
         if let value = last { outlet.data(value) }
         outlet.end()
     }
 
+    /// Feeds `event`: `data(_:)`, `error(_:)` or `end()`.
     public func event(_ event: Event<Element>) {
         switch event {
         case .data(let value): data(value)

@@ -9,6 +9,7 @@
 public final class Relay<Element: Sendable>: StreamType, WatcherStoppingStream {
     private let subject = Streamer<Element>()
 
+    /// A relay with no watchers.
     public init() {}
 
     /// Sends `value` to every current watcher.
@@ -36,6 +37,7 @@ public final class Relay<Element: Sendable>: StreamType, WatcherStoppingStream {
 public final class ValueRelay<Element: Sendable>: StreamType, WatcherStoppingStream {
     private let subject: ValueStreamer<Element>
 
+    /// A value relay whose current value is `initial`.
     public init(_ initial: Element) {
         subject = ValueStreamer(initial)
     }

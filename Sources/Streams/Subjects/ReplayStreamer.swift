@@ -25,11 +25,13 @@ public final class ReplayStreamer<Element: Sendable>: StreamType, WatcherStoppin
 
     private let core = SubjectCore<Element>()
     private let buffer = Locked(Buffer())
+    /// The most values replayed to a new watcher.
     public let bufferSize: Int
     /// How long a value stays replayable; nil: until pushed out by `bufferSize`.
     public let window: Duration?
     private let clock: (any Scheduler)?
 
+    /// Replays the last `bufferSize` values (none for 0 or less), however old.
     public init(bufferSize: Int) {
         self.bufferSize = max(0, bufferSize)
         window = nil
@@ -45,7 +47,7 @@ public final class ReplayStreamer<Element: Sendable>: StreamType, WatcherStoppin
 
     @discardableResult
     public func watch(using watcher: Watcher<Element>) -> Disposable {
-        core.add(watcher) {
+        core.add(watcher) { _ in
             buffer.withLock { buffer in
                 expire(&buffer)
                 return buffer.values.elements
@@ -53,6 +55,8 @@ public final class ReplayStreamer<Element: Sendable>: StreamType, WatcherStoppin
         }
     }
 
+    /// Sends `value` to every current watcher and keeps it for later ones (within `bufferSize` and
+    /// the window); ignored after the end or an error.
     public func data(_ value: Element) {
         core.emit(.data(value)) { _ in
             buffer.withLock { buffer in
@@ -78,9 +82,13 @@ public final class ReplayStreamer<Element: Sendable>: StreamType, WatcherStoppin
         }
     }
 
+    /// Fails every current watcher with `error` and terminates the subject; ignored after the end
+    /// or an error.
     public func error(_ error: Error) { core.emit(.error(error)) }
+    /// Ends every current watcher and terminates the subject; ignored after the end or an error.
     public func end() { core.emit(.end) }
 
+    /// Feeds `event`: `data(_:)`, `error(_:)` or `end()`.
     public func event(_ event: Event<Element>) {
         switch event {
         case .data(let value): data(value)

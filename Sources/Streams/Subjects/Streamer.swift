@@ -14,16 +14,22 @@ import Synchronization
 public final class Streamer<Element: Sendable>: StreamType, WatcherStoppingStream {
     let core = SubjectCore<Element>()
 
+    /// A streamer with no watchers.
     public init() {}
 
     @discardableResult
     public func watch(using watcher: Watcher<Element>) -> Disposable {
-        core.add(watcher, replaying: { [] })
+        core.add(watcher, replaying: { _ in [] })
     }
 
+    /// Sends `value` to every current watcher; ignored after the end or an error.
     public func data(_ value: Element) { core.emit(.data(value)) }
+    /// Fails every current watcher with `error` and terminates the subject; ignored after the end
+    /// or an error.
     public func error(_ error: Error) { core.emit(.error(error)) }
+    /// Ends every current watcher and terminates the subject; ignored after the end or an error.
     public func end() { core.emit(.end) }
+    /// Feeds `event`: `data(_:)`, `error(_:)` or `end()`.
     public func event(_ event: Event<Element>) { core.emit(event) }
 
     /// Watchers currently subscribed.

@@ -33,15 +33,18 @@ final class SubjectCore<Element: Sendable>: Sendable {
 
     var watcherCount: Int { state.withLock { $0.watchers.count } }
 
-    /// Adds a watcher after delivering `replaying` to it; a terminated subject replays its terminal event.
-    /// `replaying` runs under the lock, so it sees exactly the events accepted before this watcher.
-    func add(_ watcher: Watcher<Element>, replaying: () -> [Element]) -> Disposable {
+    /// Adds a watcher after delivering `replaying` to it; a terminated subject then sends its terminal event.
+    /// `replaying` runs under the lock, so it sees exactly the events accepted before this watcher; it is
+    /// told whether the subject has terminated, since what a subject replays then is its own rule (see
+    /// the table in the catalogue's "Subjects and sharing": a `ValueStreamer` replays nothing, a
+    /// `ReplayStreamer` its buffer).
+    func add(_ watcher: Watcher<Element>, replaying: (_ terminated: Bool) -> [Element]) -> Disposable {
         let (fed, subscription) = watcher.beginSubscription()
         let (id, joinNow) = state.withLock { state -> (UInt64, Step?) in
             let id = state.nextID
             state.nextID += 1
             let entry = (id: id, watcher: fed)
-            let replay = replaying()
+            let replay = replaying(state.terminal != nil)
             if state.delivering {
                 state.queue.append(.join(entry, replay: replay, terminal: state.terminal))
                 return (id, nil)

@@ -6,9 +6,13 @@
 ///     let subject = Streamer<Int>()
 ///     source.watch(using: subject.asWatcher())   // the subject re-broadcasts source
 public protocol SubjectType<Element>: StreamType {
+    /// Sends `value` to the watchers, as the subject's kind says (see the table in "Subjects and sharing").
     func data(_ value: Element)
+    /// Fails the watchers and terminates the subject.
     func error(_ error: Error)
+    /// Ends the watchers and terminates the subject.
     func end()
+    /// Feeds one event: `data(_:)`, `error(_:)` or `end()`.
     func event(_ event: Event<Element>)
 }
 

@@ -1,7 +1,7 @@
 /// One `checkedAtMostOne` subscription (`asSingle`, `asMaybe`): the value held back until
 /// the end. The watcher's closures capture only this object, so a subscription costs it and
 /// the watcher, where an `OperatorState`, a closure context, a relay's context and a
-/// subscription of its own took 5 allocations more than that (4 per avatar on `/users`).
+/// subscription of its own took 5 allocations more than that.
 // @unchecked: `held` is only touched between `lock.lock()` and `lock.unlock()`.
 final class AtMostOneStage<Element: Sendable>: @unchecked Sendable {
     /// Only the upstream's events touch `held`, one at a time; the lock makes the hand-over

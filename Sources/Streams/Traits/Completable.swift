@@ -7,6 +7,7 @@
 ///
 /// `try await completable.value` returns when it ends and throws its error.
 public struct Completable: StreamType, WatcherStoppingStream {
+    /// A completable sends no values.
     public typealias Element = Never
 
     let stream: DataStream<Never>

@@ -4,9 +4,12 @@ import HTTPTestSupport
 
 final class RequestParserTests: XCTestCase {
     private func parse(_ text: String, limits: HTTPLimits = HTTPLimits(), splitEvery step: Int? = nil) -> [RequestParser.Output] {
+        parse(bytes: Array(text.utf8), limits: limits, splitEvery: step)
+    }
+
+    private func parse(bytes: [UInt8], limits: HTTPLimits = HTTPLimits(), splitEvery step: Int? = nil) -> [RequestParser.Output] {
         var parser = RequestParser(limits: limits)
         var outputs: [RequestParser.Output] = []
-        let bytes = Array(text.utf8)
         let size = step ?? max(bytes.count, 1)
         var offset = 0
         while offset < bytes.count {
@@ -17,8 +20,12 @@ final class RequestParserTests: XCTestCase {
         return outputs
     }
 
-    private func requests(_ outputs: [RequestParser.Output]) -> [(RequestHead, [UInt8])] {
-        outputs.compactMap { if case .request(let head, let body) = $0 { return (head, body) } else { return nil } }
+    private func requests(_ outputs: [RequestParser.Output]) -> [(head: RequestHead, notes: HeadNotes, body: [UInt8])] {
+        outputs.compactMap { if case .request(let head, let notes, let body) = $0 { return (head, notes, body) } else { return nil } }
+    }
+
+    private func request(_ head: RequestHead) -> Request {
+        Request(head: head, scheme: "http", body: [], id: "", remoteAddress: "", loopScheduler: nil)
     }
 
     private func failure(_ outputs: [RequestParser.Output]) -> HTTPParseError? {
@@ -29,20 +36,21 @@ final class RequestParserTests: XCTestCase {
     func testParsesMethodTargetVersionAndHeaders() {
         let parsed = requests(parse("GET /a?b=1 HTTP/1.1\r\nHost: x\r\nX-Two:  spaced value \r\n\r\n"))
         XCTAssertEqual(parsed.count, 1)
-        XCTAssertEqual(parsed[0].0.method, .get)
-        XCTAssertEqual(parsed[0].0.target, "/a?b=1")
-        XCTAssertEqual(parsed[0].0.version, .http1_1)
-        XCTAssertEqual(parsed[0].0.headers["x-two"], "spaced value")
+        XCTAssertEqual(parsed[0].head.method, .get)
+        XCTAssertEqual(parsed[0].head.target.text, "/a?b=1")
+        XCTAssertEqual(parsed[0].head.version, .http1_1)
+        XCTAssertEqual(parsed[0].head.headers["x-two"], "spaced value")
     }
 
-    func testNotesTheRequestIDFieldAndWhetherTheTargetIsAPlainPath() {
+    func testNotesTheRequestIDFieldAndSplitsTheTarget() {
         let parsed = requests(parse(
             "GET /health HTTP/1.1\r\nHost: x\r\nx-request-id: abc\r\nX-Request-ID: second\r\n\r\n"
                 + "GET /a?b=1 HTTP/1.1\r\nHost: x\r\n\r\nGET /%7Euser HTTP/1.1\r\nHost: x\r\n\r\nGET * HTTP/1.1\r\nHost: x\r\n\r\n"))
-        XCTAssertEqual(parsed.map(\.0.requestIDField), ["abc", nil, nil, nil])
-        XCTAssertEqual(parsed.map(\.0.targetIsPath), [true, false, false, false])
-        XCTAssertEqual(Request(head: parsed[1].0, body: [], id: "", remoteAddress: "", loopScheduler: nil).path, "/a")
-        XCTAssertEqual(Request(head: parsed[2].0, body: [], id: "", remoteAddress: "", loopScheduler: nil).path, "/~user")
+        XCTAssertEqual(parsed.map(\.notes.requestID), ["abc", nil, nil, nil])
+        XCTAssertEqual(parsed.map(\.head.target.path), ["/health", "/a", "/~user", "*"])
+        XCTAssertEqual(parsed.map(\.head.target), parsed.map { ParsedTarget.splitInGeneral($0.head.target.text) })
+        XCTAssertEqual(request(parsed[1].head).path, "/a")
+        XCTAssertEqual(request(parsed[2].head).path, "/~user")
     }
 
     func testGivesTheSameResultWhateverTheSplit() {
@@ -50,7 +58,7 @@ final class RequestParserTests: XCTestCase {
         for step in 1...9 {
             let parsed = requests(parse(text, splitEvery: step))
             XCTAssertEqual(parsed.count, 2, "split every \(step)")
-            XCTAssertEqual(parsed.first?.1, Array("abc".utf8))
+            XCTAssertEqual(parsed.first?.body, Array("abc".utf8))
         }
     }
 
@@ -86,14 +94,24 @@ final class RequestParserTests: XCTestCase {
         XCTAssertLessThan(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2.0)
     }
 
-    func testNotesWhereTheQueryOfAnUnescapedPathStarts() {
+    func testSplitsATargetAtItsFirstQueryMarkAsTheGeneralRuleDoes() {
         let parsed = requests(parse(
             "GET /a?b=1 HTTP/1.1\r\nHost: x\r\n\r\nGET /a?b%20c=1?d HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "GET /%7E?x HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\n\r\nGET a?b HTTP/1.1\r\nHost: x\r\n\r\n"))
-        XCTAssertEqual(parsed.map(\.0.plainPathQueryMark), [2, 2, nil, nil, nil])
-        let request = Request(head: parsed[1].0, body: [], id: "", remoteAddress: "", loopScheduler: nil)
+        XCTAssertEqual(parsed.map(\.head.target.path), ["/a", "/a", "/~", "/a", "a"])
+        XCTAssertEqual(parsed.map(\.head.target.query), ["b=1", "b%20c=1?d", "x", "", "b"])
+        XCTAssertEqual(parsed.map(\.head.target), parsed.map { ParsedTarget.splitInGeneral($0.head.target.text) })
+        let request = request(parsed[1].head)
         XCTAssertEqual(request.path, "/a")
         XCTAssertEqual(request.query["b c"], "1?d")
+    }
+
+    func testATargetWithABytePastASCIIBeforeItsQueryIsSplitWhereItsQueryMarkIs() {
+        // 0xA4 becomes U+FFFD (three bytes) in the target's string: the `?` is no longer 7 bytes in.
+        let parsed = requests(parse(bytes: Array("GET /h".utf8) + [0xA4] + Array("ello?x=1 HTTP/1.1\r\nHost: a\r\n\r\n".utf8)))
+        XCTAssertEqual(parsed.map(\.head.target.path), ["/h\u{FFFD}ello"])
+        XCTAssertEqual(parsed.map(\.head.target.query), ["x=1"])
+        XCTAssertEqual(parsed.map(\.head.target), parsed.map { ParsedTarget.splitInGeneral($0.head.target.text) })
     }
 
     func testNotesTheConnectionOptionsOfEveryConnectionField() {
@@ -102,15 +120,15 @@ final class RequestParserTests: XCTestCase {
                 + "GET / HTTP/1.1\r\nHost: x\r\nconnection: upgrade\r\nCONNECTION: te,\tCLOSE \r\n\r\n"
                 + "GET / HTTP/1.1\r\nHost: x\r\nConnection: closed, keep-alive\r\n\r\n"
                 + "GET / HTTP/1.0\r\nConnection: keep-alive-ish\r\n\r\n"))
-        XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), [true, false, true, false])
-        XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), parsed.map {
-            Request(head: $0.0, body: [], id: "", remoteAddress: "", loopScheduler: nil).wantsKeepAlive
+        XCTAssertEqual(parsed.map { $0.notes.persists(in: $0.head.version) }, [true, false, true, false])
+        XCTAssertEqual(parsed.map { $0.notes.persists(in: $0.head.version) }, parsed.map {
+            request($0.head).wantsKeepAlive
         })
     }
 
     func testNotesTheFirstUserAgentField() {
         let parsed = requests(parse("GET / HTTP/1.1\r\nHost: x\r\nuser-agent: first/1\r\nUser-Agent: second\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n"))
-        XCTAssertEqual(parsed.map(\.0.userAgentField), ["first/1", nil])
+        XCTAssertEqual(parsed.map(\.notes.userAgent), ["first/1", nil])
     }
 
     func testAFieldLineThatChangedBetweenRequestsIsReadAfresh() {
@@ -119,9 +137,9 @@ final class RequestParserTests: XCTestCase {
                 + "GET / HTTP/1.1\r\nHost: a\r\nX-Id: 22\r\nAccept: */*\r\n\r\n"
                 + "GET / HTTP/1.1\r\nHost: a\r\nX-Id: 33\r\nAccept: */*\r\n\r\n"
                 + "GET / HTTP/1.1\r\nAccept: */*\r\nHost: b\r\nX-Id: 33\r\n\r\n"))
-        XCTAssertEqual(parsed.map { $0.0.headers["X-Id"] }, ["1", "22", "33", "33"])
-        XCTAssertEqual(parsed.map { $0.0.headers["Host"] }, ["a", "a", "a", "b"])
-        XCTAssertEqual(parsed.map { $0.0.headers.map(\.name) }.last, ["Accept", "Host", "X-Id"])
+        XCTAssertEqual(parsed.map { $0.head.headers["X-Id"] }, ["1", "22", "33", "33"])
+        XCTAssertEqual(parsed.map { $0.head.headers["Host"] }, ["a", "a", "a", "b"])
+        XCTAssertEqual(parsed.map { $0.head.headers.map(\.name) }.last, ["Accept", "Host", "X-Id"])
     }
 
     func testARepeatedFieldLineStillCountsTowardsTheFieldLimit() {
@@ -140,7 +158,7 @@ final class RequestParserTests: XCTestCase {
                 + "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\ndef"
                 + "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nghi"
                 + "POST / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n")
-        XCTAssertEqual(requests(outputs).map { String(decoding: $0.1, as: UTF8.self) }, ["abc", "def", "ghi"])
+        XCTAssertEqual(requests(outputs).map { String(decoding: $0.body, as: UTF8.self) }, ["abc", "def", "ghi"])
         XCTAssertEqual(failure(outputs), .malformed("more than one Host header"))
     }
 
@@ -148,8 +166,8 @@ final class RequestParserTests: XCTestCase {
         let text = "GET / HTTP/1.1\r\nHost: a\r\nUser-Agent: u/1\r\nConnection: close\r\n\r\n"
         for step in [1, 5, 11] {
             let parsed = requests(parse(text + text + text, splitEvery: step))
-            XCTAssertEqual(parsed.map(\.0.userAgentField), ["u/1", "u/1", "u/1"], "split every \(step)")
-            XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), [false, false, false], "split every \(step)")
+            XCTAssertEqual(parsed.map(\.notes.userAgent), ["u/1", "u/1", "u/1"], "split every \(step)")
+            XCTAssertEqual(parsed.map { $0.notes.persists(in: $0.head.version) }, [false, false, false], "split every \(step)")
         }
     }
 
@@ -157,8 +175,8 @@ final class RequestParserTests: XCTestCase {
         let parsed = requests(parse(
             "GET / HTTP/1.1\r\nHost: x\r\n\r\nPOST / HTTP/1.0\r\n\r\nHEAD / HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "get / HTTP/1.1\r\nHost: x\r\n\r\nPOSTS / HTTP/1.1\r\nHost: x\r\n\r\nHEAT / HTTP/1.1\r\nHost: x\r\n\r\n"))
-        XCTAssertEqual(parsed.map(\.0.method.rawValue), ["GET", "POST", "HEAD", "get", "POSTS", "HEAT"])
-        XCTAssertEqual(parsed.map(\.0.version), [.http1_1, .http1_0, .http1_1, .http1_1, .http1_1, .http1_1])
+        XCTAssertEqual(parsed.map(\.head.method.rawValue), ["GET", "POST", "HEAD", "get", "POSTS", "HEAT"])
+        XCTAssertEqual(parsed.map(\.head.version), [.http1_1, .http1_0, .http1_1, .http1_1, .http1_1, .http1_1])
         XCTAssertEqual(failure(parse("GET / http/1.1\r\n")), .malformed("invalid HTTP version"))
         XCTAssertEqual(failure(parse("GET / HTTP/1.2\r\n")), .unsupportedVersion)
         XCTAssertEqual(failure(parse("GET / HTTP/1.1x\r\n")), .malformed("invalid HTTP version"))
@@ -169,12 +187,12 @@ final class RequestParserTests: XCTestCase {
         let text = (1...4).map { "GET /\($0)?q=\($0) HTTP/1.1\r\n" + block }.joined()
         for step in [nil, 1, 7, 30] {
             let parsed = requests(parse(text, splitEvery: step))
-            XCTAssertEqual(parsed.map(\.0.target), ["/1?q=1", "/2?q=2", "/3?q=3", "/4?q=4"], "split every \(String(describing: step))")
-            XCTAssertEqual(Set(parsed.map { $0.0.headers.map { "\($0.name)=\($0.value)" } }), [["Host=a", "User-Agent=u/1", "X-Request-ID=r", "Connection=close"]])
-            XCTAssertEqual(parsed.map(\.0.userAgentField), ["u/1", "u/1", "u/1", "u/1"])
-            XCTAssertEqual(parsed.map(\.0.requestIDField), ["r", "r", "r", "r"])
-            XCTAssertEqual(parsed.map(\.0.wantsKeepAlive), [false, false, false, false])
-            XCTAssertEqual(parsed.map(\.0.plainPathQueryMark), [2, 2, 2, 2])
+            XCTAssertEqual(parsed.map(\.head.target.text), ["/1?q=1", "/2?q=2", "/3?q=3", "/4?q=4"], "split every \(String(describing: step))")
+            XCTAssertEqual(Set(parsed.map { $0.head.headers.map { "\($0.name)=\($0.value)" } }), [["Host=a", "User-Agent=u/1", "X-Request-ID=r", "Connection=close"]])
+            XCTAssertEqual(parsed.map(\.notes.userAgent), ["u/1", "u/1", "u/1", "u/1"])
+            XCTAssertEqual(parsed.map(\.notes.requestID), ["r", "r", "r", "r"])
+            XCTAssertEqual(parsed.map { $0.notes.persists(in: $0.head.version) }, [false, false, false, false])
+            XCTAssertEqual(parsed.map(\.head.target.path), ["/1", "/2", "/3", "/4"])
         }
     }
 
@@ -188,14 +206,44 @@ final class RequestParserTests: XCTestCase {
     func testARepeatedFieldBlockStillFramesTheBody() {
         let request = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\n"
         let parsed = requests(parse(request + "abc" + request + "def" + request + "ghi" + request + "jkl"))
-        XCTAssertEqual(parsed.map { String(decoding: $0.1, as: UTF8.self) }, ["abc", "def", "ghi", "jkl"])
+        XCTAssertEqual(parsed.map { String(decoding: $0.body, as: UTF8.self) }, ["abc", "def", "ghi", "jkl"])
     }
 
     func testABlockThatDiffersFromTheLastIsReadAfresh() {
         let parsed = requests(parse(
             "GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n"
                 + "GET / HTTP/1.1\r\nHost: a\r\nAccept: x\r\n\r\nGET / HTTP/1.1\r\nHost: b\r\n\r\nGET / HTTP/1.1\r\nHost: b\r\n\r\n"))
-        XCTAssertEqual(parsed.map { $0.0.headers.count }, [1, 1, 1, 2, 1, 1])
-        XCTAssertEqual(parsed.map { $0.0.headers["Host"] }, ["a", "a", "a", "a", "b", "b"])
+        XCTAssertEqual(parsed.map { $0.head.headers.count }, [1, 1, 1, 2, 1, 1])
+        XCTAssertEqual(parsed.map { $0.head.headers["Host"] }, ["a", "a", "a", "a", "b", "b"])
+    }
+
+    /// Everything a request output says, to compare a replayed head with one read line by line.
+    private func described(_ outputs: [RequestParser.Output]) -> [String] {
+        outputs.map { output in
+            switch output {
+            case .continueExpected(let head): return "continue \(head.target.text)"
+            case .failure(let error): return "failure \(error)"
+            case .request(let head, let notes, let body):
+                return "\(head.method) \(head.target) \(head.version) \(head.headers.map { "\($0.name)=\($0.value)" }) "
+                    + "\(String(describing: head.contentLength)) \(head.isChunked) \(head.expectsContinue) "
+                    + "\(String(describing: notes.requestID)) \(String(describing: notes.userAgent)) "
+                    + "\(notes.persists(in: head.version)) \(body)"
+            }
+        }
+    }
+
+    func testReplayedHeadsAreTheHeadsReadLineByLine() {
+        // Fed whole, the repeated blocks are replayed (whole and line by line); fed a byte at a
+        // time, every line is read afresh: the authoritative twin.
+        let blocks = [
+            "Host: a\r\nUser-Agent: u/1\r\nX-Request-ID: r\r\nConnection: keep-alive, close\r\n\r\n",
+            "Host: a\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabc",
+            "Host: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n",
+        ]
+        for block in blocks {
+            let text = ["GET /1 HTTP/1.1\r\n", "POST /2?q HTTP/1.1\r\n", "PUT /%7E3 HTTP/1.0\r\n", "GET /4 HTTP/1.1\r\n"]
+                .map { $0 + block }.joined()
+            XCTAssertEqual(described(parse(text)), described(parse(text, splitEvery: 1)), block)
+        }
     }
 }

@@ -86,4 +86,54 @@ final class QueryParametersTests: XCTestCase {
         }.first()
         XCTAssertEqual(response?.status, .badRequest)
     }
+
+    private static func nAndMode(_ parameters: QueryParameters) throws(InvalidQueryParameter) -> Int {
+        _ = try parameters.choice("mode", default: Mode.slow)
+        return try parameters.integer("n", in: 1...9, default: 1)
+    }
+
+    private func unknown(_ target: String, ignoring ignored: Set<String> = []) async throws -> String? {
+        let request = Request(method: .get, target: target)
+        let response = try await request.withQuery(Self.nAndMode, ignoring: ignored) { _ in .just(.text("ran")) }.first()
+        guard response?.status == .badRequest else { return nil }
+        return String(decoding: try XCTUnwrap(response?.bodyBytes), as: UTF8.self)
+    }
+
+    func testWithQueryRefusesAParameterTheReaderNeverAskedFor() async throws {
+        let answer = try await unknown("/x?m=5")
+        let body = try XCTUnwrap(answer)
+        XCTAssertTrue(body.contains(#""detail":"Query parameter 'm' is not one this route reads, got '5'; it reads mode, n""#), body)
+    }
+
+    func testAnUnknownParameterCloseToAKnownOneSuggestsIt() async throws {
+        let answer = try await unknown("/x?mdoe=fast&n=2")
+        let body = try XCTUnwrap(answer)
+        XCTAssertTrue(body.contains("did you mean 'mode'?"), body)
+    }
+
+    func testAnUnknownParameterFarFromEveryKnownOneSuggestsNothing() async throws {
+        let answer = try await unknown("/x?colour=red")
+        let body = try XCTUnwrap(answer)
+        XCTAssertFalse(body.contains("did you mean"), body)
+    }
+
+    func testIgnoredParametersAreAcceptedWithoutBeingRead() async throws {
+        let answer = try await unknown("/x?n=2&_=1700000000&token=abc", ignoring: ["_", "token"])
+        XCTAssertNil(answer)
+    }
+
+    func testABadValueIsReportedBeforeAnUnknownName() async throws {
+        let answer = try await unknown("/x?n=99&extra=1")
+        let body = try XCTUnwrap(answer)
+        XCTAssertTrue(body.contains("'n' must be an integer"), body)
+    }
+
+    func testEditDistanceCountsInsertionsDeletionsSubstitutionsAndSwaps() {
+        XCTAssertEqual(EditDistance.between("limt", "limit"), 1)
+        XCTAssertEqual(EditDistance.between("limits", "limit"), 1)
+        XCTAssertEqual(EditDistance.between("lumit", "limit"), 1)
+        XCTAssertEqual(EditDistance.between("lmiit", "limit"), 1)
+        XCTAssertEqual(EditDistance.between("", "abc"), 3)
+        XCTAssertEqual(EditDistance.between("kitten", "sitting"), 3)
+    }
 }

@@ -4,6 +4,7 @@ import Streams
 import XCTest
 @testable import HTTP
 import HTTPTestSupport
+import StreamServiceConcurrency
 
 final class GracefulShutdownTests: XCTestCase {
     func testInFlightRequestsAreAllAnsweredAndStreamsEndWithTheirTrailer() throws {
@@ -78,5 +79,52 @@ final class GracefulShutdownTests: XCTestCase {
         server.server.shutdown(deadline: .milliseconds(200)) { stopped.fulfill() }
         wait(for: [stopped], timeout: 5)
         XCTAssertTrue(client.waitForClose())
+    }
+}
+
+final class ShutdownDeadlineTests: XCTestCase {
+    func testARequestStillWaitingForItsHandlerAtTheDeadlineGets503AndConnectionClose() throws {
+        let arrived = expectation(description: "request reached its handler")
+        var router = Router()
+        router.get("/never") { _ in DataStream { _ in arrived.fulfill(); return Disposable() } }
+        router.get("/hello") { _ in .just(.text("hello")) }
+        let reports = Locked<[ShutdownDeadline]>([])
+        let observer = HTTPServerObserver(shutdownDeadlineReached: { report in reports.withLock { $0.append(report) } })
+        let server = try TestServer(router: router, observer: observer)
+        let client = try server.client()
+        let idle = try server.client()
+        try client.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
+        wait(for: [arrived], timeout: 5)
+        // A request of an idle keep-alive connection that began before the shutdown.
+        try idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(try idle.readResponse().status, 200)
+        let stopped = expectation(description: "shutdown completed")
+        server.server.shutdown(deadline: .milliseconds(200)) { stopped.fulfill() }
+        let response = try client.readResponse()
+        XCTAssertEqual(response.status, 503)
+        XCTAssertEqual(response.header("Connection"), "close")
+        XCTAssertTrue(response.bodyText.contains("shutting down"), response.bodyText)
+        XCTAssertTrue(client.waitForClose())
+        wait(for: [stopped], timeout: 5)
+        XCTAssertEqual(reports.withLock { $0 }, [ShutdownDeadline(answered: 1)])
+    }
+
+    func testAResponseStillQueuedForASlowReaderAtTheDeadlineIsCountedAsCut() throws {
+        var router = Router()
+        // 8 MB: more than the sockets' buffers take while the client reads nothing.
+        router.get("/big") { _ in .just(Response(status: .ok, headers: ["Content-Type": "application/octet-stream"], body: .bytes([UInt8](repeating: 1, count: 8 << 20)))) }
+        let answered = expectation(description: "the response was handed to the connection")
+        let reports = Locked<[ShutdownDeadline]>([])
+        let observer = HTTPServerObserver(
+            requestCompleted: { _ in answered.fulfill() },
+            shutdownDeadlineReached: { report in reports.withLock { $0.append(report) } })
+        let server = try TestServer(router: router, observer: observer)
+        let client = try server.client()
+        try client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        wait(for: [answered], timeout: 5)
+        let stopped = expectation(description: "shutdown completed")
+        server.server.shutdown(deadline: .milliseconds(200)) { stopped.fulfill() }
+        wait(for: [stopped], timeout: 5)
+        XCTAssertEqual(reports.withLock { $0 }, [ShutdownDeadline(cut: 1)])
     }
 }

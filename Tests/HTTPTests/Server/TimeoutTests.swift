@@ -86,3 +86,22 @@ final class DripFeeder: @unchecked Sendable { // @unchecked: state touched only 
         queue.sync { timer.cancel() }
     }
 }
+
+final class BodyTimeoutTests: XCTestCase {
+    func testAStalledBodyIsAnswered408AtTheBodyTimeoutNotTheHeaderTimeout() throws {
+        let server = try TestServer(router: TestServer.standardRouter) {
+            $0.timeouts.header = .seconds(10)
+            $0.timeouts.body = .milliseconds(300)
+        }
+        let client = try server.client()
+        let started = DispatchTime.now()
+        try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
+        let response = try client.readResponse()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        XCTAssertEqual(response.status, 408)
+        XCTAssertTrue(response.bodyText.contains("The request's body was not received within 300 ms of its headers"), response.bodyText)
+        XCTAssertGreaterThanOrEqual(elapsed, 0.3)
+        XCTAssertLessThan(elapsed, 2.0)
+        XCTAssertTrue(client.waitForClose())
+    }
+}

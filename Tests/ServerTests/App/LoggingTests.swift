@@ -29,6 +29,37 @@ final class LoggingTests: XCTestCase {
         }
     }
 
+    func testTextLineEscapesControlCharactersOfADecodedPath() {
+        // What `curl 'http://HOST/users/a%1b%5b31mRED%07%00%c2%85'` decodes to: ESC [31m, BEL, NUL, NEL.
+        let path = "/users/a\u{1B}[31mRED\u{07}\u{00}\u{85}"
+        let line = LogLineFormatter(format: .text).line(
+            time: "T", level: .info, label: "http", message: "GET \(path) 404", metadata: ["path": .string(path)])
+        XCTAssertEqual(line, #"T info http: GET /users/a\u001b[31mRED\u0007\u0000\u0085 404 path=/users/a\u001b[31mRED\u0007\u0000\u0085"#)
+    }
+
+    func testNoFormatPrintsAControlCharacterOrALineSeparatorRaw() {
+        let hostile = "a\u{7F}b\u{9B}c\u{2028}d\u{2029}e\u{1B}f\u{85}g\r\n\t"
+        for format in ServiceConfiguration.LogFormat.allCases {
+            let line = LogLineFormatter(format: format).line(
+                time: "T", level: .info, label: "l", message: hostile, metadata: ["k": .string(hostile), "q": .string("x \(hostile)")])
+            let raw = line.unicodeScalars.filter { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" }
+            XCTAssertEqual(raw.map(\.value), [], "\(format): \(line)")
+        }
+    }
+
+    func testJSONLineStillDecodesToTheOriginalText() throws {
+        let hostile = "a\u{7F}b\u{85}c\u{2028}\u{1B}\"\\"
+        let line = LogLineFormatter(format: .json).line(time: "T", level: .info, label: "l", message: hostile, metadata: ["k": .string(hostile)])
+        let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(fields["message"] as? String, hostile)
+        XCTAssertEqual(fields["k"] as? String, hostile)
+    }
+
+    func testTextLineEscapesABackslashSoAnEscapeCannotBeForged() {
+        let line = LogLineFormatter(format: .text).line(time: "T", level: .info, label: "l", message: #"a\u001b"#, metadata: ["k": .string(#"b\n"#)])
+        XCTAssertEqual(line, #"T info l: a\\u001b k=b\\n"#)
+    }
+
     func testHandlerWritesOneLinePerEventAtOrAboveItsLevel() {
         let capture = CapturedOutput()
         var logger = Logger(label: "test") { StdoutLogHandler(label: $0, level: .info, format: .text, writer: capture.writer) }

@@ -28,6 +28,32 @@ final class CommandLineContractTests: XCTestCase {
         XCTAssertTrue(service.errorOutput.contains("--cors-origins (from CORS_ORIGINS)"), service.errorOutput)
     }
 
+    // ArgumentParser reads `-1` after an option as a short flag, so `--port -1` used to say
+    // "Missing value for '--port'" while `--port=-1` named the range.
+    func testANegativePortAfterASpaceNamesTheRangeAsWithAnEqualsSign() throws {
+        let spaced = try ServiceProcess(["serve", "--port", "-1"])
+        let joined = try ServiceProcess(["serve", "--port=-1"])
+        XCTAssertEqual(spaced.exitStatus(), 64)
+        XCTAssertEqual(joined.exitStatus(), 64)
+        XCTAssertEqual(spaced.errorOutput, joined.errorOutput)
+        XCTAssertEqual(spaced.errorOutput, "error: invalid value \"-1\" for --port: expected an integer from 0 to 65535\n")
+    }
+
+    func testANegativeFractionAfterASpaceReachesTheOptionsOwnCheck() throws {
+        let service = try ServiceProcess(["serve", "--demo-failure-rate", "-0.5"])
+        XCTAssertEqual(service.exitStatus(), 64)
+        XCTAssertTrue(service.errorOutput.hasPrefix("error: invalid value \"-0.5\" for --demo-failure-rate:"), service.errorOutput)
+    }
+
+    func testAnUnresolvableHostSaysTheLookupFailedWithoutAnErrno() throws {
+        let service = try ServiceProcess(["serve", "--host", "999.1.1.1", "--port", "0"])
+        XCTAssertEqual(service.exitStatus(), 64)
+        XCTAssertTrue(service.errorOutput.hasPrefix("error: invalid value \"999.1.1.1\" for --host: "), service.errorOutput)
+        XCTAssertTrue(service.errorOutput.contains("name lookup failed"), service.errorOutput)
+        XCTAssertFalse(service.errorOutput.contains("errno"), service.errorOutput)
+        XCTAssertFalse(service.errorOutput.contains("Invalid argument"), service.errorOutput)
+    }
+
     func testPortInUseExitsNonZeroNamingThePortFlag() throws {
         let taken = try Socket.listen(host: "127.0.0.1", port: 0)
         defer { taken.close() }

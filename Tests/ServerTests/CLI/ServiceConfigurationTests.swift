@@ -87,6 +87,52 @@ final class ServiceConfigurationTests: XCTestCase {
         assertRejected(flags: [.headerTimeout: "0"], setting: .headerTimeout)
     }
 
+    func testHardeningAndUpstreamTimingSettingsHaveTheirDefaults() throws {
+        let configuration = try ServiceConfiguration.resolve(flags: [:], environment: [:])
+        XCTAssertEqual(configuration.bodyTimeout, .seconds(30))
+        XCTAssertNil(configuration.maxConnectionsPerClient)
+        XCTAssertEqual(configuration.upstreamTimeout, .seconds(5))
+        XCTAssertEqual(configuration.upstreamRetries, 6)
+        XCTAssertEqual(configuration.upstreamDeadline, .seconds(10))
+    }
+
+    func testHardeningAndUpstreamTimingFlagsAreRead() throws {
+        let configuration = try ServiceConfiguration.resolve(flags: [
+            .bodyTimeout: "2.5", .maxConnectionsPerClient: "8", .upstreamTimeout: "0.25", .upstreamRetries: "0", .upstreamDeadline: "1.5",
+        ], environment: [:])
+        XCTAssertEqual(configuration.bodyTimeout, .milliseconds(2500))
+        XCTAssertEqual(configuration.maxConnectionsPerClient, 8)
+        XCTAssertEqual(configuration.upstreamTimeout, .milliseconds(250))
+        XCTAssertEqual(configuration.upstreamRetries, 0)
+        XCTAssertEqual(configuration.upstreamDeadline, .milliseconds(1500))
+        XCTAssertEqual(ConfigurationSetting.maxConnectionsPerClient.flag, "--max-connections-per-client")
+        XCTAssertEqual(ConfigurationSetting.upstreamDeadline.environmentVariable, "UPSTREAM_DEADLINE")
+    }
+
+    func testZeroConnectionsPerClientMeansNoCap() throws {
+        XCTAssertNil(try ServiceConfiguration.resolve(flags: [.maxConnectionsPerClient: "0"], environment: [:]).maxConnectionsPerClient)
+    }
+
+    func testBadHardeningAndUpstreamTimingValuesAreRejectedNamingTheFlag() {
+        assertRejected(flags: [.bodyTimeout: "0"], setting: .bodyTimeout,
+                       message: "error: invalid value \"0\" for --body-timeout: expected seconds greater than 0, at most 86400, e.g. 2.5")
+        assertRejected(flags: [.maxConnectionsPerClient: "-1"], setting: .maxConnectionsPerClient)
+        assertRejected(flags: [.upstreamTimeout: "soon"], setting: .upstreamTimeout)
+        assertRejected(flags: [.upstreamRetries: "101"], setting: .upstreamRetries,
+                       message: "error: invalid value \"101\" for --upstream-retries: expected an integer from 0 to 100")
+        assertRejected(flags: [.upstreamDeadline: "0"], setting: .upstreamDeadline)
+    }
+
+    func testMaxConnectionsAboveTheOpenFilesLimitIsLoweredWithALineSayingSo() {
+        let clamped = ConnectionCeiling.clamp(16_384, openFilesLimit: 1024)
+        XCTAssertEqual(clamped.maxConnections, 768)
+        XCTAssertEqual(clamped.warning, "--max-connections 16384 lowered to 768: the open-files limit is 1024 (ulimit -n) and 256 descriptors stay for the service itself; raise the limit to allow more connections")
+        XCTAssertEqual(ConnectionCeiling.clamp(500, openFilesLimit: 1024).maxConnections, 500)
+        XCTAssertNil(ConnectionCeiling.clamp(500, openFilesLimit: 1024).warning)
+        XCTAssertEqual(ConnectionCeiling.clamp(100, openFilesLimit: 64).maxConnections, 32)
+        XCTAssertNil(ConnectionCeiling.clamp(100, openFilesLimit: -1).warning, "an unreadable limit changes nothing")
+    }
+
     func testNonHTTPUpstreamIsRejected() {
         assertRejected(flags: [.upstream: "ftp://example.com"], setting: .upstream)
     }

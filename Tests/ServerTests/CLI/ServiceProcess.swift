@@ -20,7 +20,9 @@ final class ServiceProcess {
 
     private let child: ChildProcess
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// With `openFilesLimit`, the process runs under `ulimit -n` of that many descriptors (soft
+    /// and hard, so the service cannot raise it), through `/bin/sh`, which `exec`s it: same PID.
+    init(_ arguments: [String], environment: [String: String] = [:], openFilesLimit: Int? = nil) throws {
         guard let executable = Self.executable else {
             throw NotBuilt(description: "stream-service is not built next to the tests (looked for \(Self.candidates.map(\.path).joined(separator: " and "))): run `swift build --build-tests` (scripts/test's `swift test` builds it too), then the tests")
         }
@@ -28,7 +30,11 @@ final class ServiceProcess {
         var changes: [String: String?] = [:]
         for name in ["HOST", "PORT", "UPSTREAM_URL", "TLS_CERT", "TLS_KEY", "LOG_LEVEL", "LOG_FORMAT"] { changes[name] = .some(nil) }
         for (name, value) in environment { changes[name] = value }
-        child = try ChildProcess(executable.path, arguments, environment: changes)
+        if let openFilesLimit {
+            child = try ChildProcess("/bin/sh", ["-c", "ulimit -n \(openFilesLimit) && exec \"$0\" \"$@\"", executable.path] + arguments, environment: changes)
+        } else {
+            child = try ChildProcess(executable.path, arguments, environment: changes)
+        }
     }
 
     var pid: Int32 { child.pid }

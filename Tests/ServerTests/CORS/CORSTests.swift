@@ -83,6 +83,37 @@ final class CORSTests: XCTestCase {
         XCTAssertEqual(feed.headers["access-control-allow-origin"], allowed)
     }
 
+    // A shared cache stores the answer to a request without Origin (or with a refused one) and,
+    // without `Vary: Origin`, would hand it — lacking Access-Control-Allow-Origin — to an allowed page.
+    func testACacheableAnswerWithoutOriginVariesOnOriginWhenCORSIsOn() throws {
+        for origins in [CORSOrigins.list([allowed]), .any] {
+            let app = try app(origins)
+            let response = try app.get("/users/ada1")
+            XCTAssertEqual(response.status, 200)
+            XCTAssertEqual(response.header("Cache-Control"), "max-age=30")
+            XCTAssertEqual(response.values(of: "Vary").filter { $0 == "Origin" }, ["Origin"], "\(origins): \(response.headers)")
+        }
+    }
+
+    func testAnAnswerToARefusedOriginVariesOnOrigin() throws {
+        let app = try app(.list([allowed]))
+        let response = try app.get("/users/ada1", headers: ["Origin": "http://evil.example"])
+        XCTAssertNil(response.header("Access-Control-Allow-Origin"))
+        XCTAssertEqual(response.values(of: "Vary").filter { $0 == "Origin" }, ["Origin"], "\(response.headers)")
+    }
+
+    func testAnAllowedOriginGetsOriginInVaryOnce() throws {
+        let app = try app(.list([allowed]))
+        let response = try app.get("/users/ada1", headers: ["Origin": allowed])
+        XCTAssertEqual(response.values(of: "Vary").filter { $0 == "Origin" }, ["Origin"], "\(response.headers)")
+    }
+
+    func testWithoutCORSNoAnswerVariesOnOrigin() throws {
+        let app = try AppHarness(self)
+        let response = try app.get("/users/ada1")
+        XCTAssertFalse(response.values(of: "Vary").contains("Origin"), "\(response.headers)")
+    }
+
     func testProblemsCarryTheCORSHeadersSoThePageCanReadTheError() throws {
         let app = try app(.list([allowed]))
         let response = try app.get("/no/such/path", headers: ["Origin": allowed])

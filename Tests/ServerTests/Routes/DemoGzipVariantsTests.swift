@@ -1,3 +1,4 @@
+import DemoUpstream
 import Domain
 import HTTP
 import HTTPTestSupport

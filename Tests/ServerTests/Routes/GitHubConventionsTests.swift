@@ -1,4 +1,5 @@
 import StreamServiceConcurrency
+import DemoUpstream
 import Domain
 import Foundation
 import Streams

@@ -17,15 +17,16 @@ final class PageRouteTests: XCTestCase {
         let html = try app.get("/").bodyText
         let references = html.matches(of: /(?:src|href)="([^"]*)"/).map { String($0.1) }
         let loaded = references.filter { !$0.hasPrefix("data:") && !$0.hasPrefix("/openapi.yaml") && !$0.hasPrefix("/metrics") && !$0.hasPrefix("/health") }
-        XCTAssertEqual(Set(loaded), ["/page.css", "/page.js"])
+        XCTAssertEqual(Set(loaded), ["/page.css", "/page.js", "/page-feed.js"])
         XCTAssertEqual(try app.get("/page.css").header("Content-Type"), "text/css; charset=utf-8")
         XCTAssertEqual(try app.get("/page.js").header("Content-Type"), "text/javascript; charset=utf-8")
+        XCTAssertEqual(try app.get("/page-feed.js").header("Content-Type"), "text/javascript; charset=utf-8")
         XCTAssertFalse(html.contains("http://") || html.contains("https://"), "the page names an external URL")
     }
 
     func testEmbeddedDocumentsCarryAStrongETagAndAMaxAge() throws {
         let app = try AppHarness(self)
-        for path in ["/", "/page.css", "/page.js", "/openapi.yaml"] {
+        for path in ["/", "/page.css", "/page.js", "/page-feed.js", "/openapi.yaml"] {
             let response = try app.get(path)
             XCTAssertEqual(response.header("Cache-Control"), "max-age=300", path)
             let etag = try XCTUnwrap(response.header("ETag"), path)

@@ -2,6 +2,7 @@ import Domain
 import XCTest
 @testable import Server
 import HTTP
+import NetCore
 
 /// Problem details name the stage that failed and mention retries only when some were spent.
 final class UpstreamProblemTests: XCTestCase {
@@ -33,7 +34,21 @@ final class UpstreamProblemTests: XCTestCase {
         XCTAssertTrue(error.detail.contains("user ada1"), error.detail)
     }
 
-    func testTimeoutIs504() {
-        XCTAssertEqual(problem(.timeout, .repos("ada1"), retries: 2).detail, "The upstream did not answer in time for the repositories of ada1, after 2 retries")
+    func testAnAttemptTimeoutIs504NamingThePerAttemptTimeoutInWords() {
+        let error = problem(.timeout(after: .nanoseconds(16_413_882)), .repos("ada1"), retries: 2)
+        XCTAssertEqual(error.status.code, 504)
+        XCTAssertEqual(error.detail, "The upstream did not answer within 16 ms (the per-attempt timeout) for the repositories of ada1, after 2 retries")
+    }
+
+    func testThePassedDeadlineIs504NamingTheDeadline() {
+        let error = problem(.deadlineExceeded(after: .milliseconds(1500)), .users, retries: 3)
+        XCTAssertEqual(error.status.code, 504)
+        XCTAssertEqual(error.detail, "The upstream gave no usable answer within 1.5 s (the deadline of the whole call) for the user list, after 3 retries")
+    }
+
+    func testAConnectionClosedEarlyIsDescribedInWordsNotByAnEnumCase() {
+        let error = problem(.connection("connection closed before the response was complete (\(ByteStream.CloseReason.peerClosed))"), .users)
+        XCTAssertFalse(error.detail.contains("peerClosed"), error.detail)
+        XCTAssertTrue(error.detail.contains("the peer closed the connection"), error.detail)
     }
 }

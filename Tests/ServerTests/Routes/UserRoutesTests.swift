@@ -1,3 +1,4 @@
+import DemoUpstream
 import Domain
 import Foundation
 import Streams

@@ -43,7 +43,7 @@ final class ValueStreamerTests: XCTestCase {
         subject.end()
         let recorder = EventRecorder<Int>()
         subject.watch(using: recorder.watcher)
-        XCTAssertEqual(recorder.events, [.data(7), .end])
+        XCTAssertEqual(recorder.events, [.end])
     }
 }
 

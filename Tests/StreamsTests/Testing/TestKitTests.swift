@@ -33,6 +33,11 @@ final class MarbleDiagramTests: XCTestCase {
         XCTAssertEqual(SubscriptionSpan("--^---!"), SubscriptionSpan(20, 60))
         XCTAssertEqual(SubscriptionSpan("^--"), SubscriptionSpan(0, nil))
     }
+
+    func testASubscriptionSpanGroupPutsCaretAndBangAtOneFrame() {
+        XCTAssertEqual(SubscriptionSpan("(^!)"), SubscriptionSpan(0, 0))
+        XCTAssertEqual(SubscriptionSpan("--(^!)"), SubscriptionSpan(20, 20))
+    }
 }
 
 final class TestStreamTests: XCTestCase {

@@ -26,7 +26,7 @@ extension StreamType {
         let limit = max(1, maxConcurrent)
         // The operator's own subscription holds the outer and the inners (`DataStream.holding`):
         // a disposable of its own for them, and before that a wrapping one with its closure
-        // context, cost allocations per subscription (1.1 per avatar on `/users`).
+        // context, cost an allocation more per subscription.
         return DataStream.holding { downstream, subscription in
             let redirection = Redirection(limit: limit, transform: transform, downstream: downstream, inners: subscription)
             let outer = self.watch(using: Watcher(

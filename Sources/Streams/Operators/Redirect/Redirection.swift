@@ -3,7 +3,7 @@
 /// inner stream costs no closure context.
 ///
 /// It is the sink ordering its events itself (a subclass, not a field): one allocation fewer
-/// per subscription (1.1 per avatar on `/users`).
+/// per subscription.
 // @unchecked: its state is the sink's, only touched under the sink's lock; the rest are `let`s.
 @usableFromInline
 final class Redirection<Element: Sendable, Value: Sendable>: SerializedSink<RedirectState<Element>, Value>, @unchecked Sendable {

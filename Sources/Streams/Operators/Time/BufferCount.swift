@@ -9,9 +9,9 @@ extension StreamType {
     public func buffer(count: Int) -> DataStream<[Element]> {
         let size = max(count, 1)
         return DataStream { downstream in
-            let cell = TimedOperatorCell([Element](), downstream: downstream)
+            let cell = SerializedSink([Element](), downstream: downstream)
             let upstream = watch { event in
-                cell.update { collected, outbox in
+                cell.updateUnlessFinished { collected, outbox in
                     switch event {
                     case .data(let value):
                         if collected.isEmpty { collected.reserveCapacity(size) }

@@ -18,13 +18,13 @@ extension StreamType {
                 downstream.error(InvalidDurationError(operatorName: "buffer", duration: timeSpan))
                 return Disposable()
             }
-            let cell = TimedOperatorCell(
+            let cell = SerializedSink(
                 TimeSpanBufferState<Element>(spanEnd: scheduler.now + timeSpan),
                 downstream: downstream
             )
             let timer = SerialDisposable()
             @Sendable func closeSpan(_ generation: UInt64) {
-                let next = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
+                let next = cell.updateUnlessFinished { state, outbox -> (generation: UInt64, delay: Duration)? in
                     guard state.generation == generation else { return nil }
                     outbox.data(state.collected)
                     state.collected = []
@@ -42,7 +42,7 @@ extension StreamType {
             }
             startTimer(1, after: timeSpan)
             let upstream = watch { event in
-                let restart = cell.update { state, outbox -> UInt64? in
+                let restart = cell.updateUnlessFinished { state, outbox -> UInt64? in
                     switch event {
                     case .data(let value):
                         state.collected.append(value)

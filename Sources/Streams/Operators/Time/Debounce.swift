@@ -12,10 +12,10 @@ extension StreamType {
     /// ReactiveX: `debounce` (RxJava also `throttleWithTimeout`).
     public func debounce(_ dueTime: Duration, scheduler: any Scheduler) -> DataStream<Element> {
         DataStream { downstream in
-            let cell = TimedOperatorCell(DebounceState<Element>(), downstream: downstream)
+            let cell = SerializedSink(DebounceState<Element>(), downstream: downstream)
             let timer = SerialDisposable()
             @Sendable func expire(_ generation: UInt64) {
-                let rest = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
+                let rest = cell.updateUnlessFinished { state, outbox -> (generation: UInt64, delay: Duration)? in
                     guard state.timerArmed, state.generation == generation else { return nil }
                     let now = scheduler.now
                     guard now >= state.deadline else {
@@ -34,7 +34,7 @@ extension StreamType {
             let upstream = watch { event in
                 switch event {
                 case .data(let value):
-                    let arm = cell.update { state, _ -> UInt64? in
+                    let arm = cell.updateUnlessFinished { state, _ -> UInt64? in
                         state.waiting = value
                         state.deadline = scheduler.now + dueTime
                         guard !state.timerArmed else { return nil }
@@ -46,12 +46,12 @@ extension StreamType {
                         timer.schedule(generation, on: scheduler, after: dueTime) { expire(generation) }
                     }
                 case .error(let error):
-                    cell.update { state, outbox in
+                    cell.updateUnlessFinished { state, outbox in
                         state.waiting = nil
                         outbox.error(error)
                     }
                 case .end:
-                    cell.update { state, outbox in
+                    cell.updateUnlessFinished { state, outbox in
                         if let value = state.waiting { outbox.data(value) }
                         state.waiting = nil
                         outbox.end()

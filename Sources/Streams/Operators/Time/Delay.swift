@@ -10,10 +10,10 @@ extension StreamType {
     public func delay(_ dueTime: Duration, scheduler: any Scheduler) -> DataStream<Element> {
         let shift = max(dueTime, .zero)
         return DataStream { downstream in
-            let cell = TimedOperatorCell(DelayState<Element>(), downstream: downstream)
+            let cell = SerializedSink(DelayState<Element>(), downstream: downstream)
             let timer = SerialDisposable()
             @Sendable func release(_ generation: UInt64) {
-                let next = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
+                let next = cell.updateUnlessFinished { state, outbox -> (generation: UInt64, delay: Duration)? in
                     guard state.generation == generation else { return nil }
                     let now = scheduler.now
                     while let (due, event) = state.waiting.first, due <= now {
@@ -32,7 +32,7 @@ extension StreamType {
                 }
             }
             let upstream = watch { event in
-                let arm = cell.update { state, outbox -> UInt64? in
+                let arm = cell.updateUnlessFinished { state, outbox -> UInt64? in
                     if case .error = event {
                         state.waiting.removeAll()
                         outbox.event(event)

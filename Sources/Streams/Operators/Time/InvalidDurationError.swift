@@ -6,6 +6,7 @@ public struct InvalidDurationError: Error, Equatable, CustomStringConvertible {
     /// The duration it was given.
     public let duration: Duration
 
+    /// The error of `operatorName` refusing `duration`.
     public init(operatorName: String, duration: Duration) {
         self.operatorName = operatorName
         self.duration = duration

@@ -17,10 +17,10 @@ extension StreamType {
     /// with `{ leading: true, trailing: true }` for `latest: true`.
     public func throttle(_ interval: Duration, latest: Bool = true, scheduler: any Scheduler) -> DataStream<Element> {
         DataStream { downstream in
-            let cell = TimedOperatorCell(ThrottleState<Element>(), downstream: downstream)
+            let cell = SerializedSink(ThrottleState<Element>(), downstream: downstream)
             let timer = SerialDisposable()
             @Sendable func emitKept(_ generation: UInt64) {
-                cell.update { state, outbox in
+                cell.updateUnlessFinished { state, outbox in
                     guard state.timerArmed, state.generation == generation else { return }
                     state.timerArmed = false
                     if let value = state.kept {
@@ -34,7 +34,7 @@ extension StreamType {
             let upstream = watch { event in
                 switch event {
                 case .data(let value):
-                    let wait = cell.update { state, outbox -> (generation: UInt64, delay: Duration)? in
+                    let wait = cell.updateUnlessFinished { state, outbox -> (generation: UInt64, delay: Duration)? in
                         let now = scheduler.now
                         if state.timerArmed {
                             state.kept = value
@@ -55,12 +55,12 @@ extension StreamType {
                         timer.schedule(wait.generation, on: scheduler, after: wait.delay) { emitKept(wait.generation) }
                     }
                 case .error(let error):
-                    cell.update { state, outbox in
+                    cell.updateUnlessFinished { state, outbox in
                         state.kept = nil
                         outbox.error(error)
                     }
                 case .end:
-                    cell.update { state, outbox in
+                    cell.updateUnlessFinished { state, outbox in
                         if state.timerArmed {
                             state.endWaiting = true
                         } else {

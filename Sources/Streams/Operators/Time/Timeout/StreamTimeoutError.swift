@@ -3,6 +3,7 @@ public struct StreamTimeoutError: Error, Equatable, CustomStringConvertible {
     /// The time the source was allowed between events.
     public let timeout: Duration
 
+    /// The error of a `timeout` that waited `timeout` in vain.
     public init(timeout: Duration) {
         self.timeout = timeout
     }

@@ -5,8 +5,7 @@
 /// this stage stands for the downstream when the upstream's subscription is disposed (`stop`),
 /// cancelling the timer. The state lives here under an inline lock, so a subscription costs this
 /// object and the watcher besides the timer, where a serialized sink, a disposable with its
-/// closure and a subscription of its own took 3 allocations more (3.3 per avatar on `/users`,
-/// one `timeout` per upstream attempt).
+/// closure and a subscription of its own took 3 allocations more per subscription.
 ///
 /// Events are delivered one at a time: one decided while another is on its way downstream (a
 /// timeout found meanwhile, or a watcher feeding the source back from inside `data`) waits in

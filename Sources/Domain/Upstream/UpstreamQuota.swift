@@ -1,0 +1,48 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import StreamServiceConcurrency
+
+/// The operator's upstream rate limit as the upstream last reported it (`x-ratelimit-limit`,
+/// `-remaining`, `-reset`), and the reserve kept back from clients: once `remaining` falls to
+/// the reserve, new uncached work waits for the reset (see `QuotaTransport`), while cached
+/// answers and their revalidations (a 304 costs nothing) are still served. So one heavy client
+/// cannot leave the service dark for the rest of the hour, and the operator keeps requests.
+public final class UpstreamQuota: Sendable {
+    public struct Snapshot: Sendable, Equatable {
+        public var limit: Int
+        public var remaining: Int
+        /// Epoch seconds at which the window starts over.
+        public var reset: Double
+    }
+
+    /// Requests kept back; nil = a tenth of the reported limit (500 of GitHub's 5,000 an hour).
+    public let reserve: Int?
+    private let last = Locked<Snapshot?>(nil)
+
+    public init(reserve: Int? = nil) {
+        self.reserve = reserve
+    }
+
+    /// The last report; nil before any answer carried one.
+    public var snapshot: Snapshot? { last.withLock { $0 } }
+
+    /// The reserve for a reported `limit`.
+    public func reserve(for limit: Int) -> Int { reserve ?? limit / 10 }
+
+    /// Reads the rate-limit fields of an answer, when it has them.
+    func observe(_ response: UpstreamResponse) {
+        guard let remaining = response.header("x-ratelimit-remaining").flatMap({ Int($0.trimmingWhitespace()) }),
+              let limit = response.header("x-ratelimit-limit").flatMap({ Int($0.trimmingWhitespace()) }),
+              let reset = response.header("x-ratelimit-reset").flatMap({ Double($0.trimmingWhitespace()) }) else { return }
+        last.withLock { $0 = Snapshot(limit: limit, remaining: remaining, reset: reset) }
+    }
+
+    /// Seconds until the reset while the reserve is reached; nil while clients may spend.
+    public func reservedWait(now: Double = Date().timeIntervalSince1970) -> Int? {
+        guard let snapshot, snapshot.remaining <= reserve(for: snapshot.limit), now < snapshot.reset else { return nil }
+        return max(1, Int((snapshot.reset - now).rounded(.up)))
+    }
+}

@@ -1,0 +1,38 @@
+/// Byte-level JSON string scanning, shared by the writer (`JSONOutput`: what to escape) and the
+/// readers (Domain's `GitHubUserReader`: where a string's plain run ends), built on `ByteWords`'
+/// eight-bytes-at-once tests.
+package enum JSONScan {
+    /// The first index at or after `start` of a byte a JSON string's reader must look at (`"`,
+    /// `\`, a control character, non-ASCII), or `bytes.count`. The whole scan is here, not only
+    /// the word tests: called per word from another module (`GitHubUserReader`), they were not
+    /// inlined and cost a call each.
+    package static func stringStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        scan(bytes, from: start, stopsAtNonASCII: true)
+    }
+
+    /// The first index at or after `start` of a byte a JSON string's writer must escape (`"`,
+    /// `\`, a control character; non-ASCII is written as it is), or `bytes.count`.
+    package static func escapeStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        scan(bytes, from: start, stopsAtNonASCII: false)
+    }
+
+    /// One scan for both, inlined into each with its constant: a run-time flag cost the reader
+    /// a third more instructions per byte (callgrind).
+    @inline(__always)
+    private static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, stopsAtNonASCII: Bool) -> Int {
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            var attention = ByteWords.below(word, 0x20) | ByteWords.equal(word, UInt8(ascii: "\"")) | ByteWords.equal(word, UInt8(ascii: "\\"))
+            if stopsAtNonASCII { attention |= ByteWords.nonASCII(word) }
+            if attention != 0 { return index + ByteWords.firstFlagged(attention) }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || (stopsAtNonASCII && byte >= 0x80) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return index
+    }
+}

@@ -1,0 +1,20 @@
+/// What the HTTP/1.1 parser noticed in a head's fields on the way, for the connection that
+/// reads it: not part of the request (its header list says all of it), but a server asks it of
+/// every request, and searching the list again costs more than noting each field as it is read.
+/// The connection keeps it to itself; `Request` does not carry it.
+public struct HeadNotes: Sendable {
+    /// The first `X-Request-ID` field's value.
+    public internal(set) var requestID: String?
+    /// The first `User-Agent` field's value, for the access log.
+    public internal(set) var userAgent: String?
+    /// What the `Connection` fields said.
+    var connection = ConnectionOptions()
+
+    init() {}
+
+    /// Whether the connection persists after this request's response: `ConnectionOptions.persists(in:)`,
+    /// the one keep-alive rule, on what the fields said.
+    public func persists(in version: HTTPVersion) -> Bool {
+        connection.persists(in: version)
+    }
+}

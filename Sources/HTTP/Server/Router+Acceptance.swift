@@ -1,0 +1,8 @@
+extension Router {
+    /// Whether a `method` request for `path` reaches a handler rather than the router's own
+    /// 404 or 405: a client waiting for `100 Continue` is invited to send its body only then.
+    func accepts(method: HTTPMethod, path: String) -> Bool {
+        if case .matched = resolve(method: method, path: path) { return true }
+        return false
+    }
+}

@@ -1,0 +1,52 @@
+import HTTP
+import Logging
+import NetCore
+import StreamServiceConcurrency
+
+/// What the HTTP server does on its own, in the log: the answers it gives before any handler
+/// (rejections), accept pauses when descriptors run out, and what the shutdown deadline cut.
+struct ServerEventLog: Sendable {
+    /// A flood of bad requests must not fill the disk: 20 rejection lines at once, then one a
+    /// second, about 200 bytes each, so at most about 17 MB a day; `http_rejections_total`
+    /// still counts every one, and each line says how many were left out before it.
+    static let rejectionBurst = 20
+    static let rejectionsPerSecond = 1.0
+
+    let logger: Logger
+    private let rejections = LogRateLimiter(burst: rejectionBurst, perSecond: rejectionsPerSecond)
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    func rejected(_ rejection: Rejection) {
+        guard logger.logLevel <= .info, let leftOut = rejections.admit() else { return }
+        var metadata: Logger.Metadata = [
+            "status": .stringConvertible(rejection.status),
+            "reason": .string(rejection.reason.rawValue),
+            "remote": .string(rejection.remoteAddress),
+        ]
+        if leftOut > 0 { metadata["rejections_not_logged"] = .stringConvertible(leftOut) }
+        logger.info("rejected \(rejection.status): \(rejection.detail)", metadata: metadata)
+    }
+
+    func acceptPause(_ pause: AcceptPause) {
+        switch pause {
+        case .paused(let error):
+            logger.warning(
+                "accepting paused: \(error); new connections wait in the backlog, retried every \(AcceptPause.retryInterval.text)",
+                metadata: ["errno": .stringConvertible(error.code)])
+        case .resumed(let duration, let retries):
+            logger.info("accepting again after \(duration.text)", metadata: ["retries": .stringConvertible(retries)])
+        }
+    }
+
+    func deadlineReached(_ report: ShutdownDeadline, deadline: Duration) {
+        logger.warning(
+            "shutdown deadline of \(deadline.text) reached: requests answered 503: \(report.answered), streams ended: \(report.ended), responses cut: \(report.cut), idle connections closed: \(report.idle)",
+            metadata: [
+                "answered_503": .stringConvertible(report.answered), "streams_ended": .stringConvertible(report.ended),
+                "responses_cut": .stringConvertible(report.cut), "idle_closed": .stringConvertible(report.idle),
+            ])
+    }
+}

@@ -1,0 +1,94 @@
+// `pow` comes from the C library; Streams needs nothing from Foundation.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How `retry(_:backoff:scheduler:)` waits between attempts: exponential
+/// backoff with jitter, a predicate choosing which errors are retried, an
+/// optional per-error override (for a server's `Retry-After`), and a hook told
+/// of each retry before its wait begins (for retry events and metrics).
+///
+///     let backoff = RetryBackoff(
+///         initialDelay: .milliseconds(100), multiplier: 2, maxDelay: .seconds(5), jitter: 0.5,
+///         retryIf: { ($0 as? UpstreamError)?.isRetryable ?? false },
+///         delayOverride: { error, _ in (error as? UpstreamError)?.retryAfter },
+///         onRetry: { retry in metrics.retried(after: retry.error) }
+///     )
+///
+/// Retry number `n` (1-based) waits `min(initialDelay × multiplier^(n-1), maxDelay)`,
+/// shortened by up to `jitter` of itself at random (0 = exact, 1 = "full jitter").
+public struct RetryBackoff: Sendable {
+    /// The wait before the first retry.
+    public var initialDelay: Duration
+    /// Each wait is the previous one times this (exponential backoff).
+    public var multiplier: Double
+    /// The longest wait, however many retries came before.
+    public var maxDelay: Duration
+    /// Fraction of each delay randomised away, in 0...1.
+    public var jitter: Double
+    /// Whether an error is worth retrying; others are delivered at once.
+    public var retryIf: @Sendable (Error) -> Bool
+    /// A delay that replaces the computed one for this error and retry number, when not nil.
+    public var delayOverride: @Sendable (_ error: Error, _ retry: Int) -> Duration?
+    /// A uniform random number in 0..<1; replace it to make jitter deterministic in tests.
+    public var random: @Sendable () -> Double
+    /// Told of each retry once it is decided, before its wait starts: which retry it is,
+    /// the error that caused it and how long the wait will be.
+    public var onRetry: @Sendable (Retry) -> Void
+
+    /// One retry as `onRetry` sees it.
+    public struct Retry: Sendable {
+        /// 1 for the first retry (the second attempt), 2 for the next, and so on.
+        public let number: Int
+        /// The error that caused this retry.
+        public let error: any Error
+        /// The wait before this retry.
+        public let delay: Duration
+    }
+
+    /// A backoff policy; every parameter is described at its property.
+    public init(
+        initialDelay: Duration = .milliseconds(100),
+        multiplier: Double = 2,
+        maxDelay: Duration = .seconds(30),
+        jitter: Double = 0.5,
+        retryIf: @escaping @Sendable (Error) -> Bool = { _ in true },
+        delayOverride: @escaping @Sendable (_ error: Error, _ retry: Int) -> Duration? = { _, _ in nil },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        onRetry: @escaping @Sendable (Retry) -> Void = { _ in }
+    ) {
+        self.initialDelay = initialDelay
+        self.multiplier = max(1, multiplier)
+        self.maxDelay = maxDelay
+        self.jitter = min(max(jitter, 0), 1)
+        self.retryIf = retryIf
+        self.delayOverride = delayOverride
+        self.random = random
+        self.onRetry = onRetry
+    }
+
+    /// Retries at once, every error: what plain `retry(_:)` does.
+    public static let immediate = RetryBackoff(initialDelay: .zero, maxDelay: .zero, jitter: 0)
+
+    /// The wait before retry number `retry` (1-based) after `error`, or nil when `error` is not
+    /// retried. The retry operator asks this once per retry, so a non-nil answer is a retry
+    /// decided: it is reported to `onRetry` before being returned.
+    public func delay(beforeRetry retry: Int, after error: Error) -> Duration? {
+        guard let delay = computedDelay(beforeRetry: retry, after: error) else { return nil }
+        onRetry(Retry(number: retry, error: error, delay: delay))
+        return delay
+    }
+
+    private func computedDelay(beforeRetry retry: Int, after error: Error) -> Duration? {
+        guard retryIf(error) else { return nil }
+        if let overridden = delayOverride(error, retry) { return max(overridden, .zero) }
+        let growth = pow(multiplier, Double(max(0, retry - 1)))
+        let exponential = growth.isFinite ? initialDelay * growth : maxDelay
+        let capped = min(max(exponential, .zero), maxDelay)
+        return capped * (1 - jitter * random())
+    }
+}

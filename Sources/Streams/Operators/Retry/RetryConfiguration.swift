@@ -1,0 +1,14 @@
+/// What a `retry` operator was built with, shared by its subscriptions (see `retry(_:backoff:scheduler:)`).
+final class RetryConfiguration<Source: StreamType>: Sendable {
+    let source: Source
+    let maxRetries: Int
+    let backoff: RetryBackoff
+    let scheduler: (any Scheduler)?
+
+    init(source: Source, maxRetries: Int, backoff: RetryBackoff, scheduler: (any Scheduler)?) {
+        self.source = source
+        self.maxRetries = maxRetries
+        self.backoff = backoff
+        self.scheduler = scheduler
+    }
+}

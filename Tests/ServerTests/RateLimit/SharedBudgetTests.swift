@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTestSupport
+import RedisTestSupport
+import XCTest
+@testable import Server
+
+/// `--client-upstream-rate` with `--redis-url`: one budget per client across replicas, on a real
+/// redis-server, and each replica on its own (without waiting) while Redis is frozen.
+final class SharedBudgetTests: XCTestCase {
+    /// Three units an hour; no response cache, so no Redis cache tier is asked either.
+    private func replicas(_ count: Int) throws -> ReplicaSet {
+        let set = try ReplicaSet(self, count: count) {
+            $0.clientUpstreamRate = RatePolicy(name: "upstream", count: 3, period: .seconds(3600))
+            $0.upstreamCacheBytes = 0
+        }
+        for replica in set.replicas {
+            let port = replica.port
+            waitUntil("the replica on :\(port) checks budgets in Redis", timeout: 5) { Self.budgets(port: port) == "shared" }
+        }
+        return set
+    }
+
+    /// `/ready`'s `budgets` field on the replica at `port`.
+    static func budgets(port: Int) -> String? {
+        guard let client = try? RawHTTPClient(port: port),
+              (try? client.send("GET /ready HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")) != nil else { return nil }
+        return (try? client.readResponse())?.bodyJSON?["budgets"] as? String
+    }
+
+    func testOneClientsBudgetIsSharedByThreeReplicas() throws {
+        let set = try replicas(3)
+        // A profile costs two requests (the user and a page of repositories).
+        XCTAssertEqual(try set[0].get("/users/ada1").status, 200)
+        let redis = set.redis
+        waitUntil("the charge reached Redis", timeout: 5) {
+            (try? redis.cli(["GET", BudgetScript.keyPrefix + "addr:127.0.0.1"]))?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == false
+        }
+        XCTAssertEqual(try set[1].get("/users/grace2").status, 200, "2 of 3 spent: admitted, and runs into debt")
+        let refused = try set[2].get("/users/alan3")
+        XCTAssertEqual(refused.status, 429, "4 of 3 spent, two of them on other replicas")
+        XCTAssertEqual(refused.header("RateLimit-Policy"), #""upstream";q=3;w=3600"#)
+    }
+
+    func testWhileRedisIsPausedEachReplicaKeepsItsOwnBudgetAndNeverWaitsLong() throws {
+        let set = try replicas(2)
+        set.redis.pause()
+        defer { set.redis.resume() }
+        for (login, status) in [("ada1", 200), ("grace2", 200), ("alan3", 429)] {
+            let started = Date()
+            XCTAssertEqual(try set[0].get("/users/\(login)").status, status, login)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 1.5, "\(login): a frozen Redis costs a check at most its 100 ms timeout")
+        }
+        XCTAssertEqual(try set[1].get("/users/alan3").status, 200, "the other replica decides on its own budget")
+        XCTAssertEqual(Self.budgets(port: set[0].port), "local")
+    }
+}
