@@ -22,6 +22,9 @@ public final class TLSContext: @unchecked Sendable {
         }
         // Idle connections (e.g. SSE clients) should not hold 2 × 16 KiB of TLS buffers each.
         SSL_CTX_ctrl(context, SSL_CTRL_MODE, Int(SSL_MODE_RELEASE_BUFFERS), nil)
+        // No TLS 1.2 renegotiation: HTTP/2 forbids it (RFC 9113 §9.2.1), and nothing here needs it.
+        // SSL_OP_NO_RENEGOTIATION is SSL_OP_BIT(30), a macro Swift does not import.
+        SSL_CTX_set_options(context, 1 << 30)
         alpnWire = .allocate(capacity: 1)
         alpnWire.initialize(to: Self.wireFormat(configuration.alpnProtocols))
         if let cipherList = configuration.cipherList, SSL_CTX_set_cipher_list(context, cipherList) != 1 {

@@ -16,6 +16,7 @@ import tempfile
 import time
 import traceback
 
+from http2_tabs import http2_tests
 from other_origin import OtherOrigin
 from service import Service
 
@@ -35,12 +36,12 @@ WAIT_SECONDS = 15
 TABS = 20
 
 
-def browser(width=1200, height=900):
+def browser(width=1200, height=900, extra_flags=()):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                 "--force-device-scale-factor=1", f"--window-size={width},{height}"):
+                 "--force-device-scale-factor=1", f"--window-size={width},{height}", *extra_flags):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     return webdriver.Chrome(service=DriverService(executable_path=CHROMEDRIVER), options=options)
@@ -418,6 +419,7 @@ class Suite:
         self.marble_tests()
         self.many_tabs_tests()
         self.cross_origin_tests()
+        http2_tests(self, browser, wait_for, By)
         if self.screenshots:
             self.check("screenshots are written to " + self.screenshots, self.screenshot_run)
         print(f"browser tests took {time.monotonic() - started:.1f}s; logs in {self.logs}")

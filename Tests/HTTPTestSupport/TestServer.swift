@@ -11,12 +11,13 @@ public final class TestServer {
     public init(
         router: Router,
         observer: HTTPServerObserver = HTTPServerObserver(),
+        metrics: HTTPMetrics = HTTPMetrics(),
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) throws {
         var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.loopCount = 2
         configure(&configuration)
-        server = HTTPServer(configuration: configuration, router: router, observer: observer)
+        server = HTTPServer(configuration: configuration, router: router, observer: observer, metrics: metrics)
         port = try server.start()
     }
 

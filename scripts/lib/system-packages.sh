@@ -5,7 +5,10 @@
 BUILD_PACKAGES=(libssl-dev zlib1g-dev libjemalloc-dev)                                # the C libraries the package links
 BROWSER_PACKAGES=(chromium chromium-driver python3-selenium)            # a real headless browser, driven by Selenium
 JWT_PACKAGES=(python3-jwt python3-cryptography)                         # PyJWT: the tests' tokens come from a library nobody here wrote
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server "${BROWSER_PACKAGES[@]}" "${JWT_PACKAGES[@]}")  # real Redis, a real browser and PyJWT for the tests
+# HTTP/2 clients for the tests: curl (with nghttp2), nghttp and h2load, and Python's h2 (PyPI's `h2`,
+# packaged by Debian for the system interpreter, where PEP 668 keeps pip out) for frame-level cases.
+H2_PACKAGES=(curl nghttp2-client python3-h2)
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server "${BROWSER_PACKAGES[@]}" "${JWT_PACKAGES[@]}" "${H2_PACKAGES[@]}")  # real Redis, a real browser, PyJWT and real HTTP/2 clients for the tests
 
 # ensure_system_packages PACKAGE...: installs the missing ones (as root) or names them and exits 1.
 ensure_system_packages() {

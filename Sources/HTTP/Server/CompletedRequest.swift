@@ -16,8 +16,10 @@ public struct CompletedRequest: Sendable {
     public var userAgent: String?
     /// False when the client went away before the response was complete.
     public var completed: Bool
+    /// The protocol the request came in on.
+    public var protocolLabel: HTTPProtocolLabel
 
-    public init(method: HTTPMethod, path: String, target: String, routePattern: String?, status: Int, duration: Duration, bodyBytes: Int, requestID: String, remoteAddress: String, userAgent: String?, completed: Bool) {
+    public init(method: HTTPMethod, path: String, target: String, routePattern: String?, status: Int, duration: Duration, bodyBytes: Int, requestID: String, remoteAddress: String, userAgent: String?, completed: Bool, protocolLabel: HTTPProtocolLabel = .h1) {
         self.method = method
         self.path = path
         self.target = target
@@ -29,5 +31,12 @@ public struct CompletedRequest: Sendable {
         self.remoteAddress = remoteAddress
         self.userAgent = userAgent
         self.completed = completed
+        self.protocolLabel = protocolLabel
     }
+}
+
+/// The protocol of a request or connection, as metrics and logs label it.
+public enum HTTPProtocolLabel: String, Sendable {
+    case h1
+    case h2
 }

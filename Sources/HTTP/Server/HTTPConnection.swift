@@ -42,6 +42,11 @@ final class HTTPConnection: @unchecked Sendable {
     @exclusivity(unchecked) private var bodyStartedAt: UInt64?
     /// Set once an error answer was sent and the connection is being closed gracefully (see `lingerThenClose`).
     @exclusivity(unchecked) private var lingering: LingeringClose?
+    /// Until the first bytes decide: HTTP/2 is possible here (`HTTP2Detection`).
+    @exclusivity(unchecked) private var detectsHTTP2: Bool
+    /// The bytes read while they may still be HTTP/2's preface, and the connection it became.
+    @exclusivity(unchecked) private var detection: [UInt8] = []
+    @exclusivity(unchecked) private var http2: HTTP2Connection?
     var onClosed: (() -> Void)?
 
     init(stream: ByteStream, context: ServerContext, scheduler: EventLoopScheduler, date: HTTPDate.LoopCache) {
@@ -54,6 +59,7 @@ final class HTTPConnection: @unchecked Sendable {
         writer = context.writer
         parser = RequestParser(limits: context.configuration.limits)
         idleSince = DispatchTime.now().uptimeNanoseconds
+        detectsHTTP2 = context.configuration.http2Enabled
     }
 
     func start() {
@@ -65,6 +71,46 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: - Reading
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
+        if detectsHTTP2 {
+            detectProtocol(bytes)
+            return
+        }
+        parse(bytes)
+    }
+
+    /// The first bytes decide the protocol: ALPN's `h2`, or HTTP/2's preface in cleartext (h2c with
+    /// prior knowledge); anything else is HTTP/1.1, fed to the parser with the bytes held so far.
+    private func detectProtocol(_ bytes: UnsafeRawBufferPointer) {
+        // The first read alone decides almost always: its bytes go on without a copy.
+        if detection.isEmpty {
+            let decision = HTTP2Detection.decide(bytes, isTLS: stream.isTLS, alpn: stream.applicationProtocol)
+            if decision == .http1 {
+                detectsHTTP2 = false
+                parse(bytes)
+                return
+            }
+        }
+        detection.append(contentsOf: bytes)
+        switch HTTP2Detection.decide(detection, isTLS: stream.isTLS, alpn: stream.applicationProtocol) {
+        case .undecided:
+            return
+        case .http1:
+            detectsHTTP2 = false
+            let held = detection
+            detection = []
+            held.withUnsafeBytes { parse($0) }
+        case .http2:
+            detectsHTTP2 = false
+            let held = detection
+            detection = []
+            let connection = HTTP2Connection(stream: stream, context: context, scheduler: scheduler, date: date)
+            connection.onClosed = { [unowned self] in closed() }
+            http2 = connection
+            held.withUnsafeBytes { connection.start(with: $0) }
+        }
+    }
+
+    private func parse(_ bytes: UnsafeRawBufferPointer) {
         let wasPartial = parser.hasPartialRequest
         // The parser hands each output over (`consuming`), and it moves on into `pending` and then
         // `run`: a request head borrowed and copied at each step costs retains, releases and
@@ -322,6 +368,10 @@ final class HTTPConnection: @unchecked Sendable {
     /// Called periodically by the loop's sweep.
     func checkTimeouts(now: UInt64) {
         guard !stream.isClosed else { return }
+        if let http2 {
+            http2.checkTimeouts(now: now)
+            return
+        }
         if let lingering {
             if lingering.isOver(now: now) { stream.close(.local) }
             return
@@ -361,6 +411,10 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Graceful shutdown: finish what is in flight, end streams, close when idle.
     func beginShutdown() {
+        if let http2 {
+            http2.beginShutdown()
+            return
+        }
         guard !draining, !stream.isClosed else { return }
         draining = true
         if let current {
@@ -390,6 +444,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// chunk; then the connection closes, whatever it was still sending.
     func deadlineReached() -> ShutdownDeadline.Outcome {
         guard !stream.isClosed else { return .alreadyClosed }
+        if let http2 { return http2.deadlineReached() }
         defer { stream.close(.local) }
         // A finished exchange may still have its last bytes queued for a slow reader.
         guard let current else { return stream.bufferedByteCount > 0 ? .cut : .idle }
@@ -411,6 +466,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func closed() {
+        http2 = nil
         if let current {
             self.current = nil
             current.disposeSubscriptions()

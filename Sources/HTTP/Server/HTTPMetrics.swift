@@ -70,6 +70,8 @@ public final class HTTPMetrics: Sendable {
         }
     }
     private let connectionsOpen: Meter
+    /// Requests and connections by protocol, and HTTP/2's streams, resets, GOAWAYs and stalls.
+    public let protocols: HTTPProtocolMetrics
     /// One counter per status and reason, made on first use (rejections are rare: a map under a lock will do).
     private let rejections = Locked<[String: Counter]>([:])
     private let acceptPauses: Counter
@@ -84,6 +86,7 @@ public final class HTTPMetrics: Sendable {
         current = Atomic(Unmanaged.passUnretained(empty))
         connectionsOpen = Meter(label: Self.connectionsName, factory: factory)
         connectionsOpen.set(0)
+        protocols = HTTPProtocolMetrics(factory: factory)
         acceptPauses = Counter(label: Self.acceptPausesName, factory: factory)
         acceptPaused = Meter(label: Self.acceptPausedName, factory: factory)
         acceptPaused.set(0)
@@ -120,6 +123,7 @@ public final class HTTPMetrics: Sendable {
         let handles = current.load(ordering: .acquiring)._withUnsafeGuaranteedRef { Self.find(series, in: $0.entries) } ?? make(series)
         handles.requests.increment()
         handles.duration.recordNanoseconds(Int64(clamping: request.duration.nanoseconds))
+        protocols.record(request)
     }
 
     /// Made outside the lock (the factory is the backend's code); the first one stored wins.
@@ -147,6 +151,7 @@ public final class HTTPMetrics: Sendable {
     /// The server's open-connection count after a connection opened or closed.
     public func connectionsChanged(to open: Int) {
         connectionsOpen.set(open)
+        protocols.connectionsChanged(to: open)
     }
 
     /// Standard methods as sent; anything else is one label, for the same cardinality reason as routes.
@@ -163,7 +168,7 @@ extension HTTPServerObserver {
     func recording(into metrics: HTTPMetrics) -> HTTPServerObserver {
         let requestCompleted = self.requestCompleted, connectionsChanged = self.connectionsChanged
         let requestRejected = self.requestRejected, acceptPauseChanged = self.acceptPauseChanged
-        let shutdownDeadlineReached = self.shutdownDeadlineReached
+        let shutdownDeadlineReached = self.shutdownDeadlineReached, http2Event = self.http2Event
         return HTTPServerObserver(
             requestCompleted: { request in
                 metrics.record(request)
@@ -181,6 +186,10 @@ extension HTTPServerObserver {
                 metrics.record(pause)
                 acceptPauseChanged?(pause)
             },
-            shutdownDeadlineReached: shutdownDeadlineReached)
+            shutdownDeadlineReached: shutdownDeadlineReached,
+            http2Event: { event in
+                metrics.protocols.record(event)
+                http2Event?(event)
+            })
     }
 }

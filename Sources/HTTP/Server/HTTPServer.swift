@@ -61,7 +61,7 @@ public final class HTTPServer: Sendable {
     /// Throws for an unusable address or port in use, or unreadable TLS files.
     @discardableResult
     public func start() throws -> Int {
-        let tls = try configuration.tls.map { try TLSContext(configuration: $0) }
+        let tls = try configuration.tls.map { try TLSContext(configuration: Self.offeringHTTP2($0, enabled: configuration.http2Enabled)) }
         let context = ServerContext(configuration: configuration, router: router, observer: observer, tls: tls)
         let listeners = try makeListeners()
         state.withLock {
@@ -237,5 +237,13 @@ public final class HTTPServer: Sendable {
         socket.close()
         observer.requestRejected?(Rejection(
             status: HTTPStatus.serviceUnavailable.code, reason: reason, detail: detail, remoteAddress: address.description))
+    }
+
+    /// With HTTP/2 on, ALPN offers `h2` before the configured protocols (RFC 9113 §3.2).
+    static func offeringHTTP2(_ tls: TLSConfiguration, enabled: Bool) -> TLSConfiguration {
+        guard enabled, tls.isServer, !tls.alpnProtocols.isEmpty, !tls.alpnProtocols.contains("h2") else { return tls }
+        var tls = tls
+        tls.alpnProtocols.insert("h2", at: 0)
+        return tls
     }
 }

@@ -23,6 +23,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var serverName: String? = "StreamService"
     /// Starts the ids of requests without a usable `X-Request-ID` (then a per-process counter).
     public var requestIDPrefix = "req-"
+    /// HTTP/2 beside HTTP/1.1 on the same port: h2c with prior knowledge in cleartext, `h2` by
+    /// ALPN over TLS (then offered before `http/1.1`). Off, every connection is HTTP/1.1.
+    public var http2Enabled = true
+    /// What an HTTP/2 connection allows its peer.
+    public var http2 = HTTP2ConnectionLimits()
 
     public init(host: String = "0.0.0.0", port: Int = 8080) {
         self.host = host

@@ -13,18 +13,22 @@ public struct HTTPServerObserver: Sendable {
     public var acceptPauseChanged: (@Sendable (AcceptPause) -> Void)?
     /// When a graceful shutdown's deadline passed with connections still open: what was done to them.
     public var shutdownDeadlineReached: (@Sendable (ShutdownDeadline) -> Void)?
+    /// HTTP/2 streams, resets, GOAWAYs, stalls and limits reached (`HTTP2Event.isNotable` ones deserve a log line).
+    public var http2Event: (@Sendable (HTTP2Event) -> Void)?
 
     public init(
         requestCompleted: (@Sendable (CompletedRequest) -> Void)? = nil,
         connectionsChanged: (@Sendable (Int) -> Void)? = nil,
         requestRejected: (@Sendable (Rejection) -> Void)? = nil,
         acceptPauseChanged: (@Sendable (AcceptPause) -> Void)? = nil,
-        shutdownDeadlineReached: (@Sendable (ShutdownDeadline) -> Void)? = nil
+        shutdownDeadlineReached: (@Sendable (ShutdownDeadline) -> Void)? = nil,
+        http2Event: (@Sendable (HTTP2Event) -> Void)? = nil
     ) {
         self.requestCompleted = requestCompleted
         self.connectionsChanged = connectionsChanged
         self.requestRejected = requestRejected
         self.acceptPauseChanged = acceptPauseChanged
         self.shutdownDeadlineReached = shutdownDeadlineReached
+        self.http2Event = http2Event
     }
 }

@@ -160,7 +160,8 @@ public final class Application: Sendable {
             requestCompleted: { request in accessLog.record(request) },
             requestRejected: { rejection in events.rejected(rejection) },
             acceptPauseChanged: { pause in events.acceptPause(pause) },
-            shutdownDeadlineReached: { report in events.deadlineReached(report, deadline: deadline) })
+            shutdownDeadlineReached: { report in events.deadlineReached(report, deadline: deadline) },
+            http2Event: { event in events.http2(event) })
         return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections), router: router, observer: observer, metrics: metrics.http)
     }
 
@@ -193,6 +194,7 @@ public final class Application: Sendable {
         server.limits.maxConnections = maxConnections
         server.limits.maxConnectionsPerClient = configuration.maxConnectionsPerClient
         server.clientIdentity = Self.connectionOwner(trusting: configuration.trustedProxies)
+        server.http2Enabled = configuration.http2
         server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
         if configuration.redisURL != nil {
             // Replicas share one feed, so the ids of their requests must not collide there.

@@ -14,6 +14,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case authJwtSecret, authJwtPublicKey, authProtect, authCookie, authAudience, authIssuer
     case trustedProxies
     case clientUpstreamRate, clientUpstreamBurst, clientRequestRate, upstreamReserve
+    case http2
 
     /// The long flag, e.g. `--demo-latency-ms`.
     public var flag: String {

@@ -58,6 +58,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Upstream requests a client may cause at once. [env: CLIENT_UPSTREAM_BURST] (default: the rate's count)") var clientUpstreamBurst: String?
     @Option(help: "Requests a client address may send to any route, e.g. 20/s. [env: CLIENT_REQUEST_RATE] (default: unlimited)") var clientRequestRate: String?
     @Option(help: "Upstream requests kept back: at this x-ratelimit-remaining, uncached work gets 503 until the reset. [env: UPSTREAM_RESERVE] (default: 10 % of the reported limit)") var upstreamReserve: String?
+    @Option(help: "on or off: HTTP/2 beside HTTP/1.1 on the same port (h2c with prior knowledge; h2 by ALPN over TLS). [env: HTTP2] (default: on)") var http2: String?
 
     /// The options given on the command line, by setting.
     var flags: [ConfigurationSetting: String] {
@@ -79,6 +80,7 @@ struct ServeCommand: ParsableCommand {
             (.trustedProxies, trustedProxies),
             (.clientUpstreamRate, clientUpstreamRate), (.clientUpstreamBurst, clientUpstreamBurst),
             (.clientRequestRate, clientRequestRate), (.upstreamReserve, upstreamReserve),
+            (.http2, http2),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })
     }

@@ -78,6 +78,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var clientRequestRate: RatePolicy?
     /// Upstream requests kept back from clients; nil = a tenth of the limit the upstream reports.
     public var upstreamReserve: Int?
+    /// HTTP/2 beside HTTP/1.1 (h2c with prior knowledge, h2 by ALPN).
+    public var http2 = true
 
     public init() {}
 
@@ -138,6 +140,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         }
         configuration.clientRequestRate = try reader.rate(.clientRequestRate, name: "requests")
         configuration.upstreamReserve = try reader.integer(.upstreamReserve, in: 0...10_000_000)
+        configuration.http2 = try reader.choice(.http2, [("on", true), ("off", false)]) ?? configuration.http2
         return configuration
     }
 

@@ -23,6 +23,7 @@ public struct AccessLog: Sendable {
             // A token in the query or chosen as the request id is never written (SecretRedaction).
             "request_id": .string(SecretRedaction.requestID(request.requestID)),
             "remote": .string(request.remoteAddress),
+            "protocol": .string(request.protocolLabel.rawValue),
         ]
         if !request.completed { metadata["aborted"] = .stringConvertible(true) }
         logger.info("\(request.method.rawValue) \(SecretRedaction.target(request.target)) \(request.status)", metadata: metadata)

@@ -4,7 +4,8 @@ import NetCore
 import StreamServiceConcurrency
 
 /// What the HTTP server does on its own, in the log: the answers it gives before any handler
-/// (rejections), accept pauses when descriptors run out, and what the shutdown deadline cut.
+/// (rejections), accept pauses when descriptors run out, what the shutdown deadline cut, and the
+/// HTTP/2 resets, GOAWAYs and abuse limits it met.
 struct ServerEventLog: Sendable {
     /// A flood of bad requests must not fill the disk: 20 rejection lines at once, then one a
     /// second, about 200 bytes each, so at most about 17 MB a day; `http_rejections_total`
@@ -14,6 +15,9 @@ struct ServerEventLog: Sendable {
 
     let logger: Logger
     private let rejections = LogRateLimiter(burst: rejectionBurst, perSecond: rejectionsPerSecond)
+    /// HTTP/2's notable events, bounded as rejections are: a flood of stream errors from many
+    /// connections is many lines otherwise; `http2_*` metrics count every one.
+    private let http2Events = LogRateLimiter(burst: rejectionBurst, perSecond: rejectionsPerSecond)
 
     init(logger: Logger) {
         self.logger = logger
@@ -28,6 +32,23 @@ struct ServerEventLog: Sendable {
         ]
         if leftOut > 0 { metadata["rejections_not_logged"] = .stringConvertible(leftOut) }
         logger.info("rejected \(rejection.status): \(rejection.detail)", metadata: metadata)
+    }
+
+    /// Resets and GOAWAYs this side sends, GOAWAYs it receives, abnormal resets, and every limit a
+    /// peer ran into (the abuse defences), at notice, limits at warning.
+    func http2(_ event: HTTP2Event) {
+        guard event.isNotable, let leftOut = http2Events.admit() else { return }
+        var metadata: Logger.Metadata = [
+            "protocol": "h2",
+            "event": .string(event.kind.rawValue),
+            "remote": .string(event.remoteAddress),
+        ]
+        if event.streamID != 0 { metadata["stream"] = .stringConvertible(event.streamID) }
+        if let code = event.code { metadata["code"] = .string(code.description) }
+        if let reason = event.reason { metadata["reason"] = .string(reason) }
+        if leftOut > 0 { metadata["http2_events_not_logged"] = .stringConvertible(leftOut) }
+        let message = "HTTP/2 \(event.kind.rawValue)\(event.code.map { " \($0)" } ?? "")\(event.reason.map { ": \($0)" } ?? "")"
+        if event.kind == .limitExceeded { logger.warning("\(message)", metadata: metadata) } else { logger.notice("\(message)", metadata: metadata) }
     }
 
     func acceptPause(_ pause: AcceptPause) {

@@ -69,13 +69,15 @@ final class TLSProfileTests: XCTestCase {
         }
     }
 
-    func testALPNAnswersHTTP11() throws {
-        let outcome = try handshake("-alpn", "h2,http/1.1")
-        XCTAssertTrue(outcome.output.contains("ALPN protocol: http/1.1"), outcome.output)
+    func testALPNAnswersH2FirstThenHTTP11() throws {
+        let both = try handshake("-alpn", "http/1.1,h2")
+        XCTAssertTrue(both.output.contains("ALPN protocol: h2"), both.output)
+        let http11 = try handshake("-alpn", "http/1.1")
+        XCTAssertTrue(http11.output.contains("ALPN protocol: http/1.1"), http11.output)
     }
 
-    func testALPNWithoutHTTP11IsRefusedWithNoApplicationProtocol() throws {
-        let outcome = try handshake("-alpn", "h2")
+    func testALPNWithNeitherH2NorHTTP11IsRefusedWithNoApplicationProtocol() throws {
+        let outcome = try handshake("-alpn", "spdy/3.1")
         XCTAssertFalse(outcome.connected)
         XCTAssertTrue(outcome.output.contains("no application protocol"), outcome.output)
     }

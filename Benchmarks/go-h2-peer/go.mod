@@ -1,0 +1,3 @@
+module streamservice/bench/go-h2-peer
+
+go 1.19

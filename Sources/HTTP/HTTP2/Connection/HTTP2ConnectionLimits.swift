@@ -1,0 +1,31 @@
+/// What an HTTP/2 connection of this server allows its peer, and what it sends in its SETTINGS.
+public struct HTTP2ConnectionLimits: Sendable {
+    /// SETTINGS_MAX_CONCURRENT_STREAMS: RFC 9113 §6.5.2 recommends no fewer than 100.
+    public var maxConcurrentStreams = 100
+    /// SETTINGS_INITIAL_WINDOW_SIZE for request bodies; the protocol default.
+    public var initialWindowSize = 65_535
+    /// The connection's receive window, opened with a WINDOW_UPDATE after the preface: 1 MiB, so
+    /// several streams' uploads do not wait on the 64 KiB default.
+    public var connectionWindowSize = 1 << 20
+    /// SETTINGS_MAX_FRAME_SIZE this side accepts; the protocol default.
+    public var maxFrameSize = 16_384
+    /// SETTINGS_MAX_HEADER_LIST_SIZE; a larger list is answered 431 (the HPACK bomb stops here).
+    public var maxHeaderListSize = 64 * 1024
+    /// The most CONTINUATION frames one header block may take: 64 × 16 KiB frames is far above
+    /// `maxHeaderListSize`; a flood of them (CVE-2024-27316) ends in GOAWAY ENHANCE_YOUR_CALM.
+    public var maxContinuationFrames = 64
+    /// Control and empty frames a connection may send in a burst, and per second after it.
+    public var controlFrameBurst = 1_000
+    public var controlFramesPerSecond = 200
+    /// Streams a client may reset before their response is complete, in a burst and per second.
+    public var resetBurst = 200
+    public var resetsPerSecond = 100
+    /// Bytes queued on the socket beyond which DATA waits for it to drain (per connection), and
+    /// beyond which control frames the peer provokes (PING and SETTINGS acknowledgements, resets)
+    /// end the connection instead: a peer that does not read cannot grow this side's memory.
+    public var maxConnectionBufferedBytes = 1 << 20
+    /// Streams whose end is remembered so a late frame on them gets RFC 9113 §5.1's answer.
+    public var closedStreamMemory = 256
+
+    public init() {}
+}

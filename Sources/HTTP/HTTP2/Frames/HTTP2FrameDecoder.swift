@@ -1,0 +1,143 @@
+/// Cuts frames out of a byte stream and checks what RFC 9113 §4–6 require of each frame on its own
+/// (sizes, stream ids, padding); what depends on the connection's state is the connection's job.
+/// Bytes are buffered until a whole frame is there, never more than one frame beyond `maxFrameSize`.
+public struct HTTP2FrameDecoder: Sendable {
+    /// This side's SETTINGS_MAX_FRAME_SIZE: a longer frame is a FRAME_SIZE_ERROR (§4.2).
+    public var maxFrameSize: Int
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    public init(maxFrameSize: Int = 16_384) {
+        self.maxFrameSize = maxFrameSize
+    }
+
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if start > 0 && start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    public mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// Bytes held that are not yet a whole frame.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    /// The next whole frame, or nil until more bytes arrive.
+    public mutating func next() throws(HTTP2ProtocolError) -> HTTP2Frame? {
+        guard buffer.count - start >= 9 else { compact(); return nil }
+        let length = Int(buffer[start]) << 16 | Int(buffer[start + 1]) << 8 | Int(buffer[start + 2])
+        let type = HTTP2FrameType(rawValue: buffer[start + 3])
+        let flags = HTTP2Flags(rawValue: buffer[start + 4])
+        let streamID = Self.uint32(buffer, start + 5) & 0x7FFF_FFFF
+        guard length <= maxFrameSize else {
+            throw .connection(.frameSizeError, "a frame of \(length) bytes is above SETTINGS_MAX_FRAME_SIZE \(maxFrameSize)")
+        }
+        guard buffer.count - start >= 9 + length else { return nil }
+        let payloadStart = start + 9
+        start = payloadStart + length
+        let payload = Array(buffer[payloadStart..<(payloadStart + length)])
+        let frame = try Self.frame(type: type, flags: flags, streamID: streamID, payload: payload)
+        compact()
+        return frame
+    }
+
+    private mutating func compact() {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 65_536)
+            start = 0
+        } else if start > 65_536 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+    }
+
+    static func uint32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+    }
+
+    /// Builds one frame from its header fields and payload.
+    static func frame(type: HTTP2FrameType, flags: HTTP2Flags, streamID: UInt32, payload: [UInt8]) throws(HTTP2ProtocolError) -> HTTP2Frame {
+        let length = payload.count
+        func requireStream(_ name: String) throws(HTTP2ProtocolError) {
+            guard streamID != 0 else { throw .connection(.protocolError, "\(name) on stream 0") }
+        }
+        func requireConnection(_ name: String) throws(HTTP2ProtocolError) {
+            guard streamID == 0 else { throw .connection(.protocolError, "\(name) on stream \(streamID)") }
+        }
+        /// The payload without its padding (§6.1, §6.2): a pad length reaching past the payload is a PROTOCOL_ERROR.
+        func unpadded(_ name: String, skipping extra: Int = 0) throws(HTTP2ProtocolError) -> ArraySlice<UInt8> {
+            guard flags.contains(.padded) else { return payload[...] }
+            guard length >= 1 else { throw .connection(.frameSizeError, "padded \(name) without a pad length") }
+            let padLength = Int(payload[0])
+            guard padLength + 1 + extra <= length else {
+                throw .connection(.protocolError, "\(name) padding of \(padLength) bytes is longer than the payload")
+            }
+            return payload[1..<(length - padLength)]
+        }
+        switch type {
+        case .data:
+            try requireStream("DATA")
+            let body = try unpadded("DATA")
+            return HTTP2Frame(streamID: streamID, flags: flags.intersection([.endStream, .padded]), payload: .data(Array(body)), flowControlledLength: length)
+        case .headers:
+            try requireStream("HEADERS")
+            var block = try unpadded("HEADERS", skipping: flags.contains(.priority) ? 5 : 0)
+            var dependsOn: UInt32?
+            if flags.contains(.priority) {
+                guard block.count >= 5 else { throw .connection(.frameSizeError, "HEADERS with PRIORITY shorter than 5 bytes") }
+                let base = block.startIndex
+                dependsOn = UInt32(block[base]) << 24 & 0x7F00_0000 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8 | UInt32(block[base + 3])
+                block = block.dropFirst(5)
+            }
+            return HTTP2Frame(streamID: streamID, flags: flags.intersection([.endStream, .endHeaders]), payload: .headers(fragment: Array(block), dependsOn: dependsOn))
+        case .priority:
+            try requireStream("PRIORITY")
+            guard length == 5 else { throw .stream(streamID, .frameSizeError, "PRIORITY of \(length) bytes, not 5") }
+            return HTTP2Frame(streamID: streamID, payload: .priority(dependsOn: uint32(payload, 0) & 0x7FFF_FFFF))
+        case .rstStream:
+            try requireStream("RST_STREAM")
+            guard length == 4 else { throw .connection(.frameSizeError, "RST_STREAM of \(length) bytes, not 4") }
+            return HTTP2Frame(streamID: streamID, payload: .rstStream(HTTP2ErrorCode(rawValue: uint32(payload, 0))))
+        case .settings:
+            try requireConnection("SETTINGS")
+            if flags.contains(.ack) {
+                guard length == 0 else { throw .connection(.frameSizeError, "SETTINGS acknowledgement with a payload") }
+                return HTTP2Frame(streamID: 0, flags: .ack, payload: .settings([]))
+            }
+            guard length % 6 == 0 else { throw .connection(.frameSizeError, "SETTINGS of \(length) bytes, not a multiple of 6") }
+            var settings: [HTTP2Setting] = []
+            for offset in stride(from: 0, to: length, by: 6) {
+                let identifier = HTTP2Setting.Identifier(rawValue: UInt16(payload[offset]) << 8 | UInt16(payload[offset + 1]))
+                settings.append(HTTP2Setting(identifier, uint32(payload, offset + 2)))
+            }
+            return HTTP2Frame(streamID: 0, payload: .settings(settings))
+        case .pushPromise:
+            try requireStream("PUSH_PROMISE")
+            let block = try unpadded("PUSH_PROMISE", skipping: 4)
+            guard block.count >= 4 else { throw .connection(.frameSizeError, "PUSH_PROMISE shorter than 4 bytes") }
+            let promised = uint32(Array(block.prefix(4)), 0) & 0x7FFF_FFFF
+            return HTTP2Frame(streamID: streamID, flags: flags.intersection(.endHeaders), payload: .pushPromise(promisedStreamID: promised, fragment: Array(block.dropFirst(4))))
+        case .ping:
+            try requireConnection("PING")
+            guard length == 8 else { throw .connection(.frameSizeError, "PING of \(length) bytes, not 8") }
+            return HTTP2Frame(streamID: 0, flags: flags.intersection(.ack), payload: .ping(payload))
+        case .goAway:
+            try requireConnection("GOAWAY")
+            guard length >= 8 else { throw .connection(.frameSizeError, "GOAWAY of \(length) bytes, under 8") }
+            return HTTP2Frame(streamID: 0, payload: .goAway(
+                lastStreamID: uint32(payload, 0) & 0x7FFF_FFFF, code: HTTP2ErrorCode(rawValue: uint32(payload, 4)), debugData: Array(payload[8...])))
+        case .windowUpdate:
+            guard length == 4 else { throw .connection(.frameSizeError, "WINDOW_UPDATE of \(length) bytes, not 4") }
+            return HTTP2Frame(streamID: streamID, payload: .windowUpdate(increment: uint32(payload, 0) & 0x7FFF_FFFF))
+        case .continuation:
+            try requireStream("CONTINUATION")
+            return HTTP2Frame(streamID: streamID, flags: flags.intersection(.endHeaders), payload: .continuation(fragment: payload))
+        default:
+            return HTTP2Frame(streamID: streamID, flags: flags, payload: .unknown(type: type.rawValue, payload: payload))
+        }
+    }
+}

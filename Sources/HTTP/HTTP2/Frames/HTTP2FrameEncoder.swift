@@ -1,0 +1,77 @@
+/// Writes frames (RFC 9113 §4.1, §6) onto the end of a byte buffer; the inverse of `HTTP2FrameDecoder`.
+/// Frames are written unpadded unless `padding` is given (padding is for senders that hide lengths).
+public enum HTTP2FrameEncoder {
+    public static func append(_ frame: HTTP2Frame, padding: Int = 0, into out: inout [UInt8]) {
+        var flags = frame.flags
+        let paddable = frame.type == .data || frame.type == .headers || frame.type == .pushPromise
+        let padded = padding > 0 && paddable
+        if padded { flags.insert(.padded) } else if paddable { flags.remove(.padded) }
+        let headerStart = out.count
+        out.append(contentsOf: [0, 0, 0, frame.type.rawValue, 0])
+        appendUInt32(frame.streamID & 0x7FFF_FFFF, into: &out)
+        let payloadStart = out.count
+        if padded { out.append(UInt8(padding)) }
+        switch frame.payload {
+        case .data(let bytes):
+            out.append(contentsOf: bytes)
+        case .headers(let fragment, let dependsOn):
+            if let dependsOn {
+                flags.insert(.priority)
+                appendUInt32(dependsOn, into: &out)
+                out.append(15) // the default weight, 16, less one (§5.3.2)
+            } else {
+                flags.remove(.priority)
+            }
+            out.append(contentsOf: fragment)
+        case .priority(let dependsOn):
+            appendUInt32(dependsOn, into: &out)
+            out.append(15)
+        case .rstStream(let code):
+            appendUInt32(code.rawValue, into: &out)
+        case .settings(let settings):
+            for setting in settings {
+                out.append(UInt8(setting.identifier.rawValue >> 8))
+                out.append(UInt8(truncatingIfNeeded: setting.identifier.rawValue))
+                appendUInt32(setting.value, into: &out)
+            }
+        case .pushPromise(let promised, let fragment):
+            appendUInt32(promised, into: &out)
+            out.append(contentsOf: fragment)
+        case .ping(let opaque):
+            out.append(contentsOf: opaque.prefix(8))
+            if opaque.count < 8 { out.append(contentsOf: repeatElement(0, count: 8 - opaque.count)) }
+        case .goAway(let lastStreamID, let code, let debugData):
+            appendUInt32(lastStreamID, into: &out)
+            appendUInt32(code.rawValue, into: &out)
+            out.append(contentsOf: debugData)
+        case .windowUpdate(let increment):
+            appendUInt32(increment, into: &out)
+        case .continuation(let fragment):
+            out.append(contentsOf: fragment)
+        case .unknown(_, let payload):
+            out.append(contentsOf: payload)
+        }
+        if padded { out.append(contentsOf: repeatElement(0, count: padding)) }
+        let length = out.count - payloadStart
+        out[headerStart] = UInt8(truncatingIfNeeded: length >> 16)
+        out[headerStart + 1] = UInt8(truncatingIfNeeded: length >> 8)
+        out[headerStart + 2] = UInt8(truncatingIfNeeded: length)
+        out[headerStart + 4] = flags.rawValue
+    }
+
+    /// A DATA frame straight from a slice of a body, without building a `HTTP2Frame` first.
+    public static func appendData(streamID: UInt32, _ bytes: ArraySlice<UInt8>, endStream: Bool, into out: inout [UInt8]) {
+        let length = bytes.count
+        out.append(contentsOf: [UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length),
+                                HTTP2FrameType.data.rawValue, endStream ? HTTP2Flags.endStream.rawValue : 0])
+        appendUInt32(streamID, into: &out)
+        out.append(contentsOf: bytes)
+    }
+
+    static func appendUInt32(_ value: UInt32, into out: inout [UInt8]) {
+        out.append(UInt8(truncatingIfNeeded: value >> 24))
+        out.append(UInt8(truncatingIfNeeded: value >> 16))
+        out.append(UInt8(truncatingIfNeeded: value >> 8))
+        out.append(UInt8(truncatingIfNeeded: value))
+    }
+}

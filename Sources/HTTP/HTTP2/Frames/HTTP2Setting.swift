@@ -1,0 +1,58 @@
+/// A SETTINGS parameter (RFC 9113 §6.5.2); unknown identifiers are ignored on receipt.
+public struct HTTP2Setting: Sendable, Hashable {
+    public struct Identifier: RawRepresentable, Sendable, Hashable {
+        public let rawValue: UInt16
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+        public static let headerTableSize = Identifier(rawValue: 0x1)
+        public static let enablePush = Identifier(rawValue: 0x2)
+        public static let maxConcurrentStreams = Identifier(rawValue: 0x3)
+        public static let initialWindowSize = Identifier(rawValue: 0x4)
+        public static let maxFrameSize = Identifier(rawValue: 0x5)
+        public static let maxHeaderListSize = Identifier(rawValue: 0x6)
+    }
+
+    public var identifier: Identifier
+    public var value: UInt32
+
+    public init(_ identifier: Identifier, _ value: UInt32) {
+        self.identifier = identifier
+        self.value = value
+    }
+}
+
+/// The peer's settings as they stand, with the defaults of RFC 9113 §6.5.2 until it says otherwise.
+public struct HTTP2PeerSettings: Sendable {
+    public var headerTableSize = 4096
+    public var enablePush = true
+    public var maxConcurrentStreams: Int?
+    public var initialWindowSize = 65_535
+    public var maxFrameSize = 16_384
+    public var maxHeaderListSize: Int?
+
+    public init() {}
+
+    /// Applies one received setting; a value out of its range is a connection error (§6.5.2).
+    public mutating func apply(_ setting: HTTP2Setting) throws(HTTP2ProtocolError) {
+        let value = Int(setting.value)
+        switch setting.identifier {
+        case .headerTableSize: headerTableSize = value
+        case .enablePush:
+            guard value <= 1 else { throw .connection(.protocolError, "SETTINGS_ENABLE_PUSH of \(value)") }
+            enablePush = value == 1
+        case .maxConcurrentStreams: maxConcurrentStreams = value
+        case .initialWindowSize:
+            guard value <= HTTP2FlowWindow.maximum else {
+                throw .connection(.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE of \(value) is above 2^31-1")
+            }
+            initialWindowSize = value
+        case .maxFrameSize:
+            guard value >= 16_384 && value <= 16_777_215 else {
+                throw .connection(.protocolError, "SETTINGS_MAX_FRAME_SIZE of \(value) is outside 2^14…2^24-1")
+            }
+            maxFrameSize = value
+        case .maxHeaderListSize: maxHeaderListSize = value
+        default: break
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/// Turns header blocks into field lists (RFC 7541 §6), keeping the dynamic table in step with the
+/// peer's encoder. One per connection and direction; blocks must be decoded in the order they arrived.
+public struct HPACKDecoder: Sendable {
+    /// A decoded block: its fields, or, when they pass `maxHeaderListSize`, none and `overListSize`.
+    public struct Block: Sendable {
+        public var fields: [(name: String, value: String)]
+        /// The list was larger than allowed: its fields were decoded (the table stays in step) but not kept.
+        public var overListSize: Bool
+    }
+
+    /// The table size this side's SETTINGS_HEADER_TABLE_SIZE allows; updates above it are errors.
+    public private(set) var maxTableSizeLimit: Int
+    /// The limit on a decoded list (names + values + 32 per field, RFC 9113 §6.5.2): a small block
+    /// that names a large table entry again and again (an "HPACK bomb") stops counting here.
+    public var maxHeaderListSize: Int
+    /// The longest string accepted, before Huffman decoding.
+    public var maxStringLength: Int
+    private var table: HPACKDynamicTable
+
+    public init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 64 * 1024, maxStringLength: Int = 64 * 1024) {
+        maxTableSizeLimit = maxTableSize
+        self.maxHeaderListSize = maxHeaderListSize
+        self.maxStringLength = maxStringLength
+        table = HPACKDynamicTable(maximumSize: maxTableSize)
+    }
+
+    /// The dynamic table's current size and limit, for tests.
+    public var dynamicTableSize: Int { table.size }
+    public var dynamicTableCount: Int { table.count }
+
+    public mutating func decode(_ block: [UInt8]) throws(HPACKError) -> Block {
+        try block.withUnsafeBufferPointer { (bytes) throws(HPACKError) -> Block in try decode(bytes) }
+    }
+
+    public mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(HPACKError) -> Block {
+        var fields: [(name: String, value: String)] = []
+        var listSize = 0
+        var overListSize = false
+        var position = 0
+        var fieldSeen = false
+        while position < bytes.count {
+            let first = bytes[position]
+            let field: (name: String, value: String)
+            if first & 0x80 != 0 {
+                // Indexed field (§6.1).
+                let index = try HPACKInteger.decode(bytes, at: &position, prefixBits: 7)
+                field = try entry(index)
+            } else if first & 0xC0 == 0x40 {
+                // Literal with incremental indexing (§6.2.1).
+                field = try literal(bytes, at: &position, prefixBits: 6)
+                table.insert(name: field.name, value: field.value)
+            } else if first & 0xE0 == 0x20 {
+                // Dynamic table size update (§6.3): only before the block's first field (§4.2).
+                guard !fieldSeen else { throw .tableSizeUpdateAfterField }
+                let size = try HPACKInteger.decode(bytes, at: &position, prefixBits: 5)
+                guard size <= maxTableSizeLimit else { throw .invalidTableSizeUpdate(size) }
+                table.resize(to: size)
+                continue
+            } else {
+                // Literal without indexing (0000) or never indexed (0001) (§6.2.2, §6.2.3).
+                field = try literal(bytes, at: &position, prefixBits: 4)
+            }
+            fieldSeen = true
+            listSize += field.name.utf8.count + field.value.utf8.count + 32
+            if listSize > maxHeaderListSize {
+                overListSize = true
+                fields.removeAll()
+            }
+            if !overListSize { fields.append(field) }
+        }
+        return Block(fields: fields, overListSize: overListSize)
+    }
+
+    /// This side's SETTINGS_HEADER_TABLE_SIZE changed (and the peer acknowledged it).
+    public mutating func setMaxTableSizeLimit(_ limit: Int) {
+        maxTableSizeLimit = limit
+        if table.maximumSize > limit { table.resize(to: limit) }
+    }
+
+    private func entry(_ index: Int) throws(HPACKError) -> (name: String, value: String) {
+        let staticCount = HPACKStaticTable.entries.count
+        if index >= 1 && index <= staticCount { return HPACKStaticTable.entries[index - 1] }
+        guard let entry = table[index - staticCount] else { throw .invalidIndex(index) }
+        return entry
+    }
+
+    private func literal(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, prefixBits: Int) throws(HPACKError) -> (name: String, value: String) {
+        let nameIndex = try HPACKInteger.decode(bytes, at: &position, prefixBits: prefixBits)
+        let name = nameIndex == 0 ? try string(bytes, at: &position) : try entry(nameIndex).name
+        let value = try string(bytes, at: &position)
+        return (name, value)
+    }
+
+    private func string(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws(HPACKError) -> String {
+        guard position < bytes.count else { throw .truncated }
+        let huffman = bytes[position] & 0x80 != 0
+        let length = try HPACKInteger.decode(bytes, at: &position, prefixBits: 7)
+        guard length <= maxStringLength else { throw .stringTooLong(length) }
+        guard length <= bytes.count - position else { throw .truncated }
+        let raw = UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
+        position += length
+        guard huffman else { return String(decoding: raw, as: UTF8.self) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(length * 8 / 5)
+        try HPACKHuffman.decode(raw, into: &decoded)
+        return String(decoding: decoded, as: UTF8.self)
+    }
+}

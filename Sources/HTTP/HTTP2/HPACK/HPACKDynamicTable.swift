@@ -1,0 +1,62 @@
+/// The dynamic table of RFC 7541 §2.3.2 and §4: newest entry first, evicted oldest first once the
+/// entries' size (name + value + 32 bytes each, §4.1) would pass `maximumSize`.
+struct HPACKDynamicTable: Sendable {
+    /// Oldest first, so an insertion appends and an eviction drops from the front.
+    private var entries: [(name: String, value: String)] = []
+    private var evicted = 0
+    private(set) var size = 0
+    private(set) var maximumSize: Int
+
+    init(maximumSize: Int) {
+        self.maximumSize = maximumSize
+    }
+
+    var count: Int { entries.count - evicted }
+
+    static func entrySize(name: String, value: String) -> Int { name.utf8.count + value.utf8.count + 32 }
+
+    /// Entry `index`, 1 being the newest.
+    subscript(index: Int) -> (name: String, value: String)? {
+        guard index >= 1, index <= count else { return nil }
+        return entries[entries.count - index]
+    }
+
+    /// Adds an entry, evicting what it needs; one larger than the whole table empties it (§4.4).
+    mutating func insert(name: String, value: String) {
+        let entrySize = Self.entrySize(name: name, value: value)
+        evict(toFit: maximumSize - entrySize)
+        guard entrySize <= maximumSize else { return }
+        entries.append((name, value))
+        size += entrySize
+    }
+
+    mutating func resize(to newMaximum: Int) {
+        maximumSize = newMaximum
+        evict(toFit: newMaximum)
+    }
+
+    /// For an encoder: the newest index holding `name` and `value`, and the newest holding `name`.
+    func find(name: String, value: String) -> (pair: Int?, name: Int?) {
+        var nameMatch: Int?
+        for index in 1...max(count, 1) where index <= count {
+            let entry = entries[entries.count - index]
+            guard entry.name == name else { continue }
+            if entry.value == value { return (index, index) }
+            if nameMatch == nil { nameMatch = index }
+        }
+        return (nil, nameMatch)
+    }
+
+    private mutating func evict(toFit limit: Int) {
+        while size > max(limit, 0), count > 0 {
+            let oldest = entries[evicted]
+            size -= Self.entrySize(name: oldest.name, value: oldest.value)
+            evicted += 1
+        }
+        if size == 0 || evicted > 64 {
+            // Compacted now and then, not per eviction: dropping the front moves every entry.
+            entries.removeFirst(evicted)
+            evicted = 0
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// Integers with an N-bit prefix (RFC 7541 §5.1).
+enum HPACKInteger {
+    /// The largest value decoded: far above any table size or string length a peer may use, and
+    /// small enough that the arithmetic never overflows (a 10-byte integer would otherwise wrap).
+    static let maximum = (1 << 28) - 1
+
+    /// Appends `value` with the top `8 - prefixBits` bits of its first byte set to `flags`.
+    static func encode(_ value: Int, prefixBits: Int, flags: UInt8, into out: inout [UInt8]) {
+        let limit = (1 << prefixBits) - 1
+        if value < limit {
+            out.append(flags | UInt8(value))
+            return
+        }
+        out.append(flags | UInt8(limit))
+        var rest = value - limit
+        while rest >= 128 {
+            out.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        out.append(UInt8(rest))
+    }
+
+    /// Decodes an integer whose first byte is at `position`, moving `position` past it.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, prefixBits: Int) throws(HPACKError) -> Int {
+        guard position < bytes.count else { throw .truncated }
+        let limit = (1 << prefixBits) - 1
+        var value = Int(bytes[position]) & limit
+        position += 1
+        guard value == limit else { return value }
+        var shift = 0
+        while true {
+            guard position < bytes.count else { throw .truncated }
+            let byte = bytes[position]
+            position += 1
+            value += Int(byte & 0x7F) << shift
+            guard value <= maximum else { throw .integerOverflow }
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+            guard shift < 28 else { throw .integerOverflow }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// The 61 entries of RFC 7541 Appendix A; index 1 is the first.
+enum HPACKStaticTable {
+    static let entries: [(name: String, value: String)] = [
+        (":authority", ""), (":method", "GET"), (":method", "POST"), (":path", "/"), (":path", "/index.html"),
+        (":scheme", "http"), (":scheme", "https"), (":status", "200"), (":status", "204"), (":status", "206"),
+        (":status", "304"), (":status", "400"), (":status", "404"), (":status", "500"), ("accept-charset", ""),
+        ("accept-encoding", "gzip, deflate"), ("accept-language", ""), ("accept-ranges", ""), ("accept", ""),
+        ("access-control-allow-origin", ""), ("age", ""), ("allow", ""), ("authorization", ""), ("cache-control", ""),
+        ("content-disposition", ""), ("content-encoding", ""), ("content-language", ""), ("content-length", ""),
+        ("content-location", ""), ("content-range", ""), ("content-type", ""), ("cookie", ""), ("date", ""),
+        ("etag", ""), ("expect", ""), ("expires", ""), ("from", ""), ("host", ""), ("if-match", ""),
+        ("if-modified-since", ""), ("if-none-match", ""), ("if-range", ""), ("if-unmodified-since", ""),
+        ("last-modified", ""), ("link", ""), ("location", ""), ("max-forwards", ""), ("proxy-authenticate", ""),
+        ("proxy-authorization", ""), ("range", ""), ("referer", ""), ("refresh", ""), ("retry-after", ""),
+        ("server", ""), ("set-cookie", ""), ("strict-transport-security", ""), ("transfer-encoding", ""),
+        ("user-agent", ""), ("vary", ""), ("via", ""), ("www-authenticate", ""),
+    ]
+
+    /// For an encoder: the index of the first entry with each name, and of each name and value pair.
+    static let nameIndex: [String: Int] = {
+        var index: [String: Int] = [:]
+        for (offset, entry) in entries.enumerated() where index[entry.name] == nil { index[entry.name] = offset + 1 }
+        return index
+    }()
+
+    static let pairIndex: [String: Int] = {
+        var index: [String: Int] = [:]
+        for (offset, entry) in entries.enumerated() where !entry.value.isEmpty { index[entry.name + "\0" + entry.value] = offset + 1 }
+        return index
+    }()
+}

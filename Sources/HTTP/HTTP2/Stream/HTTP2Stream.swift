@@ -1,0 +1,59 @@
+import Streams
+
+/// One stream of an HTTP/2 connection: the request as it arrives, then the response as it leaves,
+/// queued while the stream's flow-control window is shut.
+// @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
+final class HTTP2Stream: @unchecked Sendable {
+    let id: UInt32
+    var state = HTTP2StreamState.open
+    /// What the peer may still send on this stream, and what this side may.
+    var receiveWindow: HTTP2FlowWindow
+    var sendWindow: HTTP2FlowWindow
+    /// Received DATA not yet returned to the peer with a WINDOW_UPDATE.
+    var unacknowledgedBytes = 0
+
+    // Request side.
+    var requestFields: [(name: String, value: String)] = []
+    var requestHead: HTTP2RequestHead?
+    var body: [UInt8] = []
+    var declaredContentLength: Int?
+    /// The request was answered without reaching a handler (413, 431): its remaining DATA is dropped.
+    var discardsBody = false
+
+    // Response side.
+    var request: Request?
+    var startedAt = ContinuousClock.now
+    var handlerSubscription: Disposable?
+    var bodySubscription: Disposable?
+    var responded = false
+    var finished = false
+    var status = 0
+    var bodyBytes = 0
+    var shutdownTrailer: [UInt8]?
+    /// Response body bytes waiting for window, from `outboundStart` on.
+    var outbound: [UInt8] = []
+    var outboundStart = 0
+    /// END_STREAM goes out once `outbound` is sent.
+    var endAfterOutbound = false
+    /// The stream waits for a WINDOW_UPDATE (counted once per stall, for the metric).
+    var stalled = false
+    var stalledSince: UInt64 = 0
+
+    init(id: UInt32, receiveWindow: Int, sendWindow: Int) {
+        self.id = id
+        self.receiveWindow = HTTP2FlowWindow(receiveWindow)
+        self.sendWindow = HTTP2FlowWindow(sendWindow)
+    }
+
+    var outboundCount: Int { outbound.count - outboundStart }
+
+    /// Cancels whatever upstream work the stream still holds.
+    func disposeSubscriptions() {
+        handlerSubscription?.dispose()
+        handlerSubscription = nil
+        bodySubscription?.dispose()
+        bodySubscription = nil
+    }
+
+    var isStreamingResponse: Bool { bodySubscription != nil }
+}

@@ -1,0 +1,34 @@
+// libFuzzer entry for HPACKDecoder (built by scripts/fuzz-http2).
+//
+// The input is two header blocks for one decoder (its first byte says where to cut), with small
+// limits so the fuzzer reaches them. A decoded list must respect the list limit; encoded again by
+// HPACKEncoder it must decode to the same fields on a fresh pair. The input's bytes also go through
+// Huffman coding and back. Any divergence traps, which libFuzzer records as a crash.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    let cut = input.isEmpty ? 0 : Int(input[0]) % (input.count + 1)
+    var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 2048, maxStringLength: 1024)
+    var encoder = HPACKEncoder(maxTableSize: 256)
+    var peer = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 1 << 20, maxStringLength: 1 << 20)
+    for block in [Array(input.prefix(cut)), Array(input.dropFirst(cut))] {
+        guard let decoded = try? decoder.decode(block) else { break }
+        let listSize = decoded.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
+        precondition(decoded.overListSize || listSize <= 2048, "a list of \(listSize) bytes passed the limit")
+        precondition(!decoded.overListSize || decoded.fields.isEmpty, "fields kept over the limit")
+        var encoded: [UInt8] = []
+        encoder.encode(decoded.fields, into: &encoded)
+        let again = try? peer.decode(encoded)
+        precondition(again.map { $0.fields.map { "\($0.name): \($0.value)" } } == decoded.fields.map { "\($0.name): \($0.value)" },
+                     "encoded again, the fields differ")
+        precondition(peer.dynamicTableSize == encoder.dynamicTableSize, "the encoder's and its peer's tables differ")
+    }
+    var huffman: [UInt8] = []
+    HPACKHuffman.encode(input, into: &huffman)
+    precondition(huffman.count == HPACKHuffman.encodedCount(input), "the Huffman size estimate is wrong")
+    var back: [UInt8] = []
+    let decodedBack: Bool = huffman.withUnsafeBufferPointer { (try? HPACKHuffman.decode($0, into: &back)) != nil }
+    precondition(decodedBack && back == input, "Huffman coding did not round-trip")
+    return 0
+}
