@@ -1,19 +1,36 @@
 import Foundation
 
 /// The peer servers' command line: `--port N` (default 8081), and for the peers that call an
-/// upstream `--upstream URL`; they always bind 127.0.0.1.
-/// Anything else, `--help` included, prints the usage instead of starting a server.
+/// upstream `--upstream URL`, `--upstream-gzip true|false` (default false: identity bodies, as
+/// ours' `--upstream-gzip false`) and `--sorted-keys true|false` (default false: the answer's JSON
+/// keys as the encoder leaves them; true sorts them, the setting of the figures before issue 25).
+/// They always bind 127.0.0.1. Anything else, `--help` included, prints the usage instead of
+/// starting a server.
 public struct ServerOptions: Sendable {
     public let host = "127.0.0.1"
     public let port: Int
     /// The demo upstream's base URL (`http://127.0.0.1:PORT`), nil when not given.
     public let upstream: String?
+    /// Ask the upstream for `Accept-Encoding: gzip` and inflate what it sends.
+    public let upstreamGzip: Bool
+    /// Encode the answer with `JSONEncoder.OutputFormatting.sortedKeys`.
+    public let sortedKeys: Bool
 
     public init(arguments: [String] = CommandLine.arguments) {
         let name = URL(fileURLWithPath: arguments.first ?? "server").lastPathComponent
-        let usage = "usage: \(name) [--port N] [--upstream URL]   (binds 127.0.0.1; default port 8081)\n"
+        let usage = "usage: \(name) [--port N] [--upstream URL] [--upstream-gzip true|false] [--sorted-keys true|false]"
+            + "   (binds 127.0.0.1; default port 8081, both switches false)\n"
         var port = 8081
         var upstream: String?
+        var upstreamGzip = false
+        var sortedKeys = false
+        func flag(_ name: String, _ value: String?) -> Bool {
+            switch value {
+            case "true": return true
+            case "false": return false
+            default: Self.exit(usage: "\(name) needs true or false\n" + usage, status: 2)
+            }
+        }
         var rest = arguments.dropFirst().makeIterator()
         while let argument = rest.next() {
             switch argument {
@@ -27,6 +44,10 @@ public struct ServerOptions: Sendable {
                     Self.exit(usage: "--upstream needs an http:// URL\n" + usage, status: 2)
                 }
                 upstream = value
+            case "--upstream-gzip":
+                upstreamGzip = flag(argument, rest.next())
+            case "--sorted-keys":
+                sortedKeys = flag(argument, rest.next())
             case "--help", "-h":
                 Self.exit(usage: usage, status: 0)
             default:
@@ -35,6 +56,8 @@ public struct ServerOptions: Sendable {
         }
         self.port = port
         self.upstream = upstream
+        self.upstreamGzip = upstreamGzip
+        self.sortedKeys = sortedKeys
     }
 
     private static func exit(usage: String, status: Int32) -> Never {

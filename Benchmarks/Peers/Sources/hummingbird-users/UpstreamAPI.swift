@@ -6,6 +6,8 @@ import Hummingbird
 struct UpstreamAPI: Sendable {
     let client: HTTPClient
     let baseURL: String
+    /// `Accept-Encoding: gzip` (the client then inflates); false takes identity bodies.
+    let asksGzip: Bool
 
     func users(limit: Int) async throws -> [UpstreamUser] {
         let (_, body) = try await get("\(baseURL)/users?since=0&per_page=\(limit)")
@@ -21,8 +23,8 @@ struct UpstreamAPI: Sendable {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/vnd.github+json")
         request.headers.add(name: "User-Agent", value: "hummingbird-users")
-        // As ours does (GitHub compresses JSON): the demo upstream then gzips the user list for both.
-        request.headers.add(name: "Accept-Encoding", value: "gzip")
+        // As ours with `--upstream-gzip true`: the demo upstream then gzips the user list for both.
+        if asksGzip { request.headers.add(name: "Accept-Encoding", value: "gzip") }
         let response = try await client.execute(request, timeout: .seconds(5))
         guard (200..<300).contains(response.status.code) else {
             throw HTTPError(.badGateway, message: "upstream answered \(response.status.code) for \(url)")

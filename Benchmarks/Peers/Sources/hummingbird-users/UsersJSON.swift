@@ -10,8 +10,9 @@ struct UpstreamUser: Decodable, Sendable {
     }
 }
 
-/// One entry of `/users`, the same JSON as stream-service's (keys sorted; its `name` comes only with
-/// `profile=true`, which this peer does not offer).
+/// One entry of `/users`, the same JSON as stream-service's (its `name` comes only with `profile=true`,
+/// which this peer does not offer). The same object, not the same bytes: without `--sorted-keys true`
+/// `JSONEncoder` writes each object's keys in its dictionary's order, which varies from run to run.
 struct UserWithAvatar: Encodable, Sendable {
     struct Avatar: Encodable, Sendable {
         let url: String

@@ -6,11 +6,14 @@ import Hummingbird
 /// described (content type, size, SHA-256) in upstream order.
 struct UsersService: Sendable {
     let api: UpstreamAPI
+    /// Sort the answer's keys (`--sorted-keys true`). Off by default: ours writes its keys in one
+    /// fixed order and sorts nothing at run time, so sorting here is work only the peer would do.
+    let sortedKeys: Bool
 
     func response(limit: Int, concurrency: Int) async throws -> Response {
         let users = try await usersWithAvatars(limit: limit, concurrency: concurrency)
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = sortedKeys ? [.sortedKeys, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=utf-8"],

@@ -15,10 +15,12 @@ guard let upstream = options.upstream else {
 // 32 × 16 avatar fetches of the benchmark behind each other; 64 lets the pool keep up with it.
 var clientConfiguration = HTTPClient.Configuration()
 clientConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
-// Asked for gzip in UpstreamAPI, as ours asks; inflated as it arrives, at most 64× the compressed size.
-clientConfiguration.decompression = .enabled(limit: .ratio(64))
+// With `--upstream-gzip true` gzip is asked for in UpstreamAPI, as ours asks with the same switch, and
+// inflated as it arrives, at most 64× the compressed size; otherwise the client's default (off).
+if options.upstreamGzip { clientConfiguration.decompression = .enabled(limit: .ratio(64)) }
 let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
-let users = UsersService(api: UpstreamAPI(client: httpClient, baseURL: upstream))
+let users = UsersService(
+    api: UpstreamAPI(client: httpClient, baseURL: upstream, asksGzip: options.upstreamGzip), sortedKeys: options.sortedKeys)
 
 let router = Router()
 router.get("health") { _, _ in
@@ -42,6 +44,6 @@ let app = Application(
     router: router,
     configuration: .init(address: .hostname(options.host, port: options.port), serverName: "hummingbird-users")
 )
-print("hummingbird-users listening on http://\(options.host):\(options.port), upstream \(upstream)")
+print("hummingbird-users listening on http://\(options.host):\(options.port), upstream \(upstream), gzip \(options.upstreamGzip), sorted keys \(options.sortedKeys)")
 try await app.runService()
 try await httpClient.shutdown().get()

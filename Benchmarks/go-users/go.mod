@@ -1,0 +1,3 @@
+module streamservice/benchmarks/go-users
+
+go 1.19
