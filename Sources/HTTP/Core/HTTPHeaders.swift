@@ -76,7 +76,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// The fields where they lie, for a reader that only looks: iterating copies (retains) each
     /// name and value, a retain and a release each.
-    func withFields<Result>(_ body: (UnsafeBufferPointer<Field>) -> Result) -> Result {
+    package func withFields<Result>(_ body: (UnsafeBufferPointer<Field>) -> Result) -> Result {
         storage.withUnsafeBufferPointer(body)
     }
 

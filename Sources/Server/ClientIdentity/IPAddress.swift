@@ -56,6 +56,8 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// `ip`, `ip:port` or `[ipv6]:port` as ASCII bytes. Read as bytes: `Character`-wise searching
     /// (`firstIndex(of: ":")` on a `Substring`) cost most of the 7,000 instructions this took.
     static func peer(_ bytes: UnsafeBufferPointer<UInt8>) -> IPAddress? {
+        if let v4 = ipv4WithPort(bytes) { return IPAddress(high: 0, low: v4Prefix | UInt64(v4)) }
+        // What the one pass does not take: the general rule, colons counted first.
         let colon = UInt8(ascii: ":")
         var colons = 0, firstColon = bytes.count
         for index in bytes.indices where bytes[index] == colon {
@@ -69,6 +71,41 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         var text = Substring(String(decoding: bytes, as: UTF8.self))
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") { text = text[text.index(after: text.startIndex)..<close] }
         return IPAddress(text)
+    }
+
+    /// `a.b.c.d` alone or before `:port` (the port unread, as `peer` has it), in one pass: the
+    /// socket peer of nearly every request and most forwarded hops. Counting colons first and then
+    /// parsing took about twice the instructions (callgrind, `/health` behind a trusted proxy).
+    /// nil for anything else, which `peer` leaves to the general rule.
+    static func ipv4WithPort(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        var value: UInt32 = 0, octet: UInt32 = 0, digits = 0, dots = 0, index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let digit = byte &- UInt8(ascii: "0")
+            if digit < 10 {
+                // Wraps only past three digits, which the checks below refuse anyway.
+                octet = octet &* 10 &+ UInt32(digit)
+                digits += 1
+            } else if byte == UInt8(ascii: "."), dots < 3 {
+                guard digits > 0, digits <= 3, octet <= 255 else { return nil }
+                value = value << 8 | octet
+                octet = 0
+                digits = 0
+                dots += 1
+            } else if byte == UInt8(ascii: ":") {
+                break
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard dots == 3, digits > 0, digits <= 3, octet <= 255 else { return nil }
+        index += 1
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: ":") { return nil }
+            index += 1
+        }
+        return value << 8 | octet
     }
 
     /// Dotted-quad IPv4, four decimal octets of at most three digits; nil for anything else.
@@ -99,6 +136,14 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     var isIPv4: Bool { high == 0 && low >> 32 == 0xFFFF }
+
+    /// An IPv4 address (all of whose first half is zero) hashes its last eight bytes only: one
+    /// round of the hasher less on every check of a per-client limit. Still one input per
+    /// address: the two forms differ in length.
+    func hash(into hasher: inout Hasher) {
+        if high != 0 { hasher.combine(high) }
+        hasher.combine(low)
+    }
 
     /// The canonical text: dotted quad for IPv4, RFC 5952 for IPv6.
     var description: String {

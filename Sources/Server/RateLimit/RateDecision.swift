@@ -14,7 +14,7 @@ struct RateDecision: Sendable, Equatable {
     /// The decision for a client whose debt is `level` seconds, under `policy`.
     init(level: Double, policy: RatePolicy) {
         let level = max(0, level)
-        allowed = level + policy.interval <= policy.capacity + 1e-9
+        allowed = policy.admits(debt: level)
         remaining = max(0, Int(((policy.capacity - level) / policy.interval + 1e-9).rounded(.down)))
         resetSeconds = Int(level.rounded(.up))
         retryAfterSeconds = allowed ? 0 : max(1, Int((level + policy.interval - policy.capacity).rounded(.up)))

@@ -30,4 +30,9 @@ public struct RatePolicy: Sendable, Equatable {
     var interval: Double { periodSeconds / Double(count) }
     /// Seconds of debt a full burst stands for (GCRA's tolerance plus one interval).
     var capacity: Double { interval * Double(burst) }
+
+    /// Whether one more unit fits on a debt of `level` seconds (the slack absorbs rounding).
+    func admits(debt level: Double) -> Bool {
+        level + interval <= capacity + 1e-9
+    }
 }

@@ -11,8 +11,9 @@ struct RequestRateMiddleware: RouterMiddleware {
     func handle(_ request: Request, next: @escaping RequestHandler) -> DataStream<Response> {
         // A peer that is no IP address (a Unix socket) has no client address to cap.
         guard let client = clientAddress(of: request, trusting: proxies) else { return next(request) }
-        let decision = limiter.take(client)
-        guard decision.allowed else { return .just(decision.refusal(limiter.policy, what: "The request rate", instance: request.path)) }
+        if let refused = limiter.takeUnlessRefused(client) {
+            return .just(refused.refusal(limiter.policy, what: "The request rate", instance: request.path))
+        }
         return next(request)
     }
 }
