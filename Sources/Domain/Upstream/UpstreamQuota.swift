@@ -20,17 +20,22 @@ public final class UpstreamQuota: Sendable {
 
     /// Requests kept back; nil = a tenth of the reported limit (500 of GitHub's 5,000 an hour).
     public let reserve: Int?
+    /// False for an upstream that reports a limit it does not enforce (the demo without a limit
+    /// set reports GitHub's 5,000 and counts down, but never refuses): its quota is watched and
+    /// reported, and nothing is held back, so it does not go dark after 4,500 requests an hour.
+    public let holdsBack: Bool
     private let last = Locked<Snapshot?>(nil)
 
-    public init(reserve: Int? = nil) {
+    public init(reserve: Int? = nil, holdsBack: Bool = true) {
         self.reserve = reserve
+        self.holdsBack = holdsBack
     }
 
     /// The last report; nil before any answer carried one.
     public var snapshot: Snapshot? { last.withLock { $0 } }
 
     /// The reserve for a reported `limit`.
-    public func reserve(for limit: Int) -> Int { reserve ?? limit / 10 }
+    public func reserve(for limit: Int) -> Int { holdsBack ? reserve ?? limit / 10 : 0 }
 
     /// Reads the rate-limit fields of an answer, when it has them.
     func observe(_ response: UpstreamResponse) {
@@ -42,7 +47,7 @@ public final class UpstreamQuota: Sendable {
 
     /// Seconds until the reset while the reserve is reached; nil while clients may spend.
     public func reservedWait(now: Double = Date().timeIntervalSince1970) -> Int? {
-        guard let snapshot, snapshot.remaining <= reserve(for: snapshot.limit), now < snapshot.reset else { return nil }
+        guard holdsBack, let snapshot, snapshot.remaining <= reserve(for: snapshot.limit), now < snapshot.reset else { return nil }
         return max(1, Int((snapshot.reset - now).rounded(.up)))
     }
 }

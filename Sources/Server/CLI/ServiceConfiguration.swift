@@ -78,6 +78,14 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var clientRequestRate: RatePolicy?
     /// Upstream requests kept back from clients; nil = a tenth of the limit the upstream reports.
     public var upstreamReserve: Int?
+
+    /// Whether the upstream reserve holds work back: when set with `--upstream-reserve`, or by
+    /// default when a quota is really at stake — an operator's `--github-token`, or the embedded
+    /// demo enforcing `--demo-rate-limit`. Anonymous use and a demo that never refuses keep
+    /// their quota watched and reported only (a demo reports 5,000 it does not enforce).
+    public var upstreamReserveHoldsBack: Bool {
+        upstreamReserve != nil || githubToken != nil || (upstream == nil && demoRateLimit > 0)
+    }
     /// HTTP/2 beside HTTP/1.1 (h2c with prior knowledge, h2 by ALPN).
     public var http2 = true
 

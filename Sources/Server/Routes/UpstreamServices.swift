@@ -59,7 +59,7 @@ public final class UpstreamServices: Sendable {
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: configuration.upstreamTimeout,
                 retry: RetryPolicy(maxRetries: configuration.upstreamRetries), deadline: configuration.upstreamDeadline, cache: cache,
                 singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip,
-                quota: UpstreamQuota(reserve: configuration.upstreamReserve)),
+                quota: UpstreamQuota(reserve: configuration.upstreamReserve, holdsBack: configuration.upstreamReserveHoldsBack)),
             transport: HTTPUpstreamTransport(client: HTTPClient(connectTo: connectTargets)), scheduler: CurrentLoopScheduler(), metrics: metrics)
         return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }

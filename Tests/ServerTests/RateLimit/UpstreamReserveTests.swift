@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestSupport
 import XCTest
+@testable import Domain
 @testable import Server
 
 /// `--upstream-reserve` against the demo upstream's `--demo-rate-limit`: once the reported
@@ -41,12 +42,43 @@ final class UpstreamReserveTests: XCTestCase {
         XCTAssertEqual(PrometheusSample.value(of: "upstream_ratelimit_limit", in: page), 20)
     }
 
-    func testTheDefaultReserveIsATenthOfTheReportedLimit() throws {
+    func testTheDefaultReserveIsATenthOfAnEnforcedLimit() throws {
+        let app = try AppHarness(self) { $0.demoRateLimit = 1000 }
+        XCTAssertEqual(try app.get("/users/ada1").status, 200)
+        let quota = try XCTUnwrap(try app.get("/ready").bodyJSON?["upstreamQuota"] as? [String: Any])
+        XCTAssertEqual(quota["limit"] as? Int, 1000)
+        XCTAssertEqual(quota["reserve"] as? Int, 100)
+        XCTAssertEqual(quota["status"] as? String, "available")
+    }
+
+    func testADemoThatNeverRefusesHasItsQuotaReportedButNothingHeldBack() throws {
         let app = try AppHarness(self)
         XCTAssertEqual(try app.get("/users/ada1").status, 200)
         let quota = try XCTUnwrap(try app.get("/ready").bodyJSON?["upstreamQuota"] as? [String: Any])
         XCTAssertEqual(quota["limit"] as? Int, 5000, "the demo reports GitHub's 5,000 without a limit set")
-        XCTAssertEqual(quota["reserve"] as? Int, 500)
+        XCTAssertEqual(quota["reserve"] as? Int, 0, "a limit nobody enforces is not worth going dark for")
         XCTAssertEqual(quota["status"] as? String, "available")
+    }
+
+    func testTheReserveHoldsBackByDefaultOnlyWhereAQuotaIsAtStake() {
+        var configuration = ServiceConfiguration()
+        XCTAssertFalse(configuration.upstreamReserveHoldsBack, "the embedded demo without a limit")
+        configuration.demoRateLimit = 100
+        XCTAssertTrue(configuration.upstreamReserveHoldsBack, "the embedded demo enforcing a limit")
+        configuration.demoRateLimit = 0
+        configuration.upstream = URL(string: "http://127.0.0.1:9")
+        XCTAssertFalse(configuration.upstreamReserveHoldsBack, "anonymous use of an upstream")
+        configuration.githubToken = "token"
+        XCTAssertTrue(configuration.upstreamReserveHoldsBack, "an operator's token")
+        configuration.githubToken = nil
+        configuration.upstreamReserve = 10
+        XCTAssertTrue(configuration.upstreamReserveHoldsBack, "an explicit --upstream-reserve")
+    }
+
+    func testAQuotaThatDoesNotHoldBackNeverWaitsEvenWhenSpent() {
+        let quota = UpstreamQuota(holdsBack: false)
+        quota.observe(UpstreamResponse(status: 200, headers: ["x-ratelimit-limit": "5000", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "\(Int(Date().timeIntervalSince1970) + 600)"], body: []))
+        XCTAssertEqual(quota.snapshot?.remaining, 0)
+        XCTAssertNil(quota.reservedWait())
     }
 }
