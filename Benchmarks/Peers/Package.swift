@@ -21,15 +21,21 @@ let package = Package(
     targets: [
         // The peers' command line, the /health body and the /ticks and /events clocks they share.
         .target(name: "PeerSupport"),
+        // What the Hummingbird peers share: their /health route.
+        .target(
+            name: "HummingbirdPeerSupport",
+            dependencies: ["PeerSupport", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         .executableTarget(
             name: "hummingbird-server",
-            dependencies: ["PeerSupport", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: ["PeerSupport", "HummingbirdPeerSupport", .product(name: "Hummingbird", package: "hummingbird")]
         ),
         // The main-job peer of `/users`: Hummingbird 2 + AsyncHTTPClient + swift-crypto's SHA-256.
         .executableTarget(
             name: "hummingbird-users",
             dependencies: [
                 "PeerSupport",
+                "HummingbirdPeerSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -40,6 +46,7 @@ let package = Package(
             name: "hummingbird-h2-server",
             dependencies: [
                 "PeerSupport",
+                "HummingbirdPeerSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),

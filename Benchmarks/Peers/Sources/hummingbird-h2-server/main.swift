@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdCore
 import HummingbirdHTTP2
+import HummingbirdPeerSupport
 import NIOSSL
 import PeerSupport
 
@@ -11,13 +12,7 @@ import PeerSupport
 let options = ServerOptions()
 let router = Router()
 
-router.get("health") { _, _ in
-    Response(
-        status: .ok,
-        headers: [.contentType: "application/json"],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: HealthBody.json))
-    )
-}
+router.addHealthRoute()
 
 let server: HTTPServerBuilder
 let scheme: String
