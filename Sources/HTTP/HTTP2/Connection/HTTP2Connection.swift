@@ -471,6 +471,15 @@ final class HTTP2Connection: @unchecked Sendable {
         }
     }
 
+    /// Whether `target` is still one of this connection's streams. A stream is in `streams` from its
+    /// HEADERS until `close`, which also marks it closed, so its state answers without a hash lookup:
+    /// a broadcast event asked three times per stream, each a likely cache miss among 50,000 streams.
+    /// Debug builds (the tests) check that both answers agree.
+    func holds(_ target: HTTP2Stream) -> Bool {
+        assert((streams[target.id] === target) == (target.state != .closed), "stream \(target.id): its state and the stream table disagree")
+        return target.state != .closed
+    }
+
     func close(_ target: HTTP2Stream, as how: HTTP2ClosedStream) {
         guard streams[target.id] === target else { return }
         streams[target.id] = nil
