@@ -45,7 +45,8 @@
  * Server CPU per delivery (--server-pid): the parent samples the server's utime+stime every 250 ms.
  * The measured window runs from the moment every worker had each of its subscribers answered (200 or
  * failed) to the first worker's end, so connecting and the requests' handling stay outside it;
- * deliveries are the events that arrived inside it.
+ * deliveries are the events that arrived inside it. The lag of those events alone is reported too
+ * (`window_lag_*`): the steady state, beside the lag of every event (`lag_*`).
  *
  * usage: sse-load (--port N | --ports N,M,...) [--path /events] [--clients 50000] [--processes 4]
  *                 [--seconds 60] [--interval 1] [--server-pid PID] [--connect-burst 256]
@@ -910,12 +911,19 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < total; i++)
         if (all[i].tick >= 0) grid[grid_n++] = (uint64_t)((int64_t)all[i].mono_ns - (origin + all[i].tick * (int64_t)step));
     /* Server CPU per delivery inside the window every worker was settled in (see the top comment). */
-    size_t window_deliveries = 0;
-    double window_s = 0, window_cpu = -1;
+    /* Lag inside that window too: the steady state, without the ticks that met the connecting. */
+    size_t window_deliveries = 0, window_stamped = 0;
+    double window_s = 0, window_cpu = -1, window_lag[3] = { 0, 0, 0 };
+    uint64_t *window_lags = malloc((total ? total : 1) * sizeof *window_lags);
     if (all_settled && window_to > window_from) {
         window_s = (window_to - window_from) / 1e9;
-        for (size_t i = 0; i < total; i++) if (all[i].mono_ns >= window_from && all[i].mono_ns < window_to) window_deliveries++;
+        for (size_t i = 0; i < total; i++) {
+            if (all[i].mono_ns < window_from || all[i].mono_ns >= window_to) continue;
+            window_deliveries++;
+            if (all[i].stamp_lag_ns >= 0) window_lags[window_stamped++] = (uint64_t)all[i].stamp_lag_ns;
+        }
         window_cpu = cpu_between(cpu_at, cpu_s, cpu_count, window_from, window_to);
+        percentiles_ms(window_lags, window_stamped, window_lag);
     }
     double lag[3], grid_lag[3];
     percentiles_ms(stamped, stamped_n, lag);
@@ -927,11 +935,13 @@ int main(int argc, char **argv) {
            "\"grid_lag_p50_ms\": %.1f, \"grid_lag_p99_ms\": %.1f, \"grid_lag_max_ms\": %.1f, "
            "\"rss_peak_mb\": %.1f, \"rss_hwm_mb\": %.1f, \"client_turn_p99_ms\": %.1f, \"client_turn_max_ms\": %.1f, "
            "\"client_cpu_s\": %.2f, \"protocol\": \"%s\", \"connections\": %d, \"resets\": %d, \"goaways\": %d, "
-           "\"window_s\": %.2f, \"window_deliveries\": %zu, \"server_cpu_window_s\": %.2f, \"server_cpu_us_per_delivery\": %.3f}\n",
+           "\"window_s\": %.2f, \"window_deliveries\": %zu, \"server_cpu_window_s\": %.2f, \"server_cpu_us_per_delivery\": %.3f, "
+           "\"window_lag_p50_ms\": %.1f, \"window_lag_p99_ms\": %.1f, \"window_lag_max_ms\": %.1f}\n",
            clients, processes, held, reconnected, still_open, failed, closed_early, total, events_min, events_max,
            short_of_max, missed, duplicated, stamped_n, lag[0], lag[1], lag[2], grid_lag[0], grid_lag[1], grid_lag[2],
            rss_peak / 1024.0, hwm / 1024.0, turn_p99 / 1e6, turn_max / 1e6, client_cpu, h2 ? "h2" : "h1", links_total,
            resets, goaways, window_s, window_deliveries, window_cpu,
-           window_cpu >= 0 && window_deliveries ? window_cpu * 1e6 / (double)window_deliveries : -1.0);
+           window_cpu >= 0 && window_deliveries ? window_cpu * 1e6 / (double)window_deliveries : -1.0,
+           window_lag[0], window_lag[1], window_lag[2]);
     return 0;
 }
