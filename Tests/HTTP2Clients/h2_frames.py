@@ -9,6 +9,7 @@ one JSON line saying what the server did: the GOAWAY it sent (error code, last s
 streams it reset (id -> error code), the statuses it answered, whether it closed the connection,
 and how long that took. Every loop is bounded in count and in time.
 """
+import hashlib
 import json
 import socket
 import ssl
@@ -192,6 +193,45 @@ def case_get(port, tls):
                 done = True
         sock.sendall(conn.data_to_send())
     print(json.dumps({"status": status, "body": body.decode(), "ended": done}))
+
+
+def fetch_through_window(port, tls, window):
+    """GET /flood (a streamed 400 KB body) by the h2 library's client with a stream window of `window`
+    bytes, opened as the data is read: its status, body length and SHA-256."""
+    sock = connect(port, tls)
+    config = h2.config.H2Configuration(client_side=True)
+    conn = h2.connection.H2Connection(config)
+    conn.local_settings = h2.settings.Settings(client=True, initial_values={h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: window})
+    conn.initiate_connection()
+    conn.send_headers(1, [(":method", "GET"), (":scheme", "https" if tls else "http"), (":path", "/flood"),
+                          (":authority", "127.0.0.1")], end_stream=True)
+    sock.sendall(conn.data_to_send())
+    status, body, done = None, b"", False
+    deadline = time.monotonic() + DEADLINE
+    while not done and time.monotonic() < deadline:
+        data = sock.recv(65536)
+        if not data:
+            break
+        for event in conn.receive_data(data):
+            if isinstance(event, h2.events.ResponseReceived):
+                status = int(dict(event.headers)[b":status"])
+            elif isinstance(event, h2.events.DataReceived):
+                body += event.data
+                conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+            elif isinstance(event, h2.events.StreamEnded):
+                done = True
+        sock.sendall(conn.data_to_send())
+    print(json.dumps({"status": status, "length": len(body), "sha256": hashlib.sha256(body).hexdigest(), "ended": done}))
+
+
+def case_flood_small_window(port, tls):
+    """/flood through a 1,000-byte stream window: every 4 KB chunk waits in the stream's queue."""
+    fetch_through_window(port, tls, 1000)
+
+
+def case_flood_large_window(port, tls):
+    """/flood through a 1 MiB stream window: every chunk fits its window and goes straight out."""
+    fetch_through_window(port, tls, 1 << 20)
 
 
 def flood(client, make_frames, count, check_every=200):

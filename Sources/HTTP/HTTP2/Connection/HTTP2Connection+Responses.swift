@@ -126,7 +126,7 @@ extension HTTP2Connection {
             // Mid-body there is no way to report an error: the reset tells the client the body is cut short.
             resetStream(target.id, .internalError, reason: "the response body failed")
         }
-        flushOutput()
+        flushSoon()
     }
 
     /// Graceful shutdown of a streamed response: its trailer (a last SSE event), then its end.
@@ -182,6 +182,24 @@ extension HTTP2Connection {
     }
 
     func enqueue(_ bytes: [UInt8], on target: HTTP2Stream, end: Bool) {
+        // Nothing waiting before these bytes and every window takes them whole (a broadcast event on
+        // a stream that keeps up): one DATA frame straight into the output, not through `outbound`.
+        // The general path below does the same for these bytes; a test compares their bodies.
+        if target.outboundCount == 0, !bytes.isEmpty, target.state.sendsToPeer, holds(target),
+           bytes.count <= min(target.sendWindow.available, sendWindow.available, peer.maxFrameSize),
+           stream.bufferedByteCount + output.count < limits.maxConnectionBufferedBytes {
+            target.stalled = false
+            HTTP2FrameEncoder.appendData(streamID: target.id, bytes[...], endStream: end, into: &output)
+            target.sendWindow.consume(bytes.count)
+            sendWindow.consume(bytes.count)
+            if end { responseSent(target) }
+            return
+        }
+        enqueueInGeneral(bytes, on: target, end: end)
+    }
+
+    /// Queues `bytes` behind what the stream already holds and sends what the windows allow.
+    func enqueueInGeneral(_ bytes: [UInt8], on target: HTTP2Stream, end: Bool) {
         if target.outboundCount == 0 && target.outboundStart > 0 {
             target.outbound.removeAll(keepingCapacity: true)
             target.outboundStart = 0

@@ -40,6 +40,8 @@ final class HTTP2Connection: @unchecked Sendable {
     var blocked: [UInt32] = []
     var output: [UInt8] = []
     var writing = false
+    /// A `flushOutput` waits for the end of the loop's write batch (`flushSoon`).
+    var flushAtBatchEnd = false
     var drainedWhileWriting = false
     var goAwaySent = false
     var draining = false
@@ -420,6 +422,20 @@ final class HTTP2Connection: @unchecked Sendable {
             }
         }
         writing = false
+    }
+
+    /// `flushOutput` at the end of the loop's write batch when one runs (a broadcast delivering to
+    /// many of this connection's streams: all their frames leave in one write), else now.
+    func flushSoon() {
+        guard !flushAtBatchEnd else { return }
+        if stream.loop.whenBatchEnds({ [self] in
+            flushAtBatchEnd = false
+            flushOutput()
+        }) {
+            flushAtBatchEnd = true
+        } else {
+            flushOutput()
+        }
     }
 
     func socketDrained() {
