@@ -234,6 +234,26 @@ static int worker_report(struct connection *connections, int count, FILE *out, c
     return 0;
 }
 
+/* How long a worker's epoll_wait may sleep: until `end`, or 10 ms while it still has connects to start. */
+static int turn_timeout(uint64_t end, int connects_waiting) {
+    uint64_t t = now_ns();
+    int timeout = (int)((end > t ? end - t : 0) / 1000000ull) + 1;
+    return connects_waiting && timeout > 10 ? 10 : timeout;
+}
+
+/* The outcome of a non-blocking connect that epoll reported: 0 or the errno. */
+static int connect_error(int fd) {
+    int error = 0; socklen_t length = sizeof error;
+    getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length);
+    return error;
+}
+
+/* The client's lateness: how long one turn of a worker's loop took. */
+static void record_turn(uint64_t **turn_ns, size_t *turns, size_t *capacity, uint64_t turn_start) {
+    if (*turns == *capacity) { *capacity *= 2; *turn_ns = realloc(*turn_ns, *capacity * sizeof **turn_ns); }
+    (*turn_ns)[(*turns)++] = now_ns() - turn_start;
+}
+
 /* One worker: connects its share, streams for `seconds`, writes samples, reports counts on stdout. */
 static int worker_main(int worker, int first, int count, const char *samples_path, uint64_t deadline) {
     if (batch_scheduling) {
@@ -298,17 +318,12 @@ static int worker_main(int worker, int first, int count, const char *samples_pat
             epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &e);
             connecting++;
         }
-        uint64_t t = now_ns();
-        uint64_t left = end > t ? end - t : 0;
-        int timeout = (int)(left / 1000000ull) + 1;
-        if ((queue_head < queue_tail || switch_at != UINT64_MAX) && timeout > 10) timeout = 10;
-        int ready = epoll_wait(epoll, events, 512, timeout);
+        int ready = epoll_wait(epoll, events, 512, turn_timeout(end, queue_head < queue_tail || switch_at != UINT64_MAX));
         uint64_t turn_start = now_ns();
         for (int i = 0; i < ready; i++) {
             struct connection *c = events[i].data.ptr;
             if (c->state == 0) {
-                int error = 0; socklen_t length = sizeof error;
-                getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &error, &length);
+                int error = connect_error(c->fd);
                 connecting--;
                 char request[320];
                 char resume[64] = "";
@@ -336,10 +351,7 @@ static int worker_main(int worker, int first, int count, const char *samples_pat
                 if (c->state == 3 || n < (ssize_t)sizeof buffer) break;
             }
         }
-        if (ready > 0) {
-            if (turns == turn_capacity) { turn_capacity *= 2; turn_ns = realloc(turn_ns, turn_capacity * sizeof *turn_ns); }
-            turn_ns[turns++] = now_ns() - turn_start;
-        }
+        if (ready > 0) record_turn(&turn_ns, &turns, &turn_capacity, turn_start);
         if (!tally.settled_ns && tally.held + tally.connect_failed >= count) tally.settled_ns = now_ns();
     }
     tally.end_ns = now_ns();
@@ -648,17 +660,12 @@ static int h2_worker_main(int worker, int first_link, int link_count, int stream
             epoll_ctl(epoll, EPOLL_CTL_ADD, l->fd, &e);
             connecting++;
         }
-        uint64_t t = now_ns();
-        uint64_t left = end > t ? end - t : 0;
-        int timeout = (int)(left / 1000000ull) + 1;
-        if (next < link_count && timeout > 10) timeout = 10;
-        int ready = epoll_wait(epoll, events, 512, timeout);
+        int ready = epoll_wait(epoll, events, 512, turn_timeout(end, next < link_count));
         uint64_t turn_start = now_ns();
         for (int i = 0; i < ready; i++) {
             struct link *l = events[i].data.ptr;
             if (l->state == 0) {
-                int error = 0; socklen_t length = sizeof error;
-                getsockopt(l->fd, SOL_SOCKET, SO_ERROR, &error, &length);
+                int error = connect_error(l->fd);
                 connecting--;
                 l->state = 1;
                 if (error != 0 || h2_open_streams(l) != 0) { h2_link_fails(l, epoll, &tally); continue; }
@@ -676,10 +683,7 @@ static int h2_worker_main(int worker, int first_link, int link_count, int stream
                 if (n < (ssize_t)sizeof buffer) break;
             }
         }
-        if (ready > 0) {
-            if (turns == turn_capacity) { turn_capacity *= 2; turn_ns = realloc(turn_ns, turn_capacity * sizeof *turn_ns); }
-            turn_ns[turns++] = now_ns() - turn_start;
-        }
+        if (ready > 0) record_turn(&turn_ns, &turns, &turn_capacity, turn_start);
         if (!tally.settled_ns && tally.held + tally.connect_failed >= stream_total) tally.settled_ns = now_ns();
     }
     tally.end_ns = now_ns();

@@ -169,12 +169,15 @@ def goaway_or_closed(o):
 
 # ---- Cases -------------------------------------------------------------------------------------
 
-def case_get(port, tls):
-    """One GET over a client h2 (the h2 library's whole state machine): its status and body."""
+def get_with_h2(port, tls, path, window=None):
+    """One GET by the h2 library's client (its whole state machine), the stream window `window` when
+    given, opened as the data is read: (status, body, ended)."""
     sock = connect(port, tls)
     conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    if window is not None:
+        conn.local_settings = h2.settings.Settings(client=True, initial_values={h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: window})
     conn.initiate_connection()
-    conn.send_headers(1, [(":method", "GET"), (":scheme", "https" if tls else "http"), (":path", "/hello"),
+    conn.send_headers(1, [(":method", "GET"), (":scheme", "https" if tls else "http"), (":path", path),
                           (":authority", "127.0.0.1")], end_stream=True)
     sock.sendall(conn.data_to_send())
     status, body, done = None, b"", False
@@ -192,35 +195,19 @@ def case_get(port, tls):
             elif isinstance(event, h2.events.StreamEnded):
                 done = True
         sock.sendall(conn.data_to_send())
+    return status, body, done
+
+
+def case_get(port, tls):
+    """One GET /hello: its status and body."""
+    status, body, done = get_with_h2(port, tls, "/hello")
     print(json.dumps({"status": status, "body": body.decode(), "ended": done}))
 
 
 def fetch_through_window(port, tls, window):
-    """GET /flood (a streamed 400 KB body) by the h2 library's client with a stream window of `window`
-    bytes, opened as the data is read: its status, body length and SHA-256."""
-    sock = connect(port, tls)
-    config = h2.config.H2Configuration(client_side=True)
-    conn = h2.connection.H2Connection(config)
-    conn.local_settings = h2.settings.Settings(client=True, initial_values={h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: window})
-    conn.initiate_connection()
-    conn.send_headers(1, [(":method", "GET"), (":scheme", "https" if tls else "http"), (":path", "/flood"),
-                          (":authority", "127.0.0.1")], end_stream=True)
-    sock.sendall(conn.data_to_send())
-    status, body, done = None, b"", False
-    deadline = time.monotonic() + DEADLINE
-    while not done and time.monotonic() < deadline:
-        data = sock.recv(65536)
-        if not data:
-            break
-        for event in conn.receive_data(data):
-            if isinstance(event, h2.events.ResponseReceived):
-                status = int(dict(event.headers)[b":status"])
-            elif isinstance(event, h2.events.DataReceived):
-                body += event.data
-                conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
-            elif isinstance(event, h2.events.StreamEnded):
-                done = True
-        sock.sendall(conn.data_to_send())
+    """GET /flood (a streamed 400 KB body) through a stream window of `window` bytes: its status, body
+    length and SHA-256."""
+    status, body, done = get_with_h2(port, tls, "/flood", window)
     print(json.dumps({"status": status, "length": len(body), "sha256": hashlib.sha256(body).hexdigest(), "ended": done}))
 
 
