@@ -23,18 +23,8 @@ extension HTTP2Connection {
         }) {
             return
         }
-        let subscription = responses.watch { [self] event in
-            if hop.runsInline {
-                handlerEvent(event, for: target)
-            } else {
-                hop.run { self.handlerEvent(event, for: target) }
-            }
-        }
-        if target.responded || target.finished || !holds(target) {
-            subscription.dispose()
-        } else {
-            target.handlerSubscription = subscription
-        }
+        let subscription = hop.watch(responses) { [self] event in handlerEvent(event, for: target) }
+        target.keepHandler(subscription, current: holds(target))
     }
 
     private func handlerEvent(_ event: Event<Response>, for target: HTTP2Stream) {
@@ -92,19 +82,8 @@ extension HTTP2Connection {
 
     private func watchBody(_ chunks: DataStream<[UInt8]>, for target: HTTP2Stream) {
         guard holds(target), !target.finished else { return }
-        let subscription = chunks.watch { [self] event in
-            if hop.runsInline {
-                bodyEvent(event, for: target)
-            } else {
-                hop.run { self.bodyEvent(event, for: target) }
-            }
-        }
-        if target.finished || !holds(target) {
-            subscription.dispose()
-        } else {
-            target.bodySubscription = subscription
-            if draining { endStreamForShutdown(target) }
-        }
+        let subscription = hop.watch(chunks) { [self] event in bodyEvent(event, for: target) }
+        if target.keepBody(subscription, current: holds(target)), draining { endStreamForShutdown(target) }
         flushOutput()
     }
 
@@ -343,7 +322,7 @@ extension HTTP2Connection {
             send(HTTP2Frame(streamID: 0, payload: .goAway(lastStreamID: highestStreamID, code: .noError, debugData: [])))
             report(.goAwaySent, code: .noError, reason: "shutting down")
         }
-        for target in Array(streams.values) where target.isStreamingResponse { endStreamForShutdown(target) }
+        for target in Array(streams.values) where target.isStreaming { endStreamForShutdown(target) }
         if streams.isEmpty { closeWhenFlushed() }
         flushOutput()
     }
@@ -361,7 +340,7 @@ extension HTTP2Connection {
                     with: .problem(status: .serviceUnavailable, detail: "The server is shutting down and this request did not finish in time"),
                     to: target, request: request)
                 outcome = .answered
-            } else if target.isStreamingResponse {
+            } else if target.isStreaming {
                 endStreamForShutdown(target)
                 if outcome != .answered { outcome = .ended }
             }
