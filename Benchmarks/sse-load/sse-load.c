@@ -775,7 +775,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < port_count; i++) if (ports[i] <= 0 || ports[i] > 65535) ports_ok = 0;
     if (!ports_ok || clients <= 0 || processes <= 0 || seconds <= 0 || seconds > 3600 || strlen(path) > 200) {
         fprintf(stderr, "usage: sse-load --port N|--ports N,M,... [--clients N] [--processes N] [--seconds 1-3600] [--interval S] "
-                        "[--server-pid PID] [--switch-after S]\n");
+                        "[--server-pid PID] [--switch-after S] [--h2 [--streams-per-connection N] [--h2-window BYTES]]\n");
         return 64;
     }
     if (h2 && (streams_per_connection < 1 || streams_per_connection > 1000 || h2_window < 2 || switch_after >= 0)) {
