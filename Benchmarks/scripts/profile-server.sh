@@ -23,7 +23,7 @@ for _ in $(seq 600); do curl -fs -o /dev/null --max-time 5 "http://127.0.0.1:$PO
 read -r -a h2load_flags <<<"${H2LOAD_FLAGS:-}"
 # Warm-up outside the counted window, then count exactly REQUESTS requests.
 if [ "${CLIENT:-curl}" = h2load ]; then
-    h2load "${h2load_flags[@]}" -n 20 -c "$CONNECTIONS" "http://127.0.0.1:$PORT$TARGET" >/dev/null
+    h2load "${h2load_flags[@]}" -n "$(( CONNECTIONS > 20 ? CONNECTIONS : 20 ))" -c "$CONNECTIONS" "http://127.0.0.1:$PORT$TARGET" >/dev/null
     callgrind_control -i on "$PID" >/dev/null
     out=$(h2load "${h2load_flags[@]}" -n "$REQUESTS" -c "$CONNECTIONS" "http://127.0.0.1:$PORT$TARGET")
     grep -q " $REQUESTS succeeded" <<<"$out" || { echo "h2load: not all $REQUESTS requests succeeded: $(grep requests: <<<"$out")" >&2; exit 1; }
