@@ -19,14 +19,35 @@ import Streams
 ///
 /// Both sources may emit from different threads; delivery to the watcher is
 /// serialized, and the feed's end or error disposes the heartbeat subscription.
+///
+/// `opened` and `closed` bracket a subscription (a gauge of open streams):
+/// `opened` as it starts, `closed` exactly once when the body ends, fails or is
+/// disposed. They ride on the gate this body already has, so counting adds no
+/// stage that every event of every subscriber passes through; the slow twin is
+/// the same body followed by `call(error:end:watched:disposed:)`, and
+/// `EventStreamBodyTests` checks that both count and deliver alike.
 public enum EventStreamBody {
     private struct Gate {
         var finished = false
         var eventSinceBeat = false
+        var closed = false
+
+        /// True the first time only: whoever gets it calls `closed`.
+        mutating func close() -> Bool {
+            defer { closed = true }
+            return !closed
+        }
     }
 
-    public static func make(prelude: [UInt8]? = nil, events: DataStream<[UInt8]>, heartbeats: DataStream<[UInt8]>?) -> DataStream<[UInt8]> {
+    public static func make(
+        prelude: [UInt8]? = nil,
+        events: DataStream<[UInt8]>,
+        heartbeats: DataStream<[UInt8]>?,
+        opened: (@Sendable () -> Void)? = nil,
+        closed: (@Sendable () -> Void)? = nil
+    ) -> DataStream<[UInt8]> {
         DataStream { watcher in
+            opened?()
             let gate = Locked(Gate())
             let deliver: @Sendable (Event<[UInt8]>, _ isBeat: Bool) -> Void = { event, isBeat in
                 gate.withLock { gate in
@@ -37,7 +58,11 @@ public enum EventStreamBody {
                     } else {
                         gate.eventSinceBeat = true
                     }
-                    if event.isTerminal { gate.finished = true }
+                    if event.isTerminal {
+                        gate.finished = true
+                        // Counted down before the end travels on, as `call(error:end:)` does in the slow twin.
+                        if let closed, gate.close() { closed() }
+                    }
                     watcher.event(event)
                 }
             }
@@ -52,6 +77,7 @@ public enum EventStreamBody {
             return Disposable {
                 beatSubscription?.dispose()
                 eventSubscription.dispose()
+                if let closed, gate.withLock({ $0.close() }) { closed() }
             }
         }
     }

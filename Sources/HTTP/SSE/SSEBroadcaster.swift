@@ -37,18 +37,32 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
         let bytes: [UInt8]?
     }
 
-    private struct Subscriber: Sendable {
+    /// A class, not a struct: a delivery walks every subscriber of a loop, and copying a struct of
+    /// four fields out of the array for each of them (a retain and a release per field) cost more
+    /// than the rest of the walk. Immutable, so a delivery off the state lock reads it safely; a
+    /// change of `after` replaces it (`caughtUp`).
+    private final class Subscriber: Sendable {
         let admits: @Sendable (Item) -> Bool
         let watcher: Watcher<[UInt8]>
         let loop: EventLoop?
         /// Items up to this id were already seen (a client ahead of this process); 0 for most.
-        var after = 0
+        let after: Int
+
+        init(admits: @escaping @Sendable (Item) -> Bool, watcher: Watcher<[UInt8]>, loop: EventLoop?, after: Int) {
+            self.admits = admits
+            self.watcher = watcher
+            self.loop = loop
+            self.after = after
+        }
+
+        /// This subscriber waiting for no id any more (`after` 0).
+        var caughtUp: Subscriber { after == 0 ? self : Subscriber(admits: admits, watcher: watcher, loop: loop, after: 0) }
 
         func wants(_ id: Int, _ item: Item) -> Bool { id > after && admits(item) }
 
         /// Delivers `bytes` to this subscriber alone, on its loop when it has one.
         func send(_ bytes: [UInt8]) {
-            if let loop { loop.execute { watcher.data(bytes) } } else { watcher.data(bytes) }
+            if let loop { loop.execute { [watcher] in watcher.data(bytes) } } else { watcher.data(bytes) }
         }
     }
 
@@ -212,10 +226,10 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                 guard notifying else {
                     // Clients that came before the start and wait for an id it skips past have missed events.
                     let early = state.subscribers.filter { $0.value.after > 0 && $0.value.after < lastID }
-                    for key in early.keys { state.subscribers[key]?.after = 0 }
+                    for key in early.keys { state.subscribers[key] = state.subscribers[key]?.caughtUp }
                     return ([], Array(early.values))
                 }
-                for key in state.subscribers.keys { state.subscribers[key]?.after = 0 }
+                for key in state.subscribers.keys { state.subscribers[key] = state.subscribers[key]?.caughtUp }
                 return (state.deliveryGroups(), [])
             }
             for subscriber in told.early { subscriber.send(reset) }
@@ -311,7 +325,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
         publishing.withLock { _ in
             let late = state.withLock { state -> (Subscriber, [[UInt8]])? in
                 guard let subscriber = state.subscribers[key], subscriber.after > state.lastID else { return nil }
-                state.subscribers[key]?.after = 0
+                state.subscribers[key] = subscriber.caughtUp
                 state.groups = nil
                 let buffered = state.replay.filter { subscriber.admits($0.item) }.map(self.encoded)
                 return (subscriber, [Self.reset(oldestAvailable: state.oldestID ?? state.lastID + 1)] + buffered)

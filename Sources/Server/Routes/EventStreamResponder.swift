@@ -29,7 +29,15 @@ public struct EventStreamResponder: Sendable {
 
     /// A `200` event stream of already-encoded messages.
     public func response(encoded events: DataStream<[UInt8]>) -> Response {
-        let body = EventStreamBody.make(prelude: Self.prelude, events: events, heartbeats: heartbeat?.stream).counted(in: subscribers)
+        // The gauge rides on the body's own gate (`opened`/`closed`) rather than a `counted(in:)`
+        // stage, its slow twin: one stage fewer for every event of every subscriber.
+        var opened: (@Sendable () -> Void)?
+        var closed: (@Sendable () -> Void)?
+        if let gauge = subscribers {
+            opened = { gauge.increment() }
+            closed = { gauge.decrement() }
+        }
+        let body = EventStreamBody.make(prelude: Self.prelude, events: events, heartbeats: heartbeat?.stream, opened: opened, closed: closed)
         var response = Response.stream(body, contentType: Self.contentType, shutdownTrailer: Self.shutdownEvent)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")

@@ -5,7 +5,9 @@ import Streams
 
 extension DataStream {
     /// This stream, counting its live subscriptions in `gauge` (up on subscribe,
-    /// down exactly once when it ends, fails or is disposed).
+    /// down exactly once when it ends, fails or is disposed). The slow twin of
+    /// `EventStreamBody.make(…opened:closed:)`, which counts on the body's own gate
+    /// (`SubscriberCountTests` checks that they agree).
     func counted(in gauge: Meter?) -> DataStream<Element> {
         guard let gauge else { return self }
         return DataStream.deferred {
