@@ -184,7 +184,7 @@ public final class HTTPServer: Sendable {
         }
         changeOpenCount(by: 1)
         let target = loop ?? sets[Int(cursor.wrappingAdd(1, ordering: .relaxed).oldValue.magnitude % UInt(sets.count))]
-        let remote = address.description
+        let remote = address.description, peer = IPAddress(address)
         // On the listener's own loop the connection starts at once; elsewhere on that loop's next turn.
         target.loop.executeSoon { [self] in
             let tlsSession: TLSSession?
@@ -193,7 +193,7 @@ public final class HTTPServer: Sendable {
                 connectionClosed(client: client)
                 return
             }
-            let stream = ByteStream(socket: socket, loop: target.loop, remoteAddress: remote, tls: tlsSession)
+            let stream = ByteStream(socket: socket, loop: target.loop, remoteAddress: remote, peerAddress: peer, tls: tlsSession)
             let connection = HTTPConnection(stream: stream, context: context, scheduler: target.scheduler, date: target.date)
             target.adopt(connection) { [self] in connectionClosed(client: client) }
         }

@@ -1,4 +1,5 @@
 import HTTP
+import NetCore
 
 /// Who a request's client is, for per-client limits: its socket peer, unless that peer is a
 /// trusted proxy; then the right-most hop of the proxies' record that is not itself a trusted
@@ -16,10 +17,11 @@ import HTTP
 ///
 /// Asked of every request under `--client-request-rate`, so the fields are searched where they
 /// lie, right to left, without a `String` or an array per request; `clientAddressByElements`
-/// is the plain reference it agrees with (`ClientIdentityTests`).
+/// is the plain reference it agrees with (`ClientIdentityTests`), reading the peer from its text.
 func clientAddress(of request: Request, trusting proxies: TrustedProxies) -> IPAddress? {
+    // The peer as accepted; its text only for a request made without a socket.
     var remote = request.remoteAddress
-    guard let peer = remote.withUTF8({ IPAddress.peer($0) }) else { return nil }
+    guard let peer = request.peerAddress ?? remote.withUTF8({ IPAddress.peer($0) }) else { return nil }
     guard !proxies.isEmpty, proxies.trusts(peer) else { return peer }
     var walk = HopWalk(peer: peer, proxies: proxies)
     let forwardedFor = request.headers.withFields { fields in

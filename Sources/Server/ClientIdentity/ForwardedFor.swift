@@ -1,3 +1,5 @@
+import NetCore
+
 /// The hops a request passed through, as proxies record them, left (the first client) to right
 /// (the proxy nearest this server): `X-Forwarded-For: a, b` or RFC 7239's
 /// `Forwarded: for=a;proto=https, for="[2001:db8::1]:4711"`. Read right to left, one hop at a

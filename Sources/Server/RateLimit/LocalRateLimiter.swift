@@ -9,10 +9,12 @@ import StreamServiceConcurrency
 /// has one number, the time its debt is paid off (TAT); a unit adds one interval to it, time
 /// pays it down. A client may go on while one more unit fits within the burst's capacity, and
 /// a cost charged after the fact may run it into debt, which then refuses it for that long.
-final class LocalRateLimiter<Key: Hashable & Sendable>: Sendable {
+/// The debts are kept in a `Table`: a `Dictionary` by any key, or `AddressDebts` by address.
+final class LocalRateLimiter<Table: DebtTable & Sendable>: Sendable {
+    typealias Key = Table.Key
     let policy: RatePolicy
     private let clock: @Sendable () -> Double
-    private let debts = Locked<[Key: Double]>([:])
+    private let debts = Locked<Table>(Table())
     /// Clients remembered at most; beyond it the paid-off ones are forgotten first (a client
     /// with no debt is the same as one never seen). 100,000 entries are a few MB.
     static var maximumClients: Int { 100_000 }
@@ -25,7 +27,7 @@ final class LocalRateLimiter<Key: Hashable & Sendable>: Sendable {
     /// Whether `key` may start work now; charges nothing.
     func admit(_ key: Key) -> RateDecision {
         let now = clock()
-        let tat = debts.withLock { $0[key] } ?? now
+        let tat = debts.withLock { $0.debt(of: key) } ?? now
         return RateDecision(level: tat - now, policy: policy)
     }
 
@@ -33,7 +35,7 @@ final class LocalRateLimiter<Key: Hashable & Sendable>: Sendable {
     func charge(_ key: Key, cost: Int) {
         let now = clock()
         debts.withLock { debts in
-            debts[key] = max(debts[key] ?? now, now) + Double(cost) * policy.interval
+            debts.update(key, initial: now) { $0 = max($0, now) + Double(cost) * policy.interval }
             Self.bound(&debts, now: now)
         }
     }
@@ -60,8 +62,8 @@ final class LocalRateLimiter<Key: Hashable & Sendable>: Sendable {
 
     /// One unit for `key` at `now` if it fits, in one probe of the table (a look-up and then a
     /// store hashed the address twice): whether it was taken, and the debt in seconds before.
-    private func takeUnit(_ key: Key, now: Double, from debts: inout [Key: Double]) -> (taken: Bool, level: Double) {
-        let result = Self.takeUnit(from: &debts[key, default: now], now: now, policy: policy)
+    private func takeUnit(_ key: Key, now: Double, from debts: inout Table) -> (taken: Bool, level: Double) {
+        let result = debts.update(key, initial: now) { Self.takeUnit(from: &$0, now: now, policy: policy) }
         Self.bound(&debts, now: now)
         return result
     }
@@ -75,9 +77,9 @@ final class LocalRateLimiter<Key: Hashable & Sendable>: Sendable {
         return (true, level)
     }
 
-    private static func bound(_ debts: inout [Key: Double], now: Double) {
+    private static func bound(_ debts: inout Table, now: Double) {
         guard debts.count > maximumClients else { return }
-        debts = debts.filter { $0.value > now }
-        if debts.count > maximumClients { debts.removeAll() }
+        debts.forget { $0 <= now }
+        if debts.count > maximumClients { debts = Table() }
     }
 }

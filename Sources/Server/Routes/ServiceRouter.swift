@@ -1,4 +1,5 @@
 import HTTP
+import NetCore
 import Streams
 
 /// The route table of the service: operational routes, the SSE demo feeds and
@@ -15,7 +16,7 @@ struct ServiceRouter {
     /// Each client's upstream budget (`--client-upstream-rate`); nil = unlimited.
     var budget: UpstreamBudget?
     /// Each client address's request cap (`--client-request-rate`); nil = none.
-    var requestRate: LocalRateLimiter<IPAddress>?
+    var requestRate: LocalRateLimiter<AddressDebts>?
 
     func build() -> Router {
         var router = Router()
