@@ -97,39 +97,41 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return IPAddress(text)
     }
 
-    /// `a.b.c.d` alone or before `:port` (the port unread, as `peer` has it), in one pass: the
-    /// socket peer of nearly every request and most forwarded hops. Counting colons first and then
-    /// parsing took about twice the instructions (callgrind, `/health` behind a trusted proxy).
-    /// nil for anything else, which `peer` leaves to the general rule.
+    /// `a.b.c.d` alone or before `:port` (the port unread, as `peer` has it), in one pass: most
+    /// forwarded hops. An octet at a time (up to three digits, then the dot), where a byte at a
+    /// time with counters cost about 18 instructions a byte (callgrind, `/health` behind a
+    /// trusted proxy). nil for anything else, which `peer` leaves to the general rule.
     package static func ipv4WithPort(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        var value: UInt32 = 0, octet: UInt32 = 0, digits = 0, dots = 0, index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            let digit = byte &- UInt8(ascii: "0")
-            if digit < 10 {
-                // Wraps only past three digits, which the checks below refuse anyway.
-                octet = octet &* 10 &+ UInt32(digit)
-                digits += 1
-            } else if byte == UInt8(ascii: "."), dots < 3 {
-                guard digits > 0, digits <= 3, octet <= 255 else { return nil }
-                value = value << 8 | octet
-                octet = 0
-                digits = 0
-                dots += 1
-            } else if byte == UInt8(ascii: ":") {
-                break
-            } else {
-                return nil
+        let count = bytes.count
+        var value: UInt32 = 0, index = 0
+        for octetIndex in 0..<4 {
+            if octetIndex > 0 {
+                guard index < count, bytes[index] == UInt8(ascii: ".") else { return nil }
+                index += 1
             }
+            guard index < count else { return nil }
+            var octet = UInt32(bytes[index] &- UInt8(ascii: "0"))
+            guard octet < 10 else { return nil }
             index += 1
+            // Two more digits at most: a fourth is left for the dot check, which refuses it.
+            for _ in 0..<2 {
+                guard index < count else { break }
+                let digit = UInt32(bytes[index] &- UInt8(ascii: "0"))
+                guard digit < 10 else { break }
+                octet = octet &* 10 &+ digit
+                index += 1
+            }
+            guard octet <= 255 else { return nil }
+            value = value << 8 | octet
         }
-        guard dots == 3, digits > 0, digits <= 3, octet <= 255 else { return nil }
+        guard index < count else { return value }
+        guard bytes[index] == UInt8(ascii: ":") else { return nil }
         index += 1
-        while index < bytes.count {
+        while index < count {
             if bytes[index] == UInt8(ascii: ":") { return nil }
             index += 1
         }
-        return value << 8 | octet
+        return value
     }
 
     /// Dotted-quad IPv4, four decimal octets of at most three digits; nil for anything else.

@@ -73,7 +73,8 @@ struct AddressDebts: DebtTable {
     private static func find(_ key: IPAddress, in slots: UnsafeBufferPointer<Slot>, seed: UInt64) -> Int {
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: mix(key, seed: seed)) & mask
-        while slots[index].used, slots[index].address != key {
+        // The halves compared here: `IPAddress`'s `==` lives in another module and was a call per probe.
+        while slots[index].used, slots[index].address.low != key.low || slots[index].address.high != key.high {
             index = (index + 1) & mask
         }
         return index
