@@ -23,7 +23,7 @@ struct ServiceRouter {
         // Caching outermost, so a CORS preflight gets Cache-Control too and a 304 keeps the CORS headers.
         router.add(middleware: CacheControlMiddleware())
         router.add(middleware: CORSMiddleware(origins: corsOrigins, credentials: access?.cookie != nil))
-        if let requestRate { router.add(middleware: RequestRateMiddleware(limiter: requestRate, proxies: access?.proxies ?? .none)) }
+        if let requestRate { router.add(gate: RequestRateGate(limiter: requestRate, proxies: access?.proxies ?? .none)) }
         let metricsRoute = MetricsRoute(metrics: metrics)
         let ticks = TicksRoute(responder: responder)
         let events = EventsRoute(feed: eventFeed, responder: responder, access: access)

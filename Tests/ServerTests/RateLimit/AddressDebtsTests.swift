@@ -10,14 +10,15 @@ final class AddressDebtsTests: XCTestCase {
     func testTheTableAgreesWithADictionary() {
         for seed: UInt64 in [0, 1, 0xDEAD_BEEF] {
             var table = AddressDebts(seed: seed), reference: [IPAddress: Double] = [:]
-            var generator = SplitMix(state: seed)
+            // Spread by a multiplicative step: a fixed sequence, so a failure repeats.
             let addresses = (0..<600).map { index -> IPAddress in
-                index % 3 == 0 ? IPAddress(high: 0, low: IPAddress.v4Prefix | generator.next() >> 32)
-                    : IPAddress(high: generator.next() % 4, low: generator.next() % 64)
+                let spread = UInt64(index) &* 0x9E37_79B9_7F4A_7C15
+                return index % 3 == 0 ? IPAddress(high: 0, low: IPAddress.v4Prefix | spread >> 32)
+                    : IPAddress(high: spread % 4, low: spread >> 58)
             }
             for step in 0..<4_000 {
-                let address = addresses[Int(generator.next() % UInt64(addresses.count))]
-                let cost = Double(generator.next() % 5)
+                let address = addresses[(step &* 7_919) % addresses.count]
+                let cost = Double(step % 5)
                 XCTAssertEqual(table.update(address, initial: 100) { $0 += cost; return $0 },
                                reference.update(address, initial: 100) { $0 += cost; return $0 }, "seed \(seed), step \(step)")
                 if step % 997 == 0 {
@@ -54,15 +55,4 @@ final class AddressDebtsTests: XCTestCase {
         XCTAssertGreaterThan(refusals, 10, "the sequence must reach refusals to compare them")
     }
 
-    /// SplitMix64: a fixed sequence, so a failure repeats.
-    private struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 }

@@ -1,0 +1,19 @@
+import HTTP
+import NetCore
+
+/// `--client-request-rate`: a cheap cap on every route's requests per client address, before any
+/// other work (so `/health` and the page are protected too). In-process only: a request costs a
+/// lock and a probe of the address table, and a flood is stopped by the replica it floods. A
+/// router gate, not a middleware: it refuses or lets by, and a stage of its own cost more than
+/// the check (Benchmarks/README.md, issue 28).
+struct RequestRateGate: RouterGate {
+    let limiter: LocalRateLimiter<AddressDebts>
+    let proxies: TrustedProxies
+
+    func refusal(for request: Request) -> Response? {
+        // A peer that is no IP address (a Unix socket) has no client address to cap.
+        guard let client = clientAddress(of: request, trusting: proxies),
+              let refused = limiter.takeUnlessRefused(client) else { return nil }
+        return refused.refusal(limiter.policy, what: "The request rate", instance: request.path)
+    }
+}
