@@ -10,9 +10,9 @@ import Darwin
 /// prefix comparison serves both families and a v4 peer seen on a dual-stack socket matches a v4 CIDR.
 ///
 /// Two integers rather than a byte array, and IPv4 read by hand rather than by `inet_pton` on a
-/// new `String`: every request of a rate-limited route works its client out, and the general
-/// path (arrays, strings, `inet_ntop`) cost about 23,000 instructions a request (callgrind,
-/// `/health` behind a trusted proxy), more than the whole `/health` answer.
+/// new `String`: a per-client limit works its client out on every request, and the general path
+/// (arrays, strings, `inet_ntop`) cost more than a small request's whole answer (figures in
+/// Benchmarks/README.md's NetCore/Domain ledger).
 package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// The first and last eight bytes, big-endian.
     package let high: UInt64
@@ -46,8 +46,8 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// A socket peer's address as `accept()` gave it, with no text in between: nil for a family
     /// other than IPv4 and IPv6 (a Unix socket). `IPAddress(peer: address.description)` is the
-    /// plain twin (`IPAddressTests` holds them equal); reading the peer's text back on every
-    /// request cost about 240 instructions (callgrind, `/health` behind a trusted proxy).
+    /// plain twin (`ClientIdentityTests` holds them equal): kept from `accept()`, a connection's
+    /// peer is not read back from its text on every request.
     package init?(_ address: SocketAddress) {
         let parsed: IPAddress? = withUnsafeBytes(of: address.storage) { raw in
             switch address.family {
@@ -78,7 +78,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     package init?(peer: String) { self.init(peer: Substring(peer)) }
 
     /// `ip`, `ip:port` or `[ipv6]:port` as ASCII bytes. Read as bytes: `Character`-wise searching
-    /// (`firstIndex(of: ":")` on a `Substring`) cost most of the 7,000 instructions this took.
+    /// (`firstIndex(of: ":")` on a `Substring`) was most of this reading's cost.
     package static func peer(_ bytes: UnsafeBufferPointer<UInt8>) -> IPAddress? {
         if let v4 = ipv4WithPort(bytes) { return IPAddress(high: 0, low: v4Prefix | UInt64(v4)) }
         // What the one pass does not take: the general rule, colons counted first.
@@ -98,9 +98,9 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `a.b.c.d` alone or before `:port` (the port unread, as `peer` has it), in one pass: most
-    /// forwarded hops. An octet at a time (up to three digits, then the dot), where a byte at a
-    /// time with counters cost about 18 instructions a byte (callgrind, `/health` behind a
-    /// trusted proxy). nil for anything else, which `peer` leaves to the general rule.
+    /// forwarded hops. An octet at a time (up to three digits, then the dot): a byte at a time with
+    /// counters took about half as much again. nil for anything else, which `peer` leaves to the
+    /// general rule.
     package static func ipv4WithPort(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
         let count = bytes.count
         var value: UInt32 = 0, index = 0

@@ -133,8 +133,8 @@ package struct JSONReader {
     }
 
     /// The first index at or after `start` of a byte a string's reader must look at (`"`, `\`,
-    /// a control character, non-ASCII), or the end; eight bytes tested at a time. A list
-    /// page is mostly URL strings, and a byte at a time cost about 10 instructions a byte.
+    /// a control character, non-ASCII), or the end; eight bytes tested at a time, as documents
+    /// of long plain strings (URLs) are mostly such runs.
     @inlinable
     func plainRun(from start: Int) -> Int {
         JSONScan.stringStop(in: UnsafeRawBufferPointer(bytes), from: start)

@@ -1,8 +1,7 @@
 /// A check that may refuse a request before its handler runs (a per-client request cap), as one
 /// synchronous call rather than a stage around the handler: each `RouterMiddleware` is a closure
-/// layer the request is passed through on every request, about 280 instructions a layer
-/// (callgrind; figures in Benchmarks/README.md's HTTP ledger), which a check that nearly always
-/// passes need not pay.
+/// layer the request is copied through on every request, which costs more than a cheap check
+/// that nearly always passes (figures in Benchmarks/README.md's HTTP ledger).
 ///
 /// The router asks its gates once it has resolved a request (so `routePattern` is set, and a
 /// 404 or 405 is asked about too), before any middleware sees it — a CORS preflight included. A
