@@ -167,11 +167,15 @@ public struct Router: Sendable {
     /// The first gate's refusal of `request`, sent out through the middlewares; nil when every gate lets it by.
     @inline(__always)
     private func refused(_ request: Request) -> DataStream<Response>? {
-        for gate in gates {
-            guard let refusal = gate.refusal(for: request) else { continue }
-            return chain { _ in .just(refusal) }(request)
+        guard !gates.isEmpty else { return nil }
+        // Asked where they lie: `for gate in gates` copied each gate (retaining what it holds) per request.
+        let refusal = gates.withUnsafeBufferPointer { gates -> Response? in
+            for index in gates.indices {
+                if let refusal = gates[index].refusal(for: request) { return refusal }
+            }
+            return nil
         }
-        return nil
+        return refusal.map { refusal in chain { _ in .just(refusal) }(request) }
     }
 
     /// `handler` inside every middleware, the first added outermost.

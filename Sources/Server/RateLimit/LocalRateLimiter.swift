@@ -15,15 +15,20 @@ import StreamServiceConcurrency
 final class LocalRateLimiter<Table: DebtTable & Sendable>: Sendable {
     typealias Key = Table.Key
     let policy: RatePolicy
-    private let clock: @Sendable () -> Double
+    /// nil: `coarseNow`, called directly (a default closure went through two thunks per reading).
+    private let clock: (@Sendable () -> Double)?
     private let debts = Locked<Table>(Table())
     /// Clients remembered at most; beyond it the paid-off ones are forgotten first (a client
     /// with no debt is the same as one never seen). 100,000 entries are a few MB.
     static var maximumClients: Int { 100_000 }
 
-    init(policy: RatePolicy, clock: @escaping @Sendable () -> Double = LocalRateLimiter.coarseNow) {
+    init(policy: RatePolicy, clock: (@Sendable () -> Double)? = nil) {
         self.policy = policy
         self.clock = clock
+    }
+
+    private func currentTime() -> Double {
+        clock?() ?? Self.coarseNow()
     }
 
     /// Seconds since the epoch from the kernel's coarse clock (a tick, 1–4 ms, behind): every
@@ -41,14 +46,14 @@ final class LocalRateLimiter<Table: DebtTable & Sendable>: Sendable {
 
     /// Whether `key` may start work now; charges nothing.
     func admit(_ key: Key) -> RateDecision {
-        let now = clock()
+        let now = currentTime()
         let tat = debts.withLock { $0.debt(of: key) } ?? now
         return RateDecision(level: tat - now, policy: policy)
     }
 
     /// Adds `cost` units to `key`'s debt, allowed or not (they were spent already).
     func charge(_ key: Key, cost: Int) {
-        let now = clock()
+        let now = currentTime()
         debts.withLock { debts in
             debts.update(key, initial: now) { $0 = max($0, now) + Double(cost) * policy.interval }
             Self.bound(&debts, now: now)
@@ -57,7 +62,7 @@ final class LocalRateLimiter<Table: DebtTable & Sendable>: Sendable {
 
     /// Takes one unit when it fits (a request cap): the decision, charged only when allowed.
     func take(_ key: Key) -> RateDecision {
-        let now = clock()
+        let now = currentTime()
         let (taken, level) = debts.withLock { takeUnit(key, now: now, from: &$0) }
         guard taken else { return RateDecision(level: level, policy: policy) }
         var after = RateDecision(level: level + policy.interval, policy: policy)
@@ -70,7 +75,7 @@ final class LocalRateLimiter<Table: DebtTable & Sendable>: Sendable {
     /// request): nil when the unit was taken, else the refusing decision. The figures
     /// (`RateDecision`, twice) were about a third of the cap's cost a request.
     func takeUnlessRefused(_ key: Key) -> RateDecision? {
-        let now = clock()
+        let now = currentTime()
         let (taken, level) = debts.withLock { takeUnit(key, now: now, from: &$0) }
         return taken ? nil : RateDecision(level: level, policy: policy)
     }
