@@ -6,7 +6,10 @@
 /// The router asks its gates once it has resolved a request (so `routePattern` is set, and a
 /// 404 or 405 is asked about too), before any middleware sees it — a CORS preflight included. A
 /// refusal goes out through every middleware, as a handler's answer would.
-public protocol RouterGate: Sendable {
+///
+/// A class: the router asks each gate through its protocol, and a gate held as a struct was
+/// copied (everything it holds retained and released) on every request.
+public protocol RouterGate: AnyObject, Sendable {
     /// The answer that refuses `request`, or nil to let it through.
     func refusal(for request: Request) -> Response?
 }

@@ -17,7 +17,7 @@ extension JWTClaims {
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
                 guard let key = reader.key(), reader.take(UInt8(ascii: ":")) else { return nil }
-                switch JWTName.allCases.first(where: { $0.is(key) }) {
+                switch JWTName(key) {
                 case .sub?:
                     guard subject == nil, let value = reader.optional({ $0.string() }) else { return nil }
                     subject = value
@@ -58,13 +58,14 @@ private extension JSONReader {
         if !take(UInt8(ascii: "}")) {
             repeat {
                 guard let key = key(), take(UInt8(ascii: ":")) else { return nil }
-                if JWTName.subscribe.is(key) {
+                switch JWTName(key) {
+                case .subscribe?:
                     guard subscribe == nil, let value = optional({ $0.strings() }) else { return nil }
                     subscribe = value
-                } else if JWTName.metrics.is(key) {
+                case .metrics?:
                     guard metrics == nil, let value = optional({ $0.boolean() }) else { return nil }
                     metrics = value
-                } else {
+                default:
                     guard skipValue(depth: 0) else { return nil }
                 }
             } while take(UInt8(ascii: ","))

@@ -22,13 +22,14 @@ struct JWTHeader: Sendable, Equatable, Decodable {
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
                 guard let key = reader.key(), reader.take(UInt8(ascii: ":")) else { return nil }
-                if JWTName.alg.is(key) {
+                switch JWTName(key) {
+                case .alg?:
                     guard alg == nil, let value = reader.optional({ $0.string() }) else { return nil }
                     alg = value
-                } else if JWTName.crit.is(key) {
+                case .crit?:
                     guard crit == nil, let value = reader.optional({ $0.strings() }) else { return nil }
                     crit = value
-                } else {
+                default:
                     guard reader.skipValue(depth: 0) else { return nil }
                 }
             } while reader.take(UInt8(ascii: ","))

@@ -67,16 +67,13 @@ final class JWTKey: @unchecked Sendable {
     }
 
     /// Whether `signature` signs `input` under this key, with `algorithm`.
-    func verifies(_ signature: [UInt8], of input: Substring) -> Bool {
-        var input = input
-        return input.withUTF8 { message in
-            switch algorithm {
-            case .hs256: hmacMatches(signature, message)
-            case .rs256: digestVerifies(signature, message)
-            case .es256:
-                // JWS carries an ECDSA signature as the raw 32-byte r and s (RFC 7518 §3.4); OpenSSL wants DER.
-                Self.derECDSASignature(rawRS: signature).map { digestVerifies($0, message) } ?? false
-            }
+    func verifies(_ signature: [UInt8], of message: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch algorithm {
+        case .hs256: hmacMatches(signature, message)
+        case .rs256: digestVerifies(signature, message)
+        case .es256:
+            // JWS carries an ECDSA signature as the raw 32-byte r and s (RFC 7518 §3.4); OpenSSL wants DER.
+            Self.derECDSASignature(rawRS: signature).map { digestVerifies($0, message) } ?? false
         }
     }
 

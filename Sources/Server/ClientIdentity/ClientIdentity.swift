@@ -20,8 +20,7 @@ import NetCore
 /// is the plain reference it agrees with (`ClientIdentityTests`), reading the peer from its text.
 func clientAddress(of request: Request, trusting proxies: TrustedProxies) -> IPAddress? {
     // The peer as accepted; its text only for a request made without a socket.
-    var remote = request.remoteAddress
-    guard let peer = request.peerAddress ?? remote.withUTF8({ IPAddress.peer($0) }) else { return nil }
+    guard let peer = request.peerAddress ?? peerFromText(of: request) else { return nil }
     guard !proxies.isEmpty, proxies.trusts(peer) else { return peer }
     var walk = HopWalk(peer: peer, proxies: proxies)
     let forwardedFor = request.headers.withFields { fields in
@@ -35,6 +34,11 @@ func clientAddress(of request: Request, trusting proxies: TrustedProxies) -> IPA
     }
     if !forwardedFor { ForwardedFor.reverseHops(forwarded: request.headers.values(for: "Forwarded"), &walk) }
     return walk.client
+}
+
+private func peerFromText(of request: Request) -> IPAddress? {
+    var remote = request.remoteAddress
+    return remote.withUTF8 { IPAddress.peer($0) }
 }
 
 /// `clientAddress` the plain way: the fields' values as an array, every hop parsed before the

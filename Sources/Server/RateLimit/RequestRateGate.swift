@@ -6,9 +6,14 @@ import NetCore
 /// lock and a probe of the address table, and a flood is stopped by the replica it floods. A
 /// router gate, not a middleware: it refuses or lets by, and a stage of its own cost more than
 /// the check (Benchmarks/README.md, issue 28).
-struct RequestRateGate: RouterGate {
+final class RequestRateGate: RouterGate {
     let limiter: LocalRateLimiter<AddressDebts>
     let proxies: TrustedProxies
+
+    init(limiter: LocalRateLimiter<AddressDebts>, proxies: TrustedProxies) {
+        self.limiter = limiter
+        self.proxies = proxies
+    }
 
     func refusal(for request: Request) -> Response? {
         // A peer that is no IP address (a Unix socket) has no client address to cap.

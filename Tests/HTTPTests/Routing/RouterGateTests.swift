@@ -7,7 +7,7 @@ import HTTPTestSupport
 /// out through the middlewares.
 final class RouterGateTests: XCTestCase {
     /// Refuses requests that carry `X-Refuse`, and names the route it saw.
-    private struct Refuser: RouterGate {
+    private final class Refuser: RouterGate {
         func refusal(for request: Request) -> Response? {
             guard request.headers.contains("X-Refuse") else { return nil }
             return .text("refused on \(request.routePattern ?? "no route")", status: .tooManyRequests)
