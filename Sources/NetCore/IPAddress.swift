@@ -20,6 +20,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     package static let v4Prefix: UInt64 = 0xFFFF_0000_0000
 
+    @inlinable
     package init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
@@ -78,7 +79,9 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     package init?(peer: String) { self.init(peer: Substring(peer)) }
 
     /// `ip`, `ip:port` or `[ipv6]:port` as ASCII bytes. Read as bytes: `Character`-wise searching
-    /// (`firstIndex(of: ":")` on a `Substring`) was most of this reading's cost.
+    /// (`firstIndex(of: ":")` on a `Substring`) was most of this reading's cost. Inlinable, as
+    /// `ipv4WithPort`: a per-client limit in another module reads a forwarded hop on every request.
+    @inlinable
     package static func peer(_ bytes: UnsafeBufferPointer<UInt8>) -> IPAddress? {
         if let v4 = ipv4WithPort(bytes) { return IPAddress(high: 0, low: v4Prefix | UInt64(v4)) }
         // What the one pass does not take: the general rule, colons counted first.
@@ -101,6 +104,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// forwarded hops. An octet at a time (up to three digits, then the dot): a byte at a time with
     /// counters took about half as much again. nil for anything else, which `peer` leaves to the
     /// general rule.
+    @inlinable
     package static func ipv4WithPort(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
         let count = bytes.count
         var value: UInt32 = 0, index = 0
