@@ -22,17 +22,17 @@ func clientAddress(of request: Request, trusting proxies: TrustedProxies) -> IPA
     // The peer as accepted; its text only for a request made without a socket.
     guard let peer = request.peerAddress ?? peerFromText(of: request) else { return nil }
     guard !proxies.isEmpty, proxies.trusts(peer) else { return peer }
-    var walk = HopWalk(peer: peer, proxies: proxies)
+    var walk = HopWalk(peer: peer)
     let forwardedFor = request.headers.withFields { fields in
         var found = false
         for index in fields.indices.reversed() where HTTPHeaders.sameName(fields[index].name, "X-Forwarded-For") {
             found = true
             var value = fields[index].value
-            guard value.withUTF8({ ForwardedFor.reverseHops(xForwardedFor: $0, &walk) }) else { break }
+            guard value.withUTF8({ ForwardedFor.reverseHops(xForwardedFor: $0, &walk, trusting: proxies) }) else { break }
         }
         return found
     }
-    if !forwardedFor { ForwardedFor.reverseHops(forwarded: request.headers.values(for: "Forwarded"), &walk) }
+    if !forwardedFor { ForwardedFor.reverseHops(forwarded: request.headers.values(for: "Forwarded"), &walk, trusting: proxies) }
     return walk.client
 }
 
@@ -46,13 +46,13 @@ private func peerFromText(of request: Request) -> IPAddress? {
 func clientAddressByElements(of request: Request, trusting proxies: TrustedProxies) -> IPAddress? {
     guard let peer = IPAddress(peer: request.remoteAddress) else { return nil }
     guard !proxies.isEmpty, proxies.trusts(peer) else { return peer }
-    var walk = HopWalk(peer: peer, proxies: proxies)
+    var walk = HopWalk(peer: peer)
     let forwardedFor = request.headers.values(for: "X-Forwarded-For")
     if forwardedFor.isEmpty {
-        ForwardedFor.reverseHops(forwarded: request.headers.values(for: "Forwarded"), &walk)
+        ForwardedFor.reverseHops(forwarded: request.headers.values(for: "Forwarded"), &walk, trusting: proxies)
     } else {
         for hop in ForwardedFor.elements(xForwardedFor: forwardedFor) {
-            if !walk.visit(hop) { break }
+            if !walk.visit(hop, trusting: proxies) { break }
         }
     }
     return walk.client
