@@ -63,7 +63,14 @@ enum GitHubUserReader {
 /// The user objects, read with `JSONReader`.
 private extension JSONReader {
     mutating func userList() -> [GitHubUser]? {
-        array { $0.user() }
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var users: [GitHubUser] = []
+        if take(UInt8(ascii: "]")) { return users }
+        repeat {
+            guard let user = user() else { return nil }
+            users.append(user)
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]")) ? users : nil
     }
 
     mutating func user() -> GitHubUser? {

@@ -119,45 +119,17 @@ package struct JSONReader {
         return nil
     }
 
-    /// An object, member by member: `member` is given each key's raw bytes (see `key()`) with the
-    /// reader at the member's value, which it reads or skips; false when it returns false or the
-    /// object is not well formed.
-    @inlinable
-    package mutating func object(_ member: (inout JSONReader, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-        guard take(UInt8(ascii: "{")) else { return false }
-        if take(UInt8(ascii: "}")) { return true }
-        repeat {
-            guard let key = key(), take(UInt8(ascii: ":")), member(&self, key) else { return false }
-        } while take(UInt8(ascii: ","))
-        return take(UInt8(ascii: "}"))
-    }
-
-    /// A member's value, `null` included (`optional`), into `slot` the first time; false for a
-    /// repeated member (whose meaning readers differ on) or a value `read` does not take.
-    @inlinable
-    package mutating func once<Value>(_ slot: inout Value??, _ read: (inout JSONReader) -> Value?) -> Bool {
-        guard slot == nil, let value = optional(read) else { return false }
-        slot = value
-        return true
-    }
-
-    /// An array whose every element `element` reads; nil when one does not read or the array is not well formed.
-    @inlinable
-    package mutating func array<Element>(_ element: (inout JSONReader) -> Element?) -> [Element]? {
-        guard take(UInt8(ascii: "[")) else { return nil }
-        var values: [Element] = []
-        if take(UInt8(ascii: "]")) { return values }
-        repeat {
-            guard let value = element(&self) else { return nil }
-            values.append(value)
-        } while take(UInt8(ascii: ","))
-        return take(UInt8(ascii: "]")) ? values : nil
-    }
-
     /// An array of strings.
     @inlinable
     package mutating func strings() -> [String]? {
-        array { $0.string() }
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var values: [String] = []
+        if take(UInt8(ascii: "]")) { return values }
+        repeat {
+            guard let value = string() else { return nil }
+            values.append(value)
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]")) ? values : nil
     }
 
     /// The first index at or after `start` of a byte a string's reader must look at (`"`, `\`,

@@ -13,18 +13,36 @@ extension JWTClaims {
         var reader = JSONReader(bytes: json)
         var subject: String??, issuer: String??, audience: [String]??, expiresAt: Double??, notBefore: Double??
         var service: (subscribe: [String]?, metrics: Bool?)??
-        let read = reader.object { reader, key in
-            switch JWTName(key) {
-            case .sub?: reader.once(&subject) { $0.string() }
-            case .iss?: reader.once(&issuer) { $0.string() }
-            case .aud?: reader.once(&audience) { $0.string().map { [$0] } ?? $0.strings() }
-            case .exp?: reader.once(&expiresAt) { $0.double() }
-            case .nbf?: reader.once(&notBefore) { $0.double() }
-            case .streamservice?: reader.once(&service) { $0.serviceClaim() }
-            default: reader.skipValue(depth: 0)
-            }
+        guard reader.take(UInt8(ascii: "{")) else { return nil }
+        if !reader.take(UInt8(ascii: "}")) {
+            repeat {
+                guard let key = reader.key(), reader.take(UInt8(ascii: ":")) else { return nil }
+                switch JWTName(key) {
+                case .sub?:
+                    guard subject == nil, let value = reader.optional({ $0.string() }) else { return nil }
+                    subject = value
+                case .iss?:
+                    guard issuer == nil, let value = reader.optional({ $0.string() }) else { return nil }
+                    issuer = value
+                case .aud?:
+                    guard audience == nil, let value = reader.optional({ $0.string().map { [$0] } ?? $0.strings() }) else { return nil }
+                    audience = value
+                case .exp?:
+                    guard expiresAt == nil, let value = reader.optional({ $0.double() }) else { return nil }
+                    expiresAt = value
+                case .nbf?:
+                    guard notBefore == nil, let value = reader.optional({ $0.double() }) else { return nil }
+                    notBefore = value
+                case .streamservice?:
+                    guard service == nil, let value = reader.optional({ $0.serviceClaim() }) else { return nil }
+                    service = value
+                default:
+                    guard reader.skipValue(depth: 0) else { return nil }
+                }
+            } while reader.take(UInt8(ascii: ","))
+            guard reader.take(UInt8(ascii: "}")) else { return nil }
         }
-        guard read, reader.atEnd() else { return nil }
+        guard reader.atEnd() else { return nil }
         let claim = service ?? nil
         return JWTClaims(
             subject: subject ?? nil, issuer: issuer ?? nil, audience: (audience ?? nil) ?? [], expiresAt: expiresAt ?? nil,
@@ -36,13 +54,23 @@ private extension JSONReader {
     /// `"streamservice": {"subscribe": [...], "metrics": true}`, either member possibly absent or `null`.
     mutating func serviceClaim() -> (subscribe: [String]?, metrics: Bool?)? {
         var subscribe: [String]??, metrics: Bool??
-        let read = object { reader, key in
-            switch JWTName(key) {
-            case .subscribe?: reader.once(&subscribe) { $0.strings() }
-            case .metrics?: reader.once(&metrics) { $0.boolean() }
-            default: reader.skipValue(depth: 0)
-            }
+        guard take(UInt8(ascii: "{")) else { return nil }
+        if !take(UInt8(ascii: "}")) {
+            repeat {
+                guard let key = key(), take(UInt8(ascii: ":")) else { return nil }
+                switch JWTName(key) {
+                case .subscribe?:
+                    guard subscribe == nil, let value = optional({ $0.strings() }) else { return nil }
+                    subscribe = value
+                case .metrics?:
+                    guard metrics == nil, let value = optional({ $0.boolean() }) else { return nil }
+                    metrics = value
+                default:
+                    guard skipValue(depth: 0) else { return nil }
+                }
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "}")) else { return nil }
         }
-        return read ? (subscribe ?? nil, metrics ?? nil) : nil
+        return (subscribe ?? nil, metrics ?? nil)
     }
 }

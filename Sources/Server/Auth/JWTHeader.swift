@@ -18,14 +18,24 @@ struct JWTHeader: Sendable, Equatable, Decodable {
     static func read(_ json: UnsafeBufferPointer<UInt8>) -> JWTHeader? {
         var reader = JSONReader(bytes: json)
         var alg: String??, crit: [String]??
-        let read = reader.object { reader, key in
-            switch JWTName(key) {
-            case .alg?: reader.once(&alg) { $0.string() }
-            case .crit?: reader.once(&crit) { $0.strings() }
-            default: reader.skipValue(depth: 0)
-            }
+        guard reader.take(UInt8(ascii: "{")) else { return nil }
+        if !reader.take(UInt8(ascii: "}")) {
+            repeat {
+                guard let key = reader.key(), reader.take(UInt8(ascii: ":")) else { return nil }
+                switch JWTName(key) {
+                case .alg?:
+                    guard alg == nil, let value = reader.optional({ $0.string() }) else { return nil }
+                    alg = value
+                case .crit?:
+                    guard crit == nil, let value = reader.optional({ $0.strings() }) else { return nil }
+                    crit = value
+                default:
+                    guard reader.skipValue(depth: 0) else { return nil }
+                }
+            } while reader.take(UInt8(ascii: ","))
+            guard reader.take(UInt8(ascii: "}")) else { return nil }
         }
-        guard read, reader.atEnd() else { return nil }
+        guard reader.atEnd() else { return nil }
         return JWTHeader(alg: alg ?? nil, crit: crit ?? nil)
     }
 }

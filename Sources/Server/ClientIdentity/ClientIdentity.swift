@@ -18,6 +18,7 @@ import NetCore
 /// Asked of every request under `--client-request-rate`, so the fields are searched where they
 /// lie, right to left, without a `String` or an array per request; `clientAddressByElements`
 /// is the plain reference it agrees with (`ClientIdentityTests`), reading the peer from its text.
+@inline(__always)
 func clientAddress(of request: Request, trusting proxies: TrustedProxies) -> IPAddress? {
     // The peer as accepted; its text only for a request made without a socket.
     guard let peer = request.peerAddress ?? peerFromText(of: request) else { return nil }

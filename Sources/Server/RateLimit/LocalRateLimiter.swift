@@ -74,6 +74,7 @@ final class LocalRateLimiter<Table: DebtTable & Sendable>: Sendable {
     /// `take` for a caller that needs the figures only on a refusal (the request cap, on every
     /// request): nil when the unit was taken, else the refusing decision. The figures
     /// (`RateDecision`, twice) were about a third of the cap's cost a request.
+    @inline(__always)
     func takeUnlessRefused(_ key: Key) -> RateDecision? {
         let now = currentTime()
         let (taken, level) = debts.withLock { takeUnit(key, now: now, from: &$0) }

@@ -15,6 +15,8 @@ final class RequestRateGate: RouterGate {
         self.proxies = proxies
     }
 
+    // Inlined, with what it calls, into the router's call: three calls' frames were a tenth of the check.
+    @inline(__always)
     func refusal(for request: Request) -> Response? {
         // A peer that is no IP address (a Unix socket) has no client address to cap.
         guard let client = clientAddress(of: request, trusting: proxies),
