@@ -27,9 +27,30 @@
  * port with `Last-Event-ID: <last id seen>`, still counted as the same subscriber (issue 15's
  * cross-replica resume).
  *
+ * HTTP/2 (--h2, issue 26): each subscriber is a stream; --streams-per-connection S of them share one
+ * h2c connection (prior knowledge, RFC 9113 §3.3), so --clients 50000 with S = 100 opens 500
+ * connections. The client is minimal but correct for this use: the connection preface; SETTINGS
+ * with HEADER_TABLE_SIZE 0 (so the server's HPACK encoder keeps no dynamic table and a response's
+ * `:status 200` can only be the static index 8, the byte 0x88, after any table size updates) and
+ * INITIAL_WINDOW_SIZE --h2-window; the server's SETTINGS acknowledged, PINGs answered; one HEADERS
+ * frame per stream with HPACK literal fields (no Huffman); WINDOW_UPDATE for a stream and for the
+ * connection once half its window has been consumed by DATA; every DATA payload goes through the
+ * same SSE parsing and id/lag accounting as an HTTP/1.1 body. A response other than 200 (any first
+ * field but 0x88), RST_STREAM and GOAWAY end the streams they name and are counted (`resets`,
+ * `goaways`): a stream that had its 200 counts as closed early, one that had not as failed. A frame
+ * the client cannot take (longer than the 16,384 bytes it allows) fails the connection. The client
+ * writes only small frames on a socket with an empty send buffer; a write the kernel does not take
+ * whole fails the connection (counted, never silent).
+ *
+ * Server CPU per delivery (--server-pid): the parent samples the server's utime+stime every 250 ms.
+ * The measured window runs from the moment every worker had each of its subscribers answered (200 or
+ * failed) to the first worker's end, so connecting and the requests' handling stay outside it;
+ * deliveries are the events that arrived inside it. The lag of those events alone is reported too
+ * (`window_lag_*`): the steady state, beside the lag of every event (`lag_*`).
+ *
  * usage: sse-load (--port N | --ports N,M,...) [--path /events] [--clients 50000] [--processes 4]
  *                 [--seconds 60] [--interval 1] [--server-pid PID] [--connect-burst 256]
- *                 [--switch-after T]
+ *                 [--switch-after T] [--h2 [--streams-per-connection 100] [--h2-window 1048576]]
  * Prints one JSON line. Loopback only (127.0.0.1); bounded by --seconds plus 60 s of connecting. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -61,9 +82,11 @@ static int clients = 50000, processes = 4, seconds = 60, burst = 256, server_pid
 static double interval_s = 1.0, switch_after = -1;
 static int batch_scheduling = 1;
 static const char *path = "/events";
+static int h2 = 0, streams_per_connection = 100, h2_window = 1 << 20;
 
 /* One event as read: its tick number (-1: not a tick), arrival on both clocks, stamp lag (-1: none). */
 struct sample { int64_t tick; uint64_t mono_ns; int64_t stamp_lag_ns; };
+/* One subscriber: an HTTP/1.1 connection, or (--h2) one stream of an h2c connection (`fd` unused). */
 struct connection {
     int fd;
     int state;          /* 0 connecting, 1 headers, 2 streaming, 3 closed, 4 waiting to reconnect */
@@ -75,6 +98,7 @@ struct connection {
     int64_t stamp_ns;   /* the current message's stamp (unix ns), -1 if none */
     int64_t last_id;    /* the last id seen on this subscriber, -1 before the first */
     long events, missed, duplicated;
+    int64_t unacknowledged; /* --h2: DATA bytes consumed since this stream's last WINDOW_UPDATE */
     char line[96];      /* the current line; longer ones are only checked for their prefix */
 };
 
@@ -142,6 +166,94 @@ static void message_done(struct connection *c, FILE *out, uint64_t mono, uint64_
     c->has_data = 0; c->id = -1; c->tick = -1; c->stamp_ns = -1;
 }
 
+/* What one worker counts besides the per-subscriber figures. */
+struct tally {
+    int connect_failed, held, closed_early, reconnected, resets, goaways;
+    uint64_t settled_ns;   /* when each subscriber first had its answer (200 or failed); 0 = not yet */
+    uint64_t end_ns;       /* when the worker stopped reading */
+};
+
+/* Bytes of one subscriber's response (HTTP/1.1: head and body; HTTP/2: a DATA payload) through the
+ * SSE line parser. Returns -1 when an HTTP/1.1 status line is not 200: the caller closes. */
+static int sse_bytes(struct connection *c, const char *bytes, size_t n, FILE *out, uint64_t mono, uint64_t real,
+                     struct tally *tally) {
+    for (size_t j = 0; j < n; j++) {
+        char ch = bytes[j];
+        if (ch != '\n') {
+            if (ch != '\r' && c->line_length < (int)sizeof c->line - 1) c->line[c->line_length++] = ch;
+            continue;
+        }
+        c->line[c->line_length] = 0;
+        if (c->state == 1) {
+            if (c->line_length == 0) {
+                c->state = 2;
+                if (c->last_id >= 0) tally->reconnected++; else tally->held++;
+            } else if (strncmp(c->line, "HTTP/1.", 7) == 0 && strncmp(c->line + 9, "200", 3) != 0) {
+                c->line_length = 0;
+                return -1;
+            }
+        } else if (c->line_length == 0) {
+            message_done(c, out, mono, real);
+        } else if (strncmp(c->line, "id: ", 4) == 0) {
+            c->id = strtoll(c->line + 4, NULL, 10);
+        } else if (strncmp(c->line, ": at ", 5) == 0) {
+            c->stamp_ns = parse_stamp(c->line + 5);
+        } else if (strncmp(c->line, "data: ", 6) == 0) {
+            c->has_data = 1;
+            if (strncmp(c->line + 6, "tick ", 5) == 0) c->tick = strtoll(c->line + 11, NULL, 10);
+            else if (strncmp(c->line + 6, "{\"detail\":\"", 11) == 0) c->stamp_ns = parse_stamp(c->line + 17);
+        }
+        c->line_length = 0;
+    }
+    return 0;
+}
+
+/* The end of a worker: per-subscriber counts to `<samples>.counts`, totals on stdout for the parent. */
+static int worker_report(struct connection *connections, int count, FILE *out, const char *samples_path,
+                         struct tally *tally, uint64_t *turn_ns, size_t turns) {
+    int still_open = 0;
+    long missed = 0, duplicated = 0;
+    for (int i = 0; i < count; i++) {
+        struct connection *c = &connections[i];
+        if (c->state == 2) still_open++;
+        missed += c->missed; duplicated += c->duplicated;
+    }
+    /* Subscribers short of the best one's count: the parent compares against the overall maximum. */
+    qsort(turn_ns, turns, sizeof *turn_ns, compare_u64);
+    fclose(out);
+    char counts_path[128];
+    snprintf(counts_path, sizeof counts_path, "%s.counts", samples_path);
+    FILE *counts = fopen(counts_path, "wb");
+    for (int i = 0; counts && i < count; i++) fwrite(&connections[i].events, sizeof(long), 1, counts);
+    if (counts) fclose(counts);
+    printf("%d %d %d %d %d %ld %ld %llu %llu %d %d %llu %llu\n", tally->held, still_open, tally->connect_failed,
+           tally->closed_early, tally->reconnected, missed, duplicated, (unsigned long long)percentile(turn_ns, turns, 99),
+           (unsigned long long)(turns ? turn_ns[turns - 1] : 0), tally->resets, tally->goaways,
+           (unsigned long long)tally->settled_ns, (unsigned long long)tally->end_ns);
+    fflush(stdout);
+    return 0;
+}
+
+/* How long a worker's epoll_wait may sleep: until `end`, or 10 ms while it still has connects to start. */
+static int turn_timeout(uint64_t end, int connects_waiting) {
+    uint64_t t = now_ns();
+    int timeout = (int)((end > t ? end - t : 0) / 1000000ull) + 1;
+    return connects_waiting && timeout > 10 ? 10 : timeout;
+}
+
+/* The outcome of a non-blocking connect that epoll reported: 0 or the errno. */
+static int connect_error(int fd) {
+    int error = 0; socklen_t length = sizeof error;
+    getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length);
+    return error;
+}
+
+/* The client's lateness: how long one turn of a worker's loop took. */
+static void record_turn(uint64_t **turn_ns, size_t *turns, size_t *capacity, uint64_t turn_start) {
+    if (*turns == *capacity) { *capacity *= 2; *turn_ns = realloc(*turn_ns, *capacity * sizeof **turn_ns); }
+    (*turn_ns)[(*turns)++] = now_ns() - turn_start;
+}
+
 /* One worker: connects its share, streams for `seconds`, writes samples, reports counts on stdout. */
 static int worker_main(int worker, int first, int count, const char *samples_path, uint64_t deadline) {
     if (batch_scheduling) {
@@ -161,7 +273,8 @@ static int worker_main(int worker, int first, int count, const char *samples_pat
         connections[i].last_id = -1; connections[i].id = -1; connections[i].tick = -1; connections[i].stamp_ns = -1;
         queue[queue_tail++] = i;
     }
-    int connecting = 0, connect_failed = 0, held = 0, closed_early = 0, reconnected = 0, switched = 0;
+    int connecting = 0, switched = 0;
+    struct tally tally = { 0 };
     size_t turn_capacity = 1 << 16, turns = 0;
     uint64_t *turn_ns = malloc(turn_capacity * sizeof *turn_ns);
     struct epoll_event events[512];
@@ -198,24 +311,19 @@ static int worker_main(int worker, int first, int count, const char *samples_pat
             int index = queue[queue_head++];
             struct connection *c = &connections[index];
             int fd = open_connection(first + index, worker, ports[c->port_index]);
-            if (fd < 0) { c->state = 3; c->fd = -1; connect_failed++; continue; }
+            if (fd < 0) { c->state = 3; c->fd = -1; tally.connect_failed++; continue; }
             c->fd = fd;
             c->state = 0;
             struct epoll_event e = { .events = EPOLLOUT | EPOLLIN, .data.ptr = c };
             epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &e);
             connecting++;
         }
-        uint64_t t = now_ns();
-        uint64_t left = end > t ? end - t : 0;
-        int timeout = (int)(left / 1000000ull) + 1;
-        if ((queue_head < queue_tail || switch_at != UINT64_MAX) && timeout > 10) timeout = 10;
-        int ready = epoll_wait(epoll, events, 512, timeout);
+        int ready = epoll_wait(epoll, events, 512, turn_timeout(end, queue_head < queue_tail || switch_at != UINT64_MAX));
         uint64_t turn_start = now_ns();
         for (int i = 0; i < ready; i++) {
             struct connection *c = events[i].data.ptr;
             if (c->state == 0) {
-                int error = 0; socklen_t length = sizeof error;
-                getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &error, &length);
+                int error = connect_error(c->fd);
                 connecting--;
                 char request[320];
                 char resume[64] = "";
@@ -224,7 +332,7 @@ static int worker_main(int worker, int first, int count, const char *samples_pat
                     "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAccept: text/event-stream\r\n%s\r\n",
                     path, ports[c->port_index], resume);
                 if (error != 0 || write(c->fd, request, (size_t)request_length) != request_length) {
-                    close(c->fd); c->state = 3; connect_failed++; continue;
+                    close(c->fd); c->state = 3; tally.connect_failed++; continue;
                 }
                 c->state = 1;
                 struct epoll_event e = { .events = EPOLLIN, .data.ptr = c };
@@ -235,65 +343,351 @@ static int worker_main(int worker, int first, int count, const char *samples_pat
             for (;;) {
                 ssize_t n = read(c->fd, buffer, sizeof buffer);
                 if (n < 0 && errno == EAGAIN) break;
-                if (n <= 0) { close(c->fd); if (c->state == 2) closed_early++; else connect_failed++; c->state = 3; break; }
+                if (n <= 0) { close(c->fd); if (c->state == 2) tally.closed_early++; else tally.connect_failed++; c->state = 3; break; }
                 uint64_t mono = now_ns(), real = clock_ns(CLOCK_REALTIME);
-                for (ssize_t j = 0; j < n; j++) {
-                    char ch = buffer[j];
-                    if (ch != '\n') {
-                        if (ch != '\r' && c->line_length < (int)sizeof c->line - 1) c->line[c->line_length++] = ch;
-                        continue;
-                    }
-                    c->line[c->line_length] = 0;
-                    if (c->state == 1) {
-                        if (c->line_length == 0) {
-                            c->state = 2;
-                            if (c->last_id >= 0) reconnected++; else held++;
-                        } else if (strncmp(c->line, "HTTP/1.", 7) == 0 && strncmp(c->line + 9, "200", 3) != 0) {
-                            c->state = 3; close(c->fd); connect_failed++; break;
-                        }
-                    } else if (c->line_length == 0) {
-                        message_done(c, out, mono, real);
-                    } else if (strncmp(c->line, "id: ", 4) == 0) {
-                        c->id = strtoll(c->line + 4, NULL, 10);
-                    } else if (strncmp(c->line, ": at ", 5) == 0) {
-                        c->stamp_ns = parse_stamp(c->line + 5);
-                    } else if (strncmp(c->line, "data: ", 6) == 0) {
-                        c->has_data = 1;
-                        if (strncmp(c->line + 6, "tick ", 5) == 0) c->tick = strtoll(c->line + 11, NULL, 10);
-                        else if (strncmp(c->line + 6, "{\"detail\":\"", 11) == 0) c->stamp_ns = parse_stamp(c->line + 17);
-                    }
-                    c->line_length = 0;
+                if (sse_bytes(c, buffer, (size_t)n, out, mono, real, &tally) != 0) {
+                    c->state = 3; close(c->fd); tally.connect_failed++;
                 }
                 if (c->state == 3 || n < (ssize_t)sizeof buffer) break;
             }
         }
-        if (ready > 0) {
-            if (turns == turn_capacity) { turn_capacity *= 2; turn_ns = realloc(turn_ns, turn_capacity * sizeof *turn_ns); }
-            turn_ns[turns++] = now_ns() - turn_start;
+        if (ready > 0) record_turn(&turn_ns, &turns, &turn_capacity, turn_start);
+        if (!tally.settled_ns && tally.held + tally.connect_failed >= count) tally.settled_ns = now_ns();
+    }
+    tally.end_ns = now_ns();
+    return worker_report(connections, count, out, samples_path, &tally, turn_ns, turns);
+}
+
+/* ---- HTTP/2 (--h2) ----------------------------------------------------------------------------- */
+
+enum { FRAME_DATA = 0, FRAME_HEADERS = 1, FRAME_RST_STREAM = 3, FRAME_SETTINGS = 4, FRAME_PING = 6,
+       FRAME_GOAWAY = 7, FRAME_WINDOW_UPDATE = 8 };
+enum { FLAG_END_STREAM = 0x1, FLAG_ACK = 0x1, FLAG_END_HEADERS = 0x4, FLAG_PADDED = 0x8, FLAG_PRIORITY = 0x20 };
+/* The largest frame payload this client accepts: SETTINGS_MAX_FRAME_SIZE left at its default. */
+#define H2_MAX_FRAME 16384
+
+/* One h2c connection carrying `stream_count` subscribers; stream i (0-based) has id 2i + 1. */
+struct link {
+    int fd;
+    int state;                      /* 0 connecting, 1 open, 3 closed */
+    int port_index;
+    struct connection *streams;
+    int stream_count;
+    int64_t unacknowledged;         /* DATA bytes consumed since the connection's last WINDOW_UPDATE */
+    size_t carry_length;            /* a frame split across reads waits here until it is whole */
+    unsigned char carry[9 + H2_MAX_FRAME];
+};
+
+static void put_frame_header(unsigned char *p, uint32_t length, int type, int flags, uint32_t stream_id) {
+    p[0] = (unsigned char)(length >> 16); p[1] = (unsigned char)(length >> 8); p[2] = (unsigned char)length;
+    p[3] = (unsigned char)type; p[4] = (unsigned char)flags;
+    p[5] = (unsigned char)((stream_id >> 24) & 0x7f); p[6] = (unsigned char)(stream_id >> 16);
+    p[7] = (unsigned char)(stream_id >> 8); p[8] = (unsigned char)stream_id;
+}
+
+static uint32_t get_u32(const unsigned char *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* An HPACK integer with an N-bit prefix (RFC 7541 §5.1). */
+static size_t hpack_integer(unsigned char *p, unsigned flags, int prefix_bits, size_t value) {
+    size_t limit = (1u << prefix_bits) - 1, n = 0;
+    if (value < limit) { p[n++] = (unsigned char)(flags | value); return n; }
+    p[n++] = (unsigned char)(flags | limit);
+    value -= limit;
+    while (value >= 128) { p[n++] = (unsigned char)(0x80 | (value & 0x7f)); value >>= 7; }
+    p[n++] = (unsigned char)value;
+    return n;
+}
+
+/* A literal field without indexing and with a literal name (RFC 7541 §6.2.2), no Huffman coding. */
+static size_t hpack_literal(unsigned char *p, const char *name, const char *value) {
+    size_t n = 0, name_length = strlen(name), value_length = strlen(value);
+    p[n++] = 0x00;
+    n += hpack_integer(p + n, 0x00, 7, name_length);
+    memcpy(p + n, name, name_length); n += name_length;
+    n += hpack_integer(p + n, 0x00, 7, value_length);
+    memcpy(p + n, value, value_length); n += value_length;
+    return n;
+}
+
+/* Writes all of `bytes` or fails the link: the client sends only small frames, so a short write means
+ * the server stopped reading, which this benchmark counts rather than buffers around. */
+static int link_write(struct link *l, const unsigned char *bytes, size_t n) {
+    ssize_t written = write(l->fd, bytes, n);
+    return written == (ssize_t)n ? 0 : -1;
+}
+
+static int send_window_update(struct link *l, uint32_t stream_id, uint32_t increment) {
+    unsigned char frame[13];
+    put_frame_header(frame, 4, FRAME_WINDOW_UPDATE, 0, stream_id);
+    frame[9] = (unsigned char)((increment >> 24) & 0x7f); frame[10] = (unsigned char)(increment >> 16);
+    frame[11] = (unsigned char)(increment >> 8); frame[12] = (unsigned char)increment;
+    return link_write(l, frame, sizeof frame);
+}
+
+/* The preface, SETTINGS, the connection window's opening and every stream's HEADERS in one write. */
+static int h2_open_streams(struct link *l) {
+    static const char preface[] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+    size_t capacity = 64 + (size_t)l->stream_count * (9 + 400), n = 0;
+    unsigned char *out = malloc(capacity);
+    if (!out) return -1;
+    memcpy(out, preface, 24); n = 24;
+    /* SETTINGS: HEADER_TABLE_SIZE 0 (no dynamic table in responses), ENABLE_PUSH 0, INITIAL_WINDOW_SIZE. */
+    uint16_t ids[3] = { 0x1, 0x2, 0x4 };
+    uint32_t values[3] = { 0, 0, (uint32_t)h2_window };
+    put_frame_header(out + n, 18, FRAME_SETTINGS, 0, 0); n += 9;
+    for (int i = 0; i < 3; i++) {
+        out[n++] = (unsigned char)(ids[i] >> 8); out[n++] = (unsigned char)ids[i];
+        out[n++] = (unsigned char)(values[i] >> 24); out[n++] = (unsigned char)(values[i] >> 16);
+        out[n++] = (unsigned char)(values[i] >> 8); out[n++] = (unsigned char)values[i];
+    }
+    /* The connection's window starts at 65,535 whatever SETTINGS say (RFC 9113 §6.9.2): open it to
+     * --h2-window times the streams, so it never holds one stream back behind the others. */
+    uint32_t connection_window = (uint32_t)((int64_t)h2_window * l->stream_count > 0x7fffffff ? 0x7fffffff
+                                                                                            : (int64_t)h2_window * l->stream_count);
+    if (connection_window > 65535) {
+        uint32_t increment = connection_window - 65535;
+        put_frame_header(out + n, 4, FRAME_WINDOW_UPDATE, 0, 0); n += 9;
+        out[n++] = (unsigned char)((increment >> 24) & 0x7f); out[n++] = (unsigned char)(increment >> 16);
+        out[n++] = (unsigned char)(increment >> 8); out[n++] = (unsigned char)increment;
+    }
+    char authority[32];
+    snprintf(authority, sizeof authority, "127.0.0.1:%d", ports[l->port_index]);
+    for (int i = 0; i < l->stream_count; i++) {
+        unsigned char *header = out + n;
+        size_t block = 9;
+        header[block++] = 0x82; /* :method GET, static index 2 */
+        header[block++] = 0x86; /* :scheme http, static index 6 */
+        block += hpack_literal(header + block, ":path", path);
+        block += hpack_literal(header + block, ":authority", authority);
+        block += hpack_literal(header + block, "accept", "text/event-stream");
+        put_frame_header(header, (uint32_t)(block - 9), FRAME_HEADERS, FLAG_END_STREAM | FLAG_END_HEADERS, (uint32_t)(2 * i + 1));
+        n += block;
+        l->streams[i].state = 1;
+    }
+    int result = link_write(l, out, n);
+    free(out);
+    return result;
+}
+
+/* A stream ends before the run does: counted as closed early once it had its 200, else as failed. */
+static void h2_stream_ends(struct connection *c, struct tally *tally) {
+    if (c->state == 2) tally->closed_early++;
+    else if (c->state != 3) tally->connect_failed++;
+    c->state = 3;
+}
+
+/* The whole connection ends (GOAWAY, a read error, a frame it cannot take): so do its open streams. */
+static void h2_link_fails(struct link *l, int epoll, struct tally *tally) {
+    if (l->state == 3) return;
+    for (int i = 0; i < l->stream_count; i++) h2_stream_ends(&l->streams[i], tally);
+    epoll_ctl(epoll, EPOLL_CTL_DEL, l->fd, NULL);
+    close(l->fd);
+    l->state = 3;
+}
+
+/* One whole frame. Returns -1 when the connection must end. */
+static int h2_frame(struct link *l, const unsigned char *frame, FILE *out, uint64_t mono, uint64_t real, struct tally *tally) {
+    uint32_t length = (uint32_t)frame[0] << 16 | (uint32_t)frame[1] << 8 | frame[2];
+    int type = frame[3], flags = frame[4];
+    uint32_t stream_id = get_u32(frame + 5) & 0x7fffffff;
+    const unsigned char *payload = frame + 9;
+    struct connection *c = NULL;
+    if (stream_id % 2 == 1 && (stream_id - 1) / 2 < (uint32_t)l->stream_count) c = &l->streams[(stream_id - 1) / 2];
+    switch (type) {
+    case FRAME_DATA: {
+        /* Flow control counts the whole payload, padding included (RFC 9113 §6.1). */
+        l->unacknowledged += length;
+        if (l->unacknowledged >= (int64_t)h2_window * l->stream_count / 2) {
+            if (send_window_update(l, 0, (uint32_t)l->unacknowledged) != 0) return -1;
+            l->unacknowledged = 0;
+        }
+        size_t start = 0, end = length;
+        if (flags & FLAG_PADDED) {
+            if (length < 1 || payload[0] >= length) return -1;
+            start = 1; end = length - payload[0];
+        }
+        if (!c || c->state != 2) return 0; /* a stream already ended: its bytes still counted for the connection */
+        if (sse_bytes(c, (const char *)payload + start, end - start, out, mono, real, tally) != 0) return -1;
+        if (flags & FLAG_END_STREAM) { h2_stream_ends(c, tally); return 0; }
+        c->unacknowledged += length;
+        if (c->unacknowledged >= h2_window / 2) {
+            if (send_window_update(l, stream_id, (uint32_t)c->unacknowledged) != 0) return -1;
+            c->unacknowledged = 0;
+        }
+        return 0;
+    }
+    case FRAME_HEADERS: {
+        if (!c) return 0;
+        size_t start = 0, end = length;
+        if (flags & FLAG_PADDED) {
+            if (length < 1 || payload[0] >= length) return -1;
+            start = 1; end = length - payload[0];
+        }
+        if (flags & FLAG_PRIORITY) start += 5;
+        if (c->state == 1) {
+            /* Skip dynamic table size updates (001xxxxx; the first says 0, after our SETTINGS); then the
+             * first field must be `:status 200` as static index 8. Any other status fails the stream. */
+            while (start < end && (payload[start] & 0xe0) == 0x20) {
+                start++;
+                if ((payload[start - 1] & 0x1f) == 0x1f) while (start < end && (payload[start++] & 0x80)) {}
+            }
+            if (start < end && payload[start] == 0x88 && !(flags & FLAG_END_STREAM)) {
+                c->state = 2;
+                tally->held++;
+            } else {
+                h2_stream_ends(c, tally);
+            }
+        } else if (flags & FLAG_END_STREAM) {
+            h2_stream_ends(c, tally); /* trailers: the feed ended */
+        }
+        return 0;
+    }
+    case FRAME_RST_STREAM:
+        tally->resets++;
+        if (c) h2_stream_ends(c, tally);
+        return 0;
+    case FRAME_SETTINGS:
+        if (stream_id != 0 || length % 6 != 0) return -1;
+        if (!(flags & FLAG_ACK)) {
+            unsigned char ack[9];
+            put_frame_header(ack, 0, FRAME_SETTINGS, FLAG_ACK, 0);
+            return link_write(l, ack, sizeof ack);
+        }
+        return 0;
+    case FRAME_PING:
+        if (length != 8) return -1;
+        if (!(flags & FLAG_ACK)) {
+            unsigned char pong[17];
+            put_frame_header(pong, 8, FRAME_PING, FLAG_ACK, 0);
+            memcpy(pong + 9, payload, 8);
+            return link_write(l, pong, sizeof pong);
+        }
+        return 0;
+    case FRAME_GOAWAY:
+        tally->goaways++;
+        return -1;
+    default:
+        /* WINDOW_UPDATE (this client sends no DATA), CONTINUATION (the status is in the HEADERS frame's
+         * own fragment), PRIORITY, unknown types: nothing to do. */
+        return 0;
+    }
+}
+
+/* Bytes read from a link: whole frames are handled in place, a split one is carried to the next read. */
+static int h2_input(struct link *l, const unsigned char *bytes, size_t n, FILE *out, uint64_t mono, uint64_t real,
+                    struct tally *tally) {
+    size_t position = 0;
+    while (position < n) {
+        size_t left = n - position;
+        if (l->carry_length == 0 && left >= 9) {
+            uint32_t length = (uint32_t)bytes[position] << 16 | (uint32_t)bytes[position + 1] << 8 | bytes[position + 2];
+            if (length > H2_MAX_FRAME) return -1;
+            if (left >= 9 + length) {
+                if (h2_frame(l, bytes + position, out, mono, real, tally) != 0) return -1;
+                position += 9 + length;
+                continue;
+            }
+        }
+        /* Carry: first the 9-byte header, then the rest of the payload it announces. */
+        size_t want = 9;
+        if (l->carry_length >= 9) {
+            uint32_t length = (uint32_t)l->carry[0] << 16 | (uint32_t)l->carry[1] << 8 | l->carry[2];
+            if (length > H2_MAX_FRAME) return -1;
+            want = 9 + length;
+        }
+        size_t take = want - l->carry_length < left ? want - l->carry_length : left;
+        memcpy(l->carry + l->carry_length, bytes + position, take);
+        l->carry_length += take;
+        position += take;
+        if (l->carry_length >= 9) {
+            uint32_t length = (uint32_t)l->carry[0] << 16 | (uint32_t)l->carry[1] << 8 | l->carry[2];
+            if (length > H2_MAX_FRAME) return -1;
+            if (l->carry_length == 9 + length) {
+                l->carry_length = 0;
+                if (h2_frame(l, l->carry, out, mono, real, tally) != 0) return -1;
+            }
         }
     }
-    int still_open = 0;
-    long events_min = -1, events_max = 0, missed = 0, duplicated = 0;
-    for (int i = 0; i < count; i++) {
-        struct connection *c = &connections[i];
-        if (c->state == 2) still_open++;
-        if (events_min < 0 || c->events < events_min) events_min = c->events;
-        if (c->events > events_max) events_max = c->events;
-        missed += c->missed; duplicated += c->duplicated;
-    }
-    /* Subscribers short of the best one's count: the parent compares against the overall maximum. */
-    qsort(turn_ns, turns, sizeof *turn_ns, compare_u64);
-    fclose(out);
-    char counts_path[128];
-    snprintf(counts_path, sizeof counts_path, "%s.counts", samples_path);
-    FILE *counts = fopen(counts_path, "wb");
-    for (int i = 0; counts && i < count; i++) fwrite(&connections[i].events, sizeof(long), 1, counts);
-    if (counts) fclose(counts);
-    printf("%d %d %d %d %d %ld %ld %llu %llu\n", held, still_open, connect_failed, closed_early, reconnected,
-           missed, duplicated, (unsigned long long)percentile(turn_ns, turns, 99),
-           (unsigned long long)(turns ? turn_ns[turns - 1] : 0));
-    fflush(stdout);
     return 0;
+}
+
+/* One --h2 worker: its share of streams over `links` connections of --streams-per-connection each. */
+static int h2_worker_main(int worker, int first_link, int link_count, int stream_total, const char *samples_path,
+                          uint64_t deadline) {
+    if (batch_scheduling) {
+        struct sched_param none = { 0 };
+        sched_setscheduler(0, SCHED_BATCH, &none); /* as worker_main: do not preempt the server mid-broadcast */
+    }
+    struct connection *connections = calloc((size_t)stream_total, sizeof *connections);
+    struct link *links = calloc((size_t)link_count, sizeof *links);
+    int epoll = epoll_create1(0);
+    FILE *out = fopen(samples_path, "wb");
+    if (!connections || !links || epoll < 0 || !out) return 1;
+    for (int i = 0; i < stream_total; i++) {
+        connections[i].last_id = -1; connections[i].id = -1; connections[i].tick = -1; connections[i].stamp_ns = -1;
+        connections[i].fd = -1;
+    }
+    for (int i = 0, assigned = 0; i < link_count; i++) {
+        links[i].port_index = (first_link + i) % port_count;
+        links[i].streams = connections + assigned;
+        links[i].stream_count = stream_total - assigned < streams_per_connection ? stream_total - assigned : streams_per_connection;
+        links[i].state = 3; /* not yet opened */
+        assigned += links[i].stream_count;
+    }
+    struct tally tally = { 0 };
+    int next = 0, connecting = 0;
+    size_t turn_capacity = 1 << 16, turns = 0;
+    uint64_t *turn_ns = malloc(turn_capacity * sizeof *turn_ns);
+    struct epoll_event events[512];
+    static unsigned char buffer[65536];
+    uint64_t connect_deadline = now_ns() + 60ull * 1000000000ull, end = deadline;
+    int window_started = 0;
+    while (now_ns() < end) {
+        if (!window_started && ((next == link_count && connecting == 0) || now_ns() >= connect_deadline)) {
+            window_started = 1;
+            uint64_t window_end = now_ns() + (uint64_t)seconds * 1000000000ull;
+            if (window_end < end) end = window_end;
+        }
+        /* At most `burst` connects in flight; a connection opens all its streams at once. */
+        while (next < link_count && connecting < burst && now_ns() < connect_deadline) {
+            struct link *l = &links[next++];
+            l->fd = open_connection(first_link + (int)(l - links), worker, ports[l->port_index]);
+            if (l->fd < 0) { tally.connect_failed += l->stream_count; continue; }
+            l->state = 0;
+            struct epoll_event e = { .events = EPOLLOUT | EPOLLIN, .data.ptr = l };
+            epoll_ctl(epoll, EPOLL_CTL_ADD, l->fd, &e);
+            connecting++;
+        }
+        int ready = epoll_wait(epoll, events, 512, turn_timeout(end, next < link_count));
+        uint64_t turn_start = now_ns();
+        for (int i = 0; i < ready; i++) {
+            struct link *l = events[i].data.ptr;
+            if (l->state == 0) {
+                int error = connect_error(l->fd);
+                connecting--;
+                l->state = 1;
+                if (error != 0 || h2_open_streams(l) != 0) { h2_link_fails(l, epoll, &tally); continue; }
+                struct epoll_event e = { .events = EPOLLIN, .data.ptr = l };
+                epoll_ctl(epoll, EPOLL_CTL_MOD, l->fd, &e);
+                continue;
+            }
+            if (l->state != 1) continue;
+            for (;;) {
+                ssize_t n = read(l->fd, buffer, sizeof buffer);
+                if (n < 0 && errno == EAGAIN) break;
+                if (n <= 0) { h2_link_fails(l, epoll, &tally); break; }
+                uint64_t mono = now_ns(), real = clock_ns(CLOCK_REALTIME);
+                if (h2_input(l, buffer, (size_t)n, out, mono, real, &tally) != 0) { h2_link_fails(l, epoll, &tally); break; }
+                if (n < (ssize_t)sizeof buffer) break;
+            }
+        }
+        if (ready > 0) record_turn(&turn_ns, &turns, &turn_capacity, turn_start);
+        if (!tally.settled_ns && tally.held + tally.connect_failed >= stream_total) tally.settled_ns = now_ns();
+    }
+    tally.end_ns = now_ns();
+    return worker_report(connections, stream_total, out, samples_path, &tally, turn_ns, turns);
 }
 
 static long rss_kb(const char *key) {
@@ -307,6 +701,37 @@ static long rss_kb(const char *key) {
     return value;
 }
 
+/* The server's user + system CPU so far, in seconds; -1 when it cannot be read. */
+static double server_cpu_s(void) {
+    char file[64], text[1024];
+    snprintf(file, sizeof file, "/proc/%d/stat", server_pid);
+    FILE *f = fopen(file, "r");
+    if (!f) return -1;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    /* Fields after the command name, which ends at the last ')': state is field 3, utime 14, stime 15. */
+    char *p = strrchr(text, ')');
+    if (!p) return -1;
+    unsigned long long utime = 0, stime = 0;
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2) return -1;
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* CPU used between two moments, from the samples (linear between the two nearest ones); -1 if uncovered. */
+static double cpu_between(const uint64_t *at, const double *cpu, size_t n, uint64_t from, uint64_t to) {
+    double values[2];
+    uint64_t moments[2] = { from, to };
+    for (int k = 0; k < 2; k++) {
+        size_t i = 1;
+        while (i < n && at[i] < moments[k]) i++;
+        if (n < 2 || i >= n || at[i - 1] > moments[k]) return -1;
+        double share = (double)(moments[k] - at[i - 1]) / (double)(at[i] - at[i - 1]);
+        values[k] = cpu[i - 1] + share * (cpu[i] - cpu[i - 1]);
+    }
+    return values[1] - values[0];
+}
+
 static void percentiles_ms(uint64_t *values, size_t n, double out[3]) {
     qsort(values, n, sizeof *values, compare_u64);
     out[0] = percentile(values, n, 50) / 1e6;
@@ -317,6 +742,7 @@ static void percentiles_ms(uint64_t *values, size_t n, double out[3]) {
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--h2")) { h2 = 1; continue; }
         if (!v) { fprintf(stderr, "missing value for %s\n", a); return 64; }
         if (!strcmp(a, "--port") || !strcmp(a, "--ports")) {
             port_count = 0;
@@ -335,6 +761,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--server-pid")) server_pid = atoi(v);
         else if (!strcmp(a, "--connect-burst")) burst = atoi(v);
         else if (!strcmp(a, "--switch-after")) switch_after = atof(v);
+        else if (!strcmp(a, "--streams-per-connection")) streams_per_connection = atoi(v);
+        else if (!strcmp(a, "--h2-window")) h2_window = atoi(v);
         else if (!strcmp(a, "--scheduling")) {
             if (!strcmp(v, "batch")) batch_scheduling = 1;
             else if (!strcmp(v, "normal")) batch_scheduling = 0;
@@ -347,7 +775,11 @@ int main(int argc, char **argv) {
     for (int i = 0; i < port_count; i++) if (ports[i] <= 0 || ports[i] > 65535) ports_ok = 0;
     if (!ports_ok || clients <= 0 || processes <= 0 || seconds <= 0 || seconds > 3600 || strlen(path) > 200) {
         fprintf(stderr, "usage: sse-load --port N|--ports N,M,... [--clients N] [--processes N] [--seconds 1-3600] [--interval S] "
-                        "[--server-pid PID] [--switch-after S]\n");
+                        "[--server-pid PID] [--switch-after S] [--h2 [--streams-per-connection N] [--h2-window BYTES]]\n");
+        return 64;
+    }
+    if (h2 && (streams_per_connection < 1 || streams_per_connection > 1000 || h2_window < 2 || switch_after >= 0)) {
+        fprintf(stderr, "--h2 needs --streams-per-connection 1-1000 and --h2-window 2-2147483647, and does not take --switch-after\n");
         return 64;
     }
     signal(SIGPIPE, SIG_IGN);
@@ -356,7 +788,11 @@ int main(int argc, char **argv) {
     limit.rlim_cur = limit.rlim_max;
     setrlimit(RLIMIT_NOFILE, &limit);
     if (processes > 256) processes = 256;
-    int per_worker = (clients + processes - 1) / processes;
+    /* HTTP/1.1: a worker's share of subscribers, one connection each. --h2: its share of connections,
+     * each carrying --streams-per-connection subscribers (the last one fewer when they do not divide). */
+    int links_total = h2 ? (clients + streams_per_connection - 1) / streams_per_connection : clients;
+    if (processes > links_total) processes = links_total;
+    int per_worker = (links_total + processes - 1) / processes;
     if ((rlim_t)per_worker + 64 > limit.rlim_cur) {
         fprintf(stderr, "%d connections per process exceed the file limit %llu: use more --processes\n",
                 per_worker, (unsigned long long)limit.rlim_cur);
@@ -369,22 +805,31 @@ int main(int argc, char **argv) {
     int pipes[256][2];
     pid_t pids[256];
     for (int w = 0; w < processes; w++) {
-        int count = w == processes - 1 ? clients - per_worker * (processes - 1) : per_worker;
+        int count = w == processes - 1 ? links_total - per_worker * (processes - 1) : per_worker;
         if (pipe(pipes[w]) != 0) { perror("pipe"); return 1; }
         pids[w] = fork();
         if (pids[w] == 0) {
             dup2(pipes[w][1], 1);
             char samples[96];
             snprintf(samples, sizeof samples, "%s/%d.bin", directory, w);
-            _exit(worker_main(w, per_worker * w, count, samples, deadline));
+            if (!h2) _exit(worker_main(w, per_worker * w, count, samples, deadline));
+            int first_stream = per_worker * w * streams_per_connection;
+            int streams = w == processes - 1 ? clients - first_stream : count * streams_per_connection;
+            _exit(h2_worker_main(w, per_worker * w, count, streams, samples, deadline));
         }
         close(pipes[w][1]);
     }
     long rss_peak = -1;
     int reaped[256] = {0};
+    /* The server's CPU (utime + stime, clock ticks) every 250 ms, to take the measured window's share. */
+    size_t cpu_count = 0, cpu_capacity = 4096;
+    uint64_t *cpu_at = malloc(cpu_capacity * sizeof *cpu_at);
+    double *cpu_s = malloc(cpu_capacity * sizeof *cpu_s);
     while (now_ns() < deadline + 5000000000ull) {
         long rss = server_pid ? rss_kb("VmRSS:") : -1;
         if (rss > rss_peak) rss_peak = rss;
+        double cpu = server_pid ? server_cpu_s() : -1;
+        if (cpu >= 0 && cpu_count < cpu_capacity) { cpu_at[cpu_count] = now_ns(); cpu_s[cpu_count++] = cpu; }
         int alive = 0;
         for (int w = 0; w < processes; w++) {
             if (reaped[w]) continue;
@@ -397,13 +842,23 @@ int main(int argc, char **argv) {
     int held = 0, still_open = 0, failed = 0, closed_early = 0, reconnected = 0;
     long missed = 0, duplicated = 0;
     unsigned long long turn_p99 = 0, turn_max = 0;
+    int resets = 0, goaways = 0, all_settled = 1;
+    uint64_t window_from = 0, window_to = UINT64_MAX;
     for (int w = 0; w < processes; w++) {
         FILE *f = fdopen(pipes[w][0], "r");
-        int h = 0, o = 0, fl = 0, ce = 0, rc = 0; long m = 0, d = 0; unsigned long long p = 0, x = 0;
-        if (f && fscanf(f, "%d %d %d %d %d %ld %ld %llu %llu", &h, &o, &fl, &ce, &rc, &m, &d, &p, &x) == 9) {
+        int h = 0, o = 0, fl = 0, ce = 0, rc = 0, rs = 0, ga = 0; long m = 0, d = 0;
+        unsigned long long p = 0, x = 0, settled = 0, ended = 0;
+        if (f && fscanf(f, "%d %d %d %d %d %ld %ld %llu %llu %d %d %llu %llu", &h, &o, &fl, &ce, &rc, &m, &d, &p, &x,
+                        &rs, &ga, &settled, &ended) == 13) {
             held += h; still_open += o; failed += fl; closed_early += ce; reconnected += rc; missed += m; duplicated += d;
+            resets += rs; goaways += ga;
             if (p > turn_p99) turn_p99 = p;
             if (x > turn_max) turn_max = x;
+            if (settled == 0) all_settled = 0;
+            if (settled > window_from) window_from = settled;
+            if (ended < window_to) window_to = ended;
+        } else {
+            all_settled = 0;
         }
         if (f) fclose(f);
         if (!reaped[w]) { kill(pids[w], SIGKILL); waitpid(pids[w], NULL, 0); }
@@ -459,6 +914,21 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < total; i++)
         if (all[i].tick >= 0) grid[grid_n++] = (uint64_t)((int64_t)all[i].mono_ns - (origin + all[i].tick * (int64_t)step));
+    /* Server CPU per delivery inside the window every worker was settled in (see the top comment). */
+    /* Lag inside that window too: the steady state, without the ticks that met the connecting. */
+    size_t window_deliveries = 0, window_stamped = 0;
+    double window_s = 0, window_cpu = -1, window_lag[3] = { 0, 0, 0 };
+    uint64_t *window_lags = malloc((total ? total : 1) * sizeof *window_lags);
+    if (all_settled && window_to > window_from) {
+        window_s = (window_to - window_from) / 1e9;
+        for (size_t i = 0; i < total; i++) {
+            if (all[i].mono_ns < window_from || all[i].mono_ns >= window_to) continue;
+            window_deliveries++;
+            if (all[i].stamp_lag_ns >= 0) window_lags[window_stamped++] = (uint64_t)all[i].stamp_lag_ns;
+        }
+        window_cpu = cpu_between(cpu_at, cpu_s, cpu_count, window_from, window_to);
+        percentiles_ms(window_lags, window_stamped, window_lag);
+    }
     double lag[3], grid_lag[3];
     percentiles_ms(stamped, stamped_n, lag);
     percentiles_ms(grid, grid_n, grid_lag);
@@ -468,9 +938,14 @@ int main(int argc, char **argv) {
            "\"stamped\": %zu, \"lag_p50_ms\": %.1f, \"lag_p99_ms\": %.1f, \"lag_max_ms\": %.1f, "
            "\"grid_lag_p50_ms\": %.1f, \"grid_lag_p99_ms\": %.1f, \"grid_lag_max_ms\": %.1f, "
            "\"rss_peak_mb\": %.1f, \"rss_hwm_mb\": %.1f, \"client_turn_p99_ms\": %.1f, \"client_turn_max_ms\": %.1f, "
-           "\"client_cpu_s\": %.2f}\n",
+           "\"client_cpu_s\": %.2f, \"protocol\": \"%s\", \"connections\": %d, \"resets\": %d, \"goaways\": %d, "
+           "\"window_s\": %.2f, \"window_deliveries\": %zu, \"server_cpu_window_s\": %.2f, \"server_cpu_us_per_delivery\": %.3f, "
+           "\"window_lag_p50_ms\": %.1f, \"window_lag_p99_ms\": %.1f, \"window_lag_max_ms\": %.1f}\n",
            clients, processes, held, reconnected, still_open, failed, closed_early, total, events_min, events_max,
            short_of_max, missed, duplicated, stamped_n, lag[0], lag[1], lag[2], grid_lag[0], grid_lag[1], grid_lag[2],
-           rss_peak / 1024.0, hwm / 1024.0, turn_p99 / 1e6, turn_max / 1e6, client_cpu);
+           rss_peak / 1024.0, hwm / 1024.0, turn_p99 / 1e6, turn_max / 1e6, client_cpu, h2 ? "h2" : "h1", links_total,
+           resets, goaways, window_s, window_deliveries, window_cpu,
+           window_cpu >= 0 && window_deliveries ? window_cpu * 1e6 / (double)window_deliveries : -1.0,
+           window_lag[0], window_lag[1], window_lag[2]);
     return 0;
 }

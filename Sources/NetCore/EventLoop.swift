@@ -55,6 +55,7 @@ public final class EventLoop: Sendable {
     /// Loop-confined: how many `batchingWrites` calls are running, and the streams holding output until they end.
     nonisolated(unsafe) private var batchDepth = 0
     nonisolated(unsafe) private var heldStreams: [ByteStream] = []
+    nonisolated(unsafe) private var batchEndWork: [() -> Void] = []
     /// Loop-confined: objects other parts keep per loop (`loopLocal`), held weakly.
     nonisolated(unsafe) private var locals: [Int: WeakLocal] = [:]
 
@@ -177,10 +178,27 @@ public final class EventLoop: Sendable {
         batchDepth += 1
         body()
         batchDepth -= 1
-        guard batchDepth == 0, !heldStreams.isEmpty else { return }
+        guard batchDepth == 0 else { return }
+        if !batchEndWork.isEmpty {
+            // Before the held output is sent: what this work writes joins it in the same system call.
+            let work = batchEndWork
+            batchEndWork = []
+            for run in work { run() }
+        }
+        guard !heldStreams.isEmpty else { return }
         let streams = heldStreams
         heldStreams = []
         for stream in streams { stream.sendHeldOutput() }
+    }
+
+    /// Inside `batchingWrites`, keeps `work` for the batch's end (before the held output is sent) and
+    /// returns true; outside one, returns false and the caller does the work now. Call on the loop.
+    /// A writer that collects its own output (an HTTP/2 connection gathering the frames of all its
+    /// streams during a broadcast) then hands the socket one buffer instead of one per stream.
+    public func whenBatchEnds(_ work: @escaping () -> Void) -> Bool {
+        guard batchDepth > 0 else { return false }
+        batchEndWork.append(work)
+        return true
     }
 
     /// True inside `batchingWrites`, when a write should wait for the batch to end.

@@ -9,6 +9,7 @@ one JSON line saying what the server did: the GOAWAY it sent (error code, last s
 streams it reset (id -> error code), the statuses it answered, whether it closed the connection,
 and how long that took. Every loop is bounded in count and in time.
 """
+import hashlib
 import json
 import socket
 import ssl
@@ -168,12 +169,15 @@ def goaway_or_closed(o):
 
 # ---- Cases -------------------------------------------------------------------------------------
 
-def case_get(port, tls):
-    """One GET over a client h2 (the h2 library's whole state machine): its status and body."""
+def get_with_h2(port, tls, path, window=None):
+    """One GET by the h2 library's client (its whole state machine), the stream window `window` when
+    given, opened as the data is read: (status, body, ended)."""
     sock = connect(port, tls)
     conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    if window is not None:
+        conn.local_settings = h2.settings.Settings(client=True, initial_values={h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: window})
     conn.initiate_connection()
-    conn.send_headers(1, [(":method", "GET"), (":scheme", "https" if tls else "http"), (":path", "/hello"),
+    conn.send_headers(1, [(":method", "GET"), (":scheme", "https" if tls else "http"), (":path", path),
                           (":authority", "127.0.0.1")], end_stream=True)
     sock.sendall(conn.data_to_send())
     status, body, done = None, b"", False
@@ -191,7 +195,30 @@ def case_get(port, tls):
             elif isinstance(event, h2.events.StreamEnded):
                 done = True
         sock.sendall(conn.data_to_send())
+    return status, body, done
+
+
+def case_get(port, tls):
+    """One GET /hello: its status and body."""
+    status, body, done = get_with_h2(port, tls, "/hello")
     print(json.dumps({"status": status, "body": body.decode(), "ended": done}))
+
+
+def fetch_through_window(port, tls, window):
+    """GET /flood (a streamed 400 KB body) through a stream window of `window` bytes: its status, body
+    length and SHA-256."""
+    status, body, done = get_with_h2(port, tls, "/flood", window)
+    print(json.dumps({"status": status, "length": len(body), "sha256": hashlib.sha256(body).hexdigest(), "ended": done}))
+
+
+def case_flood_small_window(port, tls):
+    """/flood through a 1,000-byte stream window: every 4 KB chunk waits in the stream's queue."""
+    fetch_through_window(port, tls, 1000)
+
+
+def case_flood_large_window(port, tls):
+    """/flood through a 1 MiB stream window: every chunk fits its window and goes straight out."""
+    fetch_through_window(port, tls, 1 << 20)
 
 
 def flood(client, make_frames, count, check_every=200):

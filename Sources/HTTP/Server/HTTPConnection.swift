@@ -217,18 +217,8 @@ final class HTTPConnection: @unchecked Sendable {
         }) {
             return
         }
-        let subscription = responses.watch { [self] event in
-            if hop.runsInline {
-                handlerEvent(event, for: exchange)
-            } else {
-                hop.run { self.handlerEvent(event, for: exchange) }
-            }
-        }
-        if exchange.responded || exchange.finished || current !== exchange {
-            subscription.dispose()
-        } else {
-            exchange.handlerSubscription = subscription
-        }
+        let subscription = hop.watch(responses) { [self] event in handlerEvent(event, for: exchange) }
+        exchange.keepHandler(subscription, current: current === exchange)
     }
 
     private func handlerEvent(_ event: Event<Response>, for exchange: Exchange) {
@@ -285,19 +275,8 @@ final class HTTPConnection: @unchecked Sendable {
         // The head and what the body emits at once (an SSE prelude) leave in one segment.
         stream.loop.batchingWrites {
             writePendingHead(of: exchange)
-            let subscription = chunks.watch { [self] event in
-                if hop.runsInline {
-                    bodyEvent(event, for: exchange)
-                } else {
-                    hop.run { self.bodyEvent(event, for: exchange) }
-                }
-            }
-            if exchange.finished || current !== exchange {
-                subscription.dispose()
-            } else {
-                exchange.bodySubscription = subscription
-                if draining { endStreamForShutdown(exchange) }
-            }
+            let subscription = hop.watch(chunks) { [self] event in bodyEvent(event, for: exchange) }
+            if exchange.keepBody(subscription, current: current === exchange), draining { endStreamForShutdown(exchange) }
         }
     }
 

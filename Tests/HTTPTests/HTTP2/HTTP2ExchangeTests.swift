@@ -143,6 +143,22 @@ final class HTTP2ExchangeTests: XCTestCase {
         XCTAssertEqual(curl.output, "2 503")
     }
 
+    func testAStreamedBodyIsTheSameThroughASmallWindowAndALargeOne() throws {
+        // The large window takes each chunk whole (the direct path of `enqueue`), the small one queues
+        // every chunk and sends it in pieces as WINDOW_UPDATEs arrive (the general path): same bytes.
+        let server = try HTTP2TestServer()
+        let small = try FrameClient.run("flood-small-window", port: server.port)
+        let large = try FrameClient.run("flood-large-window", port: server.port)
+        let expected = 100 * 4096
+        for result in [small, large] {
+            XCTAssertEqual(result["status"] as? Int, 200, "\(result)")
+            XCTAssertEqual(result["length"] as? Int, expected, "\(result)")
+            XCTAssertEqual(result["ended"] as? Bool, true, "\(result)")
+        }
+        XCTAssertEqual(small["sha256"] as? String, large["sha256"] as? String)
+        XCTAssertFalse(server.events(.flowControlStall).isEmpty, "the small window made the stream wait")
+    }
+
     func testSlowConsumerPolicyResetsOnlyThatStream() throws {
         let server = try HTTP2TestServer { $0.limits.maxStreamBufferBytes = 64 * 1024 }
         let result = try FrameClient.run("slow-stream", port: server.port)

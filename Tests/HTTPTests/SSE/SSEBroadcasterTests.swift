@@ -1,5 +1,5 @@
 import StreamServiceConcurrency
-import NetCore
+@testable import NetCore
 import Streams
 import XCTest
 @testable import HTTP
@@ -170,6 +170,34 @@ final class SSEBroadcasterTests: XCTestCase {
         let expected = (1...200).map { "id: \($0)\ndata: \($0)\n\n" }.joined()
         for sink in received { XCTAssertEqual(sink.text, expected) }
         XCTAssertEqual(offLoop.withLock { $0 }, 0, "delivered off the subscriber's loop")
+        subscriptions.withLock { $0.forEach { $0.dispose() } }
+    }
+
+    func testLoopSubscribersGetAnItemInsideOneWriteBatch() {
+        // Every write made while a loop's subscribers get an item waits for the batch's end, so a
+        // connection whose HTTP/2 streams all subscribe sends the item with one system call.
+        let feed = broadcaster(capacity: 1)
+        let loop = EventLoop(label: "test.batch")
+        let batched = Locked<[Bool]>([])
+        let delivered = expectation(description: "both subscribers got the item")
+        delivered.expectedFulfillmentCount = 2
+        let subscriptions = Locked<[Disposable]>([])
+        let subscribed = DispatchGroup()
+        subscribed.enter()
+        loop.execute {
+            for _ in 0..<2 {
+                let subscription = feed.subscribe(on: loop).watch(data: { _ in
+                    batched.withLock { $0.append(loop.isBatchingWrites) }
+                    delivered.fulfill()
+                })
+                subscriptions.withLock { $0.append(subscription) }
+            }
+            subscribed.leave()
+        }
+        subscribed.wait()
+        feed.publish("x")
+        wait(for: [delivered], timeout: 5)
+        XCTAssertEqual(batched.withLock { $0 }, [true, true])
         subscriptions.withLock { $0.forEach { $0.dispose() } }
     }
 

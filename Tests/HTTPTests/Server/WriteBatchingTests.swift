@@ -54,6 +54,29 @@ final class WriteBatchingTests: XCTestCase {
         }
     }
 
+    func testWorkKeptForTheBatchEndRunsBeforeTheHeldOutputLeavesAndJoinsIt() {
+        loop.sync {
+            var ran = false
+            loop.batchingWrites {
+                stream.write(Array("held,".utf8))
+                let kept = loop.whenBatchEnds {
+                    ran = true
+                    self.stream.write(Array("gathered".utf8))
+                }
+                XCTAssertTrue(kept)
+                XCTAssertFalse(ran, "the work waits for the batch's end")
+            }
+            XCTAssertTrue(ran)
+            XCTAssertEqual(readableNow(), "held,gathered", "the held bytes first, then what the work wrote")
+        }
+    }
+
+    func testOutsideABatchNoWorkIsKept() {
+        loop.sync {
+            XCTAssertFalse(loop.whenBatchEnds { XCTFail("kept outside a batch") })
+        }
+    }
+
     /// A second loopback connection: the client end and the server end as a stream on `loop`.
     private func connectedPair() throws -> (peer: Socket, stream: ByteStream) {
         let port = try XCTUnwrap(listener.localAddress()?.port)

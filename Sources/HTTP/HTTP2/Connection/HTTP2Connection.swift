@@ -40,6 +40,8 @@ final class HTTP2Connection: @unchecked Sendable {
     var blocked: [UInt32] = []
     var output: [UInt8] = []
     var writing = false
+    /// A `flushOutput` waits for the end of the loop's write batch (`flushSoon`).
+    var flushAtBatchEnd = false
     var drainedWhileWriting = false
     var goAwaySent = false
     var draining = false
@@ -422,6 +424,20 @@ final class HTTP2Connection: @unchecked Sendable {
         writing = false
     }
 
+    /// `flushOutput` at the end of the loop's write batch when one runs (a broadcast delivering to
+    /// many of this connection's streams: all their frames leave in one write), else now.
+    func flushSoon() {
+        guard !flushAtBatchEnd else { return }
+        if stream.loop.whenBatchEnds({ [self] in
+            flushAtBatchEnd = false
+            flushOutput()
+        }) {
+            flushAtBatchEnd = true
+        } else {
+            flushOutput()
+        }
+    }
+
     func socketDrained() {
         guard !writing else {
             drainedWhileWriting = true
@@ -469,6 +485,15 @@ final class HTTP2Connection: @unchecked Sendable {
         } else {
             stream.onDrained = { [unowned self] in stream.socket.shutdownWrite() }
         }
+    }
+
+    /// Whether `target` is still one of this connection's streams. A stream is in `streams` from its
+    /// HEADERS until `close`, which also marks it closed, so its state answers without a hash lookup:
+    /// a broadcast event asked three times per stream, each a likely cache miss among 50,000 streams.
+    /// Debug builds (the tests) check that both answers agree.
+    func holds(_ target: HTTP2Stream) -> Bool {
+        assert((streams[target.id] === target) == (target.state != .closed), "stream \(target.id): its state and the stream table disagree")
+        return target.state != .closed
     }
 
     func close(_ target: HTTP2Stream, as how: HTTP2ClosedStream) {

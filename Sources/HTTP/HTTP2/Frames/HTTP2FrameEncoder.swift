@@ -62,8 +62,12 @@ public enum HTTP2FrameEncoder {
     /// A DATA frame straight from a slice of a body, without building a `HTTP2Frame` first.
     public static func appendData(streamID: UInt32, _ bytes: ArraySlice<UInt8>, endStream: Bool, into out: inout [UInt8]) {
         let length = bytes.count
-        out.append(contentsOf: [UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length),
-                                HTTP2FrameType.data.rawValue, endStream ? HTTP2Flags.endStream.rawValue : 0])
+        // Byte by byte: an array literal here was a heap allocation per DATA frame.
+        out.append(UInt8(truncatingIfNeeded: length >> 16))
+        out.append(UInt8(truncatingIfNeeded: length >> 8))
+        out.append(UInt8(truncatingIfNeeded: length))
+        out.append(HTTP2FrameType.data.rawValue)
+        out.append(endStream ? HTTP2Flags.endStream.rawValue : 0)
         appendUInt32(streamID, into: &out)
         out.append(contentsOf: bytes)
     }

@@ -1,9 +1,9 @@
 import Streams
 
-/// One stream of an HTTP/2 connection: the request as it arrives, then the response as it leaves,
-/// queued while the stream's flow-control window is shut.
+/// One stream of an HTTP/2 connection: the request as it arrives, then the response as it leaves
+/// (its progress as on HTTP/1.1), queued while the stream's flow-control window is shut.
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
-final class HTTP2Stream: @unchecked Sendable {
+final class HTTP2Stream: ResponseProgress, @unchecked Sendable {
     let id: UInt32
     var state = HTTP2StreamState.open
     /// What the peer may still send on this stream, and what this side may.
@@ -23,13 +23,6 @@ final class HTTP2Stream: @unchecked Sendable {
     // Response side.
     var request: Request?
     var startedAt = ContinuousClock.now
-    var handlerSubscription: Disposable?
-    var bodySubscription: Disposable?
-    var responded = false
-    var finished = false
-    var status = 0
-    var bodyBytes = 0
-    var shutdownTrailer: [UInt8]?
     /// Response body bytes waiting for window, from `outboundStart` on.
     var outbound: [UInt8] = []
     var outboundStart = 0
@@ -46,14 +39,4 @@ final class HTTP2Stream: @unchecked Sendable {
     }
 
     var outboundCount: Int { outbound.count - outboundStart }
-
-    /// Cancels whatever upstream work the stream still holds.
-    func disposeSubscriptions() {
-        handlerSubscription?.dispose()
-        handlerSubscription = nil
-        bodySubscription?.dispose()
-        bodySubscription = nil
-    }
-
-    var isStreamingResponse: Bool { bodySubscription != nil }
 }

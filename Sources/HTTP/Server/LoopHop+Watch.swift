@@ -1,0 +1,17 @@
+import NetCore
+import Streams
+
+extension LoopHop {
+    /// Watches `stream` and handles each event on this hop's loop, in order: inline when it may run
+    /// there now, else queued (`runsInline`). The handler and body watching of both protocols'
+    /// connections (`HTTPConnection`, `HTTP2Connection`).
+    func watch<Value>(_ stream: DataStream<Value>, _ handle: @escaping @Sendable (Event<Value>) -> Void) -> Disposable {
+        stream.watch { [self] event in
+            if runsInline {
+                handle(event)
+            } else {
+                run { handle(event) }
+            }
+        }
+    }
+}

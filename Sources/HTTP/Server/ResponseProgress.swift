@@ -1,0 +1,49 @@
+import Streams
+
+/// What answering one request keeps on either protocol: the handler's and the streamed body's
+/// subscriptions, whether the answer has started and finished, and what the access log reports.
+/// `Exchange` (HTTP/1.1) and `HTTP2Stream` (HTTP/2) are this plus what their protocol needs.
+/// The stored properties are `final`: reading them is a plain load, as it was in each subclass.
+// @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
+class ResponseProgress: @unchecked Sendable {
+    final var handlerSubscription: Disposable?
+    final var bodySubscription: Disposable?
+    final var responded = false
+    final var finished = false
+    final var status = 0
+    final var bodyBytes = 0
+    /// A streamed response's last words at a graceful shutdown (an SSE event).
+    final var shutdownTrailer: [UInt8]?
+
+    /// A streamed response's body is being watched.
+    final var isStreaming: Bool { bodySubscription != nil }
+
+    /// Keeps the handler's subscription, or disposes it when it is not wanted: the handler already
+    /// answered while it was being watched, or the request is no longer `current` on its connection.
+    final func keepHandler(_ subscription: Disposable, current: Bool) {
+        if responded || finished || !current {
+            subscription.dispose()
+        } else {
+            handlerSubscription = subscription
+        }
+    }
+
+    /// Keeps the streamed body's subscription and returns true, or disposes it and returns false
+    /// when the answer finished while it was being watched or the request is no longer `current`.
+    final func keepBody(_ subscription: Disposable, current: Bool) -> Bool {
+        guard !finished, current else {
+            subscription.dispose()
+            return false
+        }
+        bodySubscription = subscription
+        return true
+    }
+
+    /// Cancels whatever upstream work the answer still holds.
+    final func disposeSubscriptions() {
+        handlerSubscription?.dispose()
+        handlerSubscription = nil
+        bodySubscription?.dispose()
+        bodySubscription = nil
+    }
+}
