@@ -8,6 +8,9 @@
 # env:   REQUESTS=2000 CONNECTIONS=4 TOP=25 OUT=/tmp/callgrind.PORT  (callgrind.out file prefix)
 #        SETUP_PATH= (one request sent before counting starts, e.g. to warm a pool)
 #        READY_PATH=/health (polled until it answers; the demo upstream has no /health: READY_PATH=/users)
+#        CLIENT=curl, or h2load: the warm-up and the counted requests from h2load (nghttp2-client) with
+#        H2LOAD_FLAGS (none: h2c with prior knowledge; --h1: HTTP/1.1), so both protocols are driven
+#        by one client (curl 7.88 sends nothing on a reused h2c connection)
 set -euo pipefail
 PORT=$1; TARGET=$2; shift 2; [ "$1" = "--" ] && shift
 REQUESTS="${REQUESTS:-2000}"; CONNECTIONS="${CONNECTIONS:-4}"; TOP="${TOP:-25}"; OUT="${OUT:-/tmp/callgrind.$PORT}"
@@ -17,18 +20,27 @@ PID=$!
 trap 'kill "$PID" 2>/dev/null || true' EXIT
 for _ in $(seq 600); do curl -fs -o /dev/null --max-time 5 "http://127.0.0.1:$PORT${READY_PATH:-/health}" && break; sleep 0.2; done
 [ -n "${SETUP_PATH:-}" ] && curl -fs -o /dev/null --max-time 60 "http://127.0.0.1:$PORT$SETUP_PATH"
+read -r -a h2load_flags <<<"${H2LOAD_FLAGS:-}"
 # Warm-up outside the counted window, then count exactly REQUESTS requests.
-seq 20 | xargs -P "$CONNECTIONS" -I{} curl -fs -o /dev/null --max-time 60 "http://127.0.0.1:$PORT$TARGET"
-callgrind_control -i on "$PID" >/dev/null
-per=$((REQUESTS / CONNECTIONS))
-clients=()
-for _ in $(seq "$CONNECTIONS"); do
-    # One curl process per connection: its URLs share one keep-alive connection.
-    ( urls=(); for _ in $(seq "$per"); do urls+=("http://127.0.0.1:$PORT$TARGET" -o /dev/null); done
-      curl -fs --max-time 600 "${urls[@]}" ) &
-    clients+=($!)
-done
-wait "${clients[@]}" || true
+if [ "${CLIENT:-curl}" = h2load ]; then
+    h2load "${h2load_flags[@]}" -n "$(( CONNECTIONS > 20 ? CONNECTIONS : 20 ))" -c "$CONNECTIONS" "http://127.0.0.1:$PORT$TARGET" >/dev/null
+    callgrind_control -i on "$PID" >/dev/null
+    out=$(h2load "${h2load_flags[@]}" -n "$REQUESTS" -c "$CONNECTIONS" "http://127.0.0.1:$PORT$TARGET")
+    grep -q " $REQUESTS succeeded" <<<"$out" || { echo "h2load: not all $REQUESTS requests succeeded: $(grep requests: <<<"$out")" >&2; exit 1; }
+    per=$((REQUESTS / CONNECTIONS))
+else
+    seq 20 | xargs -P "$CONNECTIONS" -I{} curl -fs -o /dev/null --max-time 60 "http://127.0.0.1:$PORT$TARGET"
+    callgrind_control -i on "$PID" >/dev/null
+    per=$((REQUESTS / CONNECTIONS))
+    clients=()
+    for _ in $(seq "$CONNECTIONS"); do
+        # One curl process per connection: its URLs share one keep-alive connection.
+        ( urls=(); for _ in $(seq "$per"); do urls+=("http://127.0.0.1:$PORT$TARGET" -o /dev/null); done
+          curl -fs --max-time 600 "${urls[@]}" ) &
+        clients+=($!)
+    done
+    wait "${clients[@]}" || true
+fi
 callgrind_control -i off "$PID" >/dev/null
 kill "$PID"; wait "$PID" 2>/dev/null || true
 trap - EXIT

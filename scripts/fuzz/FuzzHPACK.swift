@@ -2,7 +2,8 @@
 //
 // The input is two header blocks for one decoder (its first byte says where to cut), with small
 // limits so the fuzzer reaches them. A decoded list must respect the list limit; encoded again by
-// HPACKEncoder it must decode to the same fields on a fresh pair. The input's bytes also go through
+// HPACKEncoder it must decode to the same fields on a fresh pair, and the encoder's memo (its fast
+// path) must write the bytes its slow twin (`memoizes: false`) writes. The input's bytes also go through
 // Huffman coding and back. Any divergence traps, which libFuzzer records as a crash.
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -11,6 +12,7 @@ public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let cut = input.isEmpty ? 0 : Int(input[0]) % (input.count + 1)
     var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 2048, maxStringLength: 1024)
     var encoder = HPACKEncoder(maxTableSize: 256)
+    var slowEncoder = HPACKEncoder(maxTableSize: 256, memoizes: false)
     var peer = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 1 << 20, maxStringLength: 1 << 20)
     for block in [Array(input.prefix(cut)), Array(input.dropFirst(cut))] {
         guard let decoded = try? decoder.decode(block) else { break }
@@ -19,6 +21,9 @@ public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(!decoded.overListSize || decoded.fields.isEmpty, "fields kept over the limit")
         var encoded: [UInt8] = []
         encoder.encode(decoded.fields, into: &encoded)
+        var slowEncoded: [UInt8] = []
+        slowEncoder.encode(decoded.fields, into: &slowEncoded)
+        precondition(encoded == slowEncoded, "the memo and the slow twin wrote different bytes")
         let again = try? peer.decode(encoded)
         precondition(again.map { $0.fields.map { "\($0.name): \($0.value)" } } == decoded.fields.map { "\($0.name): \($0.value)" },
                      "encoded again, the fields differ")

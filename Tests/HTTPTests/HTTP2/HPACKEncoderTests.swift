@@ -72,3 +72,78 @@ final class HPACKEncoderTests: XCTestCase {
         XCTAssertEqual(try out.withUnsafeBufferPointer { try HPACKInteger.decode($0, at: &position, prefixBits: 5) }, 1337)
     }
 }
+
+/// The memo (the encoder's fast path) against its slow twin, `memoizes: false`.
+final class HPACKFieldMemoTests: XCTestCase {
+    /// Blocks as a server sends them: one route's fields in one order, values that change per
+    /// response (date, content-length, request id), others that change now and then, fields that
+    /// come and go (shifting the positions after them), table resizes. Varied by arithmetic on the
+    /// response number, so a failing block replays.
+    func testMemoizedEncoderWritesTheSameBytesAsTheSlowTwin() throws {
+        var fast = HPACKEncoder()
+        var slow = HPACKEncoder(memoizes: false)
+        var decoder = HPACKDecoder()
+        let types = ["application/json", "text/html; charset=utf-8", "application/problem+json"]
+        for response in 0..<3_000 {
+            if response % 500 == 499 {
+                let size = [0, 64, 256, 4096][response / 500 % 4]
+                fast.setMaxTableSize(size)
+                slow.setMaxTableSize(size)
+            }
+            var fields: [(name: String, value: String)] = [
+                (":status", ["200", "404", "503", "201"][response * 7 % 4]),
+                ("date", "Fri, 27 Nov 2026 19:\(50 + response / 1_000):0\(response / 100 % 10) GMT"),
+                ("server", "StreamService"),
+                ("content-length", String(response * 7_919 % 20_000)),
+                ("content-type", types[response * 13 % 5 % types.count]),
+            ]
+            if response * 5 % 3 != 0 { fields.append(("cache-control", "no-store")) }
+            if response % 7 == 0 { fields.append(("x-custom-\(response % 50)", String(repeating: "v", count: response % 300))) }
+            fields.append(("x-request-id", "req-\(response)"))
+            var fastBlock: [UInt8] = []
+            var slowBlock: [UInt8] = []
+            fast.encode(fields, into: &fastBlock)
+            slow.encode(fields, into: &slowBlock)
+            XCTAssertEqual(fastBlock, slowBlock, "response \(response)")
+            XCTAssertEqual(fieldPairs(try decoder.decode(fastBlock).fields), fieldPairs(fields), "response \(response)")
+            XCTAssertEqual(fast.dynamicTableSize, slow.dynamicTableSize)
+        }
+    }
+
+    func testRepeatedResponseIsCopiedWithoutTouchingTheTable() throws {
+        var encoder = HPACKEncoder()
+        var decoder = HPACKDecoder()
+        let fields: [(name: String, value: String)] = [(":status", "200"), ("server", "StreamService"), ("content-length", "15")]
+        var blocks: [[UInt8]] = []
+        for _ in 0..<3 {
+            var block: [UInt8] = []
+            encoder.encode(fields, into: &block)
+            blocks.append(block)
+        }
+        XCTAssertEqual(blocks[1], blocks[2], "the second and third responses are the same bytes")
+        for block in blocks { XCTAssertEqual(fieldPairs(try decoder.decode(block).fields), fieldPairs(fields)) }
+    }
+
+    func testNeverIndexedNameKeepsItsNamePartForANewValue() throws {
+        var encoder = HPACKEncoder()
+        var slow = HPACKEncoder(memoizes: false)
+        var decoder = HPACKDecoder()
+        for id in ["req-1", "req-22", "req-333"] {
+            var block: [UInt8] = []
+            encoder.encode([(name: "x-request-id", value: id)], into: &block)
+            var expected: [UInt8] = []
+            slow.encode([(name: "x-request-id", value: id)], into: &expected)
+            XCTAssertEqual(block, expected, id)
+            XCTAssertEqual(fieldPairs(try decoder.decode(block).fields), ["x-request-id: \(id)"])
+        }
+        XCTAssertEqual(encoder.dynamicTableSize, 0)
+    }
+
+    func testStaticPairsAreFoundByNameAndValue() {
+        for (offset, entry) in HPACKStaticTable.entries.enumerated() {
+            XCTAssertEqual(HPACKStaticTable.pairIndex(name: entry.name, value: entry.value), entry.value.isEmpty ? nil : offset + 1, "\(entry)")
+        }
+        XCTAssertNil(HPACKStaticTable.pairIndex(name: ":status", value: "201"))
+        XCTAssertNil(HPACKStaticTable.pairIndex(name: "x-unknown", value: "200"))
+    }
+}

@@ -3,8 +3,8 @@ import Foundation
 /// The peer servers' command line: `--port N` (default 8081), and for the peers that call an
 /// upstream `--upstream URL`, `--upstream-gzip true|false` (default false: identity bodies, as
 /// ours' `--upstream-gzip false`) and `--sorted-keys true|false` (default false: the answer's JSON
-/// keys as the encoder leaves them; true sorts them, the setting of the figures before issue 25).
-/// They always bind 127.0.0.1. Anything else, `--help` included, prints the usage instead of
+/// keys as the encoder leaves them; true sorts them, the setting of the figures before issue 25); for
+/// the peers that serve TLS `--tls-cert PEM --tls-key PEM` (both or neither). They always bind 127.0.0.1. Anything else, `--help` included, prints the usage instead of
 /// starting a server.
 public struct ServerOptions: Sendable {
     public let host = "127.0.0.1"
@@ -15,15 +15,19 @@ public struct ServerOptions: Sendable {
     public let upstreamGzip: Bool
     /// Encode the answer with `JSONEncoder.OutputFormatting.sortedKeys`.
     public let sortedKeys: Bool
+    /// The PEM certificate and private key to serve TLS with, nil for cleartext.
+    public let tls: (certificate: String, key: String)?
 
     public init(arguments: [String] = CommandLine.arguments) {
         let name = URL(fileURLWithPath: arguments.first ?? "server").lastPathComponent
         let usage = "usage: \(name) [--port N] [--upstream URL] [--upstream-gzip true|false] [--sorted-keys true|false]"
-            + "   (binds 127.0.0.1; default port 8081, both switches false)\n"
+            + " [--tls-cert PEM --tls-key PEM]   (binds 127.0.0.1; default port 8081, both switches false)\n"
         var port = 8081
         var upstream: String?
         var upstreamGzip = false
         var sortedKeys = false
+        var tlsCert: String?
+        var tlsKey: String?
         func flag(_ name: String, _ value: String?) -> Bool {
             switch value {
             case "true": return true
@@ -48,6 +52,11 @@ public struct ServerOptions: Sendable {
                 upstreamGzip = flag(argument, rest.next())
             case "--sorted-keys":
                 sortedKeys = flag(argument, rest.next())
+            case "--tls-cert", "--tls-key":
+                guard let value = rest.next(), !value.hasPrefix("--") else {
+                    Self.exit(usage: "\(argument) needs a PEM file path\n" + usage, status: 2)
+                }
+                if argument == "--tls-cert" { tlsCert = value } else { tlsKey = value }
             case "--help", "-h":
                 Self.exit(usage: usage, status: 0)
             default:
@@ -58,6 +67,11 @@ public struct ServerOptions: Sendable {
         self.upstream = upstream
         self.upstreamGzip = upstreamGzip
         self.sortedKeys = sortedKeys
+        switch (tlsCert, tlsKey) {
+        case let (certificate?, key?): tls = (certificate, key)
+        case (nil, nil): tls = nil
+        default: Self.exit(usage: "--tls-cert and --tls-key go together\n" + usage, status: 2)
+        }
     }
 
     private static func exit(usage: String, status: Int32) -> Never {

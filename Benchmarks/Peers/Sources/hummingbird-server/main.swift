@@ -1,3 +1,4 @@
+import HummingbirdPeerSupport
 import PeerSupport
 import Hummingbird
 
@@ -7,13 +8,7 @@ let options = ServerOptions()
 let broadcast = TickBroadcast()
 let router = Router()
 
-router.get("health") { _, _ in
-    Response(
-        status: .ok,
-        headers: [.contentType: "application/json"],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: HealthBody.json))
-    )
-}
+router.addHealthRoute()
 
 let sseHeaders: HTTPFields = [
     .contentType: "text/event-stream; charset=utf-8",

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import HummingbirdPeerSupport
 import PeerSupport
 import Hummingbird
 
@@ -23,13 +24,7 @@ let users = UsersService(
     api: UpstreamAPI(client: httpClient, baseURL: upstream, asksGzip: options.upstreamGzip), sortedKeys: options.sortedKeys)
 
 let router = Router()
-router.get("health") { _, _ in
-    Response(
-        status: .ok,
-        headers: [.contentType: "application/json"],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: HealthBody.json))
-    )
-}
+router.addHealthRoute()
 router.get("users") { request, _ in
     let query = request.uri.queryParameters
     let limit = query.get("limit", as: Int.self) ?? 30

@@ -1,16 +1,24 @@
 /// Turns field lists into header blocks (RFC 7541 §6): a field in the static or dynamic table is
 /// sent as its index, others as literals added to the dynamic table, strings Huffman-coded when
 /// that is shorter. One per connection and direction.
+///
+/// Fast path: the representations of the previous block's fields are kept by position
+/// (`HPACKFieldMemo`); responses of one route list the same fields in the same order, so most of
+/// a block is copied from there instead of looked up, compared against the table and Huffman-coded
+/// again. `memoizes: false` is its slow twin, every field encoded from the tables; both give the
+/// same bytes (HPACKEncoderTests).
 public struct HPACKEncoder: Sendable {
     private var table: HPACKDynamicTable
     /// Sizes the table took since the last block, to announce at the start of the next (§4.2):
     /// the smallest of them and the final one.
     private var pendingSizeUpdates: (smallest: Int, final: Int)?
+    private var memo: HPACKFieldMemo?
     /// Fields whose values change with nearly every message and would only churn the table.
     private static let neverIndexed: Set<String> = ["date", "content-length", "x-request-id", "etag", "set-cookie", "authorization", "last-modified"]
 
-    public init(maxTableSize: Int = 4096) {
+    public init(maxTableSize: Int = 4096, memoizes: Bool = true) {
         table = HPACKDynamicTable(maximumSize: maxTableSize)
+        memo = memoizes ? HPACKFieldMemo() : nil
     }
 
     public var dynamicTableSize: Int { table.size }
@@ -21,6 +29,7 @@ public struct HPACKEncoder: Sendable {
         let smallest = min(pendingSizeUpdates?.smallest ?? size, size)
         pendingSizeUpdates = (smallest, size)
         table.resize(to: size)
+        memo?.tableChanged()
     }
 
     /// Appends the block for `fields`; names must already be lowercase.
@@ -32,31 +41,58 @@ public struct HPACKEncoder: Sendable {
             }
             HPACKInteger.encode(updates.final, prefixBits: 5, flags: 0x20, into: &out)
         }
-        for field in fields { encode(name: field.name, value: field.value, into: &out) }
+        guard var memo else {
+            for field in fields { _ = encode(name: field.name, value: field.value, into: &out) }
+            return
+        }
+        // Taken out while in use, so that the memo's storage is uniquely referenced and changes in place.
+        self.memo = nil
+        var position = 0
+        for field in fields {
+            if !memo.copy(position, name: field.name, value: field.value, into: &out) {
+                let start = out.count
+                let reuse = encode(name: field.name, value: field.value, into: &out)
+                if case .inserted = reuse { memo.tableChanged() }
+                memo.store(position, name: field.name, value: field.value, representation: out[start...], reuse: reuse)
+            }
+            position += 1
+        }
+        self.memo = memo
     }
 
-    private mutating func encode(name: String, value: String, into out: inout [UInt8]) {
-        if let index = HPACKStaticTable.pairIndex[name + "\0" + value] {
+    /// The slow twin: one field from the tables; says how its representation may be reused.
+    private mutating func encode(name: String, value: String, into out: inout [UInt8]) -> HPACKFieldMemo.Reuse {
+        if let index = HPACKStaticTable.pairIndex(name: name, value: value) {
             HPACKInteger.encode(index, prefixBits: 7, flags: 0x80, into: &out)
-            return
+            return .always
         }
         let staticCount = HPACKStaticTable.entries.count
         let dynamic = table.find(name: name, value: value)
         if let pair = dynamic.pair {
             HPACKInteger.encode(staticCount + pair, prefixBits: 7, flags: 0x80, into: &out)
-            return
+            return .whileTableUnchanged
         }
-        let nameIndex = HPACKStaticTable.nameIndex[name] ?? dynamic.name.map { staticCount + $0 } ?? 0
-        let indexes = !Self.neverIndexed.contains(name)
-            && HPACKDynamicTable.entrySize(name: name, value: value) <= table.maximumSize / 2
+        let start = out.count
+        let staticName = HPACKStaticTable.nameIndex[name]
+        let nameIndex = staticName ?? dynamic.name.map { staticCount + $0 } ?? 0
+        let neverIndexed = Self.neverIndexed.contains(name)
+        let indexes = !neverIndexed && HPACKDynamicTable.entrySize(name: name, value: value) <= table.maximumSize / 2
         if indexes {
             HPACKInteger.encode(nameIndex, prefixBits: 6, flags: 0x40, into: &out)
         } else {
             HPACKInteger.encode(nameIndex, prefixBits: 4, flags: 0x00, into: &out)
         }
         if nameIndex == 0 { Self.encodeString(name, into: &out) }
+        let namePart = out.count - start
         Self.encodeString(value, into: &out)
-        if indexes { table.insert(name: name, value: value) }
+        if indexes {
+            table.insert(name: name, value: value)
+            return .inserted
+        }
+        // A never-indexed name is never in the dynamic table and has no pair in the static one, so
+        // every value of it goes out as this same name part (static index or literal) and the value.
+        if neverIndexed && dynamic.name == nil { return .anyValue(namePart: namePart) }
+        return .whileTableUnchanged
     }
 
     static func encodeString(_ string: String, into out: inout [UInt8]) {

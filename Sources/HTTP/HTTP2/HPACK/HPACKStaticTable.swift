@@ -23,9 +23,14 @@ enum HPACKStaticTable {
         return index
     }()
 
-    static let pairIndex: [String: Int] = {
-        var index: [String: Int] = [:]
-        for (offset, entry) in entries.enumerated() where !entry.value.isEmpty { index[entry.name + "\0" + entry.value] = offset + 1 }
-        return index
-    }()
+    /// The index of the entry holding `name` and a non-empty `value`. Entries of one name are
+    /// adjacent, so one lookup of the name and a short scan find it, with no key built per field.
+    static func pairIndex(name: String, value: String) -> Int? {
+        guard !value.isEmpty, var index = nameIndex[name] else { return nil }
+        while index <= entries.count && entries[index - 1].name == name {
+            if entries[index - 1].value == value { return index }
+            index += 1
+        }
+        return nil
+    }
 }

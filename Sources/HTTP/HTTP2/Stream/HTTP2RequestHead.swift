@@ -78,8 +78,11 @@ struct HTTP2RequestHead: Sendable {
     /// Names are lowercase tokens (§8.2, §8.2.1); a leading colon only for pseudo-headers.
     static func checkName(_ name: String) throws(HTTP2MalformedMessage) {
         guard !name.isEmpty else { throw .init("empty field name") }
-        for (offset, byte) in name.utf8.enumerated() {
-            if byte == UInt8(ascii: ":") && offset == 0 { continue }
+        // A plain loop: `enumerated()` over the UTF-8 view was left as a call per byte (see the ledger).
+        var first = true
+        for byte in name.utf8 {
+            defer { first = false }
+            if byte == UInt8(ascii: ":") && first { continue }
             if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { throw .init("uppercase field name \(name)") }
             guard HTTPSyntax.isTokenCharacter(byte) else { throw .init("field name \(name) has a byte that is not a token character") }
         }
