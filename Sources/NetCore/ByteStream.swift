@@ -18,6 +18,8 @@ public final class ByteStream: @unchecked Sendable {
     public let socket: Socket
     public let loop: EventLoop
     public let remoteAddress: String
+    /// The peer's IP address as accepted (nil for a Unix socket, or where none was given).
+    package let peerAddress: IPAddress?
     private let tls: TLSSession?
 
     @exclusivity(unchecked) private var readSource: LoopIOSource?
@@ -45,10 +47,15 @@ public final class ByteStream: @unchecked Sendable {
     /// Plain: right after `start()`. TLS: once the handshake completes.
     public var onReady: (() -> Void)?
 
-    public init(socket: Socket, loop: EventLoop, remoteAddress: String, tls: TLSSession? = nil) {
+    public convenience init(socket: Socket, loop: EventLoop, remoteAddress: String, tls: TLSSession? = nil) {
+        self.init(socket: socket, loop: loop, remoteAddress: remoteAddress, peerAddress: nil, tls: tls)
+    }
+
+    package init(socket: Socket, loop: EventLoop, remoteAddress: String, peerAddress: IPAddress?, tls: TLSSession? = nil) {
         self.socket = socket
         self.loop = loop
         self.remoteAddress = remoteAddress
+        self.peerAddress = peerAddress
         self.tls = tls
     }
 

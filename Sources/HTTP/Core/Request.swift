@@ -1,3 +1,5 @@
+import NetCore
+
 /// An HTTP request as routes, middleware and handlers see it, whichever protocol brought it:
 /// HTTP/1.1 through `init(head:…)`, HTTP/2 through the protocol-neutral initialiser.
 ///
@@ -40,6 +42,10 @@ public struct Request: Sendable {
     public var id: String
     /// The peer's address, e.g. `127.0.0.1:53122` or `[::1]:53122`.
     public var remoteAddress: String
+    /// The peer's IP address as the server accepted it, for per-client work that would otherwise
+    /// read `remoteAddress` back on every request; nil where a request was made without a socket
+    /// (then `remoteAddress`'s text is all there is).
+    package var peerAddress: IPAddress?
     /// Runs timed work on the event loop that serves this request's connection, so a
     /// timer-driven response is written with no thread hop; nil outside a server.
     public var loopScheduler: EventLoopScheduler?
@@ -102,10 +108,14 @@ public struct Request: Sendable {
     /// initialiser it delegates to, so the head's parts move into the request instead of being
     /// copied out of a head destroyed after.
     @inline(__always)
-    init(head: consuming RequestHead, scheme: String, body: [UInt8], id: String, remoteAddress: String, loopScheduler: EventLoopScheduler?) {
+    init(
+        head: consuming RequestHead, scheme: String, body: [UInt8], id: String, remoteAddress: String, peerAddress: IPAddress?,
+        loopScheduler: EventLoopScheduler?
+    ) {
         self.init(
             method: head.method, scheme: scheme, target: head.target, version: head.version, headers: head.headers,
             body: body, id: id, remoteAddress: remoteAddress, loopScheduler: loopScheduler)
+        self.peerAddress = peerAddress
     }
 
     /// Every initialiser ends here: the path and query are the parsed target's.
@@ -128,6 +138,7 @@ public struct Request: Sendable {
         routePattern = nil
         self.id = id
         self.remoteAddress = remoteAddress
+        peerAddress = nil
         self.loopScheduler = loopScheduler
     }
 

@@ -26,6 +26,8 @@ public struct Router: Sendable {
     private var chainedFallback: RequestHandler?
     /// Outermost first: the first added sees the request first and the response last.
     private var middlewares: [any RouterMiddleware] = []
+    /// Asked in order before the middlewares; the first refusal answers.
+    private var gates: [any RouterGate] = []
 
     public init() {}
 
@@ -47,6 +49,11 @@ public struct Router: Sendable {
         middlewares.append(middleware)
         chained = routes.map { chain($0.handler) }
         chainedFallback = fallback.map { chain($0) }
+    }
+
+    /// Asks `gate` about every request before the middlewares and the handler (see `RouterGate`).
+    public mutating func add(gate: some RouterGate) {
+        gates.append(gate)
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping RequestHandler) { add(.get, pattern, handler) }
@@ -134,15 +141,17 @@ public struct Router: Sendable {
         case .route(let index, let parameters):
             request.routePattern = routes[index].pattern
             if !parameters.isEmpty { request.pathParameters = parameters }
-            return chained[index](request)
+            return refused(request) ?? chained[index](request)
         case .fallback:
             request.routePattern = "*"
-            return chainedFallback!(request)
+            return refused(request) ?? chainedFallback!(request)
         case .notFound:
+            if let refusal = refused(request) { return refusal }
             return chain { request in
                 DataStream.just(.problem(status: .notFound, detail: "No route for \(request.path)", instance: request.path))
             }(request)
         case .methodNotAllowed(let allowed):
+            if let refusal = refused(request) { return refusal }
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             return chain { request in
                 DataStream.just(.problem(
@@ -153,6 +162,20 @@ public struct Router: Sendable {
                 ))
             }(request)
         }
+    }
+
+    /// The first gate's refusal of `request`, sent out through the middlewares; nil when every gate lets it by.
+    @inline(__always)
+    private func refused(_ request: Request) -> DataStream<Response>? {
+        guard !gates.isEmpty else { return nil }
+        // Asked where they lie: `for gate in gates` copied each gate (retaining what it holds) per request.
+        let refusal = gates.withUnsafeBufferPointer { gates -> Response? in
+            for index in gates.indices {
+                if let refusal = gates[index].refusal(for: request) { return refusal }
+            }
+            return nil
+        }
+        return refusal.map { refusal in chain { _ in .just(refusal) }(request) }
     }
 
     /// `handler` inside every middleware, the first added outermost.

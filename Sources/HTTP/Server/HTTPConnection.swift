@@ -204,7 +204,8 @@ final class HTTPConnection: @unchecked Sendable {
         let wantsKeepAlive = notes.persists(in: head.version)
         let id = RequestID.next(incoming: notes.requestID, prefix: context.configuration.requestIDPrefix)
         var request = Request(
-            head: head, scheme: scheme, body: body, id: id, remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
+            head: head, scheme: scheme, body: body, id: id, remoteAddress: stream.remoteAddress, peerAddress: stream.peerAddress,
+            loopScheduler: scheduler)
         let responses = context.router.route(&request)
         let exchange = Exchange(request: consume request, startedAt: .now, wantsKeepAlive: wantsKeepAlive, userAgent: notes.userAgent)
         current = exchange

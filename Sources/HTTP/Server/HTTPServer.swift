@@ -169,18 +169,22 @@ public final class HTTPServer: Sendable {
             return
         }
         if open.load(ordering: .relaxed) >= configuration.limits.maxConnections {
-            refuse(socket, from: address, .tooManyConnections, detail: "Too many connections", writer: context.writer)
+            let limit = configuration.limits.maxConnections
+            refuse(socket, from: address, .tooManyConnections,
+                   detail: "Too many connections: the server holds its limit of \(limit) at once; retry after \(Self.connectionRetryAfterSeconds) s",
+                   writer: context.writer)
             return
         }
         let client = configuration.limits.maxConnectionsPerClient.map { _ in configuration.clientIdentity.key(address) }
         if let client, let limit = configuration.limits.maxConnectionsPerClient, !perClient.admit(client, limit: limit) {
             refuse(socket, from: address, .tooManyConnectionsPerClient,
-                   detail: "Too many connections from this client (at most \(limit) at once)", writer: context.writer)
+                   detail: "Too many connections from this client (at most \(limit) at once); retry after \(Self.connectionRetryAfterSeconds) s",
+                   writer: context.writer)
             return
         }
         changeOpenCount(by: 1)
         let target = loop ?? sets[Int(cursor.wrappingAdd(1, ordering: .relaxed).oldValue.magnitude % UInt(sets.count))]
-        let remote = address.description
+        let remote = address.description, peer = IPAddress(address)
         // On the listener's own loop the connection starts at once; elsewhere on that loop's next turn.
         target.loop.executeSoon { [self] in
             let tlsSession: TLSSession?
@@ -189,7 +193,7 @@ public final class HTTPServer: Sendable {
                 connectionClosed(client: client)
                 return
             }
-            let stream = ByteStream(socket: socket, loop: target.loop, remoteAddress: remote, tls: tlsSession)
+            let stream = ByteStream(socket: socket, loop: target.loop, remoteAddress: remote, peerAddress: peer, tls: tlsSession)
             let connection = HTTPConnection(stream: stream, context: context, scheduler: target.scheduler, date: target.date)
             target.adopt(connection) { [self] in connectionClosed(client: client) }
         }
@@ -230,9 +234,14 @@ public final class HTTPServer: Sendable {
         for waiter in waiters { waiter() }
     }
 
+    /// `Retry-After` of a connection-limit 503: a slot frees as soon as any connection closes,
+    /// which a server under churn sees within a second; longer would idle a slot, shorter is
+    /// not expressible (the field counts whole seconds).
+    static let connectionRetryAfterSeconds = 1
+
     /// Over a connection limit: a best-effort 503 without reading the request, then close.
     private func refuse(_ socket: Socket, from address: SocketAddress, _ reason: Rejection.Reason, detail: String, writer: ResponseWriter) {
-        var bytes = writer.closingProblem(.serviceUnavailable, detail: detail)
+        var bytes = writer.closingProblem(.serviceUnavailable, detail: detail, retryAfterSeconds: Self.connectionRetryAfterSeconds)
         bytes.withUnsafeMutableBytes { _ = socket.write(UnsafeRawBufferPointer($0)) }
         socket.close()
         observer.requestRejected?(Rejection(

@@ -84,11 +84,13 @@ package struct ResponseWriter: Sendable {
     }
 
     /// The one answer for requests that never reach a handler — unparseable, too slow, or
-    /// over the connection limit: a problem+json with `Connection: close`.
-    package func closingProblem(_ status: HTTPStatus, detail: String) -> [UInt8] {
+    /// over the connection limit: a problem+json with `Connection: close`, and `Retry-After`
+    /// when the refusal is one of load that passes (RFC 9110 §10.2.3).
+    package func closingProblem(_ status: HTTPStatus, detail: String, retryAfterSeconds: Int? = nil) -> [UInt8] {
         var problem = Response.problem(status: status, detail: detail)
         // 414 is cacheable by default (RFC 9110 §15.5.15); none of these answers should be stored.
         problem.headers.add(name: "Cache-Control", value: "no-store")
+        if let retryAfterSeconds { problem.headers.add(name: "Retry-After", value: String(retryAfterSeconds)) }
         let body = problem.bodyBytes ?? []
         var out: [UInt8] = []
         ResponseHeadEncoder.encode(

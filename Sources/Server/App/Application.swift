@@ -151,7 +151,7 @@ public final class Application: Sendable {
             metrics: metrics, responder: responder, eventFeed: feed,
             readiness: readiness, userRoutes: upstream.routes(responder: responder),
             corsOrigins: configuration.corsOrigins, access: accessControl(),
-            budget: budget, requestRate: configuration.clientRequestRate.map { LocalRateLimiter<IPAddress>(policy: $0) }
+            budget: budget, requestRate: configuration.clientRequestRate.map { LocalRateLimiter<AddressDebts>(policy: $0) }
         ).build()
         let accessLog = AccessLog(logger: logger)
         let events = ServerEventLog(logger: logger)

@@ -15,7 +15,8 @@ final class JWTKey: @unchecked Sendable {
     }
 
     let algorithm: JWTAlgorithm
-    private let secret: [UInt8]
+    /// HS256's secret, keyed once.
+    private let hmac: KeyedHMAC?
     private let publicKey: OpaquePointer?
 
     /// 32 bytes: RFC 7518 §3.2 requires an HS256 key of at least the hash's size.
@@ -27,8 +28,11 @@ final class JWTKey: @unchecked Sendable {
         guard secret.utf8.count >= Self.minimumSecretBytes else {
             throw Invalid(description: "an HS256 secret needs at least \(Self.minimumSecretBytes) bytes (RFC 7518 §3.2), got \(secret.utf8.count)")
         }
+        guard let hmac = KeyedHMAC(key: Array(secret.utf8)) else {
+            throw Invalid(description: "OpenSSL could not key HMAC-SHA256 with the secret")
+        }
         algorithm = .hs256
-        self.secret = Array(secret.utf8)
+        self.hmac = hmac
         publicKey = nil
     }
 
@@ -54,7 +58,7 @@ final class JWTKey: @unchecked Sendable {
             EVP_PKEY_free(key)
             throw Invalid(description: "an unsupported key (\(bits) bits); expected an EC P-256 (ES256) or RSA (RS256) public key")
         }
-        secret = []
+        hmac = nil
         publicKey = key
     }
 
@@ -63,28 +67,22 @@ final class JWTKey: @unchecked Sendable {
     }
 
     /// Whether `signature` signs `input` under this key, with `algorithm`.
-    func verifies(_ signature: [UInt8], of input: Substring) -> Bool {
-        var input = input
-        return input.withUTF8 { message in
-            switch algorithm {
-            case .hs256: hmacMatches(signature, message)
-            case .rs256: digestVerifies(signature, message)
-            case .es256:
-                // JWS carries an ECDSA signature as the raw 32-byte r and s (RFC 7518 §3.4); OpenSSL wants DER.
-                Self.derECDSASignature(rawRS: signature).map { digestVerifies($0, message) } ?? false
-            }
+    func verifies(_ signature: [UInt8], of message: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch algorithm {
+        case .hs256: hmacMatches(signature, message)
+        case .rs256: digestVerifies(signature, message)
+        case .es256:
+            // JWS carries an ECDSA signature as the raw 32-byte r and s (RFC 7518 §3.4); OpenSSL wants DER.
+            Self.derECDSASignature(rawRS: signature).map { digestVerifies($0, message) } ?? false
         }
     }
 
     private func hmacMatches(_ signature: [UInt8], _ message: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard signature.count == 32 else { return false }
-        var mac = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let computed = secret.withUnsafeBytes { key in
-            HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), message.baseAddress, message.count, &mac, &length) != nil
+        guard let hmac, signature.count == KeyedHMAC.outputBytes else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: KeyedHMAC.outputBytes) { mac in
+            // Constant time, so the comparison leaks nothing about how much of a forgery matched.
+            hmac.mac(message, into: mac) && CRYPTO_memcmp(mac.baseAddress, signature, KeyedHMAC.outputBytes) == 0
         }
-        // Constant time, so the comparison leaks nothing about how much of a forgery matched.
-        return computed && length == 32 && CRYPTO_memcmp(mac, signature, 32) == 0
     }
 
     private func digestVerifies(_ signature: [UInt8], _ message: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -1,3 +1,5 @@
+import NetCore
+
 /// An address block such as `10.0.0.0/8` or `fd00::/8`; a bare address is its own /32 or /128.
 struct CIDRBlock: Hashable, Sendable, CustomStringConvertible {
     let network: IPAddress

@@ -1,4 +1,5 @@
 import HTTP
+import NetCore
 
 /// Who a request's client is, for per-client limits: its socket peer, unless that peer is a
 /// trusted proxy; then the right-most hop of the proxies' record that is not itself a trusted
@@ -16,23 +17,29 @@ import HTTP
 ///
 /// Asked of every request under `--client-request-rate`, so the fields are searched where they
 /// lie, right to left, without a `String` or an array per request; `clientAddressByElements`
-/// is the plain reference it agrees with (`ClientIdentityTests`).
+/// is the plain reference it agrees with (`ClientIdentityTests`), reading the peer from its text.
+@inline(__always)
 func clientAddress(of request: Request, trusting proxies: TrustedProxies) -> IPAddress? {
-    var remote = request.remoteAddress
-    guard let peer = remote.withUTF8({ IPAddress.peer($0) }) else { return nil }
+    // The peer as accepted; its text only for a request made without a socket.
+    guard let peer = request.peerAddress ?? peerFromText(of: request) else { return nil }
     guard !proxies.isEmpty, proxies.trusts(peer) else { return peer }
-    var walk = HopWalk(peer: peer, proxies: proxies)
+    var walk = HopWalk(peer: peer)
     let forwardedFor = request.headers.withFields { fields in
         var found = false
         for index in fields.indices.reversed() where HTTPHeaders.sameName(fields[index].name, "X-Forwarded-For") {
             found = true
             var value = fields[index].value
-            guard value.withUTF8({ ForwardedFor.reverseHops(xForwardedFor: $0, &walk) }) else { break }
+            guard value.withUTF8({ ForwardedFor.reverseHops(xForwardedFor: $0, &walk, trusting: proxies) }) else { break }
         }
         return found
     }
-    if !forwardedFor { ForwardedFor.reverseHops(forwarded: request.headers.values(for: "Forwarded"), &walk) }
+    if !forwardedFor { ForwardedFor.reverseHops(forwarded: request.headers.values(for: "Forwarded"), &walk, trusting: proxies) }
     return walk.client
+}
+
+private func peerFromText(of request: Request) -> IPAddress? {
+    var remote = request.remoteAddress
+    return remote.withUTF8 { IPAddress.peer($0) }
 }
 
 /// `clientAddress` the plain way: the fields' values as an array, every hop parsed before the
@@ -40,13 +47,13 @@ func clientAddress(of request: Request, trusting proxies: TrustedProxies) -> IPA
 func clientAddressByElements(of request: Request, trusting proxies: TrustedProxies) -> IPAddress? {
     guard let peer = IPAddress(peer: request.remoteAddress) else { return nil }
     guard !proxies.isEmpty, proxies.trusts(peer) else { return peer }
-    var walk = HopWalk(peer: peer, proxies: proxies)
+    var walk = HopWalk(peer: peer)
     let forwardedFor = request.headers.values(for: "X-Forwarded-For")
     if forwardedFor.isEmpty {
-        ForwardedFor.reverseHops(forwarded: request.headers.values(for: "Forwarded"), &walk)
+        ForwardedFor.reverseHops(forwarded: request.headers.values(for: "Forwarded"), &walk, trusting: proxies)
     } else {
         for hop in ForwardedFor.elements(xForwardedFor: forwardedFor) {
-            if !walk.visit(hop) { break }
+            if !walk.visit(hop, trusting: proxies) { break }
         }
     }
     return walk.client

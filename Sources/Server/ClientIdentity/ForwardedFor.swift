@@ -1,3 +1,5 @@
+import NetCore
+
 /// The hops a request passed through, as proxies record them, left (the first client) to right
 /// (the proxy nearest this server): `X-Forwarded-For: a, b` or RFC 7239's
 /// `Forwarded: for=a;proto=https, for="[2001:db8::1]:4711"`. Read right to left, one hop at a
@@ -8,7 +10,9 @@ enum ForwardedFor {
     /// false once it has. Scanned as bytes from the end, in place: split into `Substring`s and
     /// trimmed (`elements`, the reference), a one-hop field cost about 3,000 instructions
     /// (callgrind, `/health` behind a trusted proxy).
-    static func reverseHops(xForwardedFor bytes: UnsafeBufferPointer<UInt8>, _ walk: inout HopWalk) -> Bool {
+    static func reverseHops(
+        xForwardedFor bytes: UnsafeBufferPointer<UInt8>, _ walk: inout HopWalk, trusting proxies: borrowing TrustedProxies
+    ) -> Bool {
         var end = bytes.count
         while end > 0 {
             var last = end
@@ -18,7 +22,7 @@ enum ForwardedFor {
             // The element's own start, before its blanks are skipped: the next element ends before its comma.
             end = first - 1
             while first < last, isBlank(bytes[first]) { first += 1 }
-            if first < last, !walk.visit(IPAddress.peer(UnsafeBufferPointer(rebasing: bytes[first..<last]))) { return false }
+            if first < last, !walk.visit(IPAddress.peer(UnsafeBufferPointer(rebasing: bytes[first..<last])), trusting: proxies) { return false }
         }
         return true
     }
@@ -41,12 +45,12 @@ enum ForwardedFor {
     }
 
     /// Gives `walk` the `for=` of each element of the `Forwarded` fields, right-most first, until it stops.
-    static func reverseHops(forwarded fields: [String], _ walk: inout HopWalk) {
+    static func reverseHops(forwarded fields: [String], _ walk: inout HopWalk, trusting proxies: borrowing TrustedProxies) {
         for field in fields.reversed() {
             for element in field.split(separator: ",").reversed() {
                 guard let value = forValue(element) else { continue }
                 // `192.0.2.43:47011`, `"[2001:db8:cafe::17]:4711"`, or without a port.
-                if !walk.visit(IPAddress(value) ?? IPAddress(peer: value)) { return }
+                if !walk.visit(IPAddress(value) ?? IPAddress(peer: value), trusting: proxies) { return }
             }
         }
     }
@@ -71,18 +75,18 @@ enum ForwardedFor {
 
 /// The client, worked out from the hops right to left: a hop a trusted proxy vouched for becomes
 /// the client, and the walk goes on while that hop is itself a trusted proxy.
+/// The proxies are lent to each step rather than kept: a walk holding them retained and released
+/// their list on every request.
 struct HopWalk {
-    let proxies: TrustedProxies
     /// The socket peer at first, then each hop vouched for.
     private(set) var client: IPAddress
 
-    init(peer: IPAddress, proxies: TrustedProxies) {
+    init(peer: IPAddress) {
         client = peer
-        self.proxies = proxies
     }
 
     /// Takes the next hop to the left; false once the walk is over.
-    mutating func visit(_ hop: IPAddress?) -> Bool {
+    mutating func visit(_ hop: IPAddress?, trusting proxies: borrowing TrustedProxies) -> Bool {
         // An unreadable hop ends the trusted part of the chain: the last address vouched for stands.
         guard let hop else { return false }
         client = hop

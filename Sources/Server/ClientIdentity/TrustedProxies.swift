@@ -1,3 +1,5 @@
+import NetCore
+
 /// The proxies whose word about the client is believed (`--trusted-proxies`, CIDRs; none by
 /// default). A request whose socket peer is one of them names its client in `X-Forwarded-For`
 /// or `Forwarded`; every other request's client is its socket peer, whatever it claims.

@@ -17,7 +17,7 @@ import Streams
 /// is left alone for `redisPause`. Charges go to both, so the local budget is warm when needed.
 final class UpstreamBudget: Sendable {
     let policy: RatePolicy
-    let local: LocalRateLimiter<String>
+    let local: LocalRateLimiter<[String: Double]>
     let redis: RedisConnection?
     /// 100 ms: Redis on the same network answers in about 1 ms; a request should not pay much
     /// more than that for a check, even when Redis is frozen.

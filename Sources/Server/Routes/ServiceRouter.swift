@@ -1,4 +1,5 @@
 import HTTP
+import NetCore
 import Streams
 
 /// The route table of the service: operational routes, the SSE demo feeds and
@@ -15,14 +16,14 @@ struct ServiceRouter {
     /// Each client's upstream budget (`--client-upstream-rate`); nil = unlimited.
     var budget: UpstreamBudget?
     /// Each client address's request cap (`--client-request-rate`); nil = none.
-    var requestRate: LocalRateLimiter<IPAddress>?
+    var requestRate: LocalRateLimiter<AddressDebts>?
 
     func build() -> Router {
         var router = Router()
         // Caching outermost, so a CORS preflight gets Cache-Control too and a 304 keeps the CORS headers.
         router.add(middleware: CacheControlMiddleware())
         router.add(middleware: CORSMiddleware(origins: corsOrigins, credentials: access?.cookie != nil))
-        if let requestRate { router.add(middleware: RequestRateMiddleware(limiter: requestRate, proxies: access?.proxies ?? .none)) }
+        if let requestRate { router.add(gate: RequestRateGate(limiter: requestRate, proxies: access?.proxies ?? .none)) }
         let metricsRoute = MetricsRoute(metrics: metrics)
         let ticks = TicksRoute(responder: responder)
         let events = EventsRoute(feed: eventFeed, responder: responder, access: access)

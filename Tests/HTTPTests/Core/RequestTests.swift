@@ -49,7 +49,7 @@ final class RequestTests: XCTestCase {
             parser.feed(bytes) { if case .request(let head, _, _) = $0 { heads.append(head) } }
         }
         let head = try XCTUnwrap(heads.first)
-        let parsed = Request(head: head, scheme: "http", body: [], id: "", remoteAddress: "", loopScheduler: nil)
+        let parsed = Request(head: head, scheme: "http", body: [], id: "", remoteAddress: "", peerAddress: nil, loopScheduler: nil)
         let made = Request(
             method: .get, scheme: "http", authority: "h:8", path: "/a%20b?x=1", headerFields: ["Host": "h:8", "Accept": "*/*"],
             body: [], version: .http1_1)

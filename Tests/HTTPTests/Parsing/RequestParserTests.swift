@@ -25,7 +25,7 @@ final class RequestParserTests: XCTestCase {
     }
 
     private func request(_ head: RequestHead) -> Request {
-        Request(head: head, scheme: "http", body: [], id: "", remoteAddress: "", loopScheduler: nil)
+        Request(head: head, scheme: "http", body: [], id: "", remoteAddress: "", peerAddress: nil, loopScheduler: nil)
     }
 
     private func failure(_ outputs: [RequestParser.Output]) -> HTTPParseError? {

@@ -22,7 +22,8 @@ final class ConnectionsPerClientTests: XCTestCase {
         let refused = try third.readResponse()
         XCTAssertEqual(refused.status, 503)
         XCTAssertEqual(refused.header("Connection"), "close")
-        XCTAssertTrue(refused.bodyText.contains("Too many connections from this client (at most 2 at once)"), refused.bodyText)
+        XCTAssertTrue(refused.bodyText.contains("Too many connections from this client (at most 2 at once); retry after 1 s"), refused.bodyText)
+        XCTAssertEqual(refused.header("Retry-After"), "1")
 
         let other = try RawHTTPClient(port: server.port, host: "::1")
         try other.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")

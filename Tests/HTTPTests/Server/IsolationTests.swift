@@ -36,7 +36,20 @@ final class IsolationTests: XCTestCase {
         XCTAssertEqual(refused.status, 503)
         XCTAssertEqual(refused.header("Content-Type"), "application/problem+json")
         XCTAssertEqual(refused.header("Connection"), "close")
-        XCTAssertEqual(refused.bodyJSON?["detail"] as? String, "Too many connections")
+        XCTAssertEqual(refused.bodyJSON?["detail"] as? String, "Too many connections: the server holds its limit of 2 at once; retry after 1 s")
+    }
+
+    /// A refusal of load that passes says when to come back (RFC 9110 §10.2.3), so a client
+    /// neither hammers the full server nor gives up.
+    func testAConnectionOverTheLimitIsToldWhenToRetry() throws {
+        let server = try TestServer(router: TestServer.standardRouter) { $0.limits.maxConnections = 1 }
+        let first = try server.client()
+        try first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try first.readResponse()
+        let refused = try server.client().readResponse()
+        XCTAssertEqual(refused.status, 503)
+        XCTAssertEqual(refused.header("Retry-After"), "1")
+        XCTAssertEqual(refused.header("Cache-Control"), "no-store")
     }
 
     func testRequestCompletionIsReported() throws {

@@ -1,4 +1,5 @@
 import HTTP
+import NetCore
 import XCTest
 @testable import Server
 
@@ -79,6 +80,19 @@ final class ClientIdentityTests: XCTestCase {
             }
         }
         XCTAssertEqual(cases, peers.count * proxySets.count * values.count * 3)
+    }
+
+    /// The peer as `accept()` gave it (`Request.peerAddress`) is what its text says, and the
+    /// client worked out from it is the one worked out from the text.
+    func testThePeerAsAcceptedAgreesWithItsText() throws {
+        let trusting = proxies("127.0.0.0/8,::1")
+        for host in ["127.0.0.1", "10.1.2.3", "::1", "2001:db8::5", "::ffff:192.0.2.7", "fe80::1:2"] {
+            let address = try XCTUnwrap(SocketAddress.resolve(host: host, port: 4711).first, host)
+            XCTAssertEqual(IPAddress(address), IPAddress(peer: address.description), host)
+            var accepted = request(peer: address.description, [("X-Forwarded-For", "203.0.113.7")])
+            accepted.peerAddress = IPAddress(address)
+            XCTAssertEqual(clientAddress(of: accepted, trusting: trusting), clientAddressByElements(of: accepted, trusting: trusting), host)
+        }
     }
 
     func testTheOnePassIPv4ReadingAgreesWithTheGeneralRule() {

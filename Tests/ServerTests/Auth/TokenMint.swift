@@ -67,6 +67,15 @@ final class TokenMint {
         guard result.termination == .exited(0) else { throw TokenMintFailure(description: "PyJWT failed: \(result.errorOutput)") }
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
+
+    /// An HS256 token whose payload is exactly `payload`'s bytes (PyJWT's JWS layer signs them as
+    /// given), for JSON spellings its claims encoder never writes, e.g. an escaped member name.
+    func token(raw payload: String) throws -> String {
+        let script = "import sys, jwt; sys.stdout.write(jwt.api_jws.encode(sys.argv[1].encode(), sys.argv[2], algorithm='HS256'))"
+        let result = try ChildProcess.run(Self.python, ["-c", script, payload, secret], errorOutput: .captured)
+        guard result.termination == .exited(0) else { throw TokenMintFailure(description: "PyJWT failed: \(result.errorOutput)") }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }
 
 struct TokenMintFailure: Error, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import NetCore
 import XCTest
 @testable import Server
 import StreamServiceConcurrency
@@ -10,7 +11,7 @@ final class LocalRateLimiterTests: XCTestCase {
         func advance(_ seconds: Double) { now.withLock { $0 += seconds } }
     }
 
-    private func limiter(_ clock: Clock, count: Int = 3, burst: Int? = nil) -> LocalRateLimiter<IPAddress> {
+    private func limiter(_ clock: Clock, count: Int = 3, burst: Int? = nil) -> LocalRateLimiter<AddressDebts> {
         LocalRateLimiter(policy: RatePolicy(name: "requests", count: count, period: .seconds(1), burst: burst)) { clock.now.withLock { $0 } }
     }
 

@@ -12,6 +12,7 @@ extension HTTP2Connection {
         var request = Request(
             method: HTTPMethod(head.method), scheme: head.scheme, authority: head.authority, path: head.path, headerFields: head.fields,
             body: target.body, version: .http2, id: id, remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
+        request.peerAddress = stream.peerAddress
         target.body = []
         let responses = context.router.route(&request)
         target.request = request

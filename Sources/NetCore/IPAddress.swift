@@ -10,23 +10,24 @@ import Darwin
 /// prefix comparison serves both families and a v4 peer seen on a dual-stack socket matches a v4 CIDR.
 ///
 /// Two integers rather than a byte array, and IPv4 read by hand rather than by `inet_pton` on a
-/// new `String`: every request of a rate-limited route works its client out, and the general
-/// path (arrays, strings, `inet_ntop`) cost about 23,000 instructions a request (callgrind,
-/// `/health` behind a trusted proxy), more than the whole `/health` answer.
-struct IPAddress: Hashable, Sendable, CustomStringConvertible {
+/// new `String`: a per-client limit works its client out on every request, and the general path
+/// (arrays, strings, `inet_ntop`) cost more than a small request's whole answer (figures in
+/// Benchmarks/README.md's NetCore/Domain ledger).
+package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// The first and last eight bytes, big-endian.
-    let high: UInt64
-    let low: UInt64
+    package let high: UInt64
+    package let low: UInt64
 
-    static let v4Prefix: UInt64 = 0xFFFF_0000_0000
+    package static let v4Prefix: UInt64 = 0xFFFF_0000_0000
 
-    init(high: UInt64, low: UInt64) {
+    @inlinable
+    package init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
 
     /// Parses `192.0.2.1`, `2001:db8::1`, `[2001:db8::1]`; nil for anything else (a host name included).
-    init?(_ text: Substring) {
+    package init?(_ text: Substring) {
         if let v4 = Self.ipv4(text.utf8) {
             self.init(high: 0, low: Self.v4Prefix | UInt64(v4))
             return
@@ -42,20 +43,46 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         self.init(high: high, low: low)
     }
 
-    init?(_ text: String) { self.init(Substring(text)) }
+    package init?(_ text: String) { self.init(Substring(text)) }
+
+    /// A socket peer's address as `accept()` gave it, with no text in between: nil for a family
+    /// other than IPv4 and IPv6 (a Unix socket). `IPAddress(peer: address.description)` is the
+    /// plain twin (`ClientIdentityTests` holds them equal): kept from `accept()`, a connection's
+    /// peer is not read back from its text on every request.
+    package init?(_ address: SocketAddress) {
+        let parsed: IPAddress? = withUnsafeBytes(of: address.storage) { raw in
+            switch address.family {
+            case AF_INET:
+                let v4 = UInt32(bigEndian: raw.load(as: sockaddr_in.self).sin_addr.s_addr)
+                return IPAddress(high: 0, low: Self.v4Prefix | UInt64(v4))
+            case AF_INET6:
+                let v6 = raw.load(as: sockaddr_in6.self).sin6_addr
+                return withUnsafeBytes(of: v6) { bytes in
+                    IPAddress(high: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+                              low: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+                }
+            default:
+                return nil
+            }
+        }
+        guard let parsed else { return nil }
+        self = parsed
+    }
 
     /// The host of a socket peer as `Request.remoteAddress` spells it: `127.0.0.1:53122` or `[::1]:53122`.
-    init?(peer: Substring) {
+    package init?(peer: Substring) {
         var peer = peer
         guard let address = peer.withUTF8({ Self.peer($0) }) else { return nil }
         self = address
     }
 
-    init?(peer: String) { self.init(peer: Substring(peer)) }
+    package init?(peer: String) { self.init(peer: Substring(peer)) }
 
     /// `ip`, `ip:port` or `[ipv6]:port` as ASCII bytes. Read as bytes: `Character`-wise searching
-    /// (`firstIndex(of: ":")` on a `Substring`) cost most of the 7,000 instructions this took.
-    static func peer(_ bytes: UnsafeBufferPointer<UInt8>) -> IPAddress? {
+    /// (`firstIndex(of: ":")` on a `Substring`) was most of this reading's cost. Inlinable, as
+    /// `ipv4WithPort`: a per-client limit in another module reads a forwarded hop on every request.
+    @inlinable
+    package static func peer(_ bytes: UnsafeBufferPointer<UInt8>) -> IPAddress? {
         if let v4 = ipv4WithPort(bytes) { return IPAddress(high: 0, low: v4Prefix | UInt64(v4)) }
         // What the one pass does not take: the general rule, colons counted first.
         let colon = UInt8(ascii: ":")
@@ -73,48 +100,51 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return IPAddress(text)
     }
 
-    /// `a.b.c.d` alone or before `:port` (the port unread, as `peer` has it), in one pass: the
-    /// socket peer of nearly every request and most forwarded hops. Counting colons first and then
-    /// parsing took about twice the instructions (callgrind, `/health` behind a trusted proxy).
-    /// nil for anything else, which `peer` leaves to the general rule.
-    static func ipv4WithPort(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        var value: UInt32 = 0, octet: UInt32 = 0, digits = 0, dots = 0, index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            let digit = byte &- UInt8(ascii: "0")
-            if digit < 10 {
-                // Wraps only past three digits, which the checks below refuse anyway.
-                octet = octet &* 10 &+ UInt32(digit)
-                digits += 1
-            } else if byte == UInt8(ascii: "."), dots < 3 {
-                guard digits > 0, digits <= 3, octet <= 255 else { return nil }
-                value = value << 8 | octet
-                octet = 0
-                digits = 0
-                dots += 1
-            } else if byte == UInt8(ascii: ":") {
-                break
-            } else {
-                return nil
+    /// `a.b.c.d` alone or before `:port` (the port unread, as `peer` has it), in one pass: most
+    /// forwarded hops. An octet at a time (up to three digits, then the dot): a byte at a time with
+    /// counters took about half as much again. nil for anything else, which `peer` leaves to the
+    /// general rule.
+    @inlinable
+    package static func ipv4WithPort(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        let count = bytes.count
+        var value: UInt32 = 0, index = 0
+        for octetIndex in 0..<4 {
+            if octetIndex > 0 {
+                guard index < count, bytes[index] == UInt8(ascii: ".") else { return nil }
+                index += 1
             }
+            guard index < count else { return nil }
+            var octet = UInt32(bytes[index] &- UInt8(ascii: "0"))
+            guard octet < 10 else { return nil }
             index += 1
+            // Two more digits at most: a fourth is left for the dot check, which refuses it.
+            for _ in 0..<2 {
+                guard index < count else { break }
+                let digit = UInt32(bytes[index] &- UInt8(ascii: "0"))
+                guard digit < 10 else { break }
+                octet = octet &* 10 &+ digit
+                index += 1
+            }
+            guard octet <= 255 else { return nil }
+            value = value << 8 | octet
         }
-        guard dots == 3, digits > 0, digits <= 3, octet <= 255 else { return nil }
+        guard index < count else { return value }
+        guard bytes[index] == UInt8(ascii: ":") else { return nil }
         index += 1
-        while index < bytes.count {
+        while index < count {
             if bytes[index] == UInt8(ascii: ":") { return nil }
             index += 1
         }
-        return value << 8 | octet
+        return value
     }
 
     /// Dotted-quad IPv4, four decimal octets of at most three digits; nil for anything else.
-    static func ipv4(_ utf8: Substring.UTF8View) -> UInt32? {
+    package static func ipv4(_ utf8: Substring.UTF8View) -> UInt32? {
         var utf8 = Substring(utf8)
         return utf8.withUTF8 { ipv4($0) }
     }
 
-    static func ipv4(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+    package static func ipv4(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
         var value: UInt32 = 0, octet: UInt32 = 0, digits = 0, dots = 0
         for byte in bytes {
             if byte == UInt8(ascii: ".") {
@@ -135,18 +165,18 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return value << 8 | octet
     }
 
-    var isIPv4: Bool { high == 0 && low >> 32 == 0xFFFF }
+    package var isIPv4: Bool { high == 0 && low >> 32 == 0xFFFF }
 
     /// An IPv4 address (all of whose first half is zero) hashes its last eight bytes only: one
     /// round of the hasher less on every check of a per-client limit. Still one input per
     /// address: the two forms differ in length.
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         if high != 0 { hasher.combine(high) }
         hasher.combine(low)
     }
 
     /// The canonical text: dotted quad for IPv4, RFC 5952 for IPv6.
-    var description: String {
+    package var description: String {
         if isIPv4 {
             return "\(low >> 24 & 0xFF).\(low >> 16 & 0xFF).\(low >> 8 & 0xFF).\(low & 0xFF)"
         }

@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The JSON member names a token's header and claims are read by.
+enum JWTName {
+    case alg, crit, sub, iss, aud, exp, nbf, streamservice, subscribe, metrics
+
+    /// The name a key's raw bytes (unescaped) spell, or nil for any other member: the length
+    /// picks the names to compare, as `GitHubUserReader` matches its fields.
+    init?(_ key: UnsafeBufferPointer<UInt8>) {
+        func spelled(_ name: StaticString) -> Bool { memcmp(name.utf8Start, key.baseAddress!, key.count) == 0 }
+        switch key.count {
+        case 3:
+            if spelled("alg") { self = .alg } else if spelled("sub") { self = .sub } else if spelled("iss") { self = .iss }
+            else if spelled("aud") { self = .aud } else if spelled("exp") { self = .exp } else if spelled("nbf") { self = .nbf }
+            else { return nil }
+        case 4: guard spelled("crit") else { return nil }; self = .crit
+        case 7: guard spelled("metrics") else { return nil }; self = .metrics
+        case 9: guard spelled("subscribe") else { return nil }; self = .subscribe
+        case 13: guard spelled("streamservice") else { return nil }; self = .streamservice
+        default: return nil
+        }
+    }
+}
