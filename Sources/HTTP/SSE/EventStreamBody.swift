@@ -30,13 +30,6 @@ public enum EventStreamBody {
     private struct Gate {
         var finished = false
         var eventSinceBeat = false
-        var closed = false
-
-        /// True the first time only: whoever gets it calls `closed`.
-        mutating func close() -> Bool {
-            defer { closed = true }
-            return !closed
-        }
     }
 
     public static func make(
@@ -49,6 +42,9 @@ public enum EventStreamBody {
         DataStream { watcher in
             opened?()
             let gate = Locked(Gate())
+            // Not in the gate: the body's end reaches its watcher inside the gate's lock, and a
+            // watcher disposes its subscription (this body's `Disposable`) as the end arrives.
+            let closing = OnceFlag()
             let deliver: @Sendable (Event<[UInt8]>, _ isBeat: Bool) -> Void = { event, isBeat in
                 gate.withLock { gate in
                     guard !gate.finished else { return }
@@ -61,7 +57,7 @@ public enum EventStreamBody {
                     if event.isTerminal {
                         gate.finished = true
                         // Counted down before the end travels on, as `call(error:end:)` does in the slow twin.
-                        if let closed, gate.close() { closed() }
+                        if let closed, closing.set() { closed() }
                     }
                     watcher.event(event)
                 }
@@ -77,7 +73,7 @@ public enum EventStreamBody {
             return Disposable {
                 beatSubscription?.dispose()
                 eventSubscription.dispose()
-                if let closed, gate.withLock({ $0.close() }) { closed() }
+                if let closed, closing.set() { closed() }
             }
         }
     }
