@@ -22,10 +22,11 @@ import Streams
 ///
 /// `opened` and `closed` bracket a subscription (a gauge of open streams):
 /// `opened` as it starts, `closed` exactly once when the body ends, fails or is
-/// disposed. They ride on the gate this body already has, so counting adds no
-/// stage that every event of every subscriber passes through; the slow twin is
-/// the same body followed by `call(error:end:watched:disposed:)`, and
-/// `EventStreamBodyTests` checks that both count and deliver alike.
+/// disposed. They ride on this body's own delivery (its gate sees the end), so
+/// counting adds no stage that every event of every subscriber passes through;
+/// the slow twin is the same body followed by `call(error:end:watched:disposed:)`
+/// (`counted(in:)` in the service), and `SubscriberCountTests` checks that both
+/// count and deliver alike.
 public enum EventStreamBody {
     private struct Gate {
         var finished = false
