@@ -42,6 +42,18 @@
  * writes only small frames on a socket with an empty send buffer; a write the kernel does not take
  * whole fails the connection (counted, never silent).
  *
+ * Tokens (--tokens-file, issue 28): line i of the file (0-based, one token a line, at least --clients
+ * lines) is subscriber i's own credential, sent as `Authorization: Bearer <token>` on its HTTP/1.1
+ * request, and in --h2 mode as a never-indexed HPACK literal `authorization` field (RFC 7541 §7.1.3:
+ * a credential stays out of every compression table). The file is read once before the workers fork,
+ * so they share it; a token with a space or a control byte is refused (it would split the request).
+ *
+ * Subscribe rate (`subscribe_rate_per_s`): subscribers whose 200 head arrived (first time, not the
+ * --switch-after reconnections), per second from the start of the run to the last such head — how fast
+ * the server accepts, parses, checks a credential and subscribes when all ask at once (`subscribe_s`
+ * is that span). Refusals: `refused_503` counts HTTP/1.1 subscribers answered 503 (the server's
+ * connection ceiling); every non-200 answer also counts in `failed`.
+ *
  * Server CPU per delivery (--server-pid): the parent samples the server's utime+stime every 250 ms.
  * The measured window runs from the moment every worker had each of its subscribers answered (200 or
  * failed) to the first worker's end, so connecting and the requests' handling stay outside it;
@@ -51,6 +63,7 @@
  * usage: sse-load (--port N | --ports N,M,...) [--path /events] [--clients 50000] [--processes 4]
  *                 [--seconds 60] [--interval 1] [--server-pid PID] [--connect-burst 256]
  *                 [--switch-after T] [--h2 [--streams-per-connection 100] [--h2-window 1048576]]
+ *                 [--tokens-file PATH]
  * Prints one JSON line. Loopback only (127.0.0.1); bounded by --seconds plus 60 s of connecting. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -83,6 +96,10 @@ static double interval_s = 1.0, switch_after = -1;
 static int batch_scheduling = 1;
 static const char *path = "/events";
 static int h2 = 0, streams_per_connection = 100, h2_window = 1 << 20;
+/* --tokens-file: subscriber i's token, NULL without the flag. A JWT of a few claims is ~200 bytes;
+ * 4,096 bounds the request buffers and is far beyond any token this benchmark makes. */
+#define MAX_TOKEN 4096
+static char **tokens = NULL;
 
 /* One event as read: its tick number (-1: not a tick), arrival on both clocks, stamp lag (-1: none). */
 struct sample { int64_t tick; uint64_t mono_ns; int64_t stamp_lag_ns; };
@@ -168,7 +185,8 @@ static void message_done(struct connection *c, FILE *out, uint64_t mono, uint64_
 
 /* What one worker counts besides the per-subscriber figures. */
 struct tally {
-    int connect_failed, held, closed_early, reconnected, resets, goaways;
+    int connect_failed, held, closed_early, reconnected, resets, goaways, refused_503;
+    uint64_t last_held_ns; /* when the latest first-time 200 head arrived; 0 = none yet */
     uint64_t settled_ns;   /* when each subscriber first had its answer (200 or failed); 0 = not yet */
     uint64_t end_ns;       /* when the worker stopped reading */
 };
@@ -187,8 +205,10 @@ static int sse_bytes(struct connection *c, const char *bytes, size_t n, FILE *ou
         if (c->state == 1) {
             if (c->line_length == 0) {
                 c->state = 2;
-                if (c->last_id >= 0) tally->reconnected++; else tally->held++;
+                if (c->last_id >= 0) tally->reconnected++;
+                else { tally->held++; tally->last_held_ns = mono; }
             } else if (strncmp(c->line, "HTTP/1.", 7) == 0 && strncmp(c->line + 9, "200", 3) != 0) {
+                if (strncmp(c->line + 9, "503", 3) == 0) tally->refused_503++;
                 c->line_length = 0;
                 return -1;
             }
@@ -226,10 +246,11 @@ static int worker_report(struct connection *connections, int count, FILE *out, c
     FILE *counts = fopen(counts_path, "wb");
     for (int i = 0; counts && i < count; i++) fwrite(&connections[i].events, sizeof(long), 1, counts);
     if (counts) fclose(counts);
-    printf("%d %d %d %d %d %ld %ld %llu %llu %d %d %llu %llu\n", tally->held, still_open, tally->connect_failed,
+    printf("%d %d %d %d %d %ld %ld %llu %llu %d %d %llu %llu %d %llu\n", tally->held, still_open, tally->connect_failed,
            tally->closed_early, tally->reconnected, missed, duplicated, (unsigned long long)percentile(turn_ns, turns, 99),
            (unsigned long long)(turns ? turn_ns[turns - 1] : 0), tally->resets, tally->goaways,
-           (unsigned long long)tally->settled_ns, (unsigned long long)tally->end_ns);
+           (unsigned long long)tally->settled_ns, (unsigned long long)tally->end_ns, tally->refused_503,
+           (unsigned long long)tally->last_held_ns);
     fflush(stdout);
     return 0;
 }
@@ -325,12 +346,14 @@ static int worker_main(int worker, int first, int count, const char *samples_pat
             if (c->state == 0) {
                 int error = connect_error(c->fd);
                 connecting--;
-                char request[320];
+                /* 320 for the line and fixed fields (the path is at most 200), plus the credential. */
+                char request[320 + 32 + MAX_TOKEN];
                 char resume[64] = "";
                 if (c->last_id >= 0) snprintf(resume, sizeof resume, "Last-Event-ID: %lld\r\n", (long long)c->last_id);
                 int request_length = snprintf(request, sizeof request,
-                    "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAccept: text/event-stream\r\n%s\r\n",
-                    path, ports[c->port_index], resume);
+                    "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAccept: text/event-stream\r\n%s%s%s%s\r\n",
+                    path, ports[c->port_index], resume, tokens ? "Authorization: Bearer " : "",
+                    tokens ? tokens[first + (int)(c - connections)] : "", tokens ? "\r\n" : "");
                 if (error != 0 || write(c->fd, request, (size_t)request_length) != request_length) {
                     close(c->fd); c->state = 3; tally.connect_failed++; continue;
                 }
@@ -400,10 +423,11 @@ static size_t hpack_integer(unsigned char *p, unsigned flags, int prefix_bits, s
     return n;
 }
 
-/* A literal field without indexing and with a literal name (RFC 7541 §6.2.2), no Huffman coding. */
-static size_t hpack_literal(unsigned char *p, const char *name, const char *value) {
+/* A literal field with a literal name, no Huffman coding: `first` is 0x00 for "without indexing"
+ * (RFC 7541 §6.2.2) or 0x10 for "never indexed" (§6.2.3, for credentials). */
+static size_t hpack_literal(unsigned char *p, unsigned char first, const char *name, const char *value) {
     size_t n = 0, name_length = strlen(name), value_length = strlen(value);
-    p[n++] = 0x00;
+    p[n++] = first;
     n += hpack_integer(p + n, 0x00, 7, name_length);
     memcpy(p + n, name, name_length); n += name_length;
     n += hpack_integer(p + n, 0x00, 7, value_length);
@@ -426,10 +450,13 @@ static int send_window_update(struct link *l, uint32_t stream_id, uint32_t incre
     return link_write(l, frame, sizeof frame);
 }
 
-/* The preface, SETTINGS, the connection window's opening and every stream's HEADERS in one write. */
-static int h2_open_streams(struct link *l) {
+/* The preface, SETTINGS, the connection window's opening and every stream's HEADERS in one write.
+ * `first_stream`: the global index of the link's first subscriber (its token's line). */
+static int h2_open_streams(struct link *l, int first_stream) {
     static const char preface[] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
-    size_t capacity = 64 + (size_t)l->stream_count * (9 + 400), n = 0;
+    /* 400 a HEADERS frame without a credential; with one, its name, "Bearer " and length prefixes. */
+    size_t per_stream = 9 + 400 + (tokens ? 32 + MAX_TOKEN : 0);
+    size_t capacity = 64 + (size_t)l->stream_count * per_stream, n = 0;
     unsigned char *out = malloc(capacity);
     if (!out) return -1;
     memcpy(out, preface, 24); n = 24;
@@ -459,9 +486,14 @@ static int h2_open_streams(struct link *l) {
         size_t block = 9;
         header[block++] = 0x82; /* :method GET, static index 2 */
         header[block++] = 0x86; /* :scheme http, static index 6 */
-        block += hpack_literal(header + block, ":path", path);
-        block += hpack_literal(header + block, ":authority", authority);
-        block += hpack_literal(header + block, "accept", "text/event-stream");
+        block += hpack_literal(header + block, 0x00, ":path", path);
+        block += hpack_literal(header + block, 0x00, ":authority", authority);
+        block += hpack_literal(header + block, 0x00, "accept", "text/event-stream");
+        if (tokens) {
+            char credential[8 + MAX_TOKEN];
+            snprintf(credential, sizeof credential, "Bearer %s", tokens[first_stream + i]);
+            block += hpack_literal(header + block, 0x10, "authorization", credential);
+        }
         put_frame_header(header, (uint32_t)(block - 9), FRAME_HEADERS, FLAG_END_STREAM | FLAG_END_HEADERS, (uint32_t)(2 * i + 1));
         n += block;
         l->streams[i].state = 1;
@@ -536,6 +568,7 @@ static int h2_frame(struct link *l, const unsigned char *frame, FILE *out, uint6
             if (start < end && payload[start] == 0x88 && !(flags & FLAG_END_STREAM)) {
                 c->state = 2;
                 tally->held++;
+                tally->last_held_ns = mono;
             } else {
                 h2_stream_ends(c, tally);
             }
@@ -614,8 +647,8 @@ static int h2_input(struct link *l, const unsigned char *bytes, size_t n, FILE *
 }
 
 /* One --h2 worker: its share of streams over `links` connections of --streams-per-connection each. */
-static int h2_worker_main(int worker, int first_link, int link_count, int stream_total, const char *samples_path,
-                          uint64_t deadline) {
+static int h2_worker_main(int worker, int first_link, int link_count, int first_stream, int stream_total,
+                          const char *samples_path, uint64_t deadline) {
     if (batch_scheduling) {
         struct sched_param none = { 0 };
         sched_setscheduler(0, SCHED_BATCH, &none); /* as worker_main: do not preempt the server mid-broadcast */
@@ -668,7 +701,7 @@ static int h2_worker_main(int worker, int first_link, int link_count, int stream
                 int error = connect_error(l->fd);
                 connecting--;
                 l->state = 1;
-                if (error != 0 || h2_open_streams(l) != 0) { h2_link_fails(l, epoll, &tally); continue; }
+                if (error != 0 || h2_open_streams(l, first_stream + (int)(l->streams - connections)) != 0) { h2_link_fails(l, epoll, &tally); continue; }
                 struct epoll_event e = { .events = EPOLLIN, .data.ptr = l };
                 epoll_ctl(epoll, EPOLL_CTL_MOD, l->fd, &e);
                 continue;
@@ -732,6 +765,43 @@ static double cpu_between(const uint64_t *at, const double *cpu, size_t n, uint6
     return values[1] - values[0];
 }
 
+/* --tokens-file: the first `needed` lines, one token each. Exits 2 with the reason when the file cannot
+ * be read, is short, or holds a line that is empty, too long or not one header-safe word. */
+static char **load_tokens(const char *file, int needed) {
+    FILE *f = fopen(file, "r");
+    if (!f) { fprintf(stderr, "--tokens-file %s: %s\n", file, strerror(errno)); exit(2); }
+    char **list = calloc((size_t)needed, sizeof *list);
+    char *line = NULL;
+    size_t size = 0;
+    int count = 0;
+    if (!list) { fprintf(stderr, "--tokens-file: out of memory\n"); exit(2); }
+    while (count < needed) {
+        ssize_t length = getline(&line, &size, f);
+        if (length < 0) break;
+        while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r')) line[--length] = 0;
+        if (length == 0 || length > MAX_TOKEN) {
+            fprintf(stderr, "--tokens-file %s: line %d is %s (one token a line, 1-%d bytes)\n", file, count + 1,
+                    length == 0 ? "empty" : "too long", MAX_TOKEN);
+            exit(2);
+        }
+        for (ssize_t j = 0; j < length; j++) {
+            unsigned char ch = (unsigned char)line[j];
+            if (ch <= ' ' || ch >= 0x7f) {
+                fprintf(stderr, "--tokens-file %s: line %d has a space or control byte at column %zd\n", file, count + 1, j + 1);
+                exit(2);
+            }
+        }
+        list[count++] = strdup(line);
+    }
+    free(line);
+    fclose(f);
+    if (count < needed) {
+        fprintf(stderr, "--tokens-file %s has %d tokens, --clients %d needs one a subscriber\n", file, count, needed);
+        exit(2);
+    }
+    return list;
+}
+
 static void percentiles_ms(uint64_t *values, size_t n, double out[3]) {
     qsort(values, n, sizeof *values, compare_u64);
     out[0] = percentile(values, n, 50) / 1e6;
@@ -740,6 +810,7 @@ static void percentiles_ms(uint64_t *values, size_t n, double out[3]) {
 }
 
 int main(int argc, char **argv) {
+    const char *tokens_file = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--h2")) { h2 = 1; continue; }
@@ -763,6 +834,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--switch-after")) switch_after = atof(v);
         else if (!strcmp(a, "--streams-per-connection")) streams_per_connection = atoi(v);
         else if (!strcmp(a, "--h2-window")) h2_window = atoi(v);
+        else if (!strcmp(a, "--tokens-file")) tokens_file = v;
         else if (!strcmp(a, "--scheduling")) {
             if (!strcmp(v, "batch")) batch_scheduling = 1;
             else if (!strcmp(v, "normal")) batch_scheduling = 0;
@@ -775,13 +847,15 @@ int main(int argc, char **argv) {
     for (int i = 0; i < port_count; i++) if (ports[i] <= 0 || ports[i] > 65535) ports_ok = 0;
     if (!ports_ok || clients <= 0 || processes <= 0 || seconds <= 0 || seconds > 3600 || strlen(path) > 200) {
         fprintf(stderr, "usage: sse-load --port N|--ports N,M,... [--clients N] [--processes N] [--seconds 1-3600] [--interval S] "
-                        "[--server-pid PID] [--switch-after S] [--h2 [--streams-per-connection N] [--h2-window BYTES]]\n");
+                        "[--server-pid PID] [--switch-after S] [--h2 [--streams-per-connection N] [--h2-window BYTES]] "
+                        "[--tokens-file PATH]\n");
         return 64;
     }
     if (h2 && (streams_per_connection < 1 || streams_per_connection > 1000 || h2_window < 2 || switch_after >= 0)) {
         fprintf(stderr, "--h2 needs --streams-per-connection 1-1000 and --h2-window 2-2147483647, and does not take --switch-after\n");
         return 64;
     }
+    if (tokens_file) tokens = load_tokens(tokens_file, clients);
     signal(SIGPIPE, SIG_IGN);
     struct rlimit limit;
     getrlimit(RLIMIT_NOFILE, &limit);
@@ -815,7 +889,7 @@ int main(int argc, char **argv) {
             if (!h2) _exit(worker_main(w, per_worker * w, count, samples, deadline));
             int first_stream = per_worker * w * streams_per_connection;
             int streams = w == processes - 1 ? clients - first_stream : count * streams_per_connection;
-            _exit(h2_worker_main(w, per_worker * w, count, streams, samples, deadline));
+            _exit(h2_worker_main(w, per_worker * w, count, first_stream, streams, samples, deadline));
         }
         close(pipes[w][1]);
     }
@@ -842,14 +916,16 @@ int main(int argc, char **argv) {
     int held = 0, still_open = 0, failed = 0, closed_early = 0, reconnected = 0;
     long missed = 0, duplicated = 0;
     unsigned long long turn_p99 = 0, turn_max = 0;
-    int resets = 0, goaways = 0, all_settled = 1;
-    uint64_t window_from = 0, window_to = UINT64_MAX;
+    int resets = 0, goaways = 0, all_settled = 1, refused_503 = 0;
+    uint64_t window_from = 0, window_to = UINT64_MAX, last_held = 0;
     for (int w = 0; w < processes; w++) {
         FILE *f = fdopen(pipes[w][0], "r");
-        int h = 0, o = 0, fl = 0, ce = 0, rc = 0, rs = 0, ga = 0; long m = 0, d = 0;
-        unsigned long long p = 0, x = 0, settled = 0, ended = 0;
-        if (f && fscanf(f, "%d %d %d %d %d %ld %ld %llu %llu %d %d %llu %llu", &h, &o, &fl, &ce, &rc, &m, &d, &p, &x,
-                        &rs, &ga, &settled, &ended) == 13) {
+        int h = 0, o = 0, fl = 0, ce = 0, rc = 0, rs = 0, ga = 0, r5 = 0; long m = 0, d = 0;
+        unsigned long long p = 0, x = 0, settled = 0, ended = 0, lh = 0;
+        if (f && fscanf(f, "%d %d %d %d %d %ld %ld %llu %llu %d %d %llu %llu %d %llu", &h, &o, &fl, &ce, &rc, &m, &d, &p, &x,
+                        &rs, &ga, &settled, &ended, &r5, &lh) == 15) {
+            refused_503 += r5;
+            if (lh > last_held) last_held = lh;
             held += h; still_open += o; failed += fl; closed_early += ce; reconnected += rc; missed += m; duplicated += d;
             resets += rs; goaways += ga;
             if (p > turn_p99) turn_p99 = p;
@@ -929,6 +1005,9 @@ int main(int argc, char **argv) {
         window_cpu = cpu_between(cpu_at, cpu_s, cpu_count, window_from, window_to);
         percentiles_ms(window_lags, window_stamped, window_lag);
     }
+    /* Subscribers answered 200 per second, from the start to the last such answer (see the top comment). */
+    double subscribe_s = last_held > start ? (last_held - start) / 1e9 : 0;
+    double subscribe_rate = subscribe_s > 0 ? held / subscribe_s : 0;
     double lag[3], grid_lag[3];
     percentiles_ms(stamped, stamped_n, lag);
     percentiles_ms(grid, grid_n, grid_lag);
@@ -940,12 +1019,13 @@ int main(int argc, char **argv) {
            "\"rss_peak_mb\": %.1f, \"rss_hwm_mb\": %.1f, \"client_turn_p99_ms\": %.1f, \"client_turn_max_ms\": %.1f, "
            "\"client_cpu_s\": %.2f, \"protocol\": \"%s\", \"connections\": %d, \"resets\": %d, \"goaways\": %d, "
            "\"window_s\": %.2f, \"window_deliveries\": %zu, \"server_cpu_window_s\": %.2f, \"server_cpu_us_per_delivery\": %.3f, "
-           "\"window_lag_p50_ms\": %.1f, \"window_lag_p99_ms\": %.1f, \"window_lag_max_ms\": %.1f}\n",
+           "\"window_lag_p50_ms\": %.1f, \"window_lag_p99_ms\": %.1f, \"window_lag_max_ms\": %.1f, "
+           "\"refused_503\": %d, \"subscribe_s\": %.3f, \"subscribe_rate_per_s\": %.1f, \"tokens\": %s}\n",
            clients, processes, held, reconnected, still_open, failed, closed_early, total, events_min, events_max,
            short_of_max, missed, duplicated, stamped_n, lag[0], lag[1], lag[2], grid_lag[0], grid_lag[1], grid_lag[2],
            rss_peak / 1024.0, hwm / 1024.0, turn_p99 / 1e6, turn_max / 1e6, client_cpu, h2 ? "h2" : "h1", links_total,
            resets, goaways, window_s, window_deliveries, window_cpu,
            window_cpu >= 0 && window_deliveries ? window_cpu * 1e6 / (double)window_deliveries : -1.0,
-           window_lag[0], window_lag[1], window_lag[2]);
+           window_lag[0], window_lag[1], window_lag[2], refused_503, subscribe_s, subscribe_rate, tokens ? "true" : "false");
     return 0;
 }
