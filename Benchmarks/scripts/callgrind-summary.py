@@ -2,18 +2,11 @@
 """usage: Benchmarks/scripts/callgrind-summary.py CALLGRIND_FILE REQUESTS [AVATARS_PER_REQUEST=30]
 Prints instructions per request, runtime call counts per request/avatar (allocations, retain/release,
 locks) and self cost grouped by module. Works on files from Benchmarks/scripts/profile-server.sh."""
-import sys, re, subprocess, collections
+import sys, re, subprocess, collections, os
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from callgrind_calls import call_counts
 f, reqs = sys.argv[1], int(sys.argv[2]); av = int(sys.argv[3]) if len(sys.argv) > 3 else 30
-names = {}; calls = collections.Counter(); cfn = None
-for line in open(f):
-    if line.startswith(('fn=', 'cfn=')):
-        m = re.match(r'c?fn=\((\d+)\)(?: (.*))?', line.strip())
-        if m.group(2): names[m.group(1)] = m.group(2)
-        if line.startswith('cfn='): cfn = m.group(1)
-    elif line.startswith('calls='):
-        calls[cfn] += int(line.split('=')[1].split()[0])
-byname = collections.Counter()
-for k, v in calls.items(): byname[names.get(k, k)] += v
+byname = call_counts(f)
 def c(*keys): return sum(v for n, v in byname.items() if any(n == k or n.startswith(k + "'") for k in keys))
 out = subprocess.run(['callgrind_annotate', '--threshold=100', f], capture_output=True, text=True).stdout
 total = 0; g = collections.Counter()

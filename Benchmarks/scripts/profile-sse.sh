@@ -34,23 +34,18 @@ wait "$CLIENT" || true
 CLIENT=
 kill -INT "$PID"; wait "$PID" || true
 file=$(ls "$OUT".[0-9]* | head -1)
-python3 - "$file" "$CLIENTS" "$OUT.client.json" <<'PY'
-import collections, json, re, subprocess, sys
+python3 - "$file" "$CLIENTS" "$OUT.client.json" "$(dirname "$0")" <<'PY'
+import json, re, subprocess, sys
 f, clients, client = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-names = {}; calls = collections.Counter(); cfn = None
-for line in open(f):
-    if line.startswith(('fn=', 'cfn=')):
-        m = re.match(r'c?fn=\((\d+)\)(?: (.*))?', line.strip())
-        if m.group(2): names[m.group(1)] = m.group(2)
-        if line.startswith('cfn='): cfn = m.group(1)
-    elif line.startswith('calls='):
-        calls[cfn] += int(line.split('=')[1].split()[0])
+sys.path.insert(0, sys.argv[4])
+from callgrind_calls import call_counts
+byname = call_counts(f)
 out = subprocess.run(['callgrind_annotate', '--threshold=100', f], capture_output=True, text=True).stdout
 total = int(re.search(r'([\d,]+)\s+\(100.0%\)\s+PROGRAM TOTALS', out).group(1).replace(',', ''))
 # Deliveries: the calls of either connection's private bodyEvent(_:for:), which every chunk of a
 # streamed body reaches once (an event, or a heartbeat that went out). Counting broadcasts instead
 # undercounts: a server slowed by callgrind is still delivering earlier broadcasts in the window.
-deliveries = sum(n for k, n in calls.items() if re.search(r'C9bodyEvent', names.get(k, '')) and 'fU' not in names.get(k, ''))
+deliveries = sum(n for name, n in byname.items() if re.search(r'C9bodyEvent', name) and 'fU' not in name)
 result = json.loads(open(client).read().splitlines()[-1])
 print(f"held {result['held']} / {clients}, missed {result['missed']}, deliveries in window {deliveries}")
 if deliveries:
