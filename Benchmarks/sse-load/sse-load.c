@@ -63,7 +63,13 @@
  * usage: sse-load (--port N | --ports N,M,...) [--path /events] [--clients 50000] [--processes 4]
  *                 [--seconds 60] [--interval 1] [--server-pid PID] [--connect-burst 256]
  *                 [--switch-after T] [--h2 [--streams-per-connection 100] [--h2-window 1048576]]
- *                 [--tokens-file PATH]
+ *                 [--tokens-file PATH] [--admit-window N]
+ * --admit-window N (HTTP/1.1): at most N subscribers between their connect and their answer, per worker.
+ *   --connect-burst alone counts a connect done when the TCP handshake completes, which the kernel does
+ *   from the listen queue before the server accepts: a burst of thousands then overflows that queue
+ *   (somaxconn, 4,096 here) whenever the server falls behind, and the dropped handshakes return after
+ *   TCP's 1 s retransmission, so `subscribe_rate_per_s` shows whether the queue overflowed rather than
+ *   how fast the server admits. With a window below the queue, the rate is the server's admission rate.
  * Prints one JSON line. Loopback only (127.0.0.1); bounded by --seconds plus 60 s of connecting. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -91,7 +97,7 @@
 
 #define MAX_PORTS 16
 static int ports[MAX_PORTS], port_count = 0;
-static int clients = 50000, processes = 4, seconds = 60, burst = 256, server_pid = 0;
+static int clients = 50000, processes = 4, seconds = 60, burst = 256, server_pid = 0, admit_window = 0;
 static double interval_s = 1.0, switch_after = -1;
 static int batch_scheduling = 1;
 static const char *path = "/events";
@@ -294,7 +300,7 @@ static int worker_main(int worker, int first, int count, const char *samples_pat
         connections[i].last_id = -1; connections[i].id = -1; connections[i].tick = -1; connections[i].stamp_ns = -1;
         queue[queue_tail++] = i;
     }
-    int connecting = 0, switched = 0;
+    int connecting = 0, awaiting = 0, switched = 0;
     struct tally tally = { 0 };
     size_t turn_capacity = 1 << 16, turns = 0;
     uint64_t *turn_ns = malloc(turn_capacity * sizeof *turn_ns);
@@ -328,7 +334,8 @@ static int worker_main(int worker, int first, int count, const char *samples_pat
             connect_deadline = now_ns() + 30ull * 1000000000ull;
         }
         /* Keep at most `burst` connects in flight (bounded by the connect deadline). */
-        while (queue_head < queue_tail && connecting < burst && now_ns() < connect_deadline) {
+        while (queue_head < queue_tail && connecting < burst && now_ns() < connect_deadline
+               && (admit_window == 0 || connecting + awaiting < admit_window)) {
             int index = queue[queue_head++];
             struct connection *c = &connections[index];
             int fd = open_connection(first + index, worker, ports[c->port_index]);
@@ -358,11 +365,13 @@ static int worker_main(int worker, int first, int count, const char *samples_pat
                     close(c->fd); c->state = 3; tally.connect_failed++; continue;
                 }
                 c->state = 1;
+                awaiting++;
                 struct epoll_event e = { .events = EPOLLIN, .data.ptr = c };
                 epoll_ctl(epoll, EPOLL_CTL_MOD, c->fd, &e);
                 continue;
             }
             if (c->state != 1 && c->state != 2) continue;
+            int was_awaiting = c->state == 1;
             for (;;) {
                 ssize_t n = read(c->fd, buffer, sizeof buffer);
                 if (n < 0 && errno == EAGAIN) break;
@@ -373,6 +382,7 @@ static int worker_main(int worker, int first, int count, const char *samples_pat
                 }
                 if (c->state == 3 || n < (ssize_t)sizeof buffer) break;
             }
+            if (was_awaiting && c->state != 1) awaiting--;
         }
         if (ready > 0) record_turn(&turn_ns, &turns, &turn_capacity, turn_start);
         if (!tally.settled_ns && tally.held + tally.connect_failed >= count) tally.settled_ns = now_ns();
@@ -831,6 +841,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--interval")) interval_s = atof(v);
         else if (!strcmp(a, "--server-pid")) server_pid = atoi(v);
         else if (!strcmp(a, "--connect-burst")) burst = atoi(v);
+        else if (!strcmp(a, "--admit-window")) admit_window = atoi(v);
         else if (!strcmp(a, "--switch-after")) switch_after = atof(v);
         else if (!strcmp(a, "--streams-per-connection")) streams_per_connection = atoi(v);
         else if (!strcmp(a, "--h2-window")) h2_window = atoi(v);
@@ -848,11 +859,15 @@ int main(int argc, char **argv) {
     if (!ports_ok || clients <= 0 || processes <= 0 || seconds <= 0 || seconds > 3600 || strlen(path) > 200) {
         fprintf(stderr, "usage: sse-load --port N|--ports N,M,... [--clients N] [--processes N] [--seconds 1-3600] [--interval S] "
                         "[--server-pid PID] [--switch-after S] [--h2 [--streams-per-connection N] [--h2-window BYTES]] "
-                        "[--tokens-file PATH]\n");
+                        "[--tokens-file PATH] [--admit-window N]\n");
         return 64;
     }
     if (h2 && (streams_per_connection < 1 || streams_per_connection > 1000 || h2_window < 2 || switch_after >= 0)) {
         fprintf(stderr, "--h2 needs --streams-per-connection 1-1000 and --h2-window 2-2147483647, and does not take --switch-after\n");
+        return 64;
+    }
+    if (admit_window < 0 || (admit_window > 0 && h2)) {
+        fprintf(stderr, "--admit-window takes a count of at least 1 (0: off), and only without --h2\n");
         return 64;
     }
     if (tokens_file) tokens = load_tokens(tokens_file, clients);
