@@ -54,6 +54,12 @@ final class HTTP2RequestHeadTests: XCTestCase {
         XCTAssertNotNil(reason(base + [("content-length", "-1")]))
     }
 
+    func testContentLengthIsDigitsOnlyAsOverHTTP11() {
+        XCTAssertEqual(reason(base + [("content-length", "+5")]), "content-length +5 is not one non-negative number")
+        XCTAssertEqual(reason(base + [("content-length", "1234567890123456")]), "content-length 1234567890123456 is not one non-negative number")
+        XCTAssertNil(reason(base + [("content-length", "5")]))
+    }
+
     func testValueWithLineBreakOrEdgeWhitespaceIsMalformed() {
         XCTAssertEqual(reason(base + [("x-a", "1\r\nx-b: 2")]), "field x-a has NUL, CR or LF in its value")
         XCTAssertEqual(reason(base + [("x-a", " 1")]), "field x-a value starts with whitespace")

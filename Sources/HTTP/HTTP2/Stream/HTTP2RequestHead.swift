@@ -17,6 +17,7 @@ struct HTTP2RequestHead: Sendable {
         var regularSeen = false
         var fields = HTTPHeaders(reservingCapacity: block.count + 1)
         var contentLength: Int?
+        var cookieFields = 0
         for (name, value) in block {
             try Self.checkName(name)
             try Self.checkValue(value, of: name)
@@ -39,11 +40,12 @@ struct HTTP2RequestHead: Sendable {
             if Self.connectionSpecific.contains(name) { throw .init("connection-specific field \(name)") }
             if name == "te" && value != "trailers" { throw .init("te field other than \"trailers\"") }
             if name == "content-length" {
-                guard let length = Int(value), length >= 0, contentLength == nil || contentLength == length else {
+                guard let length = HTTPSyntax.contentLength(value), contentLength == nil || contentLength == length else {
                     throw .init("content-length \(value) is not one non-negative number")
                 }
                 contentLength = length
             }
+            if name == "cookie" { cookieFields += 1 }
             fields.add(name: name, value: value)
         }
         guard let method else { throw .init(":method missing") }
@@ -62,8 +64,8 @@ struct HTTP2RequestHead: Sendable {
         }
         // A client may split `cookie` into one field per crumb for better compression; an HTTP/1.1
         // reader expects one field, the crumbs joined by "; " (RFC 9113 §8.2.3).
-        let cookies = fields.values(for: "cookie")
-        if cookies.count > 1 {
+        if cookieFields > 1 {
+            let cookies = fields.values(for: "cookie")
             fields.remove(name: "cookie")
             fields.add(name: "cookie", value: cookies.joined(separator: "; "))
         }
