@@ -231,7 +231,9 @@ extension HTTP2Connection {
     }
 
     private func block(_ target: HTTP2Stream) {
-        if !blocked.contains(target.id) { blocked.append(target.id) }
+        guard !target.isBlocked else { return }
+        target.isBlocked = true
+        blocked.append(target.id)
     }
 
     /// Window opened or the socket drained: the waiting streams go on, oldest first.
@@ -241,6 +243,7 @@ extension HTTP2Connection {
         blocked = []
         for id in waiting {
             guard let target = streams[id] else { continue }
+            target.isBlocked = false
             flushStream(target)
         }
     }

@@ -13,7 +13,6 @@ final class HTTP2Stream: ResponseProgress, @unchecked Sendable {
     var unacknowledgedBytes = 0
 
     // Request side.
-    var requestFields: [(name: String, value: String)] = []
     var requestHead: HTTP2RequestHead?
     var body: [UInt8] = []
     var declaredContentLength: Int?
@@ -31,6 +30,8 @@ final class HTTP2Stream: ResponseProgress, @unchecked Sendable {
     /// The stream waits for a WINDOW_UPDATE (counted once per stall, for the metric).
     var stalled = false
     var stalledSince: UInt64 = 0
+    /// The stream's id is in its connection's `blocked` list (so it is listed once, without a search).
+    var isBlocked = false
 
     init(id: UInt32, receiveWindow: Int, sendWindow: Int) {
         self.id = id
