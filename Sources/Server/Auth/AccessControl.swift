@@ -106,7 +106,6 @@ final class AccessControl: Sendable {
     /// Seconds from now until the token in `claims` expires (its leeway included); nil without `exp`.
     func secondsUntilExpiry(of claims: JWTClaims) -> Double? {
         guard let verifier, let expiresAt = claims.expiresAt else { return nil }
-        let leeway = Double(verifier.leeway.components.seconds) + Double(verifier.leeway.components.attoseconds) / 1e18
-        return max(0, expiresAt + leeway - clock())
+        return max(0, expiresAt + verifier.leewaySeconds - clock())
     }
 }

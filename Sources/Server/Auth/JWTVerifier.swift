@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StreamServiceConcurrency
 
 /// Verifies a JWS compact token (RFC 7515/7519) against the one configured key: the header's
 /// `alg` must be the key's algorithm (so `none` and algorithm confusion are refused before the
@@ -14,7 +15,9 @@ struct JWTVerifier: Sendable {
     /// Tokens whose `iss` must be this value; nil checks no issuer.
     var issuer: String?
     /// Clock skew allowed between the token's issuer and this host, both ways around `exp` and `nbf`.
-    var leeway: Duration
+    let leeway: Duration
+    /// `leeway` in seconds, kept: every check of a cached token's claims reads it.
+    let leewaySeconds: Double
 
     /// 30 s: clocks kept by NTP differ by milliseconds; a minute-scale skew is a broken host, and a
     /// token's expiry should not stretch by more than a heartbeat period (15 s) or two.
@@ -29,6 +32,7 @@ struct JWTVerifier: Sendable {
         self.audience = audience
         self.issuer = issuer
         self.leeway = leeway
+        leewaySeconds = leeway.seconds
     }
 
     /// The token's claims, or why it is refused. `now` is seconds since the epoch.
@@ -78,7 +82,7 @@ struct JWTVerifier: Sendable {
 
     /// Why `claims` are not acceptable at `now`; nil when they are.
     func check(_ claims: JWTClaims, now: Double) -> AuthRefusal? {
-        let skew = Double(leeway.components.seconds) + Double(leeway.components.attoseconds) / 1e18
+        let skew = leewaySeconds
         if let expiresAt = claims.expiresAt, now >= expiresAt + skew { return .expired }
         if let notBefore = claims.notBefore, now + skew < notBefore { return .notYetValid }
         if let audience, !claims.audience.contains(audience) { return .audience(expected: audience) }

@@ -1,3 +1,5 @@
+import StreamServiceConcurrency
+
 /// A per-client rate: `count` units per `period`, with up to `burst` taken at once
 /// (`--client-upstream-rate 120/m`, `--client-request-rate 20/s`).
 public struct RatePolicy: Sendable, Equatable {
@@ -14,7 +16,7 @@ public struct RatePolicy: Sendable, Equatable {
         self.count = count
         self.period = period
         self.burst = burst ?? count
-        periodSeconds = Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18
+        periodSeconds = period.seconds
     }
 
     /// Parses `120/m`, `20/s`, `5000/h` (a positive count, then s, m or h).
