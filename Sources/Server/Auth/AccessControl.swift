@@ -51,18 +51,18 @@ final class AccessControl: Sendable {
 
     /// The caller, or the refusal to answer with when `area` needs a token it did not present validly.
     func caller(of request: Request, for area: ProtectedArea?) -> Result<Caller, AuthRefusal> {
-        let address = clientIdentity(of: request, trusting: proxies)
-        guard let verifier else { return .success(Caller(address: address, claims: nil)) }
+        let anonymous = Caller(request, trusting: proxies, claims: nil)
+        guard let verifier else { return .success(anonymous) }
         let needsToken = area.map { protected.contains($0) } ?? false
         guard let token = BearerToken.find(in: request, cookie: cookie) else {
-            return needsToken ? refuse(.missing) : .success(Caller(address: address, claims: nil))
+            return needsToken ? refuse(.missing) : .success(anonymous)
         }
         switch verify(token, with: verifier) {
         case .success(let claims):
-            return .success(Caller(address: address, claims: claims))
+            return .success(Caller(request, trusting: proxies, claims: claims))
         case .failure(let refusal):
             // Where no token is needed, a bad one counts for nothing: the request is anonymous.
-            return needsToken ? refuse(refusal) : .success(Caller(address: address, claims: nil))
+            return needsToken ? refuse(refusal) : .success(anonymous)
         }
     }
 

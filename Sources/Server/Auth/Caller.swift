@@ -1,8 +1,21 @@
+import HTTP
+
 /// Who sent a request, as the routes that care see it: the client's address (through trusted
 /// proxies) and, when it presented a valid token, its claims.
 struct Caller: Sendable {
-    let address: String
     let claims: JWTClaims?
+    // The address is worked out when asked: only a budget kept for a caller without a subject reads
+    // it, and it costs a walk of the forwarded fields and a string.
+    private let request: Request
+    private let proxies: TrustedProxies
+
+    init(_ request: Request, trusting proxies: TrustedProxies, claims: JWTClaims?) {
+        self.request = request
+        self.proxies = proxies
+        self.claims = claims
+    }
+
+    var address: String { clientIdentity(of: request, trusting: proxies) }
 
     /// What per-client budgets are kept under: the token's subject when there is one (the same
     /// user from several addresses shares one budget), else the client address.
