@@ -33,7 +33,7 @@ final class AccessControl: Sendable {
 
     init(
         verifier: JWTVerifier?, protected: Set<ProtectedArea>, cookie: String?, proxies: TrustedProxies,
-        factory: any MetricsFactory, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        factory: any MetricsFactory, clock: @escaping @Sendable () -> Double = CoarseClock.now
     ) {
         self.verifier = verifier
         self.protected = verifier == nil ? [] : protected

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StreamServiceConcurrency
 
 /// Per-client budgets in this process, by the generic cell rate algorithm (GCRA): each client
@@ -15,7 +8,7 @@ import StreamServiceConcurrency
 final class LocalRateLimiter<Table: DebtTable & Sendable>: Sendable {
     typealias Key = Table.Key
     let policy: RatePolicy
-    /// nil: `coarseNow`, called directly (a default closure went through two thunks per reading).
+    /// nil: `CoarseClock.now`, called directly (a default closure went through two thunks per reading).
     private let clock: (@Sendable () -> Double)?
     private let debts = Locked<Table>(Table())
     /// Clients remembered at most; beyond it the paid-off ones are forgotten first (a client
@@ -28,20 +21,7 @@ final class LocalRateLimiter<Table: DebtTable & Sendable>: Sendable {
     }
 
     private func currentTime() -> Double {
-        clock?() ?? Self.coarseNow()
-    }
-
-    /// Seconds since the epoch from the kernel's coarse clock (a tick, 1–4 ms, behind): every
-    /// request of a capped route reads the time, and `Date()` cost about 60 instructions of the
-    /// cap's few hundred (callgrind); a budget of units per second or slower does not see a tick.
-    @Sendable static func coarseNow() -> Double {
-        var now = timespec()
-        #if os(Linux)
-        clock_gettime(CLOCK_REALTIME_COARSE, &now)
-        #else
-        clock_gettime(CLOCK_REALTIME, &now)
-        #endif
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        clock?() ?? CoarseClock.now()
     }
 
     /// Whether `key` may start work now; charges nothing.

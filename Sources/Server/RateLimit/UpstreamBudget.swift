@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Domain
 import HTTP
 import Redis
@@ -58,7 +53,7 @@ final class UpstreamBudget: Sendable {
     }
 
     private func usableRedis() -> RedisConnection? {
-        guard let redis, redis.state == .connected, Date().timeIntervalSince1970 >= redisAwayUntil.withLock({ $0 }) else { return nil }
+        guard let redis, redis.state == .connected, CoarseClock.now() >= redisAwayUntil.withLock({ $0 }) else { return nil }
         return redis
     }
 
@@ -75,7 +70,7 @@ final class UpstreamBudget: Sendable {
                 scriptLoaded.withLock { $0 = false }
                 completion(nil)
             case .failure:
-                redisAwayUntil.withLock { $0 = Date().timeIntervalSince1970 + Self.redisPause }
+                redisAwayUntil.withLock { $0 = CoarseClock.now() + Self.redisPause }
                 completion(nil)
             }
         }
