@@ -1,5 +1,4 @@
 import HTTP
-import StreamServiceConcurrency
 import Streams
 
 /// Ends an event stream when the token that opened it expires: a last `event: expired`, then
@@ -16,12 +15,7 @@ enum TokenExpiry {
     static let expiredEvent = ServerSentEvent(event: "expired", data: "the access token has expired; reconnect with a new one").encoded
 
     static func ending(_ events: DataStream<[UInt8]>, after delay: Duration, on scheduler: any Scheduler) -> DataStream<[UInt8]> {
-        DataStream.deferred {
-            let fired = Locked(false)
-            let expiry = DataStream<Int>.timer(delay, scheduler: scheduler).call(data: { _ in fired.withLock { $0 = true } })
-            return DataStream.concat(
-                events.takeUntil(expiry),
-                DataStream.deferred { fired.withLock { $0 } ? DataStream.just(expiredEvent) : DataStream.empty() })
-        }
+        // One stage and one timer per subscriber: every subscriber of a protected feed has one.
+        events.take(for: delay, scheduler: scheduler, last: expiredEvent)
     }
 }

@@ -26,6 +26,10 @@ final class TimeOperatorFeedbackTests: XCTestCase {
         XCTAssertEqual(feedBack { $0.timeout(.seconds(60), scheduler: ImmediateScheduler()) }, rounds)
     }
 
+    func testTakeFor() {
+        XCTAssertEqual(feedBack { $0.take(for: .seconds(60), scheduler: ImmediateScheduler()) }, rounds)
+    }
+
     func testBufferOfOne() {
         XCTAssertEqual(feedBack { $0.buffer(count: 1).map { $0[0] } }, rounds)
     }

@@ -36,6 +36,16 @@ final class TimeOperatorThreadSafetyTests: XCTestCase {
         XCTAssertEqual(seen.count, feeders * valuesPerFeeder)
     }
 
+    func testTakeForStaysSerializedAndEndsWithItsLastValueOrTheSourcesEnd() {
+        let seen = run { $0.take(for: .microseconds(200), scheduler: QueueScheduler.global, last: -1) }
+        // The deadline won (its last value ends what was seen) or the source ended first (all of it).
+        if seen.last == -1 {
+            XCTAssertEqual(seen.filter { $0 == -1 }.count, 1)
+        } else {
+            XCTAssertEqual(seen.count, feeders * valuesPerFeeder)
+        }
+    }
+
     func testObserveOnStaysSerializedAndLosesNothing() {
         let seen = run { $0.observe(on: QueueScheduler.global) }
         XCTAssertEqual(seen.count, feeders * valuesPerFeeder)

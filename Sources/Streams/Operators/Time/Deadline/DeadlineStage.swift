@@ -1,32 +1,45 @@
-/// One `timeout` subscription: the deadline, the one pending timer, and the upstream's
-/// subscription, which the timeout disposes before it fails the downstream.
+/// What a `DeadlineStage` does when its deadline passes.
+enum DeadlineExpiry<Element: Sendable>: Sendable {
+    /// `timeout`: each value moves the deadline; passing it fails with what `failure` makes
+    /// (nil: `StreamTimeoutError`; a closure capturing the due time would be an allocation per
+    /// operator built).
+    case silence(failure: (@Sendable () -> Error)?)
+    /// `take(for:)`: the deadline is fixed at the subscription; passing it sends `last` (when
+    /// given) and ends.
+    case span(last: Element?)
+}
+
+/// One `timeout` or `take(for:)` subscription: the deadline, the one pending timer, and the
+/// upstream's subscription, which the stage disposes when the deadline passes, before it fails
+/// or ends the downstream.
 ///
-/// `timeout` hands its downstream on (`oneToOne`): its watcher feeds the downstream directly and
-/// this stage stands for the downstream when the upstream's subscription is disposed (`stop`),
-/// cancelling the timer. The state lives here under an inline lock, so a subscription costs this
-/// object and the watcher besides the timer, where a serialized sink, a disposable with its
-/// closure and a subscription of its own took 3 allocations more per subscription.
+/// Both operators hand their downstream on (`oneToOne`): the watcher feeds the downstream
+/// directly and this stage stands for the downstream when the upstream's subscription is
+/// disposed (`stop`), cancelling the timer. The state lives here under an inline lock, so a
+/// subscription costs this object and the watcher besides the timer, where a serialized sink, a
+/// disposable with its closure and a subscription of its own took 3 allocations more per
+/// subscription (and `takeUntil(timer)` + `concat` 10 stages for `take(for:last:)`).
 ///
 /// Events are delivered one at a time: one decided while another is on its way downstream (a
-/// timeout found meanwhile, or a watcher feeding the source back from inside `data`) waits in
+/// deadline found meanwhile, or a watcher feeding the source back from inside `data`) waits in
 /// the outbox, and the delivering call sends it on after, in a loop rather than by recursion.
 // @unchecked: `state` is only touched between `lock.lock()` and `lock.unlock()`.
-final class TimeoutStage<Element: Sendable>: StoppableWatcher, @unchecked Sendable {
+final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Sendable {
     private struct State {
-        /// When the source's silence becomes a timeout, on the scheduler's clock.
+        /// When the stage expires, on the scheduler's clock.
         var deadline: Duration
         /// The pending timer, dropped when it fires or the stage closes.
         var timer: Disposable?
         /// Counts arming attempts, so an arm that lost a race with the next one drops its timer.
         var armed: UInt64 = 0
-        /// Nothing more is accepted: the source finished, the timeout fired, or the subscription was disposed.
+        /// Nothing more is accepted: the source finished, the deadline passed, or the subscription was disposed.
         var closed = false
-        /// The timeout fired: the upstream's subscription is disposed without stopping the downstream.
-        var timedOut = false
+        /// The deadline passed: the upstream's subscription is disposed without stopping the downstream.
+        var expired = false
         /// An event is on its way downstream; those decided meanwhile wait in `outbox`.
         var delivering = false
         var outbox = Outbox<Element>()
-        /// The upstream's subscription, disposed when the timeout fires. It leads back to this
+        /// The upstream's subscription, disposed when the deadline passes. It leads back to this
         /// stage through the watchers, a cycle that closing the stage breaks.
         var upstream: Disposable?
     }
@@ -35,16 +48,17 @@ final class TimeoutStage<Element: Sendable>: StoppableWatcher, @unchecked Sendab
     @exclusivity(unchecked) private var state: State
     let scheduler: any Scheduler
     let dueTime: Duration
-    /// Makes the error; nil for `StreamTimeoutError` (a closure capturing `dueTime` would be an
-    /// allocation per operator built).
-    let failure: (@Sendable () -> Error)?
+    let expiry: DeadlineExpiry<Element>
+    /// Whether a value moves the deadline (`timeout`), read on every value.
+    let movesDeadline: Bool
     let downstream: Watcher<Element>
 
-    init(dueTime: Duration, scheduler: any Scheduler, failure: (@Sendable () -> Error)?, downstream: Watcher<Element>) {
+    init(dueTime: Duration, scheduler: any Scheduler, expiry: DeadlineExpiry<Element>, downstream: Watcher<Element>) {
         self.state = State(deadline: scheduler.now + dueTime)
         self.scheduler = scheduler
         self.dueTime = dueTime
-        self.failure = failure
+        self.expiry = expiry
+        if case .silence = expiry { movesDeadline = true } else { movesDeadline = false }
         self.downstream = downstream
     }
 
@@ -52,7 +66,7 @@ final class TimeoutStage<Element: Sendable>: StoppableWatcher, @unchecked Sendab
     func attach(_ upstream: Disposable) {
         lock.lock()
         guard !state.closed else {
-            let dispose = state.timedOut
+            let dispose = state.expired
             lock.unlock()
             if dispose { upstream.dispose() }
             return
@@ -61,12 +75,12 @@ final class TimeoutStage<Element: Sendable>: StoppableWatcher, @unchecked Sendab
         lock.unlock()
     }
 
-    /// A value moves the deadline and passes on.
+    /// A value passes on (and moves a `timeout`'s deadline).
     func receive(_ value: Element) throws {
-        let deadline = scheduler.now + dueTime
+        let deadline = movesDeadline ? scheduler.now + dueTime : nil
         lock.lock()
         guard !state.closed else { return lock.unlock() }
-        state.deadline = deadline
+        if let deadline { state.deadline = deadline }
         if state.delivering {
             state.outbox.data(value)
             return lock.unlock()
@@ -84,10 +98,10 @@ final class TimeoutStage<Element: Sendable>: StoppableWatcher, @unchecked Sendab
     }
 
     /// The upstream's subscription was disposed: the timer is cancelled and the downstream stops,
-    /// unless this is the timeout disposing it, whose error is on its way downstream.
+    /// unless this is the stage disposing it at the deadline, whose ending is on its way downstream.
     func stop() {
         lock.lock()
-        if state.timedOut { return lock.unlock() }
+        if state.expired { return lock.unlock() }
         let (timer, upstream) = state.closed ? (nil, nil) : close()
         state.outbox = Outbox()
         lock.unlock()
@@ -113,7 +127,7 @@ final class TimeoutStage<Element: Sendable>: StoppableWatcher, @unchecked Sendab
         lock.unlock()
     }
 
-    /// The timer fired: a timeout if the deadline has passed, else a wait for the rest.
+    /// The timer fired: the expiry if the deadline has passed, else a wait for the rest.
     private func expire() {
         lock.lock()
         guard !state.closed else { return lock.unlock() }
@@ -124,22 +138,32 @@ final class TimeoutStage<Element: Sendable>: StoppableWatcher, @unchecked Sendab
             lock.unlock()
             return arm(after: rest)
         }
-        state.timedOut = true
-        send(.error(failure?() ?? StreamTimeoutError(timeout: dueTime)))
+        state.expired = true
+        switch expiry {
+        case .silence(let failure): send(.error(failure?() ?? StreamTimeoutError(timeout: dueTime)))
+        case .span(let last): send(.end, after: last)
+        }
     }
 
     /// Called holding the lock, which it gives up: closes the stage, cancels the timer, disposes
-    /// the upstream on a timeout (releases it otherwise), then delivers `terminal`, or queues it
-    /// behind the event on its way downstream.
-    private func send(_ terminal: Event<Element>) {
+    /// the upstream at the deadline (releases it otherwise), then delivers `last` (if any) and
+    /// `terminal`, or queues them behind the event on its way downstream.
+    private func send(_ terminal: Event<Element>, after last: Element? = nil) {
         let (timer, upstream) = close()
         let deliverNow = !state.delivering
-        if deliverNow { state.delivering = true } else { state.outbox.event(terminal) }
-        let timedOut = state.timedOut
+        if deliverNow {
+            state.delivering = true
+        } else {
+            if let last { state.outbox.data(last) }
+            state.outbox.event(terminal)
+        }
+        let expired = state.expired
         lock.unlock()
         timer?.dispose()
-        if timedOut { upstream?.dispose() } else { withExtendedLifetime(upstream) {} }
+        if expired { upstream?.dispose() } else { withExtendedLifetime(upstream) {} }
         guard deliverNow else { return }
+        // Closed: no value can be queued behind `last` while it is delivered.
+        if let last { downstream.data(last) }
         switch terminal {
         case .data: break
         case .error(let error): downstream.error(error)

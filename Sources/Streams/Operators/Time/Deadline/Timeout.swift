@@ -14,25 +14,8 @@ extension StreamType {
         timeout(dueTime, scheduler: scheduler, failure: nil)
     }
 
-    /// `timeout` failing with what `failure` makes (nil: `StreamTimeoutError`). It hands its
-    /// downstream on (`oneToOne`, see `TimeoutStage`).
+    /// `timeout` failing with what `failure` makes (nil: `StreamTimeoutError`).
     func timeout(_ dueTime: Duration, scheduler: any Scheduler, failure: (@Sendable () -> Error)?) -> DataStream<Element> {
-        oneToOne { downstream in
-            let stage = TimeoutStage(dueTime: dueTime, scheduler: scheduler, failure: failure, downstream: downstream)
-            stage.arm(after: dueTime)
-            let upstream = self.watch(using: Watcher(
-                handingOnTo: stage,
-                onData: { [stage] value in try stage.receive(value) },
-                onTerminal: { [stage] event in stage.finish(event) }
-            ))
-            stage.attach(upstream)
-            // Over a stream that does not stop its watchers, disposing the operator's own subscription
-            // (see `oneToOne`) must reach the stage to cancel the timer.
-            guard !self.stopsItsWatchers else { return upstream }
-            return Disposable {
-                upstream.dispose()
-                stage.stop()
-            }
-        }
+        deadline(dueTime, scheduler: scheduler, expiry: .silence(failure: failure))
     }
 }
