@@ -5,7 +5,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTP
-import StreamServiceConcurrency
 import Streams
 
 /// Decides who a request comes from and whether it may have what it asks for: the client
@@ -23,12 +22,7 @@ final class AccessControl: Sendable {
     let proxies: TrustedProxies
     private let refusals: [String: Counter]
     private let clock: @Sendable () -> Double
-    /// Tokens whose signature verified, with their claims: a client sends the same token request
-    /// after request, and decoding its JSON twice and checking its signature cost about 100,000
-    /// instructions each time (callgrind, `/users` with a token); the times, audience and issuer
-    /// are checked again on every use. Emptied when full (a flood of distinct valid tokens can
-    /// only come from the key's holder).
-    private let verified = Locked<[String: JWTClaims]>([:])
+    private let verified = VerifiedTokens(capacity: AccessControl.verifiedCapacity)
     static let verifiedCapacity = 10_000
 
     init(
@@ -69,16 +63,11 @@ final class AccessControl: Sendable {
     /// `verifier.verify`, remembering the claims of tokens that verified.
     private func verify(_ token: Substring, with verifier: JWTVerifier) -> Result<JWTClaims, AuthRefusal> {
         let now = clock(), key = String(token)
-        if let claims = verified.withLock({ $0[key] }) {
+        if let claims = verified.claims(of: key) {
             return verifier.check(claims, now: now).map { .failure($0) } ?? .success(claims)
         }
         let result = verifier.verify(token, now: now)
-        if case .success(let claims) = result {
-            verified.withLock { verified in
-                if verified.count >= Self.verifiedCapacity { verified.removeAll(keepingCapacity: true) }
-                verified[key] = claims
-            }
-        }
+        if case .success(let claims) = result { verified.remember(claims, of: key) }
         return result
     }
 

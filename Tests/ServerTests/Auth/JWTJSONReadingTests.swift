@@ -21,6 +21,10 @@ final class JWTJSONReadingTests: XCTestCase {
         #"{"streamservice":{}}"#,
         #"{}"#,
         " {\n\t\"sub\" : \"spaced\" ,\r\n \"exp\" : 12 } \n",
+        // Integers past 2^53, past Int, and negative zero: the integer path rounds as strtod does.
+        #"{"exp":9007199254740993,"nbf":-0}"#,
+        #"{"exp":9223372036854775807,"nbf":-12}"#,
+        #"{"exp":99999999999999999999,"nbf":0}"#,
     ]
 
     /// Payloads it must leave to the decoder (which then refuses or reads them its own way).

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import Server
 
@@ -10,6 +11,38 @@ final class JWTVerifierTests: XCTestCase {
         XCTAssertNil(Base64URL.decode("eyJhIjoxfQ=="))
         XCTAssertNil(Base64URL.decode("a+b/"))
         XCTAssertNil(Base64URL.decode("a"), "one character is never a whole byte")
+    }
+
+    func testBase64URLDecodesWhatFoundationEncodesAtEveryLength() {
+        var random = SystemRandomNumberGenerator()
+        for length in 0..<70 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let text = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            XCTAssertEqual(Base64URL.decode(Substring(text)), bytes, text)
+        }
+    }
+
+    /// The table decoder and its plain twin over seeded text, mostly the alphabet, sometimes a
+    /// byte outside it or a non-canonical last character: the same bytes or the same refusal.
+    func testBase64URLTableDecoderAgreesWithTheCharacterByCharacterTwin() {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        let strangers: [UInt8] = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "."), 0x20, 0x80, 0xFF, 0]
+        var state: UInt64 = 0x5EED
+        func next(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        var refused = 0
+        for _ in 0..<5_000 {
+            let text = (0..<next(40)).map { _ in next(60) == 0 ? strangers[next(strangers.count)] : alphabet[next(alphabet.count)] }
+            let fast = text.withUnsafeBufferPointer { Base64URL.decode($0) }
+            XCTAssertEqual(fast, text.withUnsafeBufferPointer { Base64URL.decodeBySextets($0) }, String(decoding: text, as: UTF8.self))
+            if fast == nil { refused += 1 }
+        }
+        XCTAssertGreaterThan(refused, 500, "the seeded texts include refusals of each kind")
     }
 
     func testExpiryAndNotBeforeAllowTheLeewayAndNoMore() {

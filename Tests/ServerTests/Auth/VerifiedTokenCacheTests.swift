@@ -30,4 +30,25 @@ final class VerifiedTokenCacheTests: XCTestCase {
         let forged = "\(parts[0]).\(parts[1]).\(parts[2].first == "A" ? "B" : "A")\(parts[2].dropFirst())"
         XCTAssertEqual(outcome(forged), "signature", "a forgery is never taken for a remembered token")
     }
+
+    func testTokensThatShareTheirHashedLastBytesAreStillTokensOfTheirOwn() {
+        let tokens = VerifiedTokens(capacity: 10)
+        let tail = String(repeating: "T", count: VerifiedTokens.Key.hashedBytes)
+        tokens.remember(JWTClaims(subject: "a"), of: "header.a-payload.\(tail)")
+        tokens.remember(JWTClaims(subject: "b"), of: "header.b-payload.\(tail)")
+        XCTAssertEqual(tokens.claims(of: "header.a-payload.\(tail)")?.subject, "a")
+        XCTAssertEqual(tokens.claims(of: "header.b-payload.\(tail)")?.subject, "b")
+        XCTAssertNil(tokens.claims(of: "header.c-payload.\(tail)"))
+        XCTAssertNil(tokens.claims(of: tail), "shorter than the hashed bytes plus a prefix")
+    }
+
+    func testATableAtCapacityIsEmptiedBeforeTheNextToken() {
+        let tokens = VerifiedTokens(capacity: 2)
+        tokens.remember(JWTClaims(subject: "1"), of: "t1")
+        tokens.remember(JWTClaims(subject: "2"), of: "t2")
+        tokens.remember(JWTClaims(subject: "3"), of: "t3")
+        XCTAssertNil(tokens.claims(of: "t1"))
+        XCTAssertNil(tokens.claims(of: "t2"))
+        XCTAssertEqual(tokens.claims(of: "t3")?.subject, "3")
+    }
 }

@@ -1,0 +1,35 @@
+import XCTest
+@testable import Server
+
+/// Reading `Authorization: Bearer`: the byte reader and its `Character` twin.
+final class BearerTokenTests: XCTestCase {
+    func testTheSchemeIsCaseInsensitiveAndSpacesAroundTheTokenAreDropped() {
+        XCTAssertEqual(BearerToken.fromAuthorization("Bearer abc.def"), "abc.def")
+        XCTAssertEqual(BearerToken.fromAuthorization(" bEaReR   abc.def\t"), "abc.def")
+        XCTAssertNil(BearerToken.fromAuthorization("Basic abc"))
+        XCTAssertNil(BearerToken.fromAuthorization("Bearer    "))
+        XCTAssertNil(BearerToken.fromAuthorization("Bearer\tabc"), "the scheme is followed by a space")
+    }
+
+    /// Seeded values built of schemes, blanks, Unicode whitespace, combining marks and token
+    /// text: the byte reader answers what the `Character` reader does.
+    func testTheByteReaderAgreesWithTheCharacterTwin() {
+        let pieces = ["Bearer", "bearer", "BEARER", "BeArEr", "Basic", "bearerx", " ", "  ", "\t", "\u{A0}", "\u{301}",
+                      "\u{3000}", "abc.def", "x", "é", "=", "\r\n", "ǅ"]
+        var state: UInt64 = 0xBEA_4E4
+        func next(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        var found = 0
+        for _ in 0..<20_000 {
+            let value = (0..<next(7)).map { _ in pieces[next(pieces.count)] }.joined()
+            let fast = BearerToken.fromAuthorization(value)
+            XCTAssertEqual(fast, BearerToken.fromAuthorizationByCharacters(value), value.debugDescription)
+            if fast != nil { found += 1 }
+        }
+        XCTAssertGreaterThan(found, 100, "the seeded values include tokens")
+    }
+}
