@@ -43,10 +43,8 @@ package struct JSONReader {
         return index == bytes.count
     }
 
-    /// `null` → `.some(nil)`, a value → `.some(value)`, anything else → nil. Always inlined: left
-    /// generic, each call looked up `Optional`'s type metadata at run time (about 450 instructions,
-    /// callgrind, a token's claims).
-    @inlinable @inline(__always)
+    /// `null` → `.some(nil)`, a value → `.some(value)`, anything else → nil.
+    @inlinable
     package mutating func optional<Value>(_ read: (inout JSONReader) -> Value?) -> Value?? {
         if literal("null") { return .some(nil) }
         guard let value = read(&self) else { return nil }

@@ -11,66 +11,69 @@ extension JWTClaims {
     /// them equal), whose answer or error stands.
     static func read(_ json: UnsafeBufferPointer<UInt8>) -> JWTClaims? {
         var reader = JSONReader(bytes: json)
-        var subject: String??, issuer: String??, audience: [String]??, expiresAt: Double??, notBefore: Double??
-        var service: (subscribe: [String]?, metrics: Bool?)??
+        var claims = JWTClaims(), seen = JWTName.Seen()
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
                 guard let key = reader.key(), reader.take(UInt8(ascii: ":")) else { return nil }
-                switch JWTName(key) {
-                case .sub?:
-                    guard subject == nil, let value = reader.optional({ $0.string() }) else { return nil }
-                    subject = value
-                case .iss?:
-                    guard issuer == nil, let value = reader.optional({ $0.string() }) else { return nil }
-                    issuer = value
-                case .aud?:
-                    guard audience == nil, let value = reader.optional({ $0.string().map { [$0] } ?? $0.strings() }) else { return nil }
-                    audience = value
-                case .exp?:
-                    guard expiresAt == nil, let value = reader.optional({ $0.double() }) else { return nil }
-                    expiresAt = value
-                case .nbf?:
-                    guard notBefore == nil, let value = reader.optional({ $0.double() }) else { return nil }
-                    notBefore = value
-                case .streamservice?:
-                    guard service == nil, let value = reader.optional({ $0.serviceClaim() }) else { return nil }
-                    service = value
-                default:
+                guard let name = JWTName(key), name.object == .claims else {
                     guard reader.skipValue(depth: 0) else { return nil }
+                    continue
+                }
+                // `null` is a member without a value (as `decodeIfPresent` reads it).
+                guard seen.insert(name) else { return nil }
+                if reader.literal("null") { continue }
+                switch name {
+                case .sub:
+                    guard let value = reader.string() else { return nil }
+                    claims.subject = value
+                case .iss:
+                    guard let value = reader.string() else { return nil }
+                    claims.issuer = value
+                case .aud:
+                    guard let value = reader.string().map({ [$0] }) ?? reader.strings() else { return nil }
+                    claims.audience = value
+                case .exp:
+                    guard let value = reader.double() else { return nil }
+                    claims.expiresAt = value
+                case .nbf:
+                    guard let value = reader.double() else { return nil }
+                    claims.notBefore = value
+                default:
+                    guard reader.serviceClaim(into: &claims) else { return nil }
                 }
             } while reader.take(UInt8(ascii: ","))
             guard reader.take(UInt8(ascii: "}")) else { return nil }
         }
         guard reader.atEnd() else { return nil }
-        let claim = service ?? nil
-        return JWTClaims(
-            subject: subject ?? nil, issuer: issuer ?? nil, audience: (audience ?? nil) ?? [], expiresAt: expiresAt ?? nil,
-            notBefore: notBefore ?? nil, subscribe: claim?.subscribe, metrics: claim?.metrics ?? false)
+        return claims
     }
 }
 
 private extension JSONReader {
     /// `"streamservice": {"subscribe": [...], "metrics": true}`, either member possibly absent or `null`.
-    mutating func serviceClaim() -> (subscribe: [String]?, metrics: Bool?)? {
-        var subscribe: [String]??, metrics: Bool??
-        guard take(UInt8(ascii: "{")) else { return nil }
+    mutating func serviceClaim(into claims: inout JWTClaims) -> Bool {
+        var seen = JWTName.Seen()
+        guard take(UInt8(ascii: "{")) else { return false }
         if !take(UInt8(ascii: "}")) {
             repeat {
-                guard let key = key(), take(UInt8(ascii: ":")) else { return nil }
-                switch JWTName(key) {
-                case .subscribe?:
-                    guard subscribe == nil, let value = optional({ $0.strings() }) else { return nil }
-                    subscribe = value
-                case .metrics?:
-                    guard metrics == nil, let value = optional({ $0.boolean() }) else { return nil }
-                    metrics = value
-                default:
-                    guard skipValue(depth: 0) else { return nil }
+                guard let key = key(), take(UInt8(ascii: ":")) else { return false }
+                guard let name = JWTName(key), name.object == .serviceClaim else {
+                    guard skipValue(depth: 0) else { return false }
+                    continue
+                }
+                guard seen.insert(name) else { return false }
+                if literal("null") { continue }
+                if name == .subscribe {
+                    guard let value = strings() else { return false }
+                    claims.subscribe = value
+                } else {
+                    guard let value = boolean() else { return false }
+                    claims.metrics = value
                 }
             } while take(UInt8(ascii: ","))
-            guard take(UInt8(ascii: "}")) else { return nil }
+            guard take(UInt8(ascii: "}")) else { return false }
         }
-        return (subscribe ?? nil, metrics ?? nil)
+        return true
     }
 }

@@ -17,25 +17,29 @@ struct JWTHeader: Sendable, Equatable, Decodable {
     /// the plain twin (`JWTJSONReadingTests` holds them equal), whose answer stands.
     static func read(_ json: UnsafeBufferPointer<UInt8>) -> JWTHeader? {
         var reader = JSONReader(bytes: json)
-        var alg: String??, crit: [String]??
+        var header = JWTHeader(), seen = JWTName.Seen()
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
                 guard let key = reader.key(), reader.take(UInt8(ascii: ":")) else { return nil }
-                switch JWTName(key) {
-                case .alg?:
-                    guard alg == nil, let value = reader.optional({ $0.string() }) else { return nil }
-                    alg = value
-                case .crit?:
-                    guard crit == nil, let value = reader.optional({ $0.strings() }) else { return nil }
-                    crit = value
-                default:
+                guard let name = JWTName(key), name.object == .header else {
                     guard reader.skipValue(depth: 0) else { return nil }
+                    continue
+                }
+                // `null` is a member without a value (as `decodeIfPresent` reads it).
+                guard seen.insert(name) else { return nil }
+                if reader.literal("null") { continue }
+                if name == .alg {
+                    guard let value = reader.string() else { return nil }
+                    header.alg = value
+                } else {
+                    guard let value = reader.strings() else { return nil }
+                    header.crit = value
                 }
             } while reader.take(UInt8(ascii: ","))
             guard reader.take(UInt8(ascii: "}")) else { return nil }
         }
         guard reader.atEnd() else { return nil }
-        return JWTHeader(alg: alg ?? nil, crit: crit ?? nil)
+        return header
     }
 }

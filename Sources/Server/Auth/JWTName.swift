@@ -7,8 +7,31 @@ import Darwin
 #endif
 
 /// The JSON member names a token's header and claims are read by.
-enum JWTName {
+enum JWTName: UInt8 {
     case alg, crit, sub, iss, aud, exp, nbf, streamservice, subscribe, metrics
+
+    /// The object a name is a member of: the header, the claims, or the `streamservice` claim.
+    enum Object { case header, claims, serviceClaim }
+
+    var object: Object {
+        switch self {
+        case .alg, .crit: .header
+        case .subscribe, .metrics: .serviceClaim
+        case .sub, .iss, .aud, .exp, .nbf, .streamservice: .claims
+        }
+    }
+
+    /// The names a reader has met, one bit each: a repeated member is left to `JSONDecoder`.
+    struct Seen {
+        private var bits: UInt16 = 0
+
+        /// Records `name`; false when it was met before.
+        mutating func insert(_ name: JWTName) -> Bool {
+            let bit: UInt16 = 1 << name.rawValue
+            defer { bits |= bit }
+            return bits & bit == 0
+        }
+    }
 
     /// The name a key's raw bytes (unescaped) spell, or nil for any other member: the length
     /// picks the names to compare, as `GitHubUserReader` matches its fields.
