@@ -62,12 +62,12 @@ final class AccessControl: Sendable {
 
     /// `verifier.verify`, remembering the claims of tokens that verified.
     private func verify(_ token: Substring, with verifier: JWTVerifier) -> Result<JWTClaims, AuthRefusal> {
-        let now = clock(), key = String(token)
-        if let claims = verified.claims(of: key) {
+        let now = clock()
+        if let claims = verified.claims(of: token) {
             return verifier.check(claims, now: now).map { .failure($0) } ?? .success(claims)
         }
         let result = verifier.verify(token, now: now)
-        if case .success(let claims) = result { verified.remember(claims, of: key) }
+        if case .success(let claims) = result { verified.remember(claims, of: token) }
         return result
     }
 

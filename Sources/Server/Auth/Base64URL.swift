@@ -7,53 +7,60 @@ enum Base64URL {
         return text.withUTF8 { decode($0) }
     }
 
-    /// The bytes of base64url `text` given as bytes, four characters to three bytes through a
-    /// table: a token's three parts are decoded on every new token, and the character-by-character
-    /// loop (`decodeBySextets`, the plain twin `JWTVerifierTests` holds equal) cost 33 instructions a
-    /// character (callgrind), about 6,000 a token.
+    /// The bytes of base64url `text` given as bytes, in an array of their exact size.
     static func decode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        // One character left over (6 bits) cannot end a quantum.
-        let remainder = text.count % 4
-        guard remainder != 1 else { return nil }
-        let whole = text.count - remainder
+        guard let count = decodedCount(text.count) else { return nil }
         var valid = true
-        let bytes = sextetTable.withUnsafeBufferPointer { table in
-            [UInt8](unsafeUninitializedCapacity: whole / 4 * 3 + max(0, remainder - 1)) { out, written in
-                var read = 0
-                while read < whole {
-                    let a = table[Int(text[read])], b = table[Int(text[read + 1])]
-                    let c = table[Int(text[read + 2])], d = table[Int(text[read + 3])]
-                    // A byte outside the alphabet is 0xFF in the table: its top bits mark it.
-                    guard (a | b | c | d) & 0xC0 == 0 else {
-                        valid = false
-                        return
-                    }
-                    let quantum = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    out[written] = UInt8(truncatingIfNeeded: quantum >> 16)
-                    out[written + 1] = UInt8(truncatingIfNeeded: quantum >> 8)
-                    out[written + 2] = UInt8(truncatingIfNeeded: quantum)
-                    written += 3
-                    read += 4
-                }
-                guard remainder > 0 else { return }
-                let a = table[Int(text[read])], b = table[Int(text[read + 1])]
-                let c = remainder == 3 ? table[Int(text[read + 2])] : 0
-                // Leftover bits must be zero (the canonical form): 4 of the last sextet of two, 2 of three.
-                let leftover = remainder == 3 ? c & 0x03 : b & 0x0F
-                guard (a | b | c) & 0xC0 == 0, leftover == 0 else {
-                    valid = false
-                    return
-                }
-                let quantum = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
-                out[written] = UInt8(truncatingIfNeeded: quantum >> 16)
-                written += 1
-                if remainder == 3 {
-                    out[written] = UInt8(truncatingIfNeeded: quantum >> 8)
-                    written += 1
-                }
-            }
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { out, written in
+            guard let decoded = decode(text, into: out) else { return valid = false }
+            written = decoded
         }
         return valid ? bytes : nil
+    }
+
+    /// How many bytes `characters` characters of unpadded base64url decode to; nil for a count
+    /// no text decodes from (one character left over, 6 bits, cannot end a quantum).
+    static func decodedCount(_ characters: Int) -> Int? {
+        characters % 4 == 1 ? nil : characters / 4 * 3 + max(0, characters % 4 - 1)
+    }
+
+    /// Decodes `text` into the start of `out` (at least `decodedCount(text.count)` bytes), four
+    /// characters to three bytes through a table; how many bytes it wrote, nil when `text` is not
+    /// unpadded base64url. A token's three parts are decoded on every new token, and the
+    /// character-by-character loop (`decodeBySextets`, the plain twin `JWTVerifierTests` holds
+    /// equal) cost 33 instructions a character (callgrind), about 6,000 a token.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard let count = decodedCount(text.count), out.count >= count else { return nil }
+        let remainder = text.count % 4, whole = text.count - remainder
+        return sextetTable.withUnsafeBufferPointer { table -> Int? in
+            var read = 0, written = 0
+            while read < whole {
+                let a = table[Int(text[read])], b = table[Int(text[read + 1])]
+                let c = table[Int(text[read + 2])], d = table[Int(text[read + 3])]
+                // A byte outside the alphabet is 0xFF in the table: its top bits mark it.
+                guard (a | b | c | d) & 0xC0 == 0 else { return nil }
+                let quantum = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                out[written] = UInt8(truncatingIfNeeded: quantum >> 16)
+                out[written + 1] = UInt8(truncatingIfNeeded: quantum >> 8)
+                out[written + 2] = UInt8(truncatingIfNeeded: quantum)
+                written += 3
+                read += 4
+            }
+            guard remainder > 0 else { return written }
+            let a = table[Int(text[read])], b = table[Int(text[read + 1])]
+            let c = remainder == 3 ? table[Int(text[read + 2])] : 0
+            // Leftover bits must be zero (the canonical form): 4 of the last sextet of two, 2 of three.
+            let leftover = remainder == 3 ? c & 0x03 : b & 0x0F
+            guard (a | b | c) & 0xC0 == 0, leftover == 0 else { return nil }
+            let quantum = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+            out[written] = UInt8(truncatingIfNeeded: quantum >> 16)
+            written += 1
+            if remainder == 3 {
+                out[written] = UInt8(truncatingIfNeeded: quantum >> 8)
+                written += 1
+            }
+            return written
+        }
     }
 
     /// Each byte's sextet, 0xFF for a byte outside the base64url alphabet.

@@ -67,32 +67,32 @@ final class JWTKey: @unchecked Sendable {
     }
 
     /// Whether `signature` signs `input` under this key, with `algorithm`.
-    func verifies(_ signature: [UInt8], of message: UnsafeBufferPointer<UInt8>) -> Bool {
+    func verifies(_ signature: UnsafeBufferPointer<UInt8>, of message: UnsafeBufferPointer<UInt8>) -> Bool {
         switch algorithm {
         case .hs256: hmacMatches(signature, message)
         case .rs256: digestVerifies(signature, message)
         case .es256:
             // JWS carries an ECDSA signature as the raw 32-byte r and s (RFC 7518 §3.4); OpenSSL wants DER.
-            Self.derECDSASignature(rawRS: signature).map { digestVerifies($0, message) } ?? false
+            Self.derECDSASignature(rawRS: Array(signature)).map { der in der.withUnsafeBufferPointer { digestVerifies($0, message) } } ?? false
         }
     }
 
-    private func hmacMatches(_ signature: [UInt8], _ message: UnsafeBufferPointer<UInt8>) -> Bool {
+    private func hmacMatches(_ signature: UnsafeBufferPointer<UInt8>, _ message: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let hmac, signature.count == KeyedHMAC.outputBytes else { return false }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: KeyedHMAC.outputBytes) { mac in
             // Constant time, so the comparison leaks nothing about how much of a forgery matched.
-            hmac.mac(message, into: mac) && CRYPTO_memcmp(mac.baseAddress, signature, KeyedHMAC.outputBytes) == 0
+            hmac.mac(message, into: mac) && CRYPTO_memcmp(mac.baseAddress, signature.baseAddress, KeyedHMAC.outputBytes) == 0
         }
     }
 
-    private func digestVerifies(_ signature: [UInt8], _ message: UnsafeBufferPointer<UInt8>) -> Bool {
+    private func digestVerifies(_ signature: UnsafeBufferPointer<UInt8>, _ message: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let publicKey, let context = EVP_MD_CTX_new() else { return false }
         defer {
             EVP_MD_CTX_free(context)
             ERR_clear_error()
         }
         guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, publicKey) == 1 else { return false }
-        return EVP_DigestVerify(context, signature, signature.count, message.baseAddress, message.count) == 1
+        return EVP_DigestVerify(context, signature.baseAddress, signature.count, message.baseAddress, message.count) == 1
     }
 
     /// The DER `ECDSA-Sig-Value` of a raw P-256 `r || s`; nil unless it is 64 bytes.

@@ -14,11 +14,14 @@ final class VerifiedTokens: Sendable {
         table = Locked([:])
     }
 
-    func claims(of token: String) -> JWTClaims? {
+    func claims(of token: Substring) -> JWTClaims? {
         table.withLock { $0[Key(token)] }
     }
 
-    func remember(_ claims: JWTClaims, of token: String) {
+    func remember(_ claims: JWTClaims, of token: Substring) {
+        // Kept as the slice of the field it came in, not copied (200 bytes a token), unless that
+        // field holds much more than the token (a `Cookie` field of many cookies).
+        let token = token.base.utf8.count <= token.utf8.count + Self.keptSlack ? token : Substring(String(token))
         table.withLock { table in
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
             // Reserved at the first token, not before (a service without tokens keeps nothing): growing
@@ -28,15 +31,18 @@ final class VerifiedTokens: Sendable {
         }
     }
 
+    /// Bytes of the field besides the token that a remembered token may keep alive (`Bearer `).
+    static let keptSlack = 64
+
     /// A token as the table's key: equal by all its bytes, hashed by its last `hashedBytes`.
     /// Only verified tokens are stored, and their last bytes are signature bytes the client cannot
     /// choose without the key, so they spread as well as the whole token would; hashing all of a
-    /// 200-byte `String` cost about 2,000 instructions per look-up (callgrind).
+    /// 200-byte token cost about 2,000 instructions per look-up (callgrind).
     struct Key: Hashable {
         static let hashedBytes = 16
-        let token: String
+        let token: Substring
 
-        init(_ token: String) { self.token = token }
+        init(_ token: Substring) { self.token = token }
 
         func hash(into hasher: inout Hasher) {
             var token = token
