@@ -1,4 +1,5 @@
 import Foundation
+import StreamsTesting
 import XCTest
 @testable import Server
 
@@ -28,16 +29,12 @@ final class JWTVerifierTests: XCTestCase {
     func testBase64URLTableDecoderAgreesWithTheCharacterByCharacterTwin() {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         let strangers: [UInt8] = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "."), 0x20, 0x80, 0xFF, 0]
-        var state: UInt64 = 0x5EED
-        func next(_ bound: Int) -> Int {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return Int(state % UInt64(bound))
-        }
+        var random = SeededRandom(seed: 0x5EED)
         var refused = 0
         for _ in 0..<5_000 {
-            let text = (0..<next(40)).map { _ in next(60) == 0 ? strangers[next(strangers.count)] : alphabet[next(alphabet.count)] }
+            let text = (0..<Int.random(in: 0..<40, using: &random)).map { _ in
+                Int.random(in: 0..<60, using: &random) == 0 ? strangers.randomElement(using: &random)! : alphabet.randomElement(using: &random)!
+            }
             let fast = text.withUnsafeBufferPointer { Base64URL.decode($0) }
             XCTAssertEqual(fast, text.withUnsafeBufferPointer { Base64URL.decodeBySextets($0) }, String(decoding: text, as: UTF8.self))
             if fast == nil { refused += 1 }

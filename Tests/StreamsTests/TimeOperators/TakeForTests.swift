@@ -114,16 +114,3 @@ private struct TwinBuilder {
     }
 }
 
-/// xorshift64: a fixed sequence per seed, so a failing round repeats.
-private struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed | 1 }
-
-    mutating func next() -> UInt64 {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return state
-    }
-}

@@ -62,7 +62,7 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
         self.downstream = downstream
     }
 
-    /// The upstream's subscription, once its `watch` returned; disposed at once if the timeout fired meanwhile.
+    /// The upstream's subscription, once its `watch` returned; disposed at once if the deadline passed meanwhile.
     func attach(_ upstream: Disposable) {
         lock.lock()
         guard !state.closed else {
