@@ -63,6 +63,24 @@ enum Base64URL {
         }
     }
 
+    /// `bytes` as unpadded base64url text.
+    static func encode(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var accumulator: UInt32 = 0, bits = 0
+        for byte in bytes {
+            accumulator = accumulator << 8 | UInt32(byte)
+            bits += 8
+            while bits >= 6 {
+                bits -= 6
+                text.append(alphabet[Int(accumulator >> UInt32(bits) & 0x3F)])
+            }
+        }
+        if bits > 0 { text.append(alphabet[Int(accumulator << UInt32(6 - bits) & 0x3F)]) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// Each byte's sextet, 0xFF for a byte outside the base64url alphabet.
     private static let sextetTable: [UInt8] = (0...255).map { sextet(UInt8($0)) ?? 0xFF }
 

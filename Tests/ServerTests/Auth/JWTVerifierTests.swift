@@ -21,7 +21,41 @@ final class JWTVerifierTests: XCTestCase {
             let text = Data(bytes).base64EncodedString()
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
             XCTAssertEqual(Base64URL.decode(Substring(text)), bytes, text)
+            XCTAssertEqual(Base64URL.encode(bytes), text)
         }
+    }
+
+    /// The headers the verifier skips reading are ones the full reading accepts for the key's
+    /// algorithm, and refuses for any other.
+    func testTheKnownHeadersAreOnesTheFullReadingAccepts() throws {
+        for algorithm in [JWTAlgorithm.hs256, .rs256, .es256] {
+            for json in JWTVerifier.usualHeaders(for: algorithm) {
+                let header = try XCTUnwrap(Base64URL.decode(Substring(Base64URL.encode(Array(json.utf8)))).flatMap { bytes in
+                    bytes.withUnsafeBufferPointer { JWTVerifier.header($0) }
+                }, json)
+                XCTAssertEqual(header.alg, algorithm.rawValue, json)
+                XCTAssertNil(header.crit, json)
+            }
+        }
+        XCTAssertEqual(verifier.knownHeaders.count, 3)
+        XCTAssertNil(verifier.headerRefusal(JWTHeader(alg: "HS256")))
+        XCTAssertEqual(verifier.headerRefusal(JWTHeader(alg: "RS256")), .algorithm("RS256", expected: .hs256))
+    }
+
+    func testATokenFromPyJWTCarriesAKnownHeader() throws {
+        let token = try TokenMint().token(["sub": "bob"], expiresIn: 60)
+        XCTAssertTrue(verifier.knownHeaders.contains(Array(token.prefix { $0 != "." }.utf8)), token)
+    }
+
+    /// A header of another algorithm's known form, on a token otherwise well formed, is read
+    /// the full way and refused for its algorithm, as any other header would be.
+    func testAKnownHeaderOfAnotherAlgorithmIsRefusedForItsAlgorithm() {
+        let header = Base64URL.encode(Array(JWTVerifier.usualHeaders(for: .rs256)[0].utf8))
+        let payload = Base64URL.encode(Array(#"{"sub":"x"}"#.utf8))
+        guard case .failure(let refusal) = verifier.verify(Substring("\(header).\(payload).AAAA"), now: 0) else {
+            return XCTFail("a token with an RS256 header verified against an HS256 key")
+        }
+        XCTAssertEqual(refusal, .algorithm("RS256", expected: .hs256))
     }
 
     /// The table decoder and its plain twin over seeded text, mostly the alphabet, sometimes a
