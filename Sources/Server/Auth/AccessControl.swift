@@ -18,6 +18,7 @@ final class AccessControl: Sendable {
 
     let verifier: JWTVerifier?
     let protected: Set<ProtectedArea>
+    private let protectedBits: UInt8
     let cookie: String?
     let proxies: TrustedProxies
     private let refusals: [String: Counter]
@@ -28,6 +29,7 @@ final class AccessControl: Sendable {
     ) {
         self.verifier = verifier
         self.protected = verifier == nil ? [] : protected
+        protectedBits = self.protected.reduce(0) { $0 | $1.bit }
         self.cookie = cookie
         self.proxies = proxies
         self.clock = clock
@@ -43,7 +45,7 @@ final class AccessControl: Sendable {
     /// The caller, or the refusal to answer with when `area` needs a token it did not present validly.
     func caller(of request: Request, for area: ProtectedArea?) -> Result<Caller, AuthRefusal> {
         guard let verifier else { return .success(Caller(request, trusting: proxies, claims: nil)) }
-        let needsToken = area.map { protected.contains($0) } ?? false
+        let needsToken = area.map(protects) ?? false
         guard let token = BearerToken.find(in: request, cookie: cookie) else {
             return needsToken ? refuse(.missing) : .success(Caller(request, trusting: proxies, claims: nil))
         }
@@ -65,7 +67,7 @@ final class AccessControl: Sendable {
     }
 
     /// Whether `area` needs a token.
-    func protects(_ area: ProtectedArea) -> Bool { protected.contains(area) }
+    func protects(_ area: ProtectedArea) -> Bool { protectedBits & area.bit != 0 }
 
     /// Runs `handler` for an admitted caller, or answers the refusal.
     func guarded(_ request: Request, _ area: ProtectedArea?, _ handler: (Request, Caller) -> DataStream<Response>) -> DataStream<Response> {

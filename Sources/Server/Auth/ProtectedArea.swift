@@ -2,6 +2,16 @@
 enum ProtectedArea: String, Sendable, CaseIterable, Hashable {
     case events, metrics, users
 
+    /// The area's bit in `AccessControl`'s mask: asked on every request of a protected route,
+    /// where a `Set` look-up hashed the name (about 150 instructions).
+    var bit: UInt8 {
+        switch self {
+        case .events: 1
+        case .metrics: 2
+        case .users: 4
+        }
+    }
+
     /// Parses `events,metrics`, `all` or `none`.
     static func parse(_ text: String) -> Set<ProtectedArea>? {
         var areas = Set<ProtectedArea>()
