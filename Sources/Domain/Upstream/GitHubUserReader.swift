@@ -85,16 +85,16 @@ private extension JSONReader {
                 case .login: guard login == nil, let value = string() else { return nil }; login = value
                 case .id: guard id == nil, let value = integer() else { return nil }; id = value
                 case .avatarUrl: guard avatarUrl == nil, let value = string() else { return nil }; avatarUrl = value
-                case .type: guard type == nil, let value = optional({ $0.string() }) else { return nil }; type = value
-                case .name: guard name == nil, let value = optional({ $0.string() }) else { return nil }; name = value
-                case .company: guard company == nil, let value = optional({ $0.string() }) else { return nil }; company = value
-                case .blog: guard blog == nil, let value = optional({ $0.string() }) else { return nil }; blog = value
-                case .location: guard location == nil, let value = optional({ $0.string() }) else { return nil }; location = value
-                case .bio: guard bio == nil, let value = optional({ $0.string() }) else { return nil }; bio = value
-                case .publicRepos: guard publicRepos == nil, let value = optional({ $0.integer() }) else { return nil }; publicRepos = value
-                case .followers: guard followers == nil, let value = optional({ $0.integer() }) else { return nil }; followers = value
-                case .following: guard following == nil, let value = optional({ $0.integer() }) else { return nil }; following = value
-                case .createdAt: guard createdAt == nil, let value = optional({ $0.string() }) else { return nil }; createdAt = value
+                case .type: guard type == nil, let value = optionalString() else { return nil }; type = value
+                case .name: guard name == nil, let value = optionalString() else { return nil }; name = value
+                case .company: guard company == nil, let value = optionalString() else { return nil }; company = value
+                case .blog: guard blog == nil, let value = optionalString() else { return nil }; blog = value
+                case .location: guard location == nil, let value = optionalString() else { return nil }; location = value
+                case .bio: guard bio == nil, let value = optionalString() else { return nil }; bio = value
+                case .publicRepos: guard publicRepos == nil, let value = optionalInteger() else { return nil }; publicRepos = value
+                case .followers: guard followers == nil, let value = optionalInteger() else { return nil }; followers = value
+                case .following: guard following == nil, let value = optionalInteger() else { return nil }; following = value
+                case .createdAt: guard createdAt == nil, let value = optionalString() else { return nil }; createdAt = value
                 case .other: guard skipValue(depth: 0) else { return nil }
                 }
             } while take(UInt8(ascii: ","))
