@@ -83,17 +83,8 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// `ipv4WithPort`: a per-client limit in another module reads a forwarded hop on every request.
     @inlinable
     package static func peer(_ bytes: UnsafeBufferPointer<UInt8>) -> IPAddress? {
+        // Every IPv4 form (`a.b.c.d`, `a.b.c.d:port`) is the one pass's; what it refuses is IPv6 or nothing.
         if let v4 = ipv4WithPort(bytes) { return IPAddress(high: 0, low: v4Prefix | UInt64(v4)) }
-        // What the one pass does not take: the general rule, colons counted first.
-        let colon = UInt8(ascii: ":")
-        var colons = 0, firstColon = bytes.count
-        for index in bytes.indices where bytes[index] == colon {
-            if colons == 0 { firstColon = index }
-            colons += 1
-        }
-        if colons <= 1, let v4 = ipv4(UnsafeBufferPointer(rebasing: bytes[..<firstColon])) {
-            return IPAddress(high: 0, low: v4Prefix | UInt64(v4))
-        }
         // IPv6, bracketed with a port or bare: the general parser.
         var text = Substring(String(decoding: bytes, as: UTF8.self))
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") { text = text[text.index(after: text.startIndex)..<close] }

@@ -21,7 +21,7 @@ import NetCore
 @inline(__always)
 func clientAddress(of request: Request, trusting proxies: TrustedProxies) -> IPAddress? {
     // The peer as accepted; its text only for a request made without a socket.
-    guard let peer = request.peerAddress ?? peerFromText(of: request) else { return nil }
+    guard let peer = request.peerAddress ?? IPAddress(peer: request.remoteAddress) else { return nil }
     guard !proxies.isEmpty, proxies.trusts(peer) else { return peer }
     var walk = HopWalk(peer: peer)
     let forwardedFor = request.headers.withFields { fields in
@@ -35,11 +35,6 @@ func clientAddress(of request: Request, trusting proxies: TrustedProxies) -> IPA
     }
     if !forwardedFor { ForwardedFor.reverseHops(forwarded: request.headers.values(for: "Forwarded"), &walk, trusting: proxies) }
     return walk.client
-}
-
-private func peerFromText(of request: Request) -> IPAddress? {
-    var remote = request.remoteAddress
-    return remote.withUTF8 { IPAddress.peer($0) }
 }
 
 /// `clientAddress` the plain way: the fields' values as an array, every hop parsed before the
