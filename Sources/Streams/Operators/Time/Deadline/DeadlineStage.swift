@@ -60,17 +60,17 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
         // The expiry is kept as its parts, not as the generic enum: a stage's deinit is not
         // specialized, and a stored `DeadlineExpiry<Element>` made it look the enum's metadata up at
         // run time, once per `timeout` subscription (callgrind, `/users`: 33 a request).
-        var state = State(deadline: scheduler.now + dueTime)
+        var last: Element?
         switch expiry {
         case .silence(let failure):
             movesDeadline = true
             self.failure = failure
-        case .span(let last):
+        case .span(let value):
             movesDeadline = false
             failure = nil
-            state.last = last
+            last = value
         }
-        self.state = state
+        state = State(deadline: scheduler.now + dueTime, last: last)
         self.scheduler = scheduler
         self.dueTime = dueTime
         self.downstream = downstream
