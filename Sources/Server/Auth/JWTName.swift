@@ -1,3 +1,5 @@
+import HTTP
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -48,5 +50,28 @@ enum JWTName: UInt8 {
         case 13: guard spelled("streamservice") else { return nil }; self = .streamservice
         default: return nil
         }
+    }
+}
+
+extension JSONReader {
+    /// A token's JSON object (the header, the claims, the `streamservice` claim): each member
+    /// named for `object` goes to `member` once (`null` is a member without a value, as
+    /// `decodeIfPresent` reads it), the others are skipped. false for anything else, a repeated
+    /// member, or a value `member` refuses: the caller then leaves the document to `JSONDecoder`.
+    mutating func tokenObject(_ object: JWTName.Object, _ member: (inout JSONReader, JWTName) -> Bool) -> Bool {
+        var seen = JWTName.Seen()
+        guard take(UInt8(ascii: "{")) else { return false }
+        if take(UInt8(ascii: "}")) { return true }
+        repeat {
+            guard let key = key(), take(UInt8(ascii: ":")) else { return false }
+            guard let name = JWTName(key), name.object == object else {
+                guard skipValue(depth: 0) else { return false }
+                continue
+            }
+            guard seen.insert(name) else { return false }
+            if literal("null") { continue }
+            guard member(&self, name) else { return false }
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}"))
     }
 }
