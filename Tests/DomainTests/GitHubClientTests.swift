@@ -228,6 +228,16 @@ final class GitHubClientTests: XCTestCase {
         XCTAssertEqual(Double(seconds), 600, accuracy: 2)
     }
 
+    func testAPrimaryRateLimitResetFarAheadWaitsADayAtMostInsteadOfTrapping() {
+        let answer = UpstreamResponse(status: 403, headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": "1e300"])
+        XCTAssertEqual(UpstreamError(answer: answer), .rateLimited(retryAfterSeconds: RateLimitReset.longestWait))
+    }
+
+    func testAPrimaryRateLimitResetThatIsNoNumberWaitsAMinute() {
+        let answer = UpstreamResponse(status: 403, headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": "nan"])
+        XCTAssertEqual(UpstreamError(answer: answer), .rateLimited(retryAfterSeconds: 60))
+    }
+
     func testRateLimitWithoutAnyHintWaitsAMinute() {
         XCTAssertEqual(UpstreamError(answer: UpstreamResponse(status: 429)), .rateLimited(retryAfterSeconds: 60))
     }

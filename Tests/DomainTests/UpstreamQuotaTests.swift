@@ -24,6 +24,18 @@ final class UpstreamQuotaTests: XCTestCase {
         XCTAssertEqual(quota.reservedWait(now: 9.5), 1, "at least a second")
     }
 
+    func testAResetBeyondAnyRealWindowWaitsADayAtMostInsteadOfTrapping() {
+        let quota = UpstreamQuota(reserve: 100)
+        quota.observe(UpstreamResponse(status: 200, headers: ["X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1e300"]))
+        XCTAssertEqual(quota.reservedWait(now: 1000), RateLimitReset.longestWait)
+    }
+
+    func testAResetThatIsNoFiniteNumberHoldsNothingBack() {
+        let quota = UpstreamQuota(reserve: 100)
+        quota.observe(UpstreamResponse(status: 200, headers: ["X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "inf"]))
+        XCTAssertNil(quota.reservedWait(now: 1000))
+    }
+
     func testAnAnswerWithoutTheFieldsChangesNothing() {
         let quota = UpstreamQuota(reserve: 10)
         quota.observe(answer(limit: 60, remaining: 5, reset: 100))

@@ -88,7 +88,7 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
             return
         }
         let untilReset = response.header("x-ratelimit-reset").flatMap { Double($0.trimmingWhitespace()) }
-            .map { max(1, Int(($0 - now.timeIntervalSince1970).rounded(.up))) }
+            .flatMap { RateLimitReset.secondsUntil($0, now: now.timeIntervalSince1970) }
         self = .rateLimited(retryAfterSeconds: max(0, retryAfter ?? (exhausted ? untilReset : nil) ?? 60))
     }
 }

@@ -48,6 +48,6 @@ public final class UpstreamQuota: Sendable {
     /// Seconds until the reset while the reserve is reached; nil while clients may spend.
     public func reservedWait(now: Double = Date().timeIntervalSince1970) -> Int? {
         guard holdsBack, let snapshot, snapshot.remaining <= reserve(for: snapshot.limit), now < snapshot.reset else { return nil }
-        return max(1, Int((snapshot.reset - now).rounded(.up)))
+        return RateLimitReset.secondsUntil(snapshot.reset, now: now)
     }
 }

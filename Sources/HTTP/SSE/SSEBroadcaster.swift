@@ -114,8 +114,10 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
         /// repeated id; a jump in ids clears the ring and gives the `reset` to send first.
         mutating func record(_ item: Item, id given: Int?, message: ServerSentEvent?, capacity: Int) -> Recorded? {
             guard !ended else { return nil }
+            // `lastID` stays below Int.max (a shared feed's id of Int.max is refused, as `restart`
+            // clamps), so `lastID + 1` here and wherever the next id is named cannot trap.
             let id = given ?? lastID + 1
-            guard id > lastID else { return nil }
+            guard id > lastID, id < .max else { return nil }
             var reset: [UInt8]?
             if id > lastID + 1, lastID > 0 || !ring.isEmpty {
                 ring = []
@@ -216,6 +218,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     /// where a feed starts (its first look at the shared history), telling only the clients
     /// that wait for an id it skips past.
     public func restart(at lastID: Int, notifying: Bool = true) {
+        let lastID = min(lastID, .max - 1)  // the next id must still be representable
         let reset = Self.reset(oldestAvailable: lastID + 1)
         publishing.withLock { _ in
             let told = state.withLock { state -> (groups: [DeliveryGroup], early: [Subscriber]) in
@@ -288,7 +291,8 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                         if lastSeen > state.lastID, self.catchUpWait != nil {
                             // Ahead of this process: wait for the feed to catch up (see catchUpExpired).
                             after = lastSeen
-                        } else if lastSeen + 1 < oldest || lastSeen > state.lastID {
+                        } else if lastSeen < oldest - 1 || lastSeen > state.lastID {
+                            // `lastSeen` is the client's: compared, never added to (`Int.max` would trap).
                             replay.append(Self.reset(oldestAvailable: oldest))
                             resumeAfter = oldest - 1
                         }

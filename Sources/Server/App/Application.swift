@@ -59,6 +59,7 @@ public final class Application: Sendable {
     /// Throws `ConfigurationError` naming the flag when the address, port or TLS files are unusable.
     @discardableResult
     public func start() throws -> Int {
+        let access = try accessControl()
         let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         let upstream: UpstreamServices
         do {
@@ -69,7 +70,7 @@ public final class Application: Sendable {
         // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
         let feed = PipelineEventFeed(hub: upstream.hub, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
         let ceiling = ConnectionCeiling.clamp(configuration.maxConnections, openFilesLimit: fileLimit)
-        let server = makeServer(upstream: upstream, feed: feed, maxConnections: ceiling.maxConnections)
+        let server = makeServer(upstream: upstream, feed: feed, access: access, maxConnections: ceiling.maxConnections)
         let port: Int
         do {
             port = try server.start()
@@ -96,11 +97,11 @@ public final class Application: Sendable {
         }
         let scheme = configuration.tls == nil ? "http" : "https"
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        logger.info("listening on \(scheme)://\(host):\(port)", metadata: [
+        logger.info("listening on \(scheme)://\(host):\(port)", metadata: EffectiveConfiguration(configuration: configuration).metadata.merging([
             "address": .string("\(host):\(port)"),
             "open_files_limit": .stringConvertible(fileLimit),
             "upstream": .string(configuration.upstream?.absoluteString ?? upstream.demoServer?.baseURL.map { "embedded demo at \($0.absoluteString)" } ?? "embedded demo"),
-        ])
+        ]) { _, new in new })
         if let warning = ceiling.warning {
             logger.warning("\(warning)", metadata: ["max_connections": .stringConvertible(ceiling.maxConnections)])
         }
@@ -133,7 +134,7 @@ public final class Application: Sendable {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed, maxConnections: Int) -> HTTPServer {
+    private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed, access: AccessControl, maxConnections: Int) -> HTTPServer {
         let shutdownFlag = self.shutdownFlag
         let state = self.state
         var readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
@@ -150,7 +151,7 @@ public final class Application: Sendable {
         let router = ServiceRouter(
             metrics: metrics, responder: responder, eventFeed: feed,
             readiness: readiness, userRoutes: upstream.routes(responder: responder),
-            corsOrigins: configuration.corsOrigins, access: accessControl(),
+            corsOrigins: configuration.corsOrigins, access: access,
             budget: budget, requestRate: configuration.clientRequestRate.map { LocalRateLimiter<AddressDebts>(policy: $0) }
         ).build()
         let accessLog = AccessLog(logger: logger)
@@ -165,11 +166,19 @@ public final class Application: Sendable {
         return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections), router: router, observer: observer, metrics: metrics.http)
     }
 
-    /// Tokens (`--auth-*`) and client identity (`--trusted-proxies`); the key was checked when the configuration was resolved.
-    private func accessControl() -> AccessControl {
-        let auth = configuration.auth
+    /// Tokens (`--auth-*`) and client identity (`--trusted-proxies`). A key that cannot be made
+    /// into a verifier stops the start: running with the protection off is never the fallback.
+    private func accessControl() throws(ConfigurationError) -> AccessControl {
+        guard let auth = configuration.auth else { return AccessControl(proxies: configuration.trustedProxies, factory: metrics.factory) }
+        let verifier: JWTVerifier
+        do {
+            verifier = try auth.verifier()
+        } catch {
+            let setting: ConfigurationSetting = if case .secret = auth.key { .authJwtSecret } else { .authJwtPublicKey }
+            throw ConfigurationError(setting, value: nil, reason: "\(error.description); not starting without the access control asked for")
+        }
         return AccessControl(
-            verifier: try? auth?.verifier(), protected: auth?.protected ?? [], cookie: auth?.cookie,
+            verifier: verifier, protected: auth.protected, cookie: auth.cookie,
             proxies: configuration.trustedProxies, factory: metrics.factory)
     }
 

@@ -23,13 +23,27 @@ final class AccessControl: Sendable {
     let proxies: TrustedProxies
     private let refusals: [String: Counter]
     private let clock: @Sendable () -> Double
-    init(
-        verifier: JWTVerifier?, protected: Set<ProtectedArea>, cookie: String?, proxies: TrustedProxies,
+    /// Tokens read with `verifier`; the `protected` areas need one.
+    convenience init(
+        verifier: JWTVerifier, protected: Set<ProtectedArea>, cookie: String?, proxies: TrustedProxies,
         factory: any MetricsFactory, clock: @escaping @Sendable () -> Double = CoarseClock.now
     ) {
+        self.init(tokens: verifier, protected: protected, cookie: cookie, proxies: proxies, factory: factory, clock: clock)
+    }
+
+    /// No key: the client's address is its identity, and nothing can be protected. There is no
+    /// way to ask for protection without a verifier, so none can be dropped for want of one.
+    convenience init(proxies: TrustedProxies, factory: any MetricsFactory) {
+        self.init(tokens: nil, protected: [], cookie: nil, proxies: proxies, factory: factory, clock: CoarseClock.now)
+    }
+
+    private init(
+        tokens verifier: JWTVerifier?, protected: Set<ProtectedArea>, cookie: String?, proxies: TrustedProxies,
+        factory: any MetricsFactory, clock: @escaping @Sendable () -> Double
+    ) {
         self.verifier = verifier
-        self.protected = verifier == nil ? [] : protected
-        protectedBits = self.protected.reduce(0) { $0 | $1.bit }
+        self.protected = protected
+        protectedBits = protected.reduce(0) { $0 | $1.bit }
         self.cookie = cookie
         self.proxies = proxies
         self.clock = clock

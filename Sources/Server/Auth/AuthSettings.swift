@@ -9,12 +9,16 @@ public struct AuthSettings: Sendable, Equatable {
     public enum Key: Sendable, Equatable {
         /// HS256 with this shared secret.
         case secret(String)
-        /// ES256 or RS256 with the PEM public key in this file.
+        /// ES256 or RS256 with the PEM public key in this file, read when the verifier is built.
         case publicKeyFile(String)
+        /// ES256 or RS256 with this PEM public key, read from `file` once when the configuration
+        /// was resolved: a second read at start could find the file mid-rewrite.
+        case publicKey(pem: [UInt8], file: String)
     }
 
     public var key: Key
-    /// What needs a token; empty = tokens are read (for the client's identity) but nothing needs one.
+    /// What needs a token; empty (`--auth-protect none`, said explicitly) = tokens are read for
+    /// the client's identity but nothing needs one. A key given alone protects every area.
     var protected: Set<ProtectedArea>
     /// The cookie a browser's `EventSource` sends the token in; nil = no cookie is read.
     public var cookie: String?
@@ -40,9 +44,18 @@ public struct AuthSettings: Sendable, Equatable {
         case .secret(let secret):
             key = try JWTKey(secret: secret)
         case .publicKeyFile(let path):
-            guard let pem = FileManager.default.contents(atPath: path).map(Array.init), pem.count < Self.maximumKeyFileBytes else { throw JWTKey.Invalid(description: "cannot read \(path)") }
+            key = try JWTKey(pem: try Self.readKeyFile(path))
+        case .publicKey(let pem, _):
             key = try JWTKey(pem: pem)
         }
         return JWTVerifier(key: key, audience: audience, issuer: issuer, leeway: leeway)
+    }
+
+    /// The bytes of a PEM key file, refused when unreadable or far larger than a key.
+    static func readKeyFile(_ path: String) throws(JWTKey.Invalid) -> [UInt8] {
+        guard let pem = FileManager.default.contents(atPath: path).map(Array.init), pem.count < maximumKeyFileBytes else {
+            throw JWTKey.Invalid(description: "cannot read \(path)")
+        }
+        return pem
     }
 }

@@ -14,6 +14,18 @@ import Streams
 enum TokenExpiry {
     static let expiredEvent = ServerSentEvent(event: "expired", data: "the access token has expired; reconnect with a new one").encoded
 
+    /// The longest a stream waits for its token's expiry: about three years. A token's `exp` is
+    /// its issuer's number (`1e300` verifies); in milliseconds it must stay an `Int`, and in a
+    /// timer's nanoseconds a `UInt64`. A stream older than this ends as `expired`, and its client
+    /// reconnects.
+    static let longestWaitSeconds: Double = 100_000_000
+
+    /// The wait for `seconds` until expiry, as the timer takes it.
+    static func delay(seconds: Double) -> Duration {
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), longestWaitSeconds)
+        return .milliseconds(Int((bounded * 1000).rounded(.up)))
+    }
+
     static func ending(_ events: DataStream<[UInt8]>, after delay: Duration, on scheduler: any Scheduler) -> DataStream<[UInt8]> {
         // One stage and one timer per subscriber: every subscriber of a protected feed has one.
         events.take(for: delay, scheduler: scheduler, last: expiredEvent)

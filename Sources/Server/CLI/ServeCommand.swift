@@ -49,7 +49,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Names this replica in shared events. [env: REPLICA_ID] (default: hostname:port)") var replicaId: String?
     @Option(help: "HS256 secret (32+ bytes) that verifies bearer tokens; enables access control. [env: AUTH_JWT_SECRET]") var authJwtSecret: String?
     @Option(help: "PEM public key file (EC P-256 for ES256, RSA for RS256) that verifies bearer tokens. [env: AUTH_JWT_PUBLIC_KEY]") var authJwtPublicKey: String?
-    @Option(help: "What needs a token: events, metrics, users (comma-separated), all or none. [env: AUTH_PROTECT] (default: none)") var authProtect: String?
+    @Option(help: "What needs a token: events, metrics, users (comma-separated), all or none (tokens read for identity only). [env: AUTH_PROTECT] (default: all once a key is given)") var authProtect: String?
     @Option(help: "Cookie that may carry the token (a browser's EventSource cannot send headers). [env: AUTH_COOKIE]") var authCookie: String?
     @Option(help: "Tokens must name this audience (aud). [env: AUTH_AUDIENCE]") var authAudience: String?
     @Option(help: "Tokens must come from this issuer (iss). [env: AUTH_ISSUER]") var authIssuer: String?

@@ -273,7 +273,11 @@ private struct SettingReader {
             key = .secret(secret.value)
         case (nil, let file?):
             try requireReadableFile(.authJwtPublicKey, file)
-            key = .publicKeyFile(file.value)
+            do {
+                key = .publicKey(pem: try AuthSettings.readKeyFile(file.value), file: file.value)
+            } catch {
+                throw failure(.authJwtPublicKey, file, error.description)
+            }
         case (_?, let file?):
             throw ConfigurationError(.authJwtPublicKey, value: nil, reason: "give a secret or a public key, not both (\(ConfigurationSetting.authJwtSecret.flag) is set too)", fromEnvironment: file.fromEnvironment)
         case (nil, nil):
@@ -284,7 +288,8 @@ private struct SettingReader {
             }
             return nil
         }
-        var settings = AuthSettings(key: key)
+        // A key alone protects everything: a key that silently protected nothing read as protection.
+        var settings = AuthSettings(key: key, protected: Set(ProtectedArea.allCases))
         if let found = raw(.authProtect) {
             guard let areas = ProtectedArea.parse(found.value) else {
                 throw failure(.authProtect, found, "expected events, metrics, users (comma-separated), all or none")

@@ -56,8 +56,12 @@ public struct EventStreamResponder: Sendable {
 }
 
 extension Request {
-    /// The `Last-Event-ID` a reconnecting EventSource sends, as a number; nil when absent or not a number.
+    /// The `Last-Event-ID` a reconnecting EventSource sends, as a number; nil when absent or not a
+    /// number. Decimal digits beyond `Int.max` read as `Int.max`: an id above any ever issued,
+    /// which a feed answers with `reset` like every other id it never handed out.
     public var lastEventID: Int? {
-        headers["Last-Event-ID"].flatMap { Int($0.trimmingWhitespace()) }
+        guard let text = headers["Last-Event-ID"]?.trimmingWhitespace() else { return nil }
+        if let id = Int(text) { return id }
+        return !text.isEmpty && text.utf8.allSatisfy({ (48...57).contains($0) }) ? .max : nil
     }
 }

@@ -27,7 +27,7 @@ struct EventsRoute: Sendable {
             }
             if let claims, let seconds = access?.secondsUntilExpiry(of: claims) {
                 let scheduler: any Scheduler = request.loopScheduler ?? QueueScheduler(label: "events.expiry")
-                events = TokenExpiry.ending(events, after: .milliseconds(Int((seconds * 1000).rounded(.up))), on: scheduler)
+                events = TokenExpiry.ending(events, after: TokenExpiry.delay(seconds: seconds), on: scheduler)
             }
             return .just(responder.response(encoded: events))
         }

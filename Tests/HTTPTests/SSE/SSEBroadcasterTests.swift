@@ -98,6 +98,51 @@ final class SSEBroadcasterTests: XCTestCase {
         subscription.dispose()
     }
 
+    func testResumeFromTheLargestIdGetsResetInsteadOfTrapping() {
+        let feed = broadcaster(capacity: 2)
+        for item in ["a", "b", "c"] { feed.publish(item) }
+        let received = Received()
+        let subscription = feed.subscribe(after: .max).watch(data: received.append)
+        XCTAssertEqual(received.text, "id: 1\nevent: reset\ndata: {\"oldestAvailableId\":2}\n\nid: 2\ndata: b\n\nid: 3\ndata: c\n\n")
+        subscription.dispose()
+    }
+
+    func testResumeFromTheSmallestIdGetsResetInsteadOfTrapping() {
+        let feed = broadcaster(capacity: 2)
+        for item in ["a", "b", "c"] { feed.publish(item) }
+        let received = Received()
+        let subscription = feed.subscribe(after: .min).watch(data: received.append)
+        XCTAssertTrue(received.text.hasPrefix("id: 1\nevent: reset\n"), received.text)
+        subscription.dispose()
+    }
+
+    func testResumeFromTheLargestIdOnAnEmptyFeedGetsReset() {
+        let feed = broadcaster()
+        let received = Received()
+        let subscription = feed.subscribe(after: .max).watch(data: received.append)
+        XCTAssertEqual(received.text, "id: 0\nevent: reset\ndata: {\"oldestAvailableId\":1}\n\n")
+        subscription.dispose()
+    }
+
+    func testASharedFeedIdOfIntMaxIsRefusedSoTheNextIdStaysRepresentable() {
+        let feed = broadcaster()
+        let received = Received()
+        let subscription = feed.subscribe().watch(data: received.append)
+        feed.publish("a", id: 1)
+        feed.publish("huge", id: .max)
+        feed.publish("b")
+        XCTAssertEqual(feed.lastID, 2)
+        XCTAssertEqual(received.text, "id: 1\ndata: a\n\nid: 2\ndata: b\n\n")
+        subscription.dispose()
+    }
+
+    func testARestartAtTheLargestIdStillNumbersTheNextItem() {
+        let feed = broadcaster()
+        feed.restart(at: .max)
+        feed.publish("a")
+        XCTAssertEqual(feed.lastID, .max - 1, "the restart keeps the next id representable; the item after it is refused, not trapped on")
+    }
+
     func testResetCarriesTheIdBeforeTheOldestBufferedItemSoAReconnectResumesThere() {
         let feed = broadcaster(capacity: 2)
         for item in ["a", "b", "c", "d"] { feed.publish(item) }

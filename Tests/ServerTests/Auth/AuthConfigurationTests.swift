@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import Server
 
@@ -36,6 +37,50 @@ final class AuthConfigurationTests: XCTestCase {
     func testAllProtectsEveryAreaAndNoneNothing() throws {
         XCTAssertEqual(try resolve([.authJwtSecret: secret, .authProtect: "all"]).auth?.protected, Set(ProtectedArea.allCases))
         XCTAssertEqual(try resolve([.authJwtSecret: secret, .authProtect: "none"]).auth?.protected, [])
+    }
+
+    func testAKeyAloneProtectsEveryArea() throws {
+        XCTAssertEqual(try resolve([.authJwtSecret: secret]).auth?.protected, Set(ProtectedArea.allCases))
+        XCTAssertEqual(try resolve([:], environment: ["AUTH_JWT_SECRET": secret]).auth?.protected, Set(ProtectedArea.allCases))
+    }
+
+    func testASecretInTheEnvironmentAloneKeepsTheUsersBehindATokenOnTheWire() throws {
+        let configuration = try resolve([.host: "127.0.0.1", .port: "0"], environment: ["AUTH_JWT_SECRET": secret])
+        let app = try AppHarness(self) { $0 = configuration }
+        XCTAssertEqual(try app.get("/users?limit=1").status, 401)
+        XCTAssertEqual(try app.get("/health").status, 200, "health stays open for probes")
+    }
+
+    func testThePublicKeyIsReadOnceWhenTheConfigurationIsResolved() throws {
+        let mint = try TokenMint()
+        let file = try mint.ecKeyPair().publicKey
+        let configuration = try resolve([.host: "127.0.0.1", .port: "0", .authJwtPublicKey: file])
+        guard case .publicKey(let pem, file)? = configuration.auth?.key else { return XCTFail("\(String(describing: configuration.auth?.key))") }
+        XCTAssertEqual(pem, Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        try FileManager.default.removeItem(atPath: file)
+        let app = try AppHarness(self) { $0 = configuration }
+        XCTAssertEqual(try app.get("/users?limit=1").status, 401, "started protected with the key it read")
+    }
+
+    func testAKeyThatCannotBeMadeIntoAVerifierStopsTheStart() throws {
+        var configuration = try resolve([.host: "127.0.0.1", .port: "0"])
+        configuration.auth = AuthSettings(key: .publicKeyFile("/nonexistent/key.pem"), protected: [.users])
+        let app = Application(configuration: configuration, logger: .init(label: "test"))
+        XCTAssertThrowsError(try app.start()) { error in
+            XCTAssertTrue("\(error)".contains("--auth-jwt-public-key") && "\(error)".contains("not starting without the access control"), "\(error)")
+        }
+    }
+
+    func testTheFirstLogLineStatesWhatIsProtectedLimitedSharedAndEncrypted() throws {
+        let configuration = try resolve([.host: "127.0.0.1", .port: "0", .authJwtSecret: secret, .authProtect: "users", .clientRequestRate: "20/s"])
+        let app = try AppHarness(self) { $0 = configuration }
+        let first = try XCTUnwrap(app.logLines().first)
+        XCTAssertEqual(first["auth"] as? String, "protecting users with an HS256 secret")
+        XCTAssertEqual(first["rate_limits"] as? String, "requests 20/s per client")
+        XCTAssertEqual(first["redis"] as? String, "none (events, cache and budgets in this process)")
+        XCTAssertEqual(first["tls"] as? String, "off")
+        XCTAssertEqual(first["http2"] as? String, "h2c (prior knowledge)")
+        XCTAssertFalse(app.logLines().contains { "\($0)".contains(secret) }, "the secret is never logged")
     }
 
     func testTheSecretMayComeFromTheEnvironment() throws {

@@ -45,6 +45,17 @@ final class EventsAccessTests: XCTestCase {
         XCTAssertTrue(replayed.data?.contains("replay-granted") ?? false)
     }
 
+    func testATokenExpiringAtTheLargestIntegerSubscribesAndTheServiceGoesOn() throws {
+        let auth = try AuthHarness(self)
+        let token = try auth.mint.token(["sub": "alice", "exp": Int.max, "streamservice": ["subscribe": ["*"]]], expiresIn: nil)
+        let feed = try auth.events("/events?pipeline=far-expiry", token: token)
+        XCTAssertEqual(feed.status, 200)
+        XCTAssertNotNil(try feed.next())
+        AuthHarness.publish(.data, pipeline: "far-expiry")
+        XCTAssertEqual(try feed.nextEvent()?.event, "data")
+        XCTAssertEqual(try auth.app.get("/health").status, 200)
+    }
+
     func testAStreamWhoseTokenExpiresEndsWithAnExpiredEvent() throws {
         let auth = try AuthHarness(self)
         let feed = try auth.events(token: try auth.mint.token(subscribeClaim(["*"]), expiresIn: 2))

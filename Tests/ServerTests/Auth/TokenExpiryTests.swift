@@ -42,6 +42,16 @@ final class TokenExpiryTests: XCTestCase {
         XCTAssertTrue(recorder.ended)
     }
 
+    func testAnExpiryBeyondAnyTimerWaitsTheLongestInsteadOfTrapping() {
+        XCTAssertEqual(TokenExpiry.delay(seconds: 1e300), .seconds(TokenExpiry.longestWaitSeconds))
+        XCTAssertEqual(TokenExpiry.delay(seconds: .infinity), .seconds(TokenExpiry.longestWaitSeconds))
+    }
+
+    func testAnExpiryThatIsNoNumberEndsTheStreamAtOnce() {
+        XCTAssertEqual(TokenExpiry.delay(seconds: .nan), .zero)
+        XCTAssertEqual(TokenExpiry.delay(seconds: -5), .zero)
+    }
+
     func testTheExpiredEventIsAnSSEMessageNamedExpired() {
         XCTAssertTrue(text(TokenExpiry.expiredEvent).hasPrefix("event: expired\n"), text(TokenExpiry.expiredEvent))
     }

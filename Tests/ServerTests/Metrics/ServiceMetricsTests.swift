@@ -8,7 +8,7 @@ final class ServiceMetricsTests: XCTestCase {
     func testEveryFamilyOnThePageHasAHelpLine() {
         let metrics = ServiceMetrics()
         _ = metrics.upstream()
-        _ = AccessControl(verifier: nil, protected: [], cookie: nil, proxies: .none, factory: metrics.factory)
+        _ = AccessControl(proxies: .none, factory: metrics.factory)
         metrics.sampleAtScrape(QuotaReport(quota: UpstreamQuota()).sampler(factory: metrics.factory))
         metrics.http.record(healthAnswered(in: .milliseconds(1)))
         let lines = String(decoding: metrics.scrape(), as: UTF8.self).split(separator: "\n")

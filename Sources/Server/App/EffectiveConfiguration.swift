@@ -1,0 +1,52 @@
+import Logging
+
+/// What the first log line says beside the address: what is protected, limited, shared and
+/// encrypted, as the service will really run it (defaults applied, secrets never shown), so an
+/// operator reads the security posture of a start without reading its flags.
+struct EffectiveConfiguration {
+    let configuration: ServiceConfiguration
+
+    var metadata: Logger.Metadata {
+        [
+            "auth": .string(auth),
+            "rate_limits": .string(rateLimits),
+            "redis": .string(configuration.redisURL.map(String.init(describing:)) ?? "none (events, cache and budgets in this process)"),
+            "tls": .string(configuration.tls == nil ? "off" : "on"),
+            "http2": .string(http2),
+        ]
+    }
+
+    /// `protecting events,metrics,users with an HS256 secret`, `off`, …
+    var auth: String {
+        guard let auth = configuration.auth else { return "off (no key; nothing protected)" }
+        let key = switch auth.key {
+        case .secret: "an HS256 secret"
+        case .publicKeyFile(let file), .publicKey(_, let file): "the public key in \(file)"
+        }
+        let areas = ProtectedArea.allCases.filter(auth.protected.contains).map(\.rawValue)
+        return areas.isEmpty ? "tokens read with \(key), nothing protected (--auth-protect none)" : "protecting \(areas.joined(separator: ",")) with \(key)"
+    }
+
+    /// `requests 20/s per client, upstream 120/m per client (burst 10)`, or `none`.
+    var rateLimits: String {
+        let limits = [("requests", configuration.clientRequestRate), ("upstream", configuration.clientUpstreamRate)].compactMap { name, policy in
+            policy.map { "\(name) \(Self.describe($0)) per client" }
+        }
+        return limits.isEmpty ? "none" : limits.joined(separator: ", ")
+    }
+
+    var http2: String {
+        guard configuration.http2 else { return "off" }
+        return configuration.tls == nil ? "h2c (prior knowledge)" : "h2 (ALPN)"
+    }
+
+    static func describe(_ policy: RatePolicy) -> String {
+        let unit = switch policy.periodSeconds {
+        case 1: "s"
+        case 60: "m"
+        case 3600: "h"
+        default: "\(policy.periodSeconds) s"
+        }
+        return "\(policy.count)/\(unit)" + (policy.burst == policy.count ? "" : " (burst \(policy.burst))")
+    }
+}
