@@ -209,8 +209,8 @@ extension HTTP2Connection {
                 block(target)
                 return
             }
-            // A window opened a few bytes at a time does not end a stall: the write timeout measures
-            // progress that drains the queue, a frame's worth, or the queue's end (below).
+            // A window opened a few bytes at a time does not end a stall: its write-timeout clock
+            // starts again only after a frame's worth went out (`stallProgressBytes`) or the queue emptied (below).
             if target.stalled {
                 target.sentSinceStall += allowed
                 if target.sentSinceStall >= limits.stallProgressBytes { target.stalled = false }
