@@ -422,6 +422,74 @@ def case_slow_stream(port, tls):
     client.observed.report()
 
 
+class UnknownFrame:
+    """A frame of a type RFC 9113 does not define (0xFA): the receiver must ignore it (§5.5)."""
+
+    def __init__(self, stream_id, body):
+        self.stream_id, self.body = stream_id, body
+
+    def serialize(self):
+        return len(self.body).to_bytes(3, "big") + bytes([0xFA, 0]) + self.stream_id.to_bytes(4, "big") + self.body
+
+
+def case_unknown_frames_flood(port, tls):
+    """Frames of an unknown type, each ignored by the server, one after another."""
+    client = RawClient(port, tls)
+    flood(client, lambda i: (UnknownFrame(0, i.to_bytes(8, "big")),), 20000)
+
+
+def answered_stream(client):
+    """GET /hello on stream 1, read to its end: a closed stream to send frames on."""
+    client.send(client.headers(1))
+    client.read(ended(1))
+
+
+def case_window_update_closed_flood(port, tls):
+    """WINDOW_UPDATE frames (not tiny) on a stream whose exchange is over, one after another."""
+    client = RawClient(port, tls)
+    answered_stream(client)
+    flood(client, lambda i: (WindowUpdateFrame(1, window_increment=1000),), 20000)
+
+
+def case_reset_closed_flood(port, tls):
+    """RST_STREAM frames on a stream whose exchange is over, one after another."""
+    client = RawClient(port, tls)
+    answered_stream(client)
+    flood(client, lambda i: (RstStreamFrame(1, error_code=8),), 20000)
+
+
+def malformed_then_get(client, frame):
+    """Sends `frame` on stream 1, reads the server's answer to it, then GET /hello on stream 3."""
+    client.send(frame)
+    client.read(ended(1))
+    client.send(client.headers(3))
+    client.read(ended(3))
+    client.observed.report()
+
+
+def case_content_length_with_end_stream(port, tls):
+    """HEADERS declaring content-length: 10 with END_STREAM: a body of 0 bytes, not 10 (RFC 9113 §8.1.1)."""
+    client = RawClient(port, tls)
+    malformed_then_get(client, client.headers(1, path="/echo", method="POST", extra=[("content-length", "10")]))
+
+
+def case_content_length_then_trailers(port, tls):
+    """content-length: 10, a DATA frame of 5 bytes, then trailers with END_STREAM: the body is 5 bytes short."""
+    client = RawClient(port, tls)
+    client.send(client.headers(1, path="/echo", method="POST", end_stream=False, extra=[("content-length", "10")]),
+                DataFrame(1, b"12345"))
+    trailers = HeadersFrame(1, client.encoder.encode([("x-checksum", "1")]))
+    trailers.flags.add("END_HEADERS")
+    trailers.flags.add("END_STREAM")
+    malformed_then_get(client, trailers)
+
+
+def case_method_not_a_token(port, tls):
+    """A :method with a space in it: not an RFC 9110 token."""
+    client = RawClient(port, tls)
+    malformed_then_get(client, client.headers(1, method="GE T"))
+
+
 CASES = {name[5:].replace("_", "-"): fn for name, fn in globals().items() if name.startswith("case_")}
 
 if __name__ == "__main__":

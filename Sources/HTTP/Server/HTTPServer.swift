@@ -69,7 +69,7 @@ public final class HTTPServer: Sendable {
             $0.context = context
         }
         let timeouts = configuration.timeouts
-        let shortest = min(timeouts.header, timeouts.idle, timeouts.write)
+        let shortest = min(timeouts.header, timeouts.idle, timeouts.write, timeouts.body)
         let sweep = min(max(shortest / 8, .milliseconds(5)), .milliseconds(250))
         for set in sets { set.loop.execute { set.startSweeping(every: sweep) } }
         for listener in listeners { listener.start() }

@@ -70,6 +70,18 @@ final class HTTP2AttackTests: XCTestCase {
         try assertCalmed("empty-frames-flood", reason: "empty DATA")
     }
 
+    func testUnknownFrameFloodEndsInGoAwayEnhanceYourCalm() throws {
+        try assertCalmed("unknown-frames-flood", reason: "unknown frame")
+    }
+
+    func testWindowUpdateFloodOnAClosedStreamEndsInGoAwayEnhanceYourCalm() throws {
+        try assertCalmed("window-update-closed-flood", reason: "WINDOW_UPDATE on a closed stream")
+    }
+
+    func testResetFloodOnAClosedStreamEndsInGoAwayEnhanceYourCalm() throws {
+        try assertCalmed("reset-closed-flood", reason: "RST_STREAM on a closed stream")
+    }
+
     func testZeroLengthHeadersAreAnswered431() throws {
         let server = try HTTP2TestServer()
         let result = try FrameClient.run("zero-length-headers", port: server.port)

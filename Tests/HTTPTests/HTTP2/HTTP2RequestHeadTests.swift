@@ -45,6 +45,13 @@ final class HTTP2RequestHeadTests: XCTestCase {
         XCTAssertEqual(reason([(":method", "GET"), (":scheme", "https"), (":path", "")]), ":path missing or empty")
     }
 
+    func testMethodThatIsNotATokenIsMalformed() {
+        XCTAssertEqual(reason([(":method", "GE T"), (":scheme", "https"), (":path", "/")]), ":method is not a token")
+        XCTAssertEqual(reason([(":method", "GET/1"), (":scheme", "https"), (":path", "/")]), ":method is not a token")
+        XCTAssertEqual(reason([(":method", ""), (":scheme", "https"), (":path", "/")]), ":method is not a token")
+        XCTAssertNil(reason([(":method", "PROPFIND"), (":scheme", "https"), (":path", "/")]), "an unknown method is a token all the same")
+    }
+
     func testResponsePseudoHeaderIsMalformed() {
         XCTAssertEqual(reason(base + [(":status", "200")]), "pseudo-header :status is not a request's")
     }

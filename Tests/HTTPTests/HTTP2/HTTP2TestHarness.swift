@@ -53,9 +53,15 @@ final class HTTP2EventLog: Sendable {
 /// Runs the Python frame-level client (`Tests/HTTP2Clients/h2_frames.py`, python3-h2) and reads its JSON line.
 enum FrameClient {
     static let python = "/usr/bin/python3"
-    static var script: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("HTTP2Clients/h2_frames.py").path
+    /// The scripts in `Tests/HTTP2Clients`: the attacks and exchanges, and the slow peers.
+    enum Script: String {
+        case frames = "h2_frames.py"
+        case slowPeers = "h2_slow_peers.py"
+
+        var path: String {
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("HTTP2Clients/\(rawValue)").path
+        }
     }
 
     struct Missing: Error, CustomStringConvertible {
@@ -70,12 +76,12 @@ enum FrameClient {
         }
     }
 
-    static func run(_ name: String, port: Int, tls: Bool = false, within timeout: TimeInterval = 60) throws -> [String: Any] {
+    static func run(_ name: String, port: Int, tls: Bool = false, script: Script = .frames, within timeout: TimeInterval = 60) throws -> [String: Any] {
         try requireInstalled()
-        let completed = try ChildProcess.run(python, ["-B", script, String(port), name] + (tls ? ["--tls"] : []), within: timeout)
+        let completed = try ChildProcess.run(python, ["-B", script.path, String(port), name] + (tls ? ["--tls"] : []), within: timeout)
         guard completed.termination == .exited(0), let line = completed.output.split(separator: "\n").last,
               let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-            throw Missing(description: "h2_frames.py \(name) ended with \(completed.termination): \(completed.output) \(completed.errorOutput)")
+            throw Missing(description: "\(script.rawValue) \(name) ended with \(completed.termination): \(completed.output) \(completed.errorOutput)")
         }
         return object
     }
@@ -83,7 +89,7 @@ enum FrameClient {
     /// Starts a case that holds its connection (e.g. without reading); the caller ends it.
     static func start(_ name: String, port: Int) throws -> ChildProcess {
         try requireInstalled()
-        return try ChildProcess(python, ["-B", script, String(port), name])
+        return try ChildProcess(python, ["-B", Script.frames.path, String(port), name])
     }
 }
 

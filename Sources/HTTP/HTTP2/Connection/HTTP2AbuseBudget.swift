@@ -2,6 +2,7 @@ import Dispatch
 
 /// A token bucket for frames that cost this side work and give the peer nothing it could not get
 /// more cheaply (PING, SETTINGS, PRIORITY, empty DATA and CONTINUATION, resets of unfinished
+/// streams, frames of unknown types, WINDOW_UPDATE and RST_STREAM on closed streams, refused
 /// streams): the defence against the floods of CVE-2019-9512/9514/9515/9518 and Rapid Reset
 /// (CVE-2023-44487). A well-behaved client stays far below the refill rate.
 struct HTTP2AbuseBudget: Sendable {

@@ -122,7 +122,7 @@ extension HTTP2Connection {
         }
     }
 
-    /// A request answered without its handler (413, 431): the problem, and the rest of its body dropped.
+    /// A request answered without its handler (408, 413, 431): the problem, and the rest of its body dropped.
     func answerWithoutHandler(_ target: HTTP2Stream, _ status: HTTPStatus, detail: String, requestEnds: Bool) {
         target.discardsBody = true
         target.responded = true
@@ -203,12 +203,18 @@ extension HTTP2Connection {
                 if !target.stalled {
                     target.stalled = true
                     target.stalledSince = DispatchTime.now().uptimeNanoseconds
+                    target.sentSinceStall = 0
                     report(.flowControlStall, streamID: target.id)
                 }
                 block(target)
                 return
             }
-            target.stalled = false
+            // A window opened a few bytes at a time does not end a stall: its write-timeout clock
+            // starts again only after a frame's worth went out (`stallProgressBytes`) or the queue emptied (below).
+            if target.stalled {
+                target.sentSinceStall += allowed
+                if target.sentSinceStall >= limits.stallProgressBytes { target.stalled = false }
+            }
             let last = allowed == target.outboundCount && target.endAfterOutbound
             HTTP2FrameEncoder.appendData(
                 streamID: target.id, target.outbound[target.outboundStart..<(target.outboundStart + allowed)], endStream: last, into: &output)
@@ -220,6 +226,7 @@ extension HTTP2Connection {
                 return
             }
         }
+        target.stalled = false
         if target.outboundStart > 0 {
             target.outbound.removeAll(keepingCapacity: target.outbound.capacity <= 16_384)
             target.outboundStart = 0
@@ -296,6 +303,7 @@ extension HTTP2Connection {
             stream.close(.failed("no HTTP/2 preface in time"))
             return
         }
+        if !receivingBodies.isEmpty { timeOutBodies(now: now, after: timeouts.body) }
         // A stream whose window stays shut must not pin its buffer for ever. Only `blocked` streams
         // can be stalled (flushStream blocks every stream it stalls): the sweep runs up to four times
         // a second, and copying every stream of 500 connections × 100 streams each time was a fifth

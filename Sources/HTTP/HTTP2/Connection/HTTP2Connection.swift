@@ -45,6 +45,12 @@ final class HTTP2Connection: @unchecked Sendable {
     var drainedWhileWriting = false
     var goAwaySent = false
     var draining = false
+    /// Streams whose request body is still arriving (HEADERS without END_STREAM): the sweep times
+    /// them out (`timeOutBodies`) without visiting the streams that have no body.
+    var receivingBodies: [UInt32] = []
+    /// Request body bytes this connection's streams hold, and the bound on them (`refuseBeyondBufferedBytes`).
+    var bufferedRequestBytes = 0
+    let maxBufferedRequestBytes: Int
     var controlBudget: HTTP2AbuseBudget
     var resetBudget: HTTP2AbuseBudget
     var idleSince = DispatchTime.now().uptimeNanoseconds
@@ -68,6 +74,7 @@ final class HTTP2Connection: @unchecked Sendable {
         frames = HTTP2FrameDecoder(maxFrameSize: limits.maxFrameSize)
         decoder = HPACKDecoder(maxHeaderListSize: limits.maxHeaderListSize, maxStringLength: limits.maxHeaderListSize)
         receiveWindow = HTTP2FlowWindow(limits.connectionWindowSize)
+        maxBufferedRequestBytes = Self.maxBufferedRequestBytes(maxBodyBytes: context.configuration.limits.maxBodyBytes, limits: limits)
         controlBudget = HTTP2AbuseBudget(capacity: limits.controlFrameBurst, refillPerSecond: limits.controlFramesPerSecond)
         resetBudget = HTTP2AbuseBudget(capacity: limits.resetBurst, refillPerSecond: limits.resetsPerSecond)
     }
@@ -173,7 +180,8 @@ final class HTTP2Connection: @unchecked Sendable {
         case .continuation:
             throw .connection(.protocolError, "CONTINUATION without a HEADERS frame before it")
         case .unknown:
-            break
+            // Ignored (RFC 9113 §5.5), but not for free: a flood of them is one more frame flood.
+            try spendControlBudget("unknown frame")
         }
     }
 
@@ -220,6 +228,7 @@ final class HTTP2Connection: @unchecked Sendable {
             guard existing.state.receivesFromPeer else { throw .stream(id, .streamClosed, "HEADERS after the request's END_STREAM") }
             guard block.endStream else { throw .stream(id, .protocolError, "trailers without END_STREAM") }
             do { try HTTP2RequestHead.validateTrailers(decoded.fields) } catch { throw .stream(id, .protocolError, error.reason) }
+            try checkDeclaredLength(of: existing)
             try requestEnded(existing)
             return
         }
@@ -249,7 +258,12 @@ final class HTTP2Connection: @unchecked Sendable {
             throw .stream(id, .protocolError, error.reason)
         }
         opened.declaredContentLength = opened.requestHead?.contentLength
-        if block.endStream { try requestEnded(opened) }
+        if block.endStream {
+            try checkDeclaredLength(of: opened)
+            try requestEnded(opened)
+        } else {
+            awaitBody(of: opened)
+        }
     }
 
     /// A frame on a stream that is gone: after the peer's reset a stream error, after both
@@ -287,19 +301,20 @@ final class HTTP2Connection: @unchecked Sendable {
         if bytes.isEmpty && !frame.endStream { try spendControlBudget("empty DATA") }
         if !target.discardsBody {
             target.body.append(contentsOf: bytes)
+            target.heldBodyBytes += bytes.count
+            bufferedRequestBytes += bytes.count
             if let declared = target.declaredContentLength, target.body.count > declared {
                 throw .stream(id, .protocolError, "DATA beyond the content-length of \(declared)")
             }
             if target.body.count > context.configuration.limits.maxBodyBytes {
-                target.body = []
+                releaseBody(of: target)
                 answerWithoutHandler(target, .payloadTooLarge, detail: "The request body is larger than \(context.configuration.limits.maxBodyBytes) bytes", requestEnds: frame.endStream)
                 return
             }
+            try refuseBeyondBufferedBytes(target)
         }
         if frame.endStream {
-            if let declared = target.declaredContentLength, target.body.count != declared, !target.discardsBody {
-                throw .stream(id, .protocolError, "a body of \(target.body.count) bytes, not the content-length of \(declared)")
-            }
+            try checkDeclaredLength(of: target)
             try requestEnded(target)
         } else {
             target.unacknowledgedBytes += length
@@ -338,7 +353,11 @@ final class HTTP2Connection: @unchecked Sendable {
 
     private func receivedReset(_ id: UInt32, code: HTTP2ErrorCode) throws(HTTP2ProtocolError) {
         guard id <= highestStreamID else { throw .connection(.protocolError, "RST_STREAM on idle stream \(id)") }
-        guard let target = streams[id] else { return }
+        guard let target = streams[id] else {
+            // Allowed for a while after the stream's end (§5.1), and ignored, but each costs like a control frame.
+            try spendControlBudget("RST_STREAM on a closed stream")
+            return
+        }
         report(.resetReceived, streamID: id, code: code)
         if !target.finished && !resetBudget.spend() {
             report(.limitExceeded, streamID: id, code: .enhanceYourCalm, reason: "rapid reset")
@@ -374,7 +393,10 @@ final class HTTP2Connection: @unchecked Sendable {
             return
         }
         guard id <= highestStreamID else { throw .connection(.protocolError, "WINDOW_UPDATE on idle stream \(id)") }
-        guard let target = streams[id] else { return }
+        guard let target = streams[id] else {
+            try spendControlBudget("WINDOW_UPDATE on a closed stream")
+            return
+        }
         guard increment > 0 else { throw .stream(id, .protocolError, "WINDOW_UPDATE of 0") }
         guard target.sendWindow.increase(by: increment) else { throw .stream(id, .flowControlError, "the stream window above 2^31-1") }
         flushStream(target)
@@ -500,6 +522,7 @@ final class HTTP2Connection: @unchecked Sendable {
         guard streams[target.id] === target else { return }
         streams[target.id] = nil
         target.state = .closed
+        releaseBody(of: target)
         target.disposeSubscriptions()
         target.outbound = []
         target.outboundStart = 0

@@ -24,6 +24,11 @@ public struct HTTP2ConnectionLimits: Sendable {
     /// beyond which control frames the peer provokes (PING and SETTINGS acknowledgements, resets)
     /// end the connection instead: a peer that does not read cannot grow this side's memory.
     public var maxConnectionBufferedBytes = 1 << 20
+    /// Response bytes a stalled stream must send before its write-timeout clock starts again: one
+    /// DATA frame of the protocol's default size. A reader that reads opens its window by at least
+    /// that much within a write timeout (clients return half their window at a time); one that opens
+    /// it 128 bytes every 20 s keeps the stream stalled in effect, and is reset when it times out.
+    public var stallProgressBytes = 16_384
     /// Streams whose end is remembered so a late frame on them gets RFC 9113 §5.1's answer.
     public var closedStreamMemory = 256
 

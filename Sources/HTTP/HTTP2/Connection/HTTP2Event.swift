@@ -10,7 +10,8 @@ public struct HTTP2Event: Sendable {
         case resetSent = "reset_sent"
         case goAwaySent = "goaway_sent"
         case goAwayReceived = "goaway_received"
-        /// A stream's response waits for a WINDOW_UPDATE (counted once per wait).
+        /// A stream's response waits for a WINDOW_UPDATE (counted once per stall; a window opened a
+        /// few bytes at a time does not end one).
         case flowControlStall = "flow_control_stall"
         /// The peer exceeded a limit meant for abusive clients; `code` says what followed.
         case limitExceeded = "limit_exceeded"

@@ -49,6 +49,8 @@ struct HTTP2RequestHead: Sendable {
             fields.add(name: name, value: value)
         }
         guard let method else { throw .init(":method missing") }
+        // RFC 9110 §9.1: a method is a token; anything else is not a method an HTTP/1.1 reader could see.
+        guard !method.isEmpty, method.utf8.allSatisfy(HTTPSyntax.isTokenCharacter) else { throw .init(":method is not a token") }
         if method == "CONNECT" {
             // The CONNECT form (§8.5) carries only :method and :authority; this server tunnels nothing,
             // and a route answers 405 for the method, but the form must still hold.

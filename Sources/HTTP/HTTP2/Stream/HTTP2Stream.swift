@@ -16,8 +16,13 @@ final class HTTP2Stream: ResponseProgress, @unchecked Sendable {
     var requestHead: HTTP2RequestHead?
     var body: [UInt8] = []
     var declaredContentLength: Int?
-    /// The request was answered without reaching a handler (413, 431): its remaining DATA is dropped.
+    /// The request was answered without reaching a handler (408, 413, 431): its remaining DATA is dropped.
     var discardsBody = false
+    /// When the HEADERS came without END_STREAM: the body timeout runs from here.
+    var bodyStartedAt: UInt64 = 0
+    /// Body bytes counted in the connection's `bufferedRequestBytes`, until the stream closes (the
+    /// handler's request holds the body until then).
+    var heldBodyBytes = 0
 
     // Response side.
     var request: Request?
@@ -27,9 +32,12 @@ final class HTTP2Stream: ResponseProgress, @unchecked Sendable {
     var outboundStart = 0
     /// END_STREAM goes out once `outbound` is sent.
     var endAfterOutbound = false
-    /// The stream waits for a WINDOW_UPDATE (counted once per stall, for the metric).
+    /// The stream waits for a WINDOW_UPDATE (counted once per stall, for the metric). A stall ends
+    /// when the queue empties or `HTTP2ConnectionLimits.stallProgressBytes` went out since
+    /// `stalledSince`, not at every byte a window lets through.
     var stalled = false
     var stalledSince: UInt64 = 0
+    var sentSinceStall = 0
     /// The stream's id is in its connection's `blocked` list (so it is listed once, without a search).
     var isBlocked = false
 
