@@ -27,7 +27,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a client may take to send a request's headers. [env: HEADER_TIMEOUT] (default: 10)") var headerTimeout: String?
     @Option(help: "Seconds an idle keep-alive connection stays open. [env: IDLE_TIMEOUT] (default: 60)") var idleTimeout: String?
     @Option(help: "Seconds graceful shutdown may take; then requests still waiting get 503 and connections are closed. [env: SHUTDOWN_TIMEOUT] (default: 8)") var shutdownTimeout: String?
-    @Option(help: "Seconds a client may take to send a request's body once its headers are in; then 408. [env: BODY_TIMEOUT] (default: 30)") var bodyTimeout: String?
+    @Option(help: "Seconds a client may take to send a request's body once its headers are in — per request on HTTP/1.1, per stream on HTTP/2 (HEADERS to END_STREAM); then 408. [env: BODY_TIMEOUT] (default: 30)") var bodyTimeout: String?
     @Option(help: "Largest accepted request body in bytes. [env: MAX_BODY_BYTES] (default: 1048576)") var maxBodyBytes: String?
     @Option(help: "Most connections open at once; lowered at start to what the open-files limit allows. [env: MAX_CONNECTIONS] (default: 16384)") var maxConnections: String?
     @Option(help: "Most connections open at once from one client address; 0 = no cap. [env: MAX_CONNECTIONS_PER_CLIENT] (default: 0)") var maxConnectionsPerClient: String?
