@@ -5,8 +5,8 @@
 #
 # Both base images are build arguments; scripts/container-test builds this file
 # with podman from local Debian-based images when no registry is reachable.
-ARG BUILD_IMAGE=swift:6.3-noble
-ARG RUNTIME_IMAGE=ubuntu:noble
+ARG BUILD_IMAGE=docker.io/library/swift:6.3-noble
+ARG RUNTIME_IMAGE=docker.io/library/ubuntu:noble
 
 # ---- build ---------------------------------------------------------------
 FROM ${BUILD_IMAGE} AS build
