@@ -10,7 +10,7 @@ JWT_PACKAGES=(python3-jwt python3-cryptography)                         # PyJWT:
 H2_PACKAGES=(curl nghttp2-client python3-h2)
 CLUSTER_PACKAGES=(redis-server haproxy python3 openssl)                   # scripts/cluster: Redis, the balancer, its client and its certificate
 K8S_PACKAGES=(python3-venv)                                             # scripts/k8s-validate installs kubernetes-validate into a venv
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server "${BROWSER_PACKAGES[@]}" "${JWT_PACKAGES[@]}" "${H2_PACKAGES[@]}" "${K8S_PACKAGES[@]}")  # real Redis, a real browser, PyJWT and real HTTP/2 clients for the tests
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server "${BROWSER_PACKAGES[@]}" "${JWT_PACKAGES[@]}" "${H2_PACKAGES[@]}" "${K8S_PACKAGES[@]}")  # real Redis, a real browser, PyJWT, real HTTP/2 clients and a venv for the tests
 
 # ensure_system_packages PACKAGE...: installs the missing ones (as root) or names them and exits 1.
 ensure_system_packages() {
