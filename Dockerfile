@@ -5,8 +5,8 @@
 #
 # Both base images are build arguments; scripts/container-test builds this file
 # with podman from local Debian-based images when no registry is reachable.
-ARG BUILD_IMAGE=swift:6.3-noble
-ARG RUNTIME_IMAGE=ubuntu:noble
+ARG BUILD_IMAGE=docker.io/library/swift:6.3-noble
+ARG RUNTIME_IMAGE=docker.io/library/ubuntu:noble
 
 # ---- build ---------------------------------------------------------------
 FROM ${BUILD_IMAGE} AS build
@@ -64,7 +64,7 @@ RUN if command -v ldd >/dev/null && ldd /usr/local/bin/stream-service | grep 'no
 USER 10001:10001
 
 # Configuration comes only from environment variables (HOST, PORT, UPSTREAM_URL,
-# GITHUB_TOKEN, DEMO_*, LOG_LEVEL, ... see README); no config files. Logs go to
+# GITHUB_TOKEN, DEMO_*, LOG_LEVEL, ... see docs/operations.md); no config files. Logs go to
 # stdout, as JSON lines here because container log collectors parse them.
 ENV HOST=0.0.0.0 \
     PORT=8080 \

@@ -1,9 +1,11 @@
+import Foundation
 import HTTP
 import Streams
 import XCTest
 
-/// The README's example, as written there: a service built on the `Streams` and `HTTP`
-/// products alone (this file imports nothing else but XCTest, and no internals).
+/// The library guide's example (docs/library.md, "HTTP as a library"), as written there: a service
+/// built on the `Streams` and `HTTP` products alone (this file imports nothing else but XCTest
+/// and Foundation, and no internals).
 final class ReadmeExampleTests: XCTestCase {
     private func countdownServer() throws -> (HTTPServer, Int) {
         var router = Router()
@@ -37,5 +39,24 @@ final class ReadmeExampleTests: XCTestCase {
         XCTAssertEqual(answer?.headers["Content-Type"], "application/problem+json")
         XCTAssertTrue(answer.map { String(decoding: $0.body, as: UTF8.self) }?.contains("got '99'") ?? false)
         await server.shutdown(deadline: .seconds(5))
+    }
+
+    /// The page shows the code these tests run: every line of `countdownServer()` from the router
+    /// to `server.start()` is a line of the page's Swift block (the page's comments aside).
+    func testTheLibraryGuideShowsTheCodeThisFileRuns() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let guide = try String(contentsOf: repository.appendingPathComponent("docs/library.md"), encoding: .utf8)
+        let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let block = try XCTUnwrap(guide.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first,
+                                  "docs/library.md has no Swift block")
+        let shown = Set(block.split(separator: "\n").map { line in
+            String(line.replacing(/\s+\/\/.*$/, with: "")).trimmingCharacters(in: .whitespaces)
+        })
+        let lines = test.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let start = try XCTUnwrap(lines.firstIndex(of: "var router = Router()"))
+        let end = try XCTUnwrap(lines.firstIndex(of: "let port = try server.start()"))
+        for line in lines[start...end] {
+            XCTAssertTrue(shown.contains(line), "docs/library.md does not show: \(line)")
+        }
     }
 }

@@ -3,7 +3,7 @@
 #   - a runtime base: Debian bookworm minbase from debootstrap, trimmed like the
 #     official "slim" images (no docs, man pages or locales, no apt lists);
 #   - a build base: the same root plus the Swift toolchain `swift` runs from and
-#     the system libraries that toolchain needs, standing in for swift:6.3-noble.
+#     the system libraries that toolchain needs, standing in for docker.io/library/swift:6.3-noble.
 # Both are cached: the root file system as a tarball under $CONTAINER_CACHE and
 # the images in podman's storage, so a second run skips straight to the build.
 

@@ -8,7 +8,9 @@ JWT_PACKAGES=(python3-jwt python3-cryptography)                         # PyJWT:
 # HTTP/2 clients for the tests: curl (with nghttp2), nghttp and h2load, and Python's h2 (PyPI's `h2`,
 # packaged by Debian for the system interpreter, where PEP 668 keeps pip out) for frame-level cases.
 H2_PACKAGES=(curl nghttp2-client python3-h2)
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server "${BROWSER_PACKAGES[@]}" "${JWT_PACKAGES[@]}" "${H2_PACKAGES[@]}")  # real Redis, a real browser, PyJWT and real HTTP/2 clients for the tests
+CLUSTER_PACKAGES=(redis-server haproxy python3 openssl)                   # scripts/cluster: Redis, the balancer, its client and its certificate
+K8S_PACKAGES=(python3-venv)                                             # scripts/k8s-validate installs kubernetes-validate into a venv
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server "${BROWSER_PACKAGES[@]}" "${JWT_PACKAGES[@]}" "${H2_PACKAGES[@]}" "${K8S_PACKAGES[@]}")  # real Redis, a real browser, PyJWT, real HTTP/2 clients and a venv for the tests
 
 # ensure_system_packages PACKAGE...: installs the missing ones (as root) or names them and exits 1.
 ensure_system_packages() {
