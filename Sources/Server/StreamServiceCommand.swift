@@ -8,7 +8,7 @@ struct StreamServiceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stream-service",
         abstract: "An HTTP microservice whose endpoints are reactive stream pipelines.",
-        subcommands: [ServeCommand.self, DemoUpstreamCommand.self, HealthcheckCommand.self],
+        subcommands: [ServeCommand.self, DemoUpstreamCommand.self, HealthcheckCommand.self, DrainCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

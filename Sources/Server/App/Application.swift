@@ -138,6 +138,7 @@ public final class Application: Sendable {
         let shutdownFlag = self.shutdownFlag
         let state = self.state
         var readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
+        readiness.isDraining = { shutdownFlag.isDraining }
         if configuration.redisURL != nil {
             // Before Redis is first reached the shared feed is not there yet: degraded.
             readiness.eventsStatus = { state.withLock { $0.sharedFeed }?.status ?? SharedEventFeed.degraded }
@@ -239,6 +240,13 @@ public final class Application: Sendable {
 
     public var isShuttingDown: Bool { shutdownFlag.isRaised }
 
+    /// Turns `/ready` to 503 and changes nothing else: the step before a stop that lets the
+    /// balancers take this replica out while it still serves (a Kubernetes `preStop`).
+    public func drain() {
+        guard shutdownFlag.drain() else { return }
+        logger.info("draining: /ready answers 503, everything else still serves until SIGTERM")
+    }
+
     /// Graceful shutdown within `--shutdown-timeout`: stop accepting, let in-flight
     /// requests finish, end SSE feeds with `event: shutdown`, then stop the demo
     /// upstream. `completion` runs once all of that is done (every caller's).
@@ -278,11 +286,12 @@ public final class Application: Sendable {
     }
 
     /// Starts the service and blocks until SIGTERM or SIGINT has shut it down
-    /// gracefully. Signal handlers are installed before the first log line, so a
+    /// gracefully; SIGUSR1 drains it first (`drain()`). Signal handlers are installed before the first log line, so a
     /// signal sent as soon as the address is printed is never fatal.
     public func serveUntilTerminated() throws {
         let done = DispatchSemaphore(value: 0)
-        let signals = SignalWatcher(signals: [SIGTERM, SIGINT]) { [self] signal in
+        let signals = SignalWatcher(signals: [SIGTERM, SIGINT, SIGUSR1]) { [self] signal in
+            guard signal != SIGUSR1 else { return drain() }
             logger.info("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
             shutdown { done.signal() }
         }

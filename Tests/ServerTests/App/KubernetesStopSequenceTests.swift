@@ -7,16 +7,18 @@ import Glibc
 #endif
 
 /// How a pod of deploy/kubernetes/base stops, on the real executable with the manifest's own
-/// settings: the preStop sleep (the service untouched, still serving, while the balancers drop
-/// the pod), then SIGTERM, then SIGKILL at the grace period's end.
+/// settings: the preStop hook's `stream-service drain` (/ready 503, everything else still served
+/// while the balancers drop the pod), then SIGTERM, then SIGKILL at the grace period's end.
 final class KubernetesStopSequenceTests: XCTestCase {
     private static let deployment = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("deploy/kubernetes/base/deployment.yaml")
 
-    /// The manifest's numbers: the preStop sleep, SHUTDOWN_TIMEOUT and the grace period, in seconds.
+    /// The manifest's numbers: the preStop hook's command and wait, SHUTDOWN_TIMEOUT and the grace period, in seconds.
     private struct StopSettings {
         struct Unreadable: Error { let key: String }
+        /// The hook's `command:` (`["stream-service", "drain", "--wait", "5"]`).
+        var preStopCommand: [String]
         var preStopSleep: Double
         var shutdownTimeout: Double
         var gracePeriod: Double
@@ -31,7 +33,12 @@ final class KubernetesStopSequenceTests: XCTestCase {
                 }
                 throw Unreadable(key: key)
             }
-            preStopSleep = try number(after: "preStop:", within: 2)
+            let hook = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("preStop:") }, "preStop not in the manifest")
+            let command = try XCTUnwrap(lines[hook...].first { $0.hasPrefix("command:") }, "the preStop hook has no command")
+            preStopCommand = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(command.dropFirst("command:".count).utf8)) as? [String], command)
+            let wait = try XCTUnwrap(preStopCommand.firstIndex(of: "--wait"), "the drain names its wait")
+            preStopSleep = try XCTUnwrap(Double(preStopCommand[wait + 1]), command)
             shutdownTimeout = try number(after: "- name: SHUTDOWN_TIMEOUT")
             gracePeriod = try number(after: "terminationGracePeriodSeconds:", within: 0)
         }
@@ -43,12 +50,12 @@ final class KubernetesStopSequenceTests: XCTestCase {
 
     func testTheGracePeriodCoversThePreStopSleepAndTheShutdownTimeout() throws {
         let stop = try settings()
-        XCTAssertGreaterThan(stop.preStopSleep, 0, "a preStop sleep lets the balancers drop the pod before SIGTERM")
+        XCTAssertGreaterThan(stop.preStopSleep, 0, "the drain's wait lets the balancers drop the pod before SIGTERM")
         XCTAssertGreaterThan(stop.gracePeriod, stop.preStopSleep + stop.shutdownTimeout,
                              "SIGKILL would cut the drain short: the grace period counts from the preStop hook")
     }
 
-    func testThePreStopSleepAndSIGTERMDrainAnEventStreamWithoutLosingAnEvent() throws {
+    func testThePreStopDrainAndSIGTERMEndAnEventStreamWithoutLosingAnEvent() throws {
         let stop = try settings()
         let service = try ServiceProcess(
             ["serve", "--host", "127.0.0.1", "--port", "0", "--log-format", "json", "--events-clock", "0.05"],
@@ -71,11 +78,23 @@ final class KubernetesStopSequenceTests: XCTestCase {
         }
         try readTicks(3)
 
-        // The preStop sleep: nothing is sent to the service, which goes on serving and stays ready.
-        let ready = try RawHTTPClient(port: port)
-        try ready.send("GET /ready HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        XCTAssertEqual(try ready.readResponse().status, 200)
+        @Sendable func status(_ path: String) throws -> Int {
+            let client = try RawHTTPClient(port: port)
+            try client.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            return try client.readResponse().status
+        }
+        XCTAssertEqual(try status("/ready"), 200)
+
+        // The preStop hook, as the manifest writes it, aimed at this process instead of PID 1:
+        // unready at once, still delivering, and still answering new connections.
+        XCTAssertEqual(stop.preStopCommand.first, "stream-service")
+        let hook = try ServiceProcess(Array(stop.preStopCommand.dropFirst()) + ["--pid", String(service.pid)])
+        let drained = Date().addingTimeInterval(stop.preStopSleep)
+        waitUntil("/ready turns 503 while the hook waits", timeout: stop.preStopSleep) { (try? status("/ready")) == 503 }
+        XCTAssertEqual(try status("/health"), 200, "new connections are still served")
         try readTicks(ids.count + 5)
+        XCTAssertEqual(hook.exitStatus(within: stop.preStopSleep + 5), 0, hook.output)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(drained), -0.5, "the hook waited its seconds")
 
         let signalled = ContinuousClock.now
         service.signal(SIGTERM)

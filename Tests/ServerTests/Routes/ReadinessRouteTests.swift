@@ -7,8 +7,9 @@ import HTTP
 import HTTPTestSupport
 
 final class ReadinessRouteTests: XCTestCase {
-    private func status(probe: Single<Bool>, shuttingDown: Bool = false) -> Int? {
-        let route = ReadinessRoute(probe: { probe }, isShuttingDown: { shuttingDown })
+    private func status(probe: Single<Bool>, shuttingDown: Bool = false, draining: Bool = false) -> Int? {
+        var route = ReadinessRoute(probe: { probe }, isShuttingDown: { shuttingDown })
+        route.isDraining = { draining }
         let status = Locked<Int?>(nil)
         route.handle(Request(method: .get, target: "/ready")).watch(data: { response in status.withLock { $0 = response.status.code } })
         return status.withLock { $0 }
@@ -28,5 +29,9 @@ final class ReadinessRouteTests: XCTestCase {
 
     func testNotReadyWhileShuttingDownWithoutAskingTheUpstream() {
         XCTAssertEqual(status(probe: DataStream.never().asSingle(), shuttingDown: true), 503)
+    }
+
+    func testNotReadyWhileDrainingWithoutAskingTheUpstream() {
+        XCTAssertEqual(status(probe: DataStream.never().asSingle(), draining: true), 503)
     }
 }
