@@ -27,5 +27,6 @@ let started = ContinuousClock.now
 for _ in 0..<count { request() }
 let elapsed = ContinuousClock.now - started
 let total = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-print("\(count) requests (\(seconds) s at \(Int(rate))/s) hovering at the bound: \(String(Int(total * 1000))) ms, "
-    + "\(String(Int(total / Double(count) * 1e9))) ns a request, \(String(Int(total / Double(seconds) * 1000) / 10)) % of a core; \(refused) refused")
+let share = (total / Double(seconds) * 1000).rounded() / 10
+print("\(count) requests (\(seconds) s at \(Int(rate))/s) hovering at the bound: \(Int(total * 1000)) ms, "
+    + "\(Int(total / Double(count) * 1e9)) ns a request, \(share) % of a core; \(refused) refused")

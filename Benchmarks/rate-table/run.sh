@@ -1,6 +1,7 @@
 #!/bin/sh
-# The request cap's table held just under its bound (main.swift says how), built with swiftc -O
-# from the limiter's sources as of REV (default: the working tree), the rest stubbed.
+# The request cap's table held just under its bound (main.swift says how), built with swiftc -O -wmo
+# (specialised as in a SwiftPM release build) from the limiter's sources as of REV (default: the
+# working tree), the rest stubbed.
 #
 #     Benchmarks/rate-table/run.sh [REV] [SECONDS]
 set -eu
@@ -20,5 +21,5 @@ done
 sed -i -e '/^import NetCore$/d' -e '/^import HTTP$/d' -e '/^import StreamServiceConcurrency$/d' "$work"/*.swift
 cp "$root/Sources/StreamServiceConcurrency/Locked.swift" "$root/Sources/StreamServiceConcurrency/Duration+Conversions.swift" \
     "$root/Sources/NetCore/String+Whitespace.swift" "$root/Benchmarks/rate-table/Stubs.swift" "$root/Benchmarks/rate-table/main.swift" "$work/"
-swiftc -O -package-name ratetable -module-name RateTable "$work"/*.swift -o "$work/rate-table"
+swiftc -O -wmo -package-name ratetable -module-name RateTable "$work"/*.swift -o "$work/rate-table"
 "$work/rate-table" "$seconds"

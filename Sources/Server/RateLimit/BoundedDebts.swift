@@ -13,10 +13,10 @@ import NetCore
 ///
 /// Bounded work: a client already in the table costs one probe, as before. A new one moves the
 /// sweep on by `sweepStep` slots (forgetting the paid-off ones it passes: every slot is seen once
-/// per `slots / sweepStep` insertions, so clients that pay off quickly fill about a quarter of
-/// the slots; a step of one would keep half of them filled and the table doubling) and, when
-/// the table is full, looks at the next `evictionWindow` clients for one to forget: the first
-/// paid-off, else the least indebted within its limit. Removal shifts the run back (no tombstones), so probes stay short. A full
+/// per `slots / sweepStep` insertions, so a paid-off client lingers at most that long, on average
+/// a sixteenth of the slots' worth of insertions) and, when the table is full, looks at the next
+/// `evictionWindow` clients for one to forget: the first paid-off, else the least indebted
+/// within its limit. Removal shifts the run back (no tombstones), so probes stay short. A full
 /// filter-and-rebuild per insertion near the bound made 1,666 requests a second cost 50–60 % of
 /// a core (issue 34); clearing the table when nothing could be dropped freed every client in debt.
 struct BoundedDebts<Key: DebtKey>: DebtTable, Sendable {
@@ -32,9 +32,10 @@ struct BoundedDebts<Key: DebtKey>: DebtTable, Sendable {
     private let seed: UInt64
     /// Where the sweep (and the search for a client to forget) goes on from.
     private var cursor = 0
-    /// 64 slots at first; doubled whenever more than half are used.
+    /// 64 slots at first (fewer for a smaller table); doubled whenever more than half are used,
+    /// up to `slotCount(for: maximumCount)`.
     static var initialCapacity: Int { 64 }
-    static var sweepStep: Int { 2 }
+    static var sweepStep: Int { 8 }
     static var evictionWindow: Int { 16 }
 
     init(maximumCount: Int) {
@@ -46,8 +47,19 @@ struct BoundedDebts<Key: DebtKey>: DebtTable, Sendable {
         precondition(maximumCount > 0, "a table must hold at least one client")
         self.maximumCount = maximumCount
         self.seed = seed
-        slots = Array(repeating: Self.vacant, count: Self.initialCapacity)
+        slots = Array(repeating: Self.vacant, count: min(Self.initialCapacity, Self.slotCount(for: maximumCount)))
     }
+
+    /// The slots `maximum` clients take at the half load the table keeps: the array's final size.
+    static func slotCount(for maximum: Int) -> Int {
+        var slots = 4
+        while slots < maximum * 2 { slots *= 2 }
+        return slots
+    }
+
+    /// Clients held at most: past `maximumCount` only while none may be forgotten, in the spare
+    /// room of the array already there (half its slots), never in a bigger one.
+    static func ceiling(for maximum: Int) -> Int { slotCount(for: maximum) / 2 }
 
     private static var vacant: Slot { Slot(key: Key.vacant, debt: 0, used: false) }
 
@@ -75,7 +87,9 @@ struct BoundedDebts<Key: DebtKey>: DebtTable, Sendable {
         }
     }
 
-    /// Room for one more client: the sweep's step, then, when still full, one client forgotten.
+    /// Room for one more client: the sweep's step, then, when still full, one client forgotten,
+    /// else the array's spare room. Held just under the bound, the paid-off clients the sweep has
+    /// not reached yet are what the spare room absorbs.
     private mutating func makeRoom(_ horizon: DebtHorizon) -> Bool {
         let mask = slots.count - 1
         for _ in 0..<Self.sweepStep {
@@ -83,7 +97,7 @@ struct BoundedDebts<Key: DebtKey>: DebtTable, Sendable {
             if slots[cursor].used, horizon.isPaidOff(slots[cursor].debt) { remove(at: cursor) }
             cursor = (cursor + 1) & mask
         }
-        return count < maximumCount || forgetOne(horizon)
+        return count < maximumCount || forgetOne(horizon) || (count + 1) * 2 <= slots.count
     }
 
     /// Forgets the first paid-off client of the next `evictionWindow` clients, else the least

@@ -4,8 +4,9 @@
 ///
 /// A full table makes room by forgetting, never by starting over: a client forgotten is a client
 /// with a whole budget again, so only one that owes nothing, or else the least indebted of those
-/// still within their limit, may go. One over its limit stays until it has paid; a newcomer
-/// finding the table full of those is refused (`update` answers nil) rather than remembered.
+/// still within their limit, may go. One over its limit stays until it has paid. While none may
+/// go, newcomers are held past `maximumCount` up to `BoundedDebts.ceiling(for:)` (the spare half
+/// of the array a full table already has), and beyond it refused (`update` answers nil).
 protocol DebtTable {
     associatedtype Key: Hashable
     init(maximumCount: Int)
@@ -44,8 +45,11 @@ struct DictionaryDebts<Key: Hashable & Sendable>: DebtTable, Sendable {
         if debts[key] == nil {
             debts = debts.filter { !horizon.isPaidOff($0.value) }
             if debts.count >= maximumCount {
-                guard let least = debts.filter({ horizon.isWithinLimit($0.value) }).min(by: { $0.value < $1.value }) else { return nil }
-                debts[least.key] = nil
+                if let least = debts.filter({ horizon.isWithinLimit($0.value) }).min(by: { $0.value < $1.value }) {
+                    debts[least.key] = nil
+                } else if debts.count >= BoundedDebts<String>.ceiling(for: maximumCount) {
+                    return nil
+                }
             }
         }
         return body(&debts[key, default: horizon.now])

@@ -31,6 +31,13 @@ final class BoundedDebtsTests: XCTestCase {
         }
     }
 
+    func testTheBoundStaysWhereSomeoneMayBeForgotten() {
+        var table = BoundedDebts<IPAddress>(maximumCount: 5, seed: 11)
+        let horizon = DebtHorizon(now: 100, admissible: 150)
+        for index in 0..<200 { _ = table.update(address(index), horizon: horizon) { $0 = 120 } }
+        XCTAssertEqual(table.count, 5, "each newcomer took the place of one within its limit")
+    }
+
     func testTheTwinKeepsALimitedClientToo() {
         let now = Locked<Double>(1_000)
         let limiter = limiter(DictionaryDebts<IPAddress>.self, maximumClients: 8, now: now)
@@ -55,14 +62,17 @@ final class BoundedDebtsTests: XCTestCase {
         XCTAssertNil(table.debt(of: address(3)), "paid off at 125 (owed until 120): forgotten first")
     }
 
-    /// A table full of clients over their limits refuses the newcomer rather than forget one of them.
-    func testATableFullOfClientsOverTheirLimitsRefusesANewcomer() {
+    /// A table full of clients over their limits holds newcomers in its array's spare room (half
+    /// its slots: 4 for a bound of 3), then refuses them rather than forget one of the others.
+    func testATableFullOfClientsOverTheirLimitsRefusesANewcomerOnceItsSpareRoomIsTaken() {
         var table = BoundedDebts<IPAddress>(maximumCount: 3, seed: 5)
+        XCTAssertEqual(BoundedDebts<IPAddress>.ceiling(for: 3), 4)
         let horizon = DebtHorizon(now: 100, admissible: 150)
-        for index in 0..<3 { _ = table.update(address(index), horizon: horizon) { $0 = 160 } }
+        for index in 0..<4 { XCTAssertNotNil(table.update(address(index), horizon: horizon) { $0 = 160 }) }
         XCTAssertNil(table.update(address(9), horizon: horizon) { $0 += 1 }, "no room, and nobody may be forgotten")
-        XCTAssertEqual((0..<3).map { table.debt(of: address($0)) }, [160, 160, 160])
+        XCTAssertEqual((0..<4).map { table.debt(of: address($0)) }, [160, 160, 160, 160])
         let now = Locked<Double>(1_000)
+        // A bound of 2 fills its array of 4 slots at half load: no spare room.
         let limiter = limiter(BoundedDebts<IPAddress>.self, maximumClients: 2, now: now)
         for client in [address(0), address(1)] { for _ in 0..<2 { XCTAssertNil(limiter.takeUnlessRefused(client)) } }
         let refused = limiter.takeUnlessRefused(address(2))
