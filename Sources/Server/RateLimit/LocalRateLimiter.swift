@@ -35,13 +35,6 @@ final class LocalRateLimiter<Table: DebtTable & Sendable>: Sendable {
     /// as for one whose burst is spent, back after one interval.
     private var noRoom: RateDecision { RateDecision(level: policy.capacity, policy: policy) }
 
-    /// Whether `key` may start work now; charges nothing.
-    func admit(_ key: Key) -> RateDecision {
-        let now = currentTime()
-        let tat = debts.withLock { $0.debt(of: key) } ?? now
-        return RateDecision(level: tat - now, policy: policy)
-    }
-
     /// Adds `cost` units to `key`'s debt, allowed or not (they were spent already); a negative
     /// cost gives units back (a reservation that spent less), never below a whole budget.
     func charge(_ key: Key, cost: Int) {

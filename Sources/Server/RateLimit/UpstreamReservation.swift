@@ -40,16 +40,23 @@ final class UpstreamReservation: Sendable {
     /// stands: the debt after admission, moved by what was spent beyond or short of the estimate.
     @discardableResult
     func settle() -> RateDecision {
+        let spent = giveBackUnused()
+        let policy = budget.policy
+        return RateDecision(allowedAfter: max(0, level + Double(spent - estimate) * policy.interval), policy: policy)
+    }
+
+    /// Settles (once): what was not spent goes back; the units spent so far.
+    @discardableResult
+    private func giveBackUnused() -> Int {
         let (unused, spent) = state.withLock { state -> (Int, Int) in
             defer { state.settled = true }
             return (state.settled ? 0 : max(0, estimate - state.spent), state.spent)
         }
         if unused > 0 { budget.giveBack(key, units: unused, shared: shared) }
-        let policy = budget.policy
-        return RateDecision(allowedAfter: max(0, level + Double(spent - estimate) * policy.interval), policy: policy)
+        return spent
     }
 
     deinit {
-        settle()
+        giveBackUnused()
     }
 }

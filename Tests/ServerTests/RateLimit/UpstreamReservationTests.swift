@@ -75,4 +75,27 @@ final class UpstreamReservationTests: XCTestCase {
         XCTAssertEqual(Double(retryAfter), 600, accuracy: 2, "one unit (600 s) more must be paid back")
         XCTAssertEqual(try app.get("/users/ada1").status, 200, "a profile's 2 still fit")
     }
+
+    /// A streamed answer's work outlives its headers: its fields count the estimate, and its
+    /// reservation is settled once the stream is over, giving back what it did not spend (here
+    /// all but what it really fetched: the page and avatars come back as free 304s).
+    func testAStreamGivesBackWhatItDidNotSpendOnceItIsOver() throws {
+        let app = try AppHarness(self) { $0.clientUpstreamRate = RatePolicy(name: "upstream", count: 100, period: .seconds(3600)) }
+        XCTAssertEqual(try app.get("/users?limit=3&since=2").status, 200)
+        XCTAssertEqual(UpstreamBudgetTests.charged(app), 4)
+        let feed = try SSETestClient(port: app.port, target: "/users/stream?limit=3&since=2")
+        XCTAssertEqual(feed.headers["ratelimit"]?.hasPrefix(#""upstream";r=92;"#), true, "100, less 4 spent and 4 reserved: \(feed.headers)")
+        XCTAssertEqual(try feed.all().last?.event, "end")
+        let port = app.port, spent = UpstreamBudgetTests.charged(app)
+        XCTAssertLessThan(spent, 8, "the stream spent less than its estimate")
+        waitUntil("the stream's reservation is settled", timeout: 5) { Self.remaining(port: port) == 100 - spent }
+    }
+
+    /// `RateLimit`'s `r=` on a free probe (`limit=0` is refused before any upstream work).
+    private static func remaining(port: Int) -> Int? {
+        guard let client = try? RawHTTPClient(port: port),
+              (try? client.send("GET /users?limit=0 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")) != nil,
+              let response = try? client.readResponse() else { return nil }
+        return UpstreamBudgetTests.remaining(response)
+    }
 }
