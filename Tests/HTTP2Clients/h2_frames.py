@@ -33,6 +33,7 @@ class Observed:
         self.goaway = None
         self.resets = {}
         self.statuses = {}
+        self.retry_after = {}
         self.bodies = {}
         self.closed = False
         self.ended = set()
@@ -132,6 +133,8 @@ class RawClient:
                 name = name.decode() if isinstance(name, bytes) else name
                 if name == ":status":
                     self.observed.statuses[frame.stream_id] = int(value)
+                elif name == "retry-after":
+                    self.observed.retry_after[frame.stream_id] = value.decode() if isinstance(value, bytes) else value
             if "END_STREAM" in frame.flags:
                 self.observed.bodies.setdefault(frame.stream_id, b"")
                 self.observed.ended.add(frame.stream_id)
@@ -488,6 +491,18 @@ def case_method_not_a_token(port, tls):
     """A :method with a space in it: not an RFC 9110 token."""
     client = RawClient(port, tls)
     malformed_then_get(client, client.headers(1, method="GE T"))
+
+
+def case_concurrent_gets(port, tls):
+    """COUNT GETs opened at once on one connection (argv after CASE: a PATH where {i} is the
+    request's number, and COUNT at most 100): every stream's status, and each Retry-After."""
+    path, count = sys.argv[3], min(int(sys.argv[4]), 100)
+    client = RawClient(port, tls, settings={h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 1 << 20})
+    streams = [2 * i + 1 for i in range(count)]
+    client.send(*(client.headers(stream_id, path=path.replace("{i}", str(i))) for i, stream_id in enumerate(streams)))
+    client.send(WindowUpdateFrame(0, window_increment=(1 << 30)))
+    client.read(lambda o: all(ended(stream_id)(o) for stream_id in streams))
+    client.observed.report(retryAfter={str(k): v for k, v in client.observed.retry_after.items()})
 
 
 CASES = {name[5:].replace("_", "-"): fn for name, fn in globals().items() if name.startswith("case_")}

@@ -153,7 +153,9 @@ public final class Application: Sendable {
             metrics: metrics, responder: responder, eventFeed: feed,
             readiness: readiness, userRoutes: upstream.routes(responder: responder),
             corsOrigins: configuration.corsOrigins, access: access,
-            budget: budget, requestRate: configuration.clientRequestRate.map { LocalRateLimiter<AddressDebts>(policy: $0) }
+            budget: budget,
+            requestRate: configuration.clientRequestRate.map { LocalRateLimiter<AddressDebts>(policy: $0, maximumClients: configuration.rateLimitClients) },
+            addresses: addresses
         ).build()
         let accessLog = AccessLog(logger: logger)
         let events = ServerEventLog(logger: logger)
@@ -186,12 +188,18 @@ public final class Application: Sendable {
     /// `--client-upstream-rate`: shared through Redis (a connection of its own) when there is one.
     private func upstreamBudget() -> UpstreamBudget? {
         guard let policy = configuration.clientUpstreamRate else { return nil }
+        let clients = configuration.rateLimitClients
         guard let url = configuration.redisURL, let connection = try? RedisConnection(configuration: RedisConfiguration(url: url)) else {
-            return UpstreamBudget(policy: policy)
+            return UpstreamBudget(policy: policy, addresses: addresses, maximumClients: clients)
         }
         state.withLock { $0.budgetConnection = connection }
         connection.start()
-        return UpstreamBudget(policy: policy, redis: connection)
+        return UpstreamBudget(policy: policy, redis: connection, addresses: addresses, maximumClients: clients)
+    }
+
+    /// `--rate-limit-ipv6-prefix`, for every per-client limit.
+    private var addresses: ClientAddressKey {
+        ClientAddressKey(ipv6PrefixLength: configuration.rateLimitIPv6Prefix)
     }
 
     /// `maxConnections`: `--max-connections` after `ConnectionCeiling` had its say.

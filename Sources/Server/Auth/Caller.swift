@@ -15,12 +15,12 @@ struct Caller: Sendable {
         self.claims = claims
     }
 
-    var address: String { clientIdentity(of: request, trusting: proxies) }
-
     /// What per-client budgets are kept under: the token's subject when there is one (the same
-    /// user from several addresses shares one budget), else the client address.
-    var budgetKey: String {
+    /// user from several addresses shares one budget), else the client address (an IPv6 one by
+    /// its prefix, `addresses`).
+    func budgetKey(_ addresses: ClientAddressKey) -> String {
         if let subject = claims?.subject, !subject.isEmpty { return "sub:\(subject)" }
-        return "addr:\(address)"
+        guard let address = clientAddress(of: request, trusting: proxies) else { return "addr:\(request.remoteAddress)" }
+        return "addr:" + addresses.text(address)
     }
 }

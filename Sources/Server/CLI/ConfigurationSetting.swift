@@ -13,7 +13,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case redisUrl, replicaId
     case authJwtSecret, authJwtPublicKey, authProtect, authCookie, authAudience, authIssuer
     case trustedProxies
-    case clientUpstreamRate, clientUpstreamBurst, clientRequestRate, upstreamReserve
+    case clientUpstreamRate, clientUpstreamBurst, clientRequestRate, rateLimitIpv6Prefix, upstreamReserve
     case http2
 
     /// The long flag, e.g. `--demo-latency-ms`.

@@ -57,6 +57,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Upstream requests a client (token sub, else address) may cause, e.g. 120/m; cached answers are free. [env: CLIENT_UPSTREAM_RATE] (default: unlimited)") var clientUpstreamRate: String?
     @Option(help: "Upstream requests a client may cause at once. [env: CLIENT_UPSTREAM_BURST] (default: the rate's count)") var clientUpstreamBurst: String?
     @Option(help: "Requests a client address may send to any route, e.g. 20/s. [env: CLIENT_REQUEST_RATE] (default: unlimited)") var clientRequestRate: String?
+    @Option(help: "Bits of an IPv6 client address the per-client limits count it by (1 to 128; 64: a subscriber's /64 is one client). [env: RATE_LIMIT_IPV6_PREFIX] (default: 64)") var rateLimitIpv6Prefix: String?
     @Option(help: "Upstream requests kept back: at this x-ratelimit-remaining, uncached work gets 503 until the reset. [env: UPSTREAM_RESERVE] (default: 10 % of the reported limit with --github-token or --demo-rate-limit, else none)") var upstreamReserve: String?
     @Option(help: "on or off: HTTP/2 beside HTTP/1.1 on the same port (h2c with prior knowledge; h2 by ALPN over TLS). [env: HTTP2] (default: on)") var http2: String?
 
@@ -79,7 +80,7 @@ struct ServeCommand: ParsableCommand {
             (.authCookie, authCookie), (.authAudience, authAudience), (.authIssuer, authIssuer),
             (.trustedProxies, trustedProxies),
             (.clientUpstreamRate, clientUpstreamRate), (.clientUpstreamBurst, clientUpstreamBurst),
-            (.clientRequestRate, clientRequestRate), (.upstreamReserve, upstreamReserve),
+            (.clientRequestRate, clientRequestRate), (.rateLimitIpv6Prefix, rateLimitIpv6Prefix), (.upstreamReserve, upstreamReserve),
             (.http2, http2),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })

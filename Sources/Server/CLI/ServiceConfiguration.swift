@@ -76,6 +76,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var clientUpstreamRate: RatePolicy?
     /// Each client address's cap on requests to any route; nil = none.
     public var clientRequestRate: RatePolicy?
+    /// Bits of an IPv6 client address the per-client limits tell clients apart by.
+    public var rateLimitIPv6Prefix = ClientAddressKey.standard.ipv6PrefixLength
+    /// Clients each per-client limit remembers at most (tests make it small).
+    var rateLimitClients = LocalRateLimiter<AddressDebts>.defaultMaximumClients
     /// Upstream requests kept back from clients; nil = a tenth of the limit the upstream reports.
     public var upstreamReserve: Int?
 
@@ -147,6 +151,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
             configuration.clientUpstreamRate?.burst = burst
         }
         configuration.clientRequestRate = try reader.rate(.clientRequestRate, name: "requests")
+        configuration.rateLimitIPv6Prefix = try reader.integer(.rateLimitIpv6Prefix, in: ClientAddressKey.ipv6PrefixLengths) ?? configuration.rateLimitIPv6Prefix
         configuration.upstreamReserve = try reader.integer(.upstreamReserve, in: 0...10_000_000)
         configuration.http2 = try reader.choice(.http2, [("on", true), ("off", false)]) ?? configuration.http2
         return configuration

@@ -11,13 +11,20 @@ struct RateDecision: Sendable, Equatable {
     /// Seconds until one unit is available (0 when allowed).
     var retryAfterSeconds: Int
 
-    /// The decision for a client whose debt is `level` seconds, under `policy`.
-    init(level: Double, policy: RatePolicy) {
+    /// The decision on `cost` units for a client whose debt is `level` seconds, under `policy`.
+    init(level: Double, policy: RatePolicy, cost: Int = 1) {
         let level = max(0, level)
-        allowed = policy.admits(debt: level)
+        allowed = policy.admits(debt: level, cost: cost)
         remaining = max(0, Int(((policy.capacity - level) / policy.interval + 1e-9).rounded(.down)))
         resetSeconds = Int(level.rounded(.up))
-        retryAfterSeconds = allowed ? 0 : max(1, Int((level + policy.interval - policy.capacity).rounded(.up)))
+        retryAfterSeconds = allowed ? 0 : max(1, Int((level + policy.footprint(cost) - policy.capacity).rounded(.up)))
+    }
+
+    /// Allowed and charged: what is left once the request's units are on a debt of `level` seconds.
+    init(allowedAfter level: Double, policy: RatePolicy) {
+        self.init(level: level, policy: policy, cost: 0)
+        allowed = true
+        retryAfterSeconds = 0
     }
 
     /// `"upstream";q=120;w=60`: the policy's quota per window.

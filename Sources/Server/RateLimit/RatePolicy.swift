@@ -37,4 +37,15 @@ public struct RatePolicy: Sendable, Equatable {
     func admits(debt level: Double) -> Bool {
         level + interval <= capacity + 1e-9
     }
+
+    /// Whether `cost` units may start on a debt of `level` seconds: when they fit within the
+    /// burst, or, costing more than a whole burst, when the budget is whole.
+    func admits(debt level: Double, cost: Int) -> Bool {
+        level + footprint(cost) <= capacity + 1e-9
+    }
+
+    /// The debt `cost` units must find room for: a cost beyond the burst needs the whole of it.
+    func footprint(_ cost: Int) -> Double {
+        Double(min(max(cost, 0), burst)) * interval
+    }
 }

@@ -4,16 +4,22 @@ import Redis
 import StreamServiceConcurrency
 import Streams
 
-/// Each client's budget of upstream requests (`--client-upstream-rate`): checked before a route
-/// starts any upstream work (over budget: 429), and charged with what the work really costs as it
-/// lands (`UpstreamUsage`: cached answers free). With `--redis-url` every replica checks and
-/// charges one budget in Redis, one script call each; while Redis is away or slow the replica
-/// keeps to its own budget and never waits: a check waits at most `redisTimeout` once, then Redis
-/// is left alone for `redisPause`. Charges go to both, so the local budget is warm when needed.
+/// Each client's budget of upstream requests (`--client-upstream-rate`). A request reserves its
+/// estimated cost before any upstream work (`reserve`: over budget, 429) and is reconciled with
+/// what the work really cost (`UpstreamReservation`: cached answers free). Reserving, not only
+/// checking, is what keeps concurrent requests of one client within its budget: 100 of them
+/// passed one check each and cost 205 upstream requests on a budget of 5 (issue 34).
+///
+/// With `--redis-url` every replica reserves and reconciles in one budget in Redis, one script
+/// call each; while Redis is away or slow the replica keeps to its own budget and never waits: a
+/// reservation waits at most `redisTimeout` once, then Redis is left alone for `redisPause`.
+/// Charges go to both, so the local budget is warm when needed.
 final class UpstreamBudget: Sendable {
     let policy: RatePolicy
-    let local: LocalRateLimiter<[String: Double]>
+    let local: LocalRateLimiter<BoundedDebts<String>>
     let redis: RedisConnection?
+    /// How clients without a token subject are told apart by address.
+    let addresses: ClientAddressKey
     /// 100 ms: Redis on the same network answers in about 1 ms; a request should not pay much
     /// more than that for a check, even when Redis is frozen.
     static let redisTimeout: Duration = .milliseconds(100)
@@ -22,22 +28,44 @@ final class UpstreamBudget: Sendable {
     private let redisAwayUntil = Locked<Double>(0)
     private let scriptLoaded = Locked(false)
 
-    init(policy: RatePolicy, redis: RedisConnection? = nil) {
+    init(
+        policy: RatePolicy, redis: RedisConnection? = nil, addresses: ClientAddressKey = .standard,
+        maximumClients: Int = LocalRateLimiter<BoundedDebts<String>>.defaultMaximumClients
+    ) {
         self.policy = policy
-        local = LocalRateLimiter(policy: policy)
+        local = LocalRateLimiter(policy: policy, maximumClients: maximumClients)
         self.redis = redis
+        self.addresses = addresses
     }
 
-    /// Runs `work` with the decision for `key`: synchronously from the local budget, or once Redis answered.
-    func admit(_ key: String, then work: @escaping @Sendable (RateDecision) -> DataStream<Response>) -> DataStream<Response> {
-        guard let redis = usableRedis() else { return work(local.admit(key)) }
-        return DataStream<RateDecision> { watcher in
-            self.call(redis, key: key, cost: 0) { level in
-                watcher.data(level.map { RateDecision(level: $0, policy: self.policy) } ?? self.local.admit(key))
+    /// Runs `work` with the decision on `estimate` units for `key` and, when allowed, the
+    /// reservation holding them: synchronously from the local budget, or once Redis answered.
+    func reserve(_ key: String, estimate: Int, then work: @escaping @Sendable (UpstreamAdmission) -> DataStream<Response>) -> DataStream<Response> {
+        guard let redis = usableRedis() else { return work(reserveLocally(key, estimate: estimate)) }
+        return DataStream<UpstreamAdmission> { watcher in
+            let fitting = self.policy.capacity - self.policy.footprint(estimate)
+            self.call(redis, key: key, cost: estimate, fitting: fitting) { answer in
+                watcher.data(answer.map { self.admission(key, estimate: estimate, shared: $0) } ?? self.reserveLocally(key, estimate: estimate))
                 watcher.end()
             }
             return Disposable()
         }.redirect(work)
+    }
+
+    private func reserveLocally(_ key: String, estimate: Int) -> UpstreamAdmission {
+        let (decision, level) = local.reserve(key, cost: estimate)
+        guard decision.allowed else { return UpstreamAdmission(decision: decision, reservation: nil) }
+        return UpstreamAdmission(decision: decision, reservation: UpstreamReservation(self, key: key, estimate: estimate, level: level, shared: false))
+    }
+
+    /// Redis' answer: taken there, the units are charged here too (warm for when Redis is away).
+    private func admission(_ key: String, estimate: Int, shared answer: (taken: Bool, level: Double)) -> UpstreamAdmission {
+        guard answer.taken else {
+            return UpstreamAdmission(decision: RateDecision(level: answer.level, policy: policy, cost: estimate), reservation: nil)
+        }
+        local.charge(key, cost: estimate)
+        let decision = RateDecision(allowedAfter: answer.level, policy: policy)
+        return UpstreamAdmission(decision: decision, reservation: UpstreamReservation(self, key: key, estimate: estimate, level: answer.level, shared: true))
     }
 
     /// For `/ready`: `shared` while checks go to Redis, `local` while this replica decides alone; nil without Redis.
@@ -52,19 +80,30 @@ final class UpstreamBudget: Sendable {
         if let redis = usableRedis() { call(redis, key: key, cost: cost) { _ in } }
     }
 
+    /// Gives `units` reserved but not spent back to `key`: here, and in Redis when it was reserved there.
+    func giveBack(_ key: String, units: Int, shared: Bool) {
+        local.charge(key, cost: -units)
+        if shared, let redis = usableRedis() { call(redis, key: key, cost: -units) { _ in } }
+    }
+
     private func usableRedis() -> RedisConnection? {
         guard let redis, redis.state == .connected, CoarseClock.now() >= redisAwayUntil.withLock({ $0 }) else { return nil }
         return redis
     }
 
-    /// One script call; `completion` gets the debt in seconds, or nil when Redis did not answer.
-    private func call(_ redis: RedisConnection, key: String, cost: Int, completion: @escaping @Sendable (Double?) -> Void) {
+    /// One script call; `completion` gets whether the units were taken and the debt in seconds
+    /// after, or nil when Redis did not answer.
+    private func call(
+        _ redis: RedisConnection, key: String, cost: Int, fitting: Double? = nil,
+        completion: @escaping @Sendable ((taken: Bool, level: Double)?) -> Void
+    ) {
         let loading = !scriptLoaded.withLock { $0 }
-        redis.send(BudgetScript.call(key: key, cost: cost, policy: policy, loading: loading), timeout: Self.redisTimeout) { [self] result in
+        let command = BudgetScript.call(key: key, cost: cost, fitting: fitting, policy: policy, loading: loading)
+        redis.send(command, timeout: Self.redisTimeout) { [self] result in
             switch result {
             case .success(let value):
                 if loading { scriptLoaded.withLock { $0 = true } }
-                completion(value.int.map { Double($0) / 1000 })
+                completion(BudgetScript.answer(value))
             case .failure(let error) where RedisScript.isMissingScript(error):
                 // Redis restarted and forgot the script: the next call sends it whole.
                 scriptLoaded.withLock { $0 = false }
@@ -75,4 +114,10 @@ final class UpstreamBudget: Sendable {
             }
         }
     }
+}
+
+/// A reservation's answer: the decision, and when allowed, the reservation holding the units.
+struct UpstreamAdmission: Sendable {
+    let decision: RateDecision
+    let reservation: UpstreamReservation?
 }

@@ -17,13 +17,15 @@ struct ServiceRouter {
     var budget: UpstreamBudget?
     /// Each client address's request cap (`--client-request-rate`); nil = none.
     var requestRate: LocalRateLimiter<AddressDebts>?
+    /// How the request cap tells client addresses apart (`--rate-limit-ipv6-prefix`).
+    var addresses = ClientAddressKey.standard
 
     func build() -> Router {
         var router = Router()
         // Caching outermost, so a CORS preflight gets Cache-Control too and a 304 keeps the CORS headers.
         router.add(middleware: CacheControlMiddleware())
         router.add(middleware: CORSMiddleware(origins: corsOrigins, credentials: access?.cookie != nil))
-        if let requestRate { router.add(gate: RequestRateGate(limiter: requestRate, proxies: access?.proxies ?? .none)) }
+        if let requestRate { router.add(gate: RequestRateGate(limiter: requestRate, proxies: access?.proxies ?? .none, addresses: addresses)) }
         let metricsRoute = MetricsRoute(metrics: metrics)
         let ticks = TicksRoute(responder: responder)
         let events = EventsRoute(feed: eventFeed, responder: responder, access: access)

@@ -25,18 +25,21 @@ public struct UserRoutes: Sendable {
         let stream = UsersStreamRoute(pipeline: users, hub: hub, responder: responder)
         let profile = ProfileRoute(pipeline: ProfilePipeline(client: client), hub: hub)
         let avatar = AvatarRoute(pipeline: AvatarPipeline(client: client), hub: hub)
-        router.get("/users", guarded { list.handle($0, usage: $1) })
-        router.get("/users/stream", guarded { stream.handle($0, usage: $1) })
-        router.get("/users/{login}", guarded { profile.handle($0, usage: $1) })
-        router.get("/users/{login}/avatar", guarded { avatar.handle($0, usage: $1) })
+        router.get("/users", guarded(estimate: UpstreamEstimate.users) { list.handle($0, usage: $1) })
+        router.get("/users/stream", guarded(estimate: UpstreamEstimate.users) { stream.handle($0, usage: $1) })
+        router.get("/users/{login}", guarded(estimate: UpstreamEstimate.profile) { profile.handle($0, usage: $1) })
+        router.get("/users/{login}/avatar", guarded(estimate: UpstreamEstimate.avatar) { avatar.handle($0, usage: $1) })
     }
 
     /// `handler` behind the access control and the client's upstream budget when there are any
-    /// (the budget needs `access`, which tells the clients apart); the plain handler otherwise.
-    private func guarded(_ handler: @escaping @Sendable (Request, UpstreamUsage?) -> DataStream<Response>) -> RequestHandler {
+    /// (the budget needs `access`, which tells the clients apart), reserving `estimate` of the
+    /// budget before it runs; the plain handler otherwise.
+    private func guarded(
+        estimate: @escaping @Sendable (Request) -> Int, _ handler: @escaping @Sendable (Request, UpstreamUsage?) -> DataStream<Response>
+    ) -> RequestHandler {
         let budgeted: @Sendable (Request, Caller) -> DataStream<Response>
         if let budget {
-            budgeted = { request, caller in Self.spending(request, caller: caller, budget: budget, handler) }
+            budgeted = { request, caller in Self.spending(request, caller: caller, budget: budget, estimate: estimate(request), handler) }
         } else {
             budgeted = { request, _ in handler(request, nil) }
         }
@@ -45,19 +48,25 @@ public struct UserRoutes: Sendable {
         return { access.guarded($0, .users, budgeted) }
     }
 
-    /// 429 before any upstream work when the caller's budget is spent; else the handler, its
-    /// upstream exchanges charged to the caller, its answer carrying the `RateLimit` fields.
+    /// 429 before any upstream work when the caller's budget has no room for `estimate`; else the
+    /// handler, its upstream exchanges charged to the reservation, its answer carrying the
+    /// `RateLimit` fields: what is left after the request's own charge.
     private static func spending(
-        _ request: Request, caller: Caller, budget: UpstreamBudget, _ handler: @escaping @Sendable (Request, UpstreamUsage?) -> DataStream<Response>
+        _ request: Request, caller: Caller, budget: UpstreamBudget, estimate: Int,
+        _ handler: @escaping @Sendable (Request, UpstreamUsage?) -> DataStream<Response>
     ) -> DataStream<Response> {
-        let key = caller.budgetKey
-        return budget.admit(key) { decision in
-            guard decision.allowed else {
-                return .just(decision.refusal(budget.policy, what: "Upstream spending", instance: request.path))
+        budget.reserve(caller.budgetKey(budget.addresses), estimate: estimate) { admission in
+            guard let reservation = admission.reservation else {
+                return .just(admission.decision.refusal(budget.policy, what: "Upstream spending", instance: request.path))
             }
-            let usage = UpstreamUsage { cost in budget.charge(key, cost: cost) }
+            let usage = UpstreamUsage { _ in reservation.spend() }
             return handler(request, usage).map { response in
                 var response = response
+                // A whole body means the work is done: settled now, the fields count what it
+                // really cost. A stream's work goes on; its fields count the estimate, and it
+                // settles when the stream (and with it the usage) is gone.
+                let decision: RateDecision
+                if case .bytes = response.body { decision = reservation.settle() } else { decision = admission.decision }
                 decision.add(to: &response.headers, policy: budget.policy)
                 return response
             }

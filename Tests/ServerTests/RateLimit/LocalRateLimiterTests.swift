@@ -45,4 +45,44 @@ final class LocalRateLimiterTests: XCTestCase {
         XCTAssertGreaterThan(refusals, 10, "the sequence must reach refusals to compare them")
         XCTAssertLessThan(refusals, 190, "and allowances")
     }
+
+    private func budget(_ clock: Clock, count: Int) -> LocalRateLimiter<BoundedDebts<String>> {
+        LocalRateLimiter(policy: RatePolicy(name: "upstream", count: count, period: .seconds(60))) { clock.now.withLock { $0 } }
+    }
+
+    /// A reservation takes its whole cost at once, so the next one sees it; it may start only
+    /// when its cost fits, and then says what is left after it.
+    func testAReservationTakesItsCostWhenItFitsAndOnlyThen() {
+        let clock = Clock(), budget = budget(clock, count: 5)
+        let first = budget.reserve("c", cost: 2)
+        XCTAssertTrue(first.decision.allowed)
+        XCTAssertEqual(first.decision.remaining, 3, "after its own 2")
+        XCTAssertTrue(budget.reserve("c", cost: 2).decision.allowed)
+        let refused = budget.reserve("c", cost: 2)
+        XCTAssertFalse(refused.decision.allowed, "4 of 5 taken: 2 more do not fit")
+        XCTAssertEqual(refused.decision.retryAfterSeconds, 12, "until one more unit (12 s) is paid back")
+        XCTAssertTrue(budget.reserve("c", cost: 1).decision.allowed, "1 still fits")
+    }
+
+    /// A cost beyond the whole burst starts only on a whole budget (else it could never start).
+    func testACostAboveTheBurstNeedsAWholeBudget() {
+        let clock = Clock(), budget = budget(clock, count: 5)
+        XCTAssertTrue(budget.reserve("c", cost: 11).decision.allowed, "a whole budget")
+        let refused = budget.reserve("c", cost: 11)
+        XCTAssertFalse(refused.decision.allowed)
+        XCTAssertEqual(refused.decision.retryAfterSeconds, 132, "until the 11 units (132 s) are paid back")
+        clock.advance(132)
+        XCTAssertTrue(budget.reserve("c", cost: 11).decision.allowed)
+    }
+
+    /// Units given back (a reservation that spent less) make room again, but never beyond a whole budget.
+    func testUnitsGivenBackMakeRoomButNoMoreThanAWholeBudget() {
+        let clock = Clock(), budget = budget(clock, count: 5)
+        XCTAssertTrue(budget.reserve("c", cost: 5).decision.allowed)
+        XCTAssertFalse(budget.reserve("c", cost: 1).decision.allowed)
+        budget.charge("c", cost: -2)
+        XCTAssertTrue(budget.reserve("c", cost: 2).decision.allowed)
+        budget.charge("c", cost: -100)
+        XCTAssertEqual(budget.reserve("c", cost: 1).decision.remaining, 4, "a whole budget of 5, less the 1 just taken")
+    }
 }

@@ -37,4 +37,17 @@ final class RateLimitConfigurationTests: XCTestCase {
     func testABurstNeedsARate() {
         XCTAssertTrue(failure([.clientUpstreamBurst: "10"]).contains("needs --client-upstream-rate"))
     }
+
+    func testIPv6ClientsAreCountedByTheirSlash64UnlessTheOperatorSaysOtherwise() throws {
+        XCTAssertEqual(try ServiceConfiguration.resolve(flags: [:], environment: [:]).rateLimitIPv6Prefix, 64)
+        XCTAssertEqual(try ServiceConfiguration.resolve(flags: [.rateLimitIpv6Prefix: "48"], environment: [:]).rateLimitIPv6Prefix, 48)
+        XCTAssertEqual(try ServiceConfiguration.resolve(flags: [:], environment: ["RATE_LIMIT_IPV6_PREFIX": "128"]).rateLimitIPv6Prefix, 128)
+    }
+
+    func testABadIPv6PrefixNamesTheFlagAndTheRange() {
+        for bad in ["0", "129", "-1", "64x", "/64"] {
+            let line = failure([.rateLimitIpv6Prefix: bad])
+            XCTAssertTrue(line.contains("--rate-limit-ipv6-prefix") && line.contains("from 1 to 128"), line)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestSupport
 import RedisTestSupport
+import StreamServiceConcurrency
 import XCTest
 @testable import Server
 
@@ -8,10 +9,11 @@ import XCTest
 /// redis-server, and each replica on its own (without waiting) while Redis is frozen.
 final class SharedBudgetTests: XCTestCase {
     /// Three units an hour; no response cache, so no Redis cache tier is asked either.
-    private func replicas(_ count: Int) throws -> ReplicaSet {
+    private func replicas(_ count: Int, configure: @escaping (inout ServiceConfiguration) -> Void = { _ in }) throws -> ReplicaSet {
         let set = try ReplicaSet(self, count: count) {
             $0.clientUpstreamRate = RatePolicy(name: "upstream", count: 3, period: .seconds(3600))
             $0.upstreamCacheBytes = 0
+            configure(&$0)
         }
         for replica in set.replicas {
             let port = replica.port
@@ -35,22 +37,40 @@ final class SharedBudgetTests: XCTestCase {
         waitUntil("the charge reached Redis", timeout: 5) {
             (try? redis.cli(["GET", BudgetScript.keyPrefix + "addr:127.0.0.1"]))?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == false
         }
-        XCTAssertEqual(try set[1].get("/users/grace2").status, 200, "2 of 3 spent: admitted, and runs into debt")
-        let refused = try set[2].get("/users/alan3")
-        XCTAssertEqual(refused.status, 429, "4 of 3 spent, two of them on other replicas")
+        let refused = try set[1].get("/users/grace2")
+        XCTAssertEqual(refused.status, 429, "2 of 3 spent on another replica: a profile's 2 do not fit")
         XCTAssertEqual(refused.header("RateLimit-Policy"), #""upstream";q=3;w=3600"#)
+        XCTAssertEqual(try set[2].get("/users/alan3").status, 429, "nor on the third")
     }
 
     func testWhileRedisIsPausedEachReplicaKeepsItsOwnBudgetAndNeverWaitsLong() throws {
         let set = try replicas(2)
         set.redis.pause()
         defer { set.redis.resume() }
-        for (login, status) in [("ada1", 200), ("grace2", 200), ("alan3", 429)] {
+        for (login, status) in [("ada1", 200), ("grace2", 429)] {
             let started = Date()
             XCTAssertEqual(try set[0].get("/users/\(login)").status, status, login)
             XCTAssertLessThan(Date().timeIntervalSince(started), 1.5, "\(login): a frozen Redis costs a check at most its 100 ms timeout")
         }
         XCTAssertEqual(try set[1].get("/users/alan3").status, 200, "the other replica decides on its own budget")
         XCTAssertEqual(Self.budgets(port: set[0].port), "local")
+    }
+
+    /// Reservations in Redis are atomic: concurrent requests of one client on two replicas
+    /// together start no more than the shared budget holds (`/users?limit=1`: 2 units of 3).
+    func testConcurrentRequestsOnTwoReplicasReserveFromOneBudget() throws {
+        let set = try replicas(2) { $0.demoLatency = .milliseconds(300) }
+        let ports = set.replicas.map(\.port)
+        let statuses = Locked<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 20) { index in
+            let client = try? RawHTTPClient(port: ports[index % 2])
+            try? client?.send("GET /users?limit=1&since=\(index * 10) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            let status = (try? client?.readResponse())??.status ?? -1
+            statuses.withLock { $0.append(status) }
+        }
+        let seen = statuses.withLock { $0 }
+        XCTAssertEqual(seen.filter { $0 == 200 }.count, 1, "\(seen)")
+        XCTAssertEqual(seen.filter { $0 == 429 }.count, 19, "\(seen)")
+        XCTAssertLessThanOrEqual(set.replicas.map(UpstreamBudgetTests.charged).reduce(0, +), 3, "upstream requests on both replicas together")
     }
 }

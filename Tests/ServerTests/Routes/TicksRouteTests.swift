@@ -17,7 +17,7 @@ final class TicksRouteTests: XCTestCase {
 
     func testEventStreamHeadersAreSet() throws {
         let app = try AppHarness(self)
-        let feed = try SSETestClient(port: app.port, target: "/ticks?everyMs=5&count=1", headers: ["Accept-Encoding": "gzip"])
+        let feed = try SSETestClient(port: app.port, target: "/ticks?everyMs=10&count=1", headers: ["Accept-Encoding": "gzip"])
         XCTAssertEqual(feed.headers["content-type"], "text/event-stream; charset=utf-8")
         XCTAssertEqual(feed.headers["cache-control"], "no-store")
         XCTAssertEqual(feed.headers["x-accel-buffering"], "no")
@@ -42,13 +42,13 @@ final class TicksRouteTests: XCTestCase {
 
     func testLastEventIDResumesWithTheNextTick() throws {
         let app = try AppHarness(self)
-        let feed = try SSETestClient(port: app.port, target: "/ticks?everyMs=5&count=5", headers: ["Last-Event-ID": "2"])
+        let feed = try SSETestClient(port: app.port, target: "/ticks?everyMs=10&count=5", headers: ["Last-Event-ID": "2"])
         XCTAssertEqual(try feed.all().map(\.data), ["tick 3", "tick 4"])
     }
 
     func testLastEventIDOfTheFinalTickGets204SoTheClientStopsReconnecting() throws {
         let app = try AppHarness(self)
-        let response = try app.get("/ticks?everyMs=5&count=5", headers: ["Last-Event-ID": "4"])
+        let response = try app.get("/ticks?everyMs=10&count=5", headers: ["Last-Event-ID": "4"])
         XCTAssertEqual(response.status, 204)
     }
 
@@ -60,6 +60,17 @@ final class TicksRouteTests: XCTestCase {
         XCTAssertTrue(response.bodyText.contains("'everyMs'"), response.bodyText)
     }
 
+    func testEveryMsBelowTheTenMillisecondFloorIs400NamingTheFloor() throws {
+        let app = try AppHarness(self)
+        for everyMs in ["1", "9"] {
+            let response = try app.get("/ticks?everyMs=\(everyMs)&count=3")
+            XCTAssertEqual(response.status, 400, everyMs)
+            XCTAssertEqual(response.header("Content-Type"), "application/problem+json")
+            XCTAssertTrue(response.bodyText.contains("Query parameter 'everyMs' must be an integer from 10 to 60000, got '\(everyMs)'"), response.bodyText)
+        }
+        XCTAssertEqual(try app.get("/ticks?everyMs=10&count=1").status, 200, "the floor itself is allowed")
+    }
+
     func testCountOutOfRangeIs400ProblemNamingTheParameter() throws {
         let app = try AppHarness(self)
         let response = try app.get("/ticks?everyMs=10&count=0")
@@ -69,7 +80,7 @@ final class TicksRouteTests: XCTestCase {
 
     func testClientDisconnectDisposesTheTickPipeline() throws {
         let app = try AppHarness(self)
-        var feed: SSETestClient? = try SSETestClient(port: app.port, target: "/ticks?everyMs=5&count=1000000")
+        var feed: SSETestClient? = try SSETestClient(port: app.port, target: "/ticks?everyMs=10&count=1000000")
         XCTAssertNotNil(try feed?.nextEvent())
         feed = nil // closes the socket
         let metricsClosed = expectation(description: "subscriber gauge back to 0")
