@@ -17,6 +17,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
     public var family: Int32 { Int32(storage.ss_family) }
 
     /// Resolves `host` (a name or numeric address) for `port`; numeric hosts never hit DNS.
+    /// Throws `ResolutionError` when the name does not resolve.
     public static func resolve(host: String, port: Int, passive: Bool = false) throws -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -28,9 +29,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         hints.ai_flags = passive ? AI_PASSIVE : 0
         var result: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host.isEmpty ? nil : host, String(port), &hints, &result)
-        guard status == 0, let first = result else {
-            throw SocketError("getaddrinfo \(host): \(String(cString: gai_strerror(status)))", code: EINVAL)
-        }
+        guard status == 0, let first = result else { throw ResolutionError(host: host, status: status) }
         defer { freeaddrinfo(first) }
         var addresses: [SocketAddress] = []
         var cursor: UnsafeMutablePointer<addrinfo>? = first

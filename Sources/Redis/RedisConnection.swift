@@ -154,6 +154,8 @@ public final class RedisConnection: @unchecked Sendable {
             }
             switch result {
             case .success(let stream): attach(stream)
+            // A name that does not resolve says so, once, naming the host itself.
+            case .failure(let error as ResolutionError): lost(error.description)
             case .failure(let error): lost("cannot connect to \(url.host):\(url.port): \(error)")
             }
         }

@@ -111,6 +111,10 @@ class Suite:
                        lambda: self.marble_lanes_appear(driver, service))
             self.check("avatars land in the serial and parallel columns in their orders",
                        lambda: self.avatars_land(driver))
+            self.check("the users browser's two runs say which is serial and which parallel",
+                       lambda: self.own_runs_are_named(driver))
+            self.check("long logins are shown whole, not cut with an ellipsis",
+                       lambda: self.logins_are_whole(driver))
             self.check("selecting a user shows the profile from /users/{login}",
                        lambda: self.profile_shows(driver))
             self.check("the kind filter hides marbles and the pipeline filter hides runs",
@@ -161,6 +165,27 @@ class Suite:
         serial_ids = driver.execute_script(
             "return [...document.querySelectorAll('#serial-users button.user')].map(b => b.dataset.id)")
         assert serial_ids == sorted(serial_ids, key=int), f"serial column out of upstream order: {serial_ids}"
+
+    def own_runs_are_named(self, driver):
+        titles = wait_for("both users-stream runs with their end marbles", lambda: (lambda runs: runs if len(runs) >= 2 else None)([
+            r.find_element(By.CSS_SELECTOR, "header h3").text
+            for r in driver.find_elements(By.CSS_SELECTOR, "article.run[data-pipeline=users-stream]")
+            if r.find_elements(By.CSS_SELECTOR, ".lane .marble.end")]))
+        latest = titles[:2]  # newest first
+        assert sorted(latest) == ["users-stream · parallel (merge)", "users-stream · serial (concatMap)"], titles
+
+    def logins_are_whole(self, driver):
+        driver.set_window_size(390, 844)
+        try:
+            self.load_users(driver, 20)  # katherine15, niklaus18: the longest of the demo's logins
+            cut = driver.execute_script("""
+                return [...document.querySelectorAll('#serial-users .user .login, #parallel-users .user .login')]
+                  .filter(l => l.scrollWidth > l.clientWidth + 1 || l.textContent !== l.closest('button').dataset.login)
+                  .map(l => `${l.textContent}: ${l.scrollWidth} px in ${l.clientWidth} px`);""")
+            assert driver.execute_script("return document.querySelectorAll('#serial-users .user .login').length") == 20
+            assert not cut, f"logins cut: {cut}"
+        finally:
+            driver.set_window_size(1200, 900)
 
     def profile_shows(self, driver):
         button = driver.find_element(By.CSS_SELECTOR, "#parallel-users button.user")
@@ -364,7 +389,10 @@ class Suite:
         wait_for("the reset notice", lambda: driver.find_element(By.ID, "feed-notice").is_displayed(), seconds=20)
         notice = driver.find_element(By.ID, "feed-notice").text
         assert "Reset" in notice, notice
-        wait_for("the status to say it resumed", lambda: "resumed after event" in driver.find_element(By.ID, "feed-status").text)
+        # The status above the notice must not claim the resume the reset refused.
+        status = wait_for("the status to say it could not resume", lambda: (lambda text: text if "could not resume after event" in text else None)(
+            driver.find_element(By.ID, "feed-status").text))
+        assert "resumed after" not in status, status
 
     # ---- Pages on other origins ------------------------------------------
 

@@ -123,6 +123,21 @@ final class UsersWithAvatarsPipelineTests: XCTestCase {
         XCTAssertEqual(stages.filter { $0 == "avatar:end" }.count, 2)
         XCTAssertEqual(stages.last, "list:end")
     }
+
+    func testAListWatchedOnlyUntilItArrivesStillEndsItsLaneWithEndNotDispose() {
+        let hub = PipelineEventHub()
+        let trace = PipelineTrace(hub: hub, pipeline: "users", requestId: "r1")
+        // As the HTTP server does: it stops watching once it has the answer.
+        pipeline(latency: .zero).list(UsersQuery(limit: 2), trace: trace).take(1).watch { _ in }
+        scheduler.run()
+        let recorder = EventRecorder<PipelineEventHub.Delivery>()
+        recorder.watch(hub.events(after: 0))
+        let list = recorder.values.compactMap { delivery -> String? in
+            if case .event(let event) = delivery, event.stage == "list" { return event.kind.rawValue }
+            return nil
+        }
+        XCTAssertEqual(list, ["subscribe", "data", "end"])
+    }
 }
 
 final class AvatarErrorPolicyTests: XCTestCase {

@@ -70,6 +70,18 @@ final class RedisConnectionTests: XCTestCase {
         XCTAssertLessThan(ContinuousClock.now - started, .milliseconds(100))
     }
 
+    func testAHostThatDoesNotResolveIsSaidOnceInWords() throws {
+        // `.invalid` never resolves (RFC 6761), without asking the network.
+        let connection = try connect("redis://nonexistent.invalid:6379")
+        waitUntil("disconnected") { if case .disconnected = connection.state { true } else { false } }
+        XCTAssertThrowsError(try connection.reply(["PING"])) { error in
+            guard case RedisError.notConnected(let reason) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.hasPrefix("cannot resolve nonexistent.invalid: "), reason)
+            XCTAssertEqual(reason.components(separatedBy: "nonexistent.invalid").count, 2, "the host named once: \(reason)")
+            for noise in ["errno", "getaddrinfo", "failed", "Invalid argument"] { XCTAssertFalse(reason.contains(noise), reason) }
+        }
+    }
+
     func testSelectedDatabaseIsTheURLs() throws {
         let connection = try connected(server.url + "/3")
         _ = try connection.reply(["SET", "where", "db3"])

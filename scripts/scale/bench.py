@@ -65,11 +65,12 @@ class Source:
             due = start + sent / RATE
             await asyncio.sleep(max(0, due - time.monotonic()))
             self.number += 1
-            event = {"id": 0, "kind": "data", "pipeline": "bench", "requestId": "bench-%d" % self.number,
+            # Filed under `users`, a pipeline /events knows (it refuses others); nothing runs /users during the bench.
+            event = {"id": 0, "kind": "data", "pipeline": "users", "requestId": "bench-%d" % self.number,
                      "stage": "source", "timestamp": "2026-01-01T00:00:00.000Z", "detail": repr(time.time()), "replica": "bench"}
             # ARGV: retention, process token, then the batch (one event): number, event, data, lease owner, lease ms, pipeline.
             data = json.dumps(event, separators=(",", ":"), sort_keys=True)
-            writer.write(resp("EVAL", SCRIPT, 4, *KEYS, 1000, self.token, self.number, "data", data, "", 0, "bench"))
+            writer.write(resp("EVAL", SCRIPT, 4, *KEYS, 1000, self.token, self.number, "data", data, "", 0, "users"))
             sent += 1
             try:
                 # The reply: a one-element array (two lines).
@@ -92,7 +93,7 @@ class Client:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         self.writer = writer
         headers = "Last-Event-ID: %s\r\n" % last_event_id if last_event_id is not None else ""
-        writer.write(("GET /events?pipeline=bench HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n%s\r\n" % headers).encode())
+        writer.write(("GET /events?pipeline=users HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n%s\r\n" % headers).encode())
         buffer = b""
         event_id = None
         try:
@@ -155,7 +156,7 @@ def load_clients(n, seconds, source_seconds, switch_after=None):
     """Runs the C client over the three replicas (client i on replica i mod 3), waits until every
     subscriber is counted by the replicas, runs the source for `source_seconds`, returns both."""
     before = subscribers()
-    args = [SSE_LOAD, "--ports", ",".join(map(str, PORTS)), "--path", "/events?pipeline=bench",
+    args = [SSE_LOAD, "--ports", ",".join(map(str, PORTS)), "--path", "/events?pipeline=users",
             "--clients", str(n), "--processes", str(PROCESSES), "--seconds", str(seconds)]
     if switch_after is not None:
         args += ["--switch-after", str(switch_after)]

@@ -55,6 +55,24 @@ extension StreamType where Element: Sendable {
     }
 }
 
+extension Single {
+    /// As `StreamType.traced`, for a stage of one value: a single's value is its end (`-v|`), so
+    /// both are published as the value arrives. A consumer that stops watching once it has the
+    /// value — the HTTP server, answering with it — then does not leave a lane ending in
+    /// `dispose` with no `end`.
+    public func traced(
+        _ trace: PipelineTrace?, stage: String, describe: @escaping @Sendable (Element) -> String? = { _ in nil }
+    ) -> DataStream<Element> {
+        guard let trace else { return asDataStream() }
+        return DataStream.deferred {
+            let run = TracedRun(trace: trace, stage: stage, describe: describe)
+            return self.call(
+                data: { run.value($0) }, error: { run.error($0) }, end: { run.end() },
+                watched: { run.watched() }, disposed: { run.disposed() })
+        }
+    }
+}
+
 /// One subscription's trace of a stage: the side effects `traced` adds, as methods of one
 /// object, so its five closures capture that object alone and need no context of their own
 /// (the closures capturing trace, stage, describe and a once-flag each made 7 allocations
@@ -83,6 +101,12 @@ final class TracedRun<Element>: Sendable {
 
     func end() {
         if finish() { trace.publish(.end, stage: stage) }
+    }
+
+    /// A single's value: the data, then at once its end.
+    func value(_ element: Element) {
+        data(element)
+        end()
     }
 
     func disposed() {

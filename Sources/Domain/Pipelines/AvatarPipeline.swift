@@ -24,6 +24,7 @@ public struct AvatarPipeline: Sendable {
                 }
                 return client.avatar(url: url, login: user.login, trace: trace)
             }
+            .asSingle()
             .traced(trace, stage: "avatar") { "\($0.bytes.count) bytes" }
     }
 }

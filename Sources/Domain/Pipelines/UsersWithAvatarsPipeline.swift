@@ -16,6 +16,8 @@ import Streams
 ///     list:          toArray, then sorted back into upstream order
 public struct UsersWithAvatarsPipeline: Sendable {
     public static let name = "users"
+    /// The name its runs for `/users/stream` (`outcomes` without the final list) publish under.
+    public static let streamName = "users-stream"
     public let client: GitHubClient
 
     public init(client: GitHubClient) {
@@ -46,6 +48,7 @@ public struct UsersWithAvatarsPipeline: Sendable {
         outcomes(query, trace: trace)
             .toArray()
             .map { outcomes in outcomes.sorted { $0.index < $1.index }.compactMap(\.user) }
+            .asSingle()
             .traced(trace, stage: "list") { "\($0.count) users" }
     }
 

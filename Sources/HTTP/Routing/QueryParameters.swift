@@ -43,12 +43,23 @@ public struct QueryParameters: Sendable {
         return number
     }
 
+    /// One of `known`; nil when absent or empty (meaning "no restriction"). A value not among them
+    /// is refused naming them, with the closest as a "did you mean" (`pipeline=user` → `users`).
+    public func value(_ name: String, among known: [String]) throws(InvalidQueryParameter) -> String? {
+        guard let text = try value(name), !text.isEmpty else { return nil }
+        guard known.contains(text) else {
+            throw InvalidQueryParameter(name: name, value: text, reason: "must be one of " + known.joined(separator: ", "), hint: Self.didYouMean(text, among: known))
+        }
+        return text
+    }
+
     /// One of `Choice`'s raw values; `fallback` when absent.
     public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, default fallback: Choice) throws(InvalidQueryParameter) -> Choice
     where Choice.RawValue == String {
         guard let text = try value(name) else { return fallback }
         guard let choice = Choice(rawValue: text) else {
-            throw InvalidQueryParameter(name: name, value: text, reason: "must be one of " + Self.names(of: Choice.self))
+            throw InvalidQueryParameter(name: name, value: text, reason: "must be one of " + Self.names(of: Choice.self),
+                                        hint: Self.didYouMean(text, among: Choice.allCases.map(\.rawValue)))
         }
         return choice
     }
@@ -61,11 +72,18 @@ public struct QueryParameters: Sendable {
         var chosen = Set<Choice>()
         for element in text.split(separator: ",") {
             guard let choice = Choice(rawValue: String(element.trimmingSpaces)) else {
-                throw InvalidQueryParameter(name: name, value: text, reason: "must list values from " + Self.names(of: Choice.self))
+                let typed = String(element.trimmingSpaces)
+                throw InvalidQueryParameter(name: name, value: text, reason: "must list values from " + Self.names(of: Choice.self),
+                                            hint: Self.didYouMean(typed, among: Choice.allCases.map(\.rawValue)).map { "'\(typed)': " + $0 })
             }
             chosen.insert(choice)
         }
         return chosen
+    }
+
+    /// `did you mean 'users'?` when one of `known` is close to `typed`.
+    static func didYouMean(_ typed: String, among known: [String]) -> String? {
+        EditDistance.closest(to: typed, among: known).map { "did you mean '\($0)'?" }
     }
 
     private static func names<Choice: RawRepresentable & CaseIterable>(of _: Choice.Type) -> String where Choice.RawValue == String {

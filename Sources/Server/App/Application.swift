@@ -29,7 +29,8 @@ public final class Application: Sendable {
     private let responder: EventStreamResponder
     private let shutdownFlag = ShutdownFlag()
     private let state = Locked(Running())
-    /// Where this application's pipelines publish; the process-wide hub unless a test runs several replicas in one process.
+    /// Where this application's pipelines publish: a hub of its own, keeping `--events-history`
+    /// events, unless a test passes one (several replicas in one process, or the process-wide hub).
     private let hub: PipelineEventHub
 
     private struct Running: Sendable {
@@ -46,11 +47,11 @@ public final class Application: Sendable {
     }
 
     /// `metrics` is this application's own registry (see `ServiceMetrics` for why not the global one).
-    public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(), hub: PipelineEventHub = .shared) {
+    public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(), hub: PipelineEventHub? = nil) {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
-        self.hub = hub
+        self.hub = hub ?? PipelineEventHub(replayCapacity: configuration.eventsHistory)
         heartbeat = HeartbeatClock(period: configuration.sseHeartbeat)
         responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.sseSubscribers)
     }
@@ -68,7 +69,8 @@ public final class Application: Sendable {
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }
         // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
-        let feed = PipelineEventFeed(hub: upstream.hub, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
+        let feed = PipelineEventFeed(
+            hub: upstream.hub, history: configuration.eventsHistory, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
         let ceiling = ConnectionCeiling.clamp(configuration.maxConnections, openFilesLimit: fileLimit)
         let server = makeServer(upstream: upstream, feed: feed, access: access, maxConnections: ceiling.maxConnections)
         let port: Int

@@ -35,11 +35,15 @@ public final class PipelineEventFeed: Sendable {
     /// Set while the feed runs without a shared feed.
     private let relay = Locked<PipelineEventRelay?>(nil)
 
-    /// - Parameter catchUpWait: how long a client whose `Last-Event-ID` is ahead of this replica
-    ///   waits for the shared feed to reach it; nil (one process) = `reset` at once.
-    public init(hub: PipelineEventHub, catchUpWait: Duration? = nil) {
+    /// - Parameters:
+    ///   - history: messages kept for `Last-Event-ID` resume (`--events-history`); nil = as many as
+    ///     the hub keeps. More than the hub keeps would not help: what the hub has dropped before a
+    ///     catch-up never reaches the feed.
+    ///   - catchUpWait: how long a client whose `Last-Event-ID` is ahead of this replica
+    ///     waits for the shared feed to reach it; nil (one process) = `reset` at once.
+    public init(hub: PipelineEventHub, history: Int? = nil, catchUpWait: Duration? = nil) {
         self.hub = hub
-        broadcaster = SSEBroadcaster(capacity: hub.replayCapacity, catchUpWait: catchUpWait) { item in
+        broadcaster = SSEBroadcaster(capacity: history ?? hub.replayCapacity, catchUpWait: catchUpWait) { item in
             switch item {
             case .pipeline(let event): ServerSentEvent(event: event.kind.rawValue, data: Self.json(event))
             case .shared(let kind, _, let json): ServerSentEvent(event: kind.rawValue, data: json)

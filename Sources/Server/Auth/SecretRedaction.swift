@@ -1,3 +1,5 @@
+import NetCore
+
 /// Keeps tokens out of logs and of ids other clients can see: the `access_token` query value is
 /// replaced, and so is anything shaped like a JWT (`eyJ…` base64url, two dots: every JSON
 /// object header encodes to `eyJ`), wherever it came from.
@@ -5,11 +7,16 @@ enum SecretRedaction {
     static let placeholder = "redacted"
 
     /// `target` with the value of every `access_token` parameter replaced; `target` itself when it has none.
+    /// A name is compared as the query parser reads it, percent-decoded: `access%5Ftoken` is the
+    /// same parameter to `BearerToken`, so it must be the same to the log.
     static func target(_ target: String) -> String {
-        guard let queryMark = target.firstIndex(of: "?"), target[queryMark...].contains(BearerToken.queryParameter) else { return target }
-        let pairs = target[target.index(after: queryMark)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+        guard let queryMark = target.firstIndex(of: "?") else { return target }
+        let query = target[target.index(after: queryMark)...]
+        guard query.contains(BearerToken.queryParameter) || query.contains("%") else { return target }
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let name = pair.prefix { $0 != "=" }
-            return name == BearerToken.queryParameter && name.endIndex < pair.endIndex ? "\(name)=\(placeholder)" : String(pair)
+            return name.endIndex < pair.endIndex && PercentEncoding.decode(name) == BearerToken.queryParameter
+                ? "\(name)=\(placeholder)" : String(pair)
         }
         return String(target[...queryMark]) + pairs.joined(separator: "&")
     }

@@ -4,7 +4,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case host, port, upstream, githubToken
     case demoLatencyMs, demoFailureRate, demoUsers
     case headerTimeout, idleTimeout, shutdownTimeout, bodyTimeout
-    case maxBodyBytes, maxConnections, maxConnectionsPerClient, sseHeartbeat, eventsClock
+    case maxBodyBytes, maxConnections, maxConnectionsPerClient, sseHeartbeat, eventsClock, eventsHistory
     case upstreamTimeout, upstreamRetries, upstreamDeadline
     case tlsCert, tlsKey, logLevel, logFormat
     case demoRateLimit, upstreamCacheBytes

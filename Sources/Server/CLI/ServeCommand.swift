@@ -36,6 +36,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds one upstream call may take in all, retries and back-off included; then 504. [env: UPSTREAM_DEADLINE] (default: 10)") var upstreamDeadline: String?
     @Option(help: "Seconds between heartbeat comments on an idle event stream. [env: SSE_HEARTBEAT] (default: 15)") var sseHeartbeat: String?
     @Option(help: "Seconds between `tick K` broadcasts on /events (pipeline `clock`); 0 = none. [env: EVENTS_CLOCK] (default: 0)") var eventsClock: String?
+    @Option(help: "Events /events keeps for a client resuming with Last-Event-ID, 1-1000000; older ones answer `event: reset`. Each costs about 550 bytes of memory (the default about 0.5 MB, the most about 550 MB). [env: EVENTS_HISTORY] (default: 1000)") var eventsHistory: String?
     @Option(help: "PEM certificate chain; enables TLS (1.2+) with --tls-key. [env: TLS_CERT]") var tlsCert: String?
     @Option(help: "PEM private key for --tls-cert. [env: TLS_KEY]") var tlsKey: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)") var logLevel: String?
@@ -68,7 +69,7 @@ struct ServeCommand: ParsableCommand {
             (.demoLatencyMs, demoLatencyMs), (.demoFailureRate, demoFailureRate), (.demoUsers, demoUsers),
             (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.shutdownTimeout, shutdownTimeout), (.bodyTimeout, bodyTimeout),
             (.maxBodyBytes, maxBodyBytes), (.maxConnections, maxConnections), (.maxConnectionsPerClient, maxConnectionsPerClient),
-            (.sseHeartbeat, sseHeartbeat), (.eventsClock, eventsClock),
+            (.sseHeartbeat, sseHeartbeat), (.eventsClock, eventsClock), (.eventsHistory, eventsHistory),
             (.upstreamTimeout, upstreamTimeout), (.upstreamRetries, upstreamRetries), (.upstreamDeadline, upstreamDeadline),
             (.tlsCert, tlsCert), (.tlsKey, tlsKey), (.logLevel, logLevel), (.logFormat, logFormat),
             (.demoRateLimit, demoRateLimit), (.upstreamCacheBytes, upstreamCacheBytes),

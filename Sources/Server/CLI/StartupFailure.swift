@@ -10,13 +10,10 @@ import Darwin
 enum StartupFailure {
     static func configurationError(for error: Error, configuration: ServiceConfiguration) -> ConfigurationError {
         if let error = error as? ConfigurationError { return error }
+        if let error = error as? ResolutionError {
+            return ConfigurationError(.host, value: configuration.host, reason: "cannot listen on this address: name lookup failed: \(error.reason)")
+        }
         if let error = error as? SocketError {
-            if error.operation.hasPrefix("getaddrinfo") {
-                // The resolver's own words ("Name or service not known"); the errno the error
-                // carries beside them (EINVAL) says nothing about the address.
-                let lookup = error.operation.split(separator: ": ", maxSplits: 1).dropFirst().first.map(String.init) ?? "no such address"
-                return ConfigurationError(.host, value: configuration.host, reason: "cannot listen on this address: name lookup failed: \(lookup)")
-            }
             if error.code == EADDRNOTAVAIL {
                 return ConfigurationError(.host, value: configuration.host, reason: "cannot listen on this address: \(error)")
             }

@@ -7,24 +7,30 @@ import StreamServiceConcurrency
 /// (rejections), accept pauses when descriptors run out, what the shutdown deadline cut, and the
 /// HTTP/2 resets, GOAWAYs and abuse limits it met.
 struct ServerEventLog: Sendable {
-    /// A flood of bad requests must not fill the disk: 20 rejection lines at once, then one a
-    /// second, about 200 bytes each, so at most about 17 MB a day; `http_rejections_total`
-    /// still counts every one, and each line says how many were left out before it.
+    /// A flood of bad requests must not fill the disk, nor one client's flood hide another's lines:
+    /// each client address gets 20 lines at once, then one a second, and all clients together 60
+    /// at once, then 5 a second — lines of about 200 bytes, so at most about 90 MB a day;
+    /// `http_rejections_total` and the `http2_*` metrics still count every one, and each line says
+    /// how many of its client's were left out before it.
     static let rejectionBurst = 20
     static let rejectionsPerSecond = 1.0
+    static let perClient = LogTokenBucket.Rate(burst: rejectionBurst, perSecond: rejectionsPerSecond)
+    static let overall = LogTokenBucket.Rate(burst: 60, perSecond: 5)
+    /// Clients with a bucket of their own (about 100 bytes each); beyond, quiet ones are forgotten.
+    static let trackedClients = 4096
 
     let logger: Logger
-    private let rejections = LogRateLimiter(burst: rejectionBurst, perSecond: rejectionsPerSecond)
+    private let rejections = ClientLogLimiter(perClient: perClient, overall: overall, maxClients: trackedClients)
     /// HTTP/2's notable events, bounded as rejections are: a flood of stream errors from many
-    /// connections is many lines otherwise; `http2_*` metrics count every one.
-    private let http2Events = LogRateLimiter(burst: rejectionBurst, perSecond: rejectionsPerSecond)
+    /// connections is many lines otherwise.
+    private let http2Events = ClientLogLimiter(perClient: perClient, overall: overall, maxClients: trackedClients)
 
     init(logger: Logger) {
         self.logger = logger
     }
 
     func rejected(_ rejection: Rejection) {
-        guard logger.logLevel <= .info, let leftOut = rejections.admit() else { return }
+        guard logger.logLevel <= .info, let leftOut = rejections.admit(from: rejection.remoteAddress) else { return }
         var metadata: Logger.Metadata = [
             "status": .stringConvertible(rejection.status),
             "reason": .string(rejection.reason.rawValue),
@@ -37,7 +43,7 @@ struct ServerEventLog: Sendable {
     /// Resets and GOAWAYs this side sends, GOAWAYs it receives, abnormal resets, and every limit a
     /// peer ran into (the abuse defences), at notice, limits at warning.
     func http2(_ event: HTTP2Event) {
-        guard event.isNotable, let leftOut = http2Events.admit() else { return }
+        guard event.isNotable, let leftOut = http2Events.admit(from: event.remoteAddress) else { return }
         var metadata: Logger.Metadata = [
             "protocol": "h2",
             "event": .string(event.kind.rawValue),

@@ -22,8 +22,14 @@
 
   const lanesBox = $('lanes');
   const runs = new Map(); // requestId → run
+  // The users browser's own runs, by the request id it sent: both are pipeline `users-stream`,
+  // and only this tab knows which is the serial one and which the parallel one.
+  const ownRuns = new Map(); // requestId → 'serial (concatMap)' | 'parallel (merge)'
   const queued = [];
   let paused = false;
+  // The event id a reconnect asked to resume after, until the feed shows whether it could:
+  // the first event confirms it, a reset says those events are gone.
+  let resumePending = null;
 
   function setStatus(state, text) {
     const status = $('feed-status');
@@ -59,8 +65,11 @@
 
   function onFeedStatus({ state, resumedAfter }) {
     if (state === 'open') {
+      // Open is not resumed yet: the server may answer with a reset (it restarted, or the events
+      // left its buffer), so the status claims the resume only once an event shows it.
+      resumePending = resumedAfter || null;
       setStatus('open', resumedAfter
-        ? `Connected to /events — resumed after event ${resumedAfter}.`
+        ? `Connected to /events again — asked to resume after event ${resumedAfter}.`
         : 'Connected to /events — live.');
     } else if (state === 'closed') {
       // The browser gave up (e.g. the server answered something other than an event stream).
@@ -77,6 +86,10 @@
   function onPipelineEvent(message) {
     let event;
     try { event = JSON.parse(message.data); } catch { return; }
+    if (resumePending !== null) {
+      if (!paused) setStatus('open', `Connected to /events again — resumed after event ${resumePending}, nothing missed.`);
+      resumePending = null;
+    }
     if (paused) {
       queued.push(event);
       setStatus('paused', `Paused — ${queued.length} event${queued.length === 1 ? '' : 's'} waiting.`);
@@ -89,6 +102,12 @@
     let oldest = '?';
     try { oldest = JSON.parse(message.data).oldestAvailableId; } catch { /* keep '?' */ }
     const missed = message.missedAfter ? `after event ${message.missedAfter}` : 'before this connection';
+    if (!paused) {
+      setStatus('open', message.missedAfter
+        ? `Connected to /events again — could not resume after event ${message.missedAfter}: those events are gone (see below); live from here.`
+        : 'Connected to /events — live; earlier events are gone (see below).');
+    }
+    resumePending = null;
     showNotice(`Reset: the server no longer has the events ${missed} (it restarted, or they left its replay buffer); ` +
       `the oldest it still has is ${oldest}. Events from there on follow.`);
     for (const run of runs.values()) {
@@ -104,7 +123,8 @@
     if (run) return run;
     const lanes = el('div', { className: 'run-lanes' });
     const rows = el('tbody');
-    const title = el('h3', { textContent: event.pipeline });
+    const own = ownRuns.get(event.requestId);
+    const title = el('h3', { textContent: own ? `${event.pipeline} · ${own}` : event.pipeline });
     const info = el('p');
     const log = el('details', {}, [
       el('summary', { textContent: 'Event log' }),
@@ -244,6 +264,10 @@
     summary.textContent = 'Loading…';
     delete summary.dataset.state;
     const query = new URLSearchParams({ ...params, avatars: mode, embed: 'data-uri' });
+    // Our own id for the run, so its lanes above can say which column it is before any event arrives.
+    const requestId = `users-${mode}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    ownRuns.set(requestId, mode === 'serial' ? 'serial (concatMap)' : 'parallel (merge)');
+    while (ownRuns.size > MAX_RUNS) ownRuns.delete(ownRuns.keys().next().value);
     const started = performance.now();
     let landed = 0;
     const run = new AbortController();
@@ -268,7 +292,7 @@
         summary.textContent = 'The server shut down mid-stream.';
       },
     };
-    readEventStream(`/users/stream?${query}`, run.signal, (type, data) => on[type]?.(data)).catch((error) => {
+    readEventStream(`/users/stream?${query}`, run.signal, requestId, (type, data) => on[type]?.(data)).catch((error) => {
       if (run.signal.aborted) return; // a newer load, or the shutdown event, ended this one
       summary.dataset.state = 'failed';
       summary.textContent = error instanceof Problem
@@ -300,8 +324,8 @@
   // ends. Not an EventSource: an EventSource hides any answer that is not an event stream, so a
   // 400 problem (an out-of-range Since) showed only as "the stream failed"; and a run that
   // broke is not to be started again by a reconnect anyway.
-  async function readEventStream(url, signal, onEvent) {
-    const response = await fetch(url, { signal, headers: { Accept: 'text/event-stream' } });
+  async function readEventStream(url, signal, requestId, onEvent) {
+    const response = await fetch(url, { signal, headers: { Accept: 'text/event-stream', 'X-Request-ID': requestId } });
     if (!response.ok || !(response.headers.get('Content-Type') || '').startsWith('text/event-stream')) {
       throw await Problem.of(response);
     }

@@ -44,11 +44,17 @@ struct EventsRoute: Sendable {
         return nil
     }
 
-    /// `?pipeline=` (empty: any) and `?kinds=` (comma list; empty: any).
+    /// The pipelines whose events the feed carries: a `?pipeline=` naming another (a typo such
+    /// as `user`) would match nothing and stay silent forever, so it is refused instead.
+    static let pipelines = [
+        UsersWithAvatarsPipeline.name, UsersWithAvatarsPipeline.streamName, ProfilePipeline.name, AvatarPipeline.name,
+        PipelineEventFeed.clockPipeline,
+    ]
+
+    /// `?pipeline=` (one of `pipelines`; empty: any) and `?kinds=` (comma list; empty: any).
     static func filter(_ parameters: QueryParameters) throws(InvalidQueryParameter) -> PipelineEventFilter {
-        let pipeline = try parameters.value("pipeline")
-        return PipelineEventFilter(
-            pipeline: pipeline?.isEmpty == false ? pipeline : nil,
+        PipelineEventFilter(
+            pipeline: try parameters.value("pipeline", among: pipelines),
             kinds: try parameters.choices("kinds", of: PipelineEvent.Kind.self))
     }
 }

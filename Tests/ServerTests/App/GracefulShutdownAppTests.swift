@@ -10,7 +10,7 @@ final class GracefulShutdownAppTests: XCTestCase {
             $0.demoLatency = .milliseconds(300)
             $0.shutdownTimeout = .seconds(5)
         }
-        let events = try SSETestClient(port: app.port, target: "/events?pipeline=none")
+        let events = try SSETestClient(port: app.port, target: "/events?pipeline=clock")
         XCTAssertNotNil(try events.next())
         let slow = try app.client()
         try slow.send("GET /users/ada1 HTTP/1.1\r\nHost: localhost\r\n\r\n")

@@ -44,6 +44,29 @@ final class HTTP2AppTests: XCTestCase {
         XCTAssertTrue(page.contains("http2_limits_exceeded_total 1"), page)
         XCTAssertTrue(page.contains(#"http2_goaways_total{direction="sent"} 1"#), page)
     }
+
+    func testAnotherClientsHTTP2EventIsLoggedWhileANoisyClientIsHeldBack() throws {
+        let app = try AppHarness(self)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("HTTP2Clients/h2_goaways.py").path
+        // 127.0.0.1 sends three times its log burst of GOAWAYs; 127.0.0.2's one comes in the middle of them.
+        let noisy = ServerEventLog.rejectionBurst
+        let run = try ChildProcess.run(
+            "/usr/bin/python3", ["-B", script, String(app.port), "127.0.0.1:\(2 * noisy)", "127.0.0.2:1", "127.0.0.1:\(noisy)"], within: 60)
+        XCTAssertEqual(run.termination, .exited(0), "python3-h2 missing? (apt-get install -y python3-h2) \(run.errorOutput)")
+        XCTAssertTrue(run.output.contains(#""127.0.0.2": 1"#), run.output)
+        // Each connection is a GOAWAY received and one sent: two HTTP/2 lines.
+        let http2Lines = { (source: String) in
+            app.logLines().filter {
+                ($0["message"] as? String)?.hasPrefix("HTTP/2 goaway_") == true && ($0["remote"] as? String)?.hasPrefix(source + ":") == true
+            }
+        }
+        let logged = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in !http2Lines("127.0.0.2").isEmpty }, object: nil)
+        XCTAssertEqual(XCTWaiter.wait(for: [logged], timeout: 5), .completed, "the quiet client's GOAWAY was not logged")
+        let noisyLines = http2Lines("127.0.0.1").count
+        XCTAssertGreaterThanOrEqual(noisyLines, noisy)
+        XCTAssertLessThan(noisyLines, 3 * noisy, "the noisy client is still held back")
+    }
 }
 
 /// A missing client fails the test with a clear line (never a silent skip).

@@ -23,9 +23,9 @@ final class EventsAccessTests: XCTestCase {
 
     func testAStarClaimReadsEveryPipeline() throws {
         let auth = try AuthHarness(self)
-        let feed = try auth.events("/events?pipeline=star-any", token: try auth.mint.token(subscribeClaim(["*"])))
+        let feed = try auth.events("/events?pipeline=avatar", token: try auth.mint.token(subscribeClaim(["*"])))
         XCTAssertNotNil(try feed.next())
-        AuthHarness.publish(.data, pipeline: "star-any")
+        AuthHarness.publish(.data, pipeline: "avatar")
         XCTAssertEqual(try feed.nextEvent()?.event, "data")
     }
 
@@ -76,7 +76,7 @@ final class EventsAccessTests: XCTestCase {
     func testTheTokenMayComeInTheQueryAndIsRedactedInTheAccessLog() throws {
         let auth = try AuthHarness(self)
         let token = try auth.mint.token(subscribeClaim(["*"]))
-        let feed = try auth.events("/events?pipeline=query-token&access_token=\(token)")
+        let feed = try auth.events("/events?pipeline=profile&access_token=\(token)")
         XCTAssertEqual(feed.status, 200)
         let refused = try auth.get("/events?access_token=\(token.dropLast(3))xyz")
         XCTAssertEqual(refused.status, 401)

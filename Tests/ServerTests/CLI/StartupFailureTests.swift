@@ -24,8 +24,10 @@ final class StartupFailureTests: XCTestCase {
     }
 
     func testUnresolvableHostNamesTheHost() {
-        let error = StartupFailure.configurationError(for: SocketError("getaddrinfo nowhere", code: EINVAL), configuration: configuration)
+        let error = StartupFailure.configurationError(
+            for: ResolutionError(host: "nowhere", code: EAI_NONAME, reason: "Name or service not known"), configuration: configuration)
         XCTAssertEqual(error.setting, .host)
+        XCTAssertEqual(error.reason, "cannot listen on this address: name lookup failed: Name or service not known")
     }
 
     func testUnloadableCertificateNamesTheCertificateFlag() {

@@ -6,26 +6,26 @@ import HTTP
 import HTTPTestSupport
 
 final class EventsRouteTests: XCTestCase {
-    private func publish(_ kind: PipelineEvent.Kind, pipeline: String = "test-pipeline") {
+    private func publish(_ kind: PipelineEvent.Kind, pipeline: String = "avatar") {
         PipelineEventHub.shared.publish(PipelineEvent(kind: kind, pipeline: pipeline, requestId: "r", stage: "s"))
     }
 
     func testLivePipelineEventsArriveAsEventsNamedByKind() throws {
         let app = try AppHarness(self)
-        let feed = try SSETestClient(port: app.port, target: "/events?pipeline=test-pipeline")
+        let feed = try SSETestClient(port: app.port, target: "/events?pipeline=avatar")
         XCTAssertNotNil(try feed.next()) // the retry prelude: subscribed from here on
         publish(.subscribe)
         let message = try XCTUnwrap(feed.nextEvent())
         XCTAssertEqual(message.event, "subscribe")
         XCTAssertNotNil(message.id)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(message.data!.utf8)) as? [String: Any])
-        XCTAssertEqual(json["pipeline"] as? String, "test-pipeline")
+        XCTAssertEqual(json["pipeline"] as? String, "avatar")
         XCTAssertEqual(json["kind"] as? String, "subscribe")
     }
 
     func testKindsFilterDropsOtherKinds() throws {
         let app = try AppHarness(self)
-        let feed = try SSETestClient(port: app.port, target: "/events?pipeline=test-pipeline&kinds=end,error")
+        let feed = try SSETestClient(port: app.port, target: "/events?pipeline=avatar&kinds=end,error")
         XCTAssertNotNil(try feed.next())
         publish(.subscribe)
         publish(.data)
@@ -40,15 +40,61 @@ final class EventsRouteTests: XCTestCase {
         XCTAssertTrue(response.bodyText.contains("'kinds'") && response.bodyText.contains("bogus"), response.bodyText)
     }
 
+    func testAMisspeltPipelineIsRefusedWithTheSuggestionAndTheKnownPipelines() throws {
+        let app = try AppHarness(self)
+        let response = try app.get("/events?pipeline=user")
+        XCTAssertEqual(response.status, 400)
+        XCTAssertEqual(
+            response.bodyJSON?["detail"] as? String,
+            "Query parameter 'pipeline' must be one of users, users-stream, profile, avatar, clock, got 'user'; did you mean 'users'?")
+    }
+
+    func testEveryKnownPipelineAndTheEmptyOneAreAccepted() throws {
+        let app = try AppHarness(self)
+        for pipeline in ["users", "users-stream", "profile", "avatar", "clock", ""] {
+            XCTAssertEqual(try SSETestClient(port: app.port, target: "/events?pipeline=\(pipeline)").status, 200, pipeline)
+        }
+    }
+
+    func testAClientsLookAlikeOfTheServicesRequestIdIsNotShownToSubscribers() throws {
+        let app = try AppHarness(self)
+        let feed = try SSETestClient(port: app.port, target: "/events?pipeline=profile&kinds=subscribe")
+        XCTAssertNotNil(try feed.next())
+        let response = try app.get("/users/ada1", headers: ["X-Request-ID": "req-fffff1"])
+        XCTAssertEqual(response.status, 200)
+        let answered = try XCTUnwrap(response.header("X-Request-ID"))
+        XCTAssertNotEqual(answered, "req-fffff1", "the service's own id family is not the client's to use")
+        let event = try XCTUnwrap(feed.nextEvent())
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(event.data!.utf8)) as? [String: Any])
+        XCTAssertEqual(json["requestId"] as? String, answered)
+    }
+
+    func testEventsHistoryBoundsWhatALastEventIDResumeCanReplay() throws {
+        let app = try AppHarness(self) { $0.eventsHistory = 2 }
+        let live = try SSETestClient(port: app.port, target: "/events?pipeline=avatar")
+        XCTAssertNotNil(try live.next())
+        publish(.subscribe)
+        let first = try XCTUnwrap(live.nextEvent()?.id)
+        for kind in [PipelineEvent.Kind.data, .data, .end] {
+            publish(kind)
+            XCTAssertEqual(try live.nextEvent()?.event, kind.rawValue)
+        }
+        // Three events after `first`, two kept: the resume starts with a reset, then the two.
+        let resumed = try SSETestClient(port: app.port, target: "/events?pipeline=avatar", headers: ["Last-Event-ID": first])
+        XCTAssertEqual(try resumed.nextEvent()?.event, "reset")
+        XCTAssertEqual(try resumed.nextEvent()?.event, "data")
+        XCTAssertEqual(try resumed.nextEvent()?.event, "end")
+    }
+
     func testLastEventIDResumesFromTheReplayBuffer() throws {
         let app = try AppHarness(self)
-        let first = try SSETestClient(port: app.port, target: "/events?pipeline=resume-test")
+        let first = try SSETestClient(port: app.port, target: "/events?pipeline=avatar")
         XCTAssertNotNil(try first.next())
-        publish(.subscribe, pipeline: "resume-test")
+        publish(.subscribe, pipeline: "avatar")
         let seen = try XCTUnwrap(first.nextEvent()?.id)
-        publish(.data, pipeline: "resume-test")
-        publish(.end, pipeline: "resume-test")
-        let resumed = try SSETestClient(port: app.port, target: "/events?pipeline=resume-test", headers: ["Last-Event-ID": seen])
+        publish(.data, pipeline: "avatar")
+        publish(.end, pipeline: "avatar")
+        let resumed = try SSETestClient(port: app.port, target: "/events?pipeline=avatar", headers: ["Last-Event-ID": seen])
         XCTAssertEqual(try resumed.nextEvent()?.event, "data")
         XCTAssertEqual(try resumed.nextEvent()?.event, "end")
     }
@@ -81,7 +127,7 @@ final class EventsRouteTests: XCTestCase {
 
     func testHeartbeatCommentsKeepAnIdleStreamAlive() throws {
         let app = try AppHarness(self) { $0.sseHeartbeat = .milliseconds(20) }
-        let feed = try SSETestClient(port: app.port, target: "/events?pipeline=nothing-here")
+        let feed = try SSETestClient(port: app.port, target: "/events?pipeline=clock")
         var comments: [String] = []
         while comments.isEmpty, let message = try feed.next() {
             comments += message.comments

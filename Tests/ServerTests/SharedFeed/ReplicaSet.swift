@@ -53,12 +53,12 @@ final class ReplicaSet {
     }
 
     /// A pipeline event produced on replica `index` (as a pipeline run there would publish it).
-    func produce(on index: Int, stage: String, pipeline: String = "shared-test") {
+    func produce(on index: Int, stage: String, pipeline: String = "avatar") {
         hubs[index].publish(PipelineEvent(kind: .data, pipeline: pipeline, requestId: "r-\(stage)", stage: stage))
     }
 
     /// An `/events` client on replica `index` that has received the stream's prelude (so it is subscribed).
-    func subscribe(to index: Int, pipeline: String = "shared-test", lastEventID: String? = nil) throws -> SSETestClient {
+    func subscribe(to index: Int, pipeline: String = "avatar", lastEventID: String? = nil) throws -> SSETestClient {
         let headers = lastEventID.map { ["Last-Event-ID": $0] } ?? [:]
         let client = try SSETestClient(port: replicas[index].port, target: "/events?pipeline=\(pipeline)", headers: headers)
         XCTAssertEqual(client.status, 200)
