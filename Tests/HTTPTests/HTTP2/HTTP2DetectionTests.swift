@@ -4,7 +4,7 @@ import XCTest
 
 /// The first bytes of a connection choose its protocol.
 final class HTTP2DetectionTests: XCTestCase {
-    private let preface = HTTP2Connection.preface
+    private let preface = HTTP2ConnectionStateMachine.preface
 
     func testThePrefaceMeansHTTP2() {
         XCTAssertEqual(HTTP2Detection.decide(preface + [0, 0, 0, 4], isTLS: false, alpn: nil), .http2)

@@ -44,7 +44,7 @@ final class HTTP2ExchangeTests: XCTestCase {
     func testWithHTTP2OffThePrefaceIsAnsweredAsHTTP11() throws {
         let server = try HTTP2TestServer { $0.http2Enabled = false }
         let client = try server.server.client()
-        try client.send(String(decoding: HTTP2Connection.preface, as: UTF8.self))
+        try client.send(String(decoding: HTTP2ConnectionStateMachine.preface, as: UTF8.self))
         let response = try client.readResponse()
         XCTAssertGreaterThanOrEqual(response.status, 400, "PRI * HTTP/2.0 is not an HTTP/1.1 request")
         XCTAssertTrue(server.events(.connectionOpened).isEmpty)

@@ -11,11 +11,11 @@ struct HTTP2AbuseBudget: Sendable {
     private var tokens: Double
     private var updatedAt: UInt64
 
-    init(capacity: Int, refillPerSecond: Int) {
+    init(capacity: Int, refillPerSecond: Int, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         self.capacity = Double(capacity)
         self.refillPerSecond = Double(refillPerSecond)
         tokens = Double(capacity)
-        updatedAt = DispatchTime.now().uptimeNanoseconds
+        updatedAt = now
     }
 
     /// Takes one token; false once the bucket is empty.

@@ -12,7 +12,7 @@ enum HTTP2Detection {
     static func decide<Bytes: RandomAccessCollection>(_ bytes: Bytes, isTLS: Bool, alpn: String?) -> Decision
     where Bytes.Element == UInt8, Bytes.Index == Int {
         if isTLS { return alpn == "h2" ? .http2 : .http1 }
-        let preface = HTTP2Connection.preface
+        let preface = HTTP2ConnectionStateMachine.preface
         let count = min(bytes.count, preface.count)
         for index in 0..<count where bytes[bytes.startIndex + index] != preface[index] { return .http1 }
         return count == preface.count ? .http2 : .undecided

@@ -27,25 +27,12 @@ final class HTTP2Stream: ResponseProgress, @unchecked Sendable {
     // Response side.
     var request: Request?
     var startedAt = ContinuousClock.now
-    /// Response body bytes waiting for window, from `outboundStart` on.
-    var outbound: [UInt8] = []
-    var outboundStart = 0
-    /// END_STREAM goes out once `outbound` is sent.
-    var endAfterOutbound = false
-    /// The stream waits for a WINDOW_UPDATE (counted once per stall, for the metric). A stall ends
-    /// when the queue empties or `HTTP2ConnectionLimits.stallProgressBytes` went out since
-    /// `stalledSince`, not at every byte a window lets through.
-    var stalled = false
-    var stalledSince: UInt64 = 0
-    var sentSinceStall = 0
-    /// The stream's id is in its connection's `blocked` list (so it is listed once, without a search).
-    var isBlocked = false
+    /// Response body bytes waiting for window, and the write scheduler's notes on the stream.
+    var outbound = HTTP2Outbound()
 
     init(id: UInt32, receiveWindow: Int, sendWindow: Int) {
         self.id = id
         self.receiveWindow = HTTP2FlowWindow(receiveWindow)
         self.sendWindow = HTTP2FlowWindow(sendWindow)
     }
-
-    var outboundCount: Int { outbound.count - outboundStart }
 }

@@ -1,0 +1,46 @@
+/// A stream's response bytes on their way out: what waits for window (from `start` on), whether
+/// END_STREAM follows them, and the write scheduler's notes on the stream (`isWaiting`, `stall`).
+struct HTTP2Outbound {
+    /// A window that stays shut: since when, and how much went out since (a window opened a few
+    /// bytes at a time does not end a stall, `HTTP2ConnectionLimits.stallProgressBytes`).
+    struct Stall {
+        var since: UInt64
+        var sentSince = 0
+    }
+
+    private(set) var bytes: [UInt8] = []
+    private(set) var start = 0
+    /// END_STREAM goes out once `bytes` are sent.
+    var endsStream = false
+    /// Listed in the connection's `HTTP2WriteScheduler` (so it is listed once, without a search).
+    var isWaiting = false
+    var stall: Stall?
+
+    var count: Int { bytes.count - start }
+
+    mutating func append(_ more: [UInt8]) {
+        if count == 0 && start > 0 {
+            bytes.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        bytes.append(contentsOf: more)
+    }
+
+    /// The next `length` bytes, taken off the queue.
+    mutating func take(_ length: Int) -> ArraySlice<UInt8> {
+        defer { start += length }
+        return bytes[start..<(start + length)]
+    }
+
+    /// The queue is empty: its buffer is kept for the next bytes unless it grew large.
+    mutating func compact() {
+        guard start > 0 else { return }
+        bytes.removeAll(keepingCapacity: bytes.capacity <= 16_384)
+        start = 0
+    }
+
+    mutating func clear() {
+        bytes = []
+        start = 0
+    }
+}
