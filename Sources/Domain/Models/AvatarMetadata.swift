@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTP
+import StreamServiceJSON
 
 /// What `/users` tells about a user's avatar: where to get it and what it is.
 ///

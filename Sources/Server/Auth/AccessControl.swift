@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTP
+import StreamServiceConcurrency
 import Streams
 
 /// Decides who a request comes from and whether it may have what it asks for: the client
