@@ -37,7 +37,7 @@ extension MessageDigest {
 
         /// The MAC of `message` into `out` (`byteCount` bytes); false if OpenSSL failed.
         package func mac(_ message: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Bool {
-            guard out.count >= byteCount, let context = ThreadDigestContexts.current?.macContext(for: self) else { return false }
+            guard out.count >= byteCount, let context = ThreadDigestContexts.contextForMAC(self) else { return false }
             var length = 0
             let done = EVP_MAC_init(context, nil, 0, nil) == 1
                 && EVP_MAC_update(context, message.baseAddress, message.count) == 1

@@ -35,7 +35,8 @@ package struct MessageDigest: Sendable, Equatable {
 
     /// The digest of `input` into `digest` (`byteCount` bytes).
     func digest(_ input: UnsafeBufferPointer<UInt8>, into digest: UnsafeMutableBufferPointer<UInt8>) {
-        if let algorithm = Self.algorithms[index], let context = ThreadDigestContexts.current?.digestContext(index),
+        if let algorithm = index == Self.sha1.index ? Self.fetchedSHA1 : Self.fetchedSHA256,
+           let context = ThreadDigestContexts.contextForDigest(index),
            EVP_DigestInit_ex2(context, algorithm, nil) == 1 {
             _ = EVP_DigestUpdate(context, input.baseAddress, input.count)
             _ = EVP_DigestFinal_ex(context, digest.baseAddress, nil)
@@ -52,12 +53,15 @@ package struct MessageDigest: Sendable, Equatable {
     /// OpenSSL 3's algorithms, fetched once (nil if no provider has one: then the one-shot
     /// `SHA1()`/`SHA256()`). The one-shot functions fetch it again on every call (a provider query
     /// under a lock, name comparisons), which was most of a 165-byte avatar's 9,200 instructions
-    /// (callgrind).
+    /// (callgrind). Two pointers, not an array: reading an array from a global retains it.
     // nonisolated(unsafe): an `EVP_MD` is immutable once fetched, and OpenSSL lets any thread use it.
-    private nonisolated(unsafe) static let algorithms: [OpaquePointer?] = {
+    private nonisolated(unsafe) static let fetchedSHA1 = fetch(names[sha1.index])
+    private nonisolated(unsafe) static let fetchedSHA256 = fetch(names[sha256.index])
+
+    private static func fetch(_ name: String) -> OpaquePointer? {
         OpenSSLSetup.ensure()
-        return names.map { EVP_MD_fetch(nil, $0, nil) }
-    }()
+        return EVP_MD_fetch(nil, name, nil)
+    }
 
     private static let hexDigits: StaticString = "0123456789abcdef"
 }

@@ -19,10 +19,12 @@ import COpenSSL
 /// round trips on a lock the loops share; the thread's contexts cost a `pthread_getspecific`.
 /// Only the owning thread touches them, so they need no lock.
 final class ThreadDigestContexts {
+    // @exclusivity(unchecked): only the owning thread touches them, one call at a time, so the
+    // dynamic checks (a thread-local access set per read) could never fire.
     /// By `MessageDigest.index`.
-    private var digests: [OpaquePointer?] = MessageDigest.names.map { _ in nil }
+    @exclusivity(unchecked) private var digests: [OpaquePointer?] = MessageDigest.names.map { _ in nil }
     /// Keyed contexts by `HMAC.id`, the most recently used first.
-    private var macs: [(key: UInt64, context: OpaquePointer)] = []
+    @exclusivity(unchecked) private var macs: [(key: UInt64, context: OpaquePointer)] = []
     /// Keyed contexts a thread keeps at most: the server has one key; a context for a key no
     /// longer used is freed when this many newer ones pushed it out, or with the thread.
     static let macLimit = 4
@@ -32,27 +34,36 @@ final class ThreadDigestContexts {
         for mac in macs { EVP_MAC_CTX_free(mac.context) }
     }
 
-    /// The calling thread's contexts (nil only if its thread-specific slot cannot be set).
-    static var current: ThreadDigestContexts? {
-        if let contexts = pthread_getspecific(slot) { return Unmanaged<ThreadDigestContexts>.fromOpaque(contexts).takeUnretainedValue() }
-        let contexts = ThreadDigestContexts()
-        let retained = Unmanaged.passRetained(contexts)
+    /// The calling thread's context for the digest at `index` (nil if OpenSSL or the thread's slot failed).
+    static func contextForDigest(_ index: Int) -> OpaquePointer? {
+        current()?._withUnsafeGuaranteedRef { $0.digestContext(index) }
+    }
+
+    /// The calling thread's context keyed with `hmac`'s key (nil if OpenSSL or the thread's slot failed).
+    static func contextForMAC(_ hmac: MessageDigest.HMAC) -> OpaquePointer? {
+        current()?._withUnsafeGuaranteedRef { $0.macContext(for: hmac) }
+    }
+
+    /// The calling thread's contexts, made on its first call; nil only if its thread-specific
+    /// slot cannot be set. Lent (`_withUnsafeGuaranteedRef`), not taken: the slot holds them,
+    /// so a use costs no retain and release.
+    private static func current() -> Unmanaged<ThreadDigestContexts>? {
+        if let contexts = pthread_getspecific(slot) { return .fromOpaque(contexts) }
+        let retained = Unmanaged.passRetained(ThreadDigestContexts())
         guard pthread_setspecific(slot, retained.toOpaque()) == 0 else {
             retained.release()
             return nil
         }
-        return contexts
+        return retained
     }
 
-    /// This thread's context for the digest at `index`.
-    func digestContext(_ index: Int) -> OpaquePointer? {
+    private func digestContext(_ index: Int) -> OpaquePointer? {
         if let context = digests[index] { return context }
         digests[index] = EVP_MD_CTX_new()
         return digests[index]
     }
 
-    /// This thread's context keyed with `hmac`'s key.
-    func macContext(for hmac: MessageDigest.HMAC) -> OpaquePointer? {
+    private func macContext(for hmac: MessageDigest.HMAC) -> OpaquePointer? {
         if let found = macs.firstIndex(where: { $0.key == hmac.id }) {
             if found != 0 { macs.insert(macs.remove(at: found), at: 0) }
             return macs[0].context
