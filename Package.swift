@@ -23,12 +23,13 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The one lock, once-flag and Duration conversions every module shares (`package` access),
-        // as NIOConcurrencyHelpers is to swift-nio (not named ConcurrencyHelpers: swift-service-lifecycle,
-        // which Hummingbird brings into the Benchmarks package, has a target of that name).
+        // The one lock, once-flag, thread stripes, coarse clock and Duration conversions every module
+        // shares (`package` access), as NIOConcurrencyHelpers is to swift-nio (not named ConcurrencyHelpers:
+        // swift-service-lifecycle, which Hummingbird brings into the Benchmarks package, has a target of that name).
         .target(name: "StreamServiceConcurrency"),
         // Numbers as ASCII digits written in place: the one digit writer of HTTP heads, JSON, request
-        // ids, timestamps and pipeline details (`package` access).
+        // ids, timestamps and pipeline details; `ByteWords`, eight bytes tested at once for the HTTP
+        // parser and the JSON scan (`package` access).
         .target(name: "StreamServiceText"),
         // Reactive library: Foundation and Dispatch only.
         // Release builds of the service pass -cross-module-optimization on the command line
@@ -42,9 +43,12 @@ let package = Package(
         // epoll and eventfd headers for NetCore's Linux event loop (module map only).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "NetCore", dependencies: ["StreamServiceConcurrency", "CZlib", "COpenSSL", "CEpoll"]),
-        // HTTP/1.1 library, server and client: parsing, routing, response writing, SSE, event-loop scheduling.
+        // The JSON writer (`JSONOutput`, `JSONWritable`) and reader (`JSONReader`, `JSONScan`) of
+        // Domain's answers and upstream pages and the server's tokens; HTTP does not use it.
+        .target(name: "StreamServiceJSON", dependencies: ["StreamServiceText", "NetCore"]),
+        // HTTP/1.1 and HTTP/2 server, HTTP/1.1 client: parsing, routing, response writing, SSE, event-loop scheduling.
         .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
-        .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "StreamServiceJSON", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
         // The embedded GitHub-shaped upstream (`serve` without `--upstream`, `demo-upstream`):
         // Domain's models on the HTTP library's server, kept out of Domain, which is the domain.
         .target(name: "DemoUpstream", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", "Domain", .product(name: "CoreMetrics", package: "swift-metrics")]),
@@ -53,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "Server",
             dependencies: [
-                "StreamServiceConcurrency", "Streams", "Domain", "DemoUpstream", "NetCore", "HTTP", "Redis",
+                "StreamServiceConcurrency", "StreamServiceJSON", "Streams", "Domain", "DemoUpstream", "NetCore", "HTTP", "Redis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -70,8 +74,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StreamServiceTextTests", dependencies: ["StreamServiceText"]),
+        .testTarget(name: "StreamServiceJSONTests", dependencies: ["StreamServiceJSON", "HTTPTestSupport"]),
         .testTarget(name: "StreamsTests", dependencies: ["StreamServiceConcurrency", "Streams", "StreamsTesting"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "DemoUpstream", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "DemoUpstream", "HTTPTestSupport", "StreamServiceConcurrency", "StreamServiceJSON", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         .testTarget(name: "DemoUpstreamTests", dependencies: ["DemoUpstream", "Domain", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Child processes (redis-server, redis-cli, openssl, stream-service) through posix_spawn, not Foundation.Process.
         .target(name: "ProcessTestSupport", dependencies: ["CProcessSpawn"], path: "Tests/ProcessTestSupport"),

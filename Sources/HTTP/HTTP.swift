@@ -1,7 +1,7 @@
 // # HTTP
 //
-// An HTTP/1.1 library on NetCore's non-blocking sockets and Dispatch event
-// loops (no thread per connection, no SwiftNIO), where a handler is a
+// An HTTP/1.1 and HTTP/2 server and an HTTP/1.1 client on NetCore's
+// non-blocking sockets and event loops (no thread per connection, no SwiftNIO), where a handler is a
 // `Streams` pipeline: `Request` → `DataStream<Response>`, and a streamed body
 // or SSE feed is itself a `DataStream<[UInt8]>` the server watches.
 // Disposal is the cancellation path: a client that goes away disposes the
@@ -17,6 +17,8 @@
 // - `Server/`: `HTTPServer` (accept, connection limit, graceful shutdown) and
 //   the per-connection state machine (keep-alive, in-order pipelining,
 //   100-continue, HEAD, HTTP/1.0, timeouts, slow-client policy).
+// - `HTTP2/`: HTTP/2 on the same server (h2 by ALPN, h2c by preface): frames,
+//   HPACK, stream states and flow control, the connection.
 // - `Routing/`: `Router` (path parameters, 404/405, middlewares) and
 //   `QueryParameters`, the validated reader every route uses.
 // - `Writing/` and `Compression/`: framing, and gzip kept apart from it.
@@ -27,9 +29,6 @@
 // - `Client/`: `HTTPClient`, keep-alive connections capped per origin, TLS
 //   with verification, gzip, connect timeout, cancellation on dispose, and
 //   `ConnectTarget` (a name in URLs connected elsewhere, as curl's `--connect-to`).
-// - `JSON/`: `JSONOutput` and `JSONWritable` (values written as `JSONEncoder`
-//   writes them, without its tree), `JSONScan` (string scanning shared by
-//   writers and readers).
 //
 // ```swift
 // var router = Router()

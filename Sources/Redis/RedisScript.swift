@@ -1,4 +1,4 @@
-import COpenSSL
+import NetCore
 
 /// A Lua script called by its SHA-1 (`EVALSHA`), so its body crosses the wire only when
 /// Redis does not have it yet: the shared feed's publish script is about 1 KB, sent with
@@ -14,7 +14,7 @@ public struct RedisScript: Sendable, Equatable {
 
     public init(_ source: String) {
         self.source = source
-        sha1 = Self.sha1Hex(Array(source.utf8))
+        sha1 = MessageDigest.sha1.hex(Array(source.utf8))
     }
 
     /// `EVALSHA sha1 numkeys key… argument…`.
@@ -31,22 +31,5 @@ public struct RedisScript: Sendable, Equatable {
     public static func isMissingScript(_ error: RedisError) -> Bool {
         if case .server(let message) = error { return message.hasPrefix("NOSCRIPT") }
         return false
-    }
-
-    private static func sha1Hex(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
-        bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { output in
-                _ = SHA1(input.baseAddress, input.count, output.baseAddress)
-            }
-        }
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(digest.count * 2)
-        for byte in digest {
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import NetCore
 import Streams
 import StreamsTesting
 import XCTest
@@ -273,7 +274,7 @@ final class DemoUpstreamTests: XCTestCase {
         let upstream = DemoUpstream(configuration: .init(users: 10))
         let first = answer("/u/3", upstream: upstream)
         let etag = try XCTUnwrap(first.headers["ETag"])
-        XCTAssertEqual(etag, "\"\(SHA256Digest.hex(Identicon(login: "alan3").png()).prefix(32))\"")
+        XCTAssertEqual(etag, "\"\(MessageDigest.sha256.hex(Identicon(login: "alan3").png()).prefix(32))\"")
         let again = upstream.answer(DemoRequest(target: "/u/3", headers: ["If-None-Match": etag]))
         XCTAssertEqual(again.status, 304)
         XCTAssertEqual(again.fields, ["Cache-Control": "max-age=300", "ETag": etag])

@@ -1,5 +1,5 @@
 import Foundation
-import HTTP
+import StreamServiceJSON
 import HTTPTestSupport
 import XCTest
 @testable import Domain

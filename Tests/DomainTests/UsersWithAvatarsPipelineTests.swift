@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 import Streams
 import StreamsTesting
 import XCTest
@@ -57,7 +58,7 @@ final class UsersWithAvatarsPipelineTests: XCTestCase {
         XCTAssertEqual(user.avatar.upstreamUrl, "http://demo.test/u/1?v=4")
         XCTAssertEqual(user.avatar.contentType, "image/png")
         XCTAssertEqual(user.avatar.bytes, png.count)
-        XCTAssertEqual(user.avatar.sha256, SHA256Digest.hex(png))
+        XCTAssertEqual(user.avatar.sha256, MessageDigest.sha256.hex(png))
         XCTAssertNil(user.avatar.dataURI)
     }
 
@@ -178,7 +179,7 @@ final class AvatarErrorPolicyTests: XCTestCase {
         let users = try XCTUnwrap(list.values.first)
         XCTAssertEqual(users.map(\.login), ["ada1", "grace2"])
         XCTAssertEqual(users[0].avatar.placeholder, true)
-        XCTAssertEqual(users[0].avatar.sha256, SHA256Digest.hex(PlaceholderAvatar.image.bytes))
+        XCTAssertEqual(users[0].avatar.sha256, MessageDigest.sha256.hex(PlaceholderAvatar.image.bytes))
         XCTAssertNil(users[1].avatar.placeholder)
     }
 

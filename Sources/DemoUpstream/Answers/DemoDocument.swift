@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTP
+import NetCore
 
 /// An answer's body with its own header fields, in name order (the rate limit's fields are
 /// added per answer): encoded once and kept for a request the demo will be asked again.
@@ -23,7 +24,7 @@ struct DemoDocument: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = (try? encoder.encode(value)).map { Array($0) } ?? Array("{}".utf8)
-        let etag = tagged ? "W/\"\(SHA256Digest.hex(body).prefix(32))\"" : nil
+        let etag = tagged ? "W/\"\(MessageDigest.sha256.hex(body).prefix(32))\"" : nil
         var fields = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if let etag { fields.add(name: "ETag", value: etag) }
         if let link { fields.add(name: "Link", value: link) }
@@ -33,7 +34,7 @@ struct DemoDocument: Sendable {
     /// A user's identicon as an avatar origin serves it, with a strong ETag of the PNG.
     static func avatar(of user: DemoUser) -> DemoDocument {
         let png = Identicon(login: user.login).png()
-        let etag = "\"\(SHA256Digest.hex(png).prefix(32))\""
+        let etag = "\"\(MessageDigest.sha256.hex(png).prefix(32))\""
         return DemoDocument(
             fields: HTTPHeaders([("Cache-Control", Self.avatarCacheControl), ("Content-Type", "image/png"), ("ETag", etag)]),
             body: png, etag: etag)

@@ -3,7 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTP
+import NetCore
+import StreamServiceJSON
 
 /// What `/users` tells about a user's avatar: where to get it and what it is.
 ///
@@ -27,7 +28,7 @@ public struct AvatarMetadata: Codable, Sendable, Equatable {
         self.upstreamUrl = upstreamUrl
         contentType = image.contentType
         bytes = image.bytes.count
-        sha256 = SHA256Digest.hex(image.bytes)
+        sha256 = MessageDigest.sha256.hex(image.bytes)
         dataURI = embedDataURI ? "data:\(image.contentType);base64,\(Data(image.bytes).base64EncodedString())" : nil
         self.placeholder = placeholder ? true : nil
     }

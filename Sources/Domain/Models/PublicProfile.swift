@@ -1,4 +1,4 @@
-import HTTP
+import StreamServiceJSON
 
 /// The few public-profile fields `/users?profile=true` adds to each user, read from
 /// GitHub's `GET /users/{login}` (`public-user`).

@@ -1,4 +1,4 @@
-import HTTP
+import StreamServiceJSON
 
 /// One entry of `/users` and one `user` event of `/users/stream`.
 ///

@@ -1,5 +1,5 @@
-import HTTP
 import NetCore
+import StreamServiceJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StreamServiceText
 
 /// Byte-level grammar of RFC 9110/9112 used by the parser.
 enum HTTPSyntax {

@@ -1,4 +1,4 @@
-import HTTP
+import StreamServiceJSON
 
 extension JWTClaims {
     /// The claims read straight from the payload's JSON bytes: a new subscriber's token was

@@ -1,4 +1,4 @@
-import HTTP
+import StreamServiceJSON
 
 /// The JOSE header fields a verifier reads (RFC 7515 §4.1): the algorithm, and `crit`, which
 /// names extensions that must be understood.

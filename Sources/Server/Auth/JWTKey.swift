@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import NetCore
 
 /// The key tokens are verified with: an HS256 shared secret (`--auth-jwt-secret`), or a PEM
 /// public key (`--auth-jwt-public-key`) whose type picks the algorithm: EC P-256 → ES256,
@@ -16,7 +17,7 @@ final class JWTKey: @unchecked Sendable {
 
     let algorithm: JWTAlgorithm
     /// HS256's secret, keyed once.
-    private let hmac: KeyedHMAC?
+    private let hmac: MessageDigest.HMAC?
     private let publicKey: OpaquePointer?
 
     /// 32 bytes: RFC 7518 §3.2 requires an HS256 key of at least the hash's size.
@@ -28,7 +29,7 @@ final class JWTKey: @unchecked Sendable {
         guard secret.utf8.count >= Self.minimumSecretBytes else {
             throw Invalid(description: "an HS256 secret needs at least \(Self.minimumSecretBytes) bytes (RFC 7518 §3.2), got \(secret.utf8.count)")
         }
-        guard let hmac = KeyedHMAC(key: Array(secret.utf8)) else {
+        guard let hmac = MessageDigest.HMAC(key: Array(secret.utf8), digest: .sha256) else {
             throw Invalid(description: "OpenSSL could not key HMAC-SHA256 with the secret")
         }
         algorithm = .hs256
@@ -78,10 +79,10 @@ final class JWTKey: @unchecked Sendable {
     }
 
     private func hmacMatches(_ signature: UnsafeBufferPointer<UInt8>, _ message: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let hmac, signature.count == KeyedHMAC.outputBytes else { return false }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: KeyedHMAC.outputBytes) { mac in
+        guard let hmac, signature.count == hmac.byteCount else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: hmac.byteCount) { mac in
             // Constant time, so the comparison leaks nothing about how much of a forgery matched.
-            hmac.mac(message, into: mac) && CRYPTO_memcmp(mac.baseAddress, signature.baseAddress, KeyedHMAC.outputBytes) == 0
+            hmac.mac(message, into: mac) && CRYPTO_memcmp(mac.baseAddress, signature.baseAddress, hmac.byteCount) == 0
         }
     }
 

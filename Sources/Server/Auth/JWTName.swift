@@ -1,4 +1,4 @@
-import HTTP
+import StreamServiceJSON
 
 #if canImport(Glibc)
 import Glibc

@@ -1,9 +1,9 @@
 import HTTP
-import Domain
+import NetCore
 
 extension EntityTag {
     /// The quoted SHA-256 of `bytes`: equal bytes, equal tag, so it stays strong across restarts.
     static func strong(for bytes: [UInt8]) -> String {
-        "\"\(SHA256Digest.hex(bytes))\""
+        "\"\(MessageDigest.sha256.hex(bytes))\""
     }
 }

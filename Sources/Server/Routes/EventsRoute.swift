@@ -17,7 +17,7 @@ struct EventsRoute: Sendable {
         request.withQuery(Self.filter, ignoring: IgnoredQueryParameters.names) { filter in
             let claims = access?.protects(.events) == true ? caller?.claims : nil
             if let access, access.protects(.events), let refusal = Self.refusal(claims, filter) {
-                _ = access.refuse(refusal)
+                access.countRefusal(refusal)
                 return .just(refusal.response(instance: request.path))
             }
             // Decided once here rather than for every event: a token that may read every pipeline.

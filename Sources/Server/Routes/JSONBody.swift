@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTP
+import StreamServiceJSON
 
 /// Encodes route answers as compact camelCase JSON with unescaped slashes (URLs stay readable).
 enum JSONBody {

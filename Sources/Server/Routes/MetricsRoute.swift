@@ -19,7 +19,7 @@ struct MetricsRoute: Sendable {
     func handle(_ request: Request, caller: Caller, access: AccessControl) -> DataStream<Response> {
         guard caller.claims?.metrics == true else {
             let refusal = AuthRefusal.forbidden("reading /metrics (it needs \"streamservice\": {\"metrics\": true})")
-            _ = access.refuse(refusal)
+            access.countRefusal(refusal)
             return .just(refusal.response(instance: request.path))
         }
         return handle(request)

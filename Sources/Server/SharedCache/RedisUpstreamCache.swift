@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import NetCore
 import Redis
 import Streams
 
@@ -34,7 +35,7 @@ final class RedisUpstreamCache: UpstreamCacheStore {
     }
 
     static func redisKey(_ key: UpstreamCacheKey) -> String {
-        prefix + SHA256Digest.hex(Array("\(key.credential) \(key.url)".utf8))
+        prefix + MessageDigest.sha256.hex(Array("\(key.credential) \(key.url)".utf8))
     }
 
     func entry(for key: UpstreamCacheKey) -> DataStream<UpstreamCacheEntry?> {

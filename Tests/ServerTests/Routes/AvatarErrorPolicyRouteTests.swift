@@ -6,6 +6,7 @@ import XCTest
 @testable import Server
 import HTTP
 import HTTPTestSupport
+import NetCore
 
 /// `onAvatarError` over sockets, against an upstream whose first user's avatar is missing (404).
 final class AvatarErrorPolicyRouteTests: XCTestCase {
@@ -44,7 +45,7 @@ final class AvatarErrorPolicyRouteTests: XCTestCase {
         XCTAssertEqual(users.map { $0["login"] as? String }, ["ada1", "grace2"])
         let avatar = try XCTUnwrap(users[0]["avatar"] as? [String: Any])
         XCTAssertEqual(avatar["placeholder"] as? Bool, true)
-        XCTAssertEqual(avatar["sha256"] as? String, SHA256Digest.hex(PlaceholderAvatar.image.bytes))
+        XCTAssertEqual(avatar["sha256"] as? String, MessageDigest.sha256.hex(PlaceholderAvatar.image.bytes))
     }
 
     func testSkipLeavesTheUserOut() throws {

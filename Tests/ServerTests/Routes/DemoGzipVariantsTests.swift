@@ -105,7 +105,7 @@ final class DemoGzipVariantsTests: XCTestCase {
             let response = try client.readResponse()
             XCTAssertNil(response.header("Content-Encoding"))
             XCTAssertEqual(response.body, Identicon(login: "alan3").png())
-            XCTAssertEqual(response.header("ETag"), "\"\(SHA256Digest.hex(response.body).prefix(32))\"")
+            XCTAssertEqual(response.header("ETag"), "\"\(MessageDigest.sha256.hex(response.body).prefix(32))\"")
         }
     }
 }

@@ -7,6 +7,7 @@ import XCTest
 @testable import Server
 import HTTP
 import HTTPTestSupport
+import NetCore
 
 /// GitHub's documented conventions, over real sockets: the service against upstreams on
 /// 127.0.0.1 that redirect, rate-limit and page as GitHub does.
@@ -42,7 +43,7 @@ final class GitHubConventionsTests: XCTestCase {
         let users = try XCTUnwrap(try fixture.get("/users?limit=2").jsonArray)
         let avatar = try XCTUnwrap(users[1]["avatar"] as? [String: Any])
         XCTAssertEqual(avatar["upstreamUrl"] as? String, "\(fixture.demo!.baseURL!.absoluteString)/grace2.png")
-        XCTAssertEqual(avatar["sha256"] as? String, SHA256Digest.hex(Identicon(login: "grace2").png()))
+        XCTAssertEqual(avatar["sha256"] as? String, MessageDigest.sha256.hex(Identicon(login: "grace2").png()))
     }
 
     func testAuthorizationGoesToTheAPIOriginOnlyNeverAcrossARedirectToAnotherPort() throws {

@@ -7,6 +7,7 @@ import XCTest
 @testable import Server
 import HTTP
 import HTTPTestSupport
+import NetCore
 
 final class UserRoutesTests: XCTestCase {
     func testUsersListsAPageWithAvatarMetadataInUpstreamOrder() throws {
@@ -24,7 +25,7 @@ final class UserRoutesTests: XCTestCase {
         XCTAssertEqual(avatar["upstreamUrl"] as? String, "http://127.0.0.1:\(fixture.demo!.avatarPort!)/u/4?v=4")
         XCTAssertEqual(avatar["contentType"] as? String, "image/png")
         XCTAssertEqual(avatar["bytes"] as? Int, png.count)
-        XCTAssertEqual(avatar["sha256"] as? String, SHA256Digest.hex(png))
+        XCTAssertEqual(avatar["sha256"] as? String, MessageDigest.sha256.hex(png))
         XCTAssertFalse(users[1].keys.contains("name"), "without profile=true there is no name, as in GitHub's list")
     }
 
@@ -121,7 +122,7 @@ final class UserRoutesTests: XCTestCase {
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.header("Content-Type"), "image/png")
         XCTAssertEqual(response.body, png)
-        XCTAssertEqual(response.header("ETag"), "\"\(SHA256Digest.hex(png))\"")
+        XCTAssertEqual(response.header("ETag"), "\"\(MessageDigest.sha256.hex(png))\"")
     }
 
     func testMatchingIfNoneMatchIs304WithoutBody() throws {

@@ -1,3 +1,4 @@
+import NetCore
 import Streams
 
 /// Where the upstream response cache keeps its entries: the seam between the caching stage
@@ -27,7 +28,7 @@ public struct UpstreamCacheKey: Sendable, Hashable, Codable, CustomStringConvert
 
     public init(_ request: UpstreamRequest) {
         url = request.url.absoluteString
-        credential = request.header("Authorization").map { SHA256Digest.hex(Array($0.utf8)) } ?? ""
+        credential = request.header("Authorization").map { MessageDigest.sha256.hex(Array($0.utf8)) } ?? ""
     }
 
     public var description: String { credential.isEmpty ? url : "\(url) [\(credential.prefix(12))]" }

@@ -1,4 +1,4 @@
-import HTTP
+import StreamServiceJSON
 import XCTest
 
 /// `JSONReader.double`: a plain integer takes the integer path, anything else strtod; both give

@@ -10,8 +10,8 @@ import Darwin
 /// the time on every request: the request cap, token expiry, the Redis pause. `Date()` cost about
 /// 60 instructions of the cap's few hundred (callgrind); a budget of units per second or slower,
 /// and a token leeway of seconds, do not see a tick.
-enum CoarseClock {
-    @Sendable static func now() -> Double {
+package enum CoarseClock {
+    @Sendable package static func now() -> Double {
         var now = timespec()
         #if os(Linux)
         clock_gettime(CLOCK_REALTIME_COARSE, &now)

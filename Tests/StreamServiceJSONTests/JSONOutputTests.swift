@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTestSupport
 import XCTest
-@testable import HTTP
+@testable import StreamServiceJSON
 
 /// `JSONOutput` must give exactly `JSONEncoder`'s bytes (sorted keys, unescaped slashes).
 final class JSONOutputTests: XCTestCase {

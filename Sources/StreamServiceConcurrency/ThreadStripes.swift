@@ -5,28 +5,27 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import StreamServiceConcurrency
 
 /// One value per stripe of threads, each behind its own lock: a thread uses its stripe's
 /// (chosen by a hash of the thread), which other threads rarely share, so the server's event
 /// loops do not wait for each other where one lock for all of them was contended about twice
 /// a `/users` request (futex calls, `perf`). A reader wanting all of them takes every lock.
-final class ThreadStripes<Value>: Sendable {
+package final class ThreadStripes<Value>: Sendable {
     /// 16: the 4 server loops, the client's loops and Dispatch's threads rarely share one.
-    static var count: Int { 16 }
+    package static var count: Int { 16 }
 
     private let stripes: [Locked<Value>]
 
-    init(_ make: () -> Value) {
+    package init(_ make: () -> Value) {
         stripes = (0..<Self.count).map { _ in Locked(make()) }
     }
 
     /// The calling thread's stripe.
-    var current: Locked<Value> { stripes[Self.index(of: Self.threadIdentity)] }
+    package var current: Locked<Value> { stripes[Self.index(of: Self.threadIdentity)] }
 
     /// Runs `body` holding every stripe's lock (taken in index order, the one order any reader
     /// takes), with what `collect` took from each stripe, in stripe order.
-    func withAll<Element, Result>(collecting collect: (inout Value) -> [Element], _ body: ([Element]) -> Result) -> Result {
+    package func withAll<Element, Result>(collecting collect: (inout Value) -> [Element], _ body: ([Element]) -> Result) -> Result {
         hold(from: 0, [], collect, body)
     }
 
@@ -39,7 +38,7 @@ final class ThreadStripes<Value>: Sendable {
 
     /// A stripe for a thread identity: the identity's page number, mixed (Fibonacci hashing),
     /// top bits. Thread identities are addresses of thread control blocks, megabytes apart.
-    static func index(of identity: UInt) -> Int {
+    package static func index(of identity: UInt) -> Int {
         Int(truncatingIfNeeded: ((identity >> 12) &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - 4)) & (count - 1)
     }
 

@@ -1,5 +1,5 @@
 import XCTest
-@testable import HTTP
+@testable import StreamServiceJSON
 
 final class JSONScanTests: XCTestCase {
     func stop(_ bytes: [UInt8], from start: Int = 0) -> Int {

@@ -1,3 +1,5 @@
+import StreamServiceText
+
 /// Byte-level JSON string scanning, shared by the writer (`JSONOutput`: what to escape) and the
 /// readers (Domain's `GitHubUserReader`: where a string's plain run ends), built on `ByteWords`'
 /// eight-bytes-at-once tests.
