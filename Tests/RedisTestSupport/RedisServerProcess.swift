@@ -21,6 +21,8 @@ public final class RedisServerProcess: @unchecked Sendable {
     /// For TLS servers: the certificate directory; the plain port is then closed.
     public let tls: (certificate: String, key: String)?
     private let extraArguments: [String]
+    /// For a sentinel: its configuration file (rewritten by the sentinel as it learns).
+    private let sentinelConfiguration: String?
     private var process: ChildProcess
 
     /// - Parameters:
@@ -33,8 +35,26 @@ public final class RedisServerProcess: @unchecked Sendable {
         self.password = password
         self.tls = tls
         extraArguments = arguments
+        sentinelConfiguration = nil
         port = try Self.freeLoopbackPort()
         process = try Self.launch(port: port, password: password, tls: tls, extraArguments: arguments)
+        try waitUntilListening()
+    }
+
+    /// A sentinel (`redis-server FILE --sentinel`) on its own loopback port; `configuration` is the
+    /// file's text after the `port` line (`sentinel monitor …`), written to `directory`.
+    public init(sentinel configuration: String, directory: String) throws {
+        password = nil
+        tls = nil
+        extraArguments = []
+        port = try Self.freeLoopbackPort()
+        let file = "\(directory)/sentinel-\(port).conf"
+        let text = "port \(port)\nbind 127.0.0.1\ndaemonize no\nlogfile \"\"\ndir \(directory)\n\(configuration)\n"
+        guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else {
+            throw Failure(description: "cannot write \(file)")
+        }
+        sentinelConfiguration = file
+        process = try ChildProcess(Self.executable, [file, "--sentinel"], errorOutput: .intoOutput)
         try waitUntilListening()
     }
 
@@ -58,10 +78,14 @@ public final class RedisServerProcess: @unchecked Sendable {
         process.terminate()
     }
 
-    /// Kills the server and starts an empty one on the same port.
+    /// Kills the server and starts an empty one on the same port (a sentinel keeps its file).
     public func restart() throws {
         stop()
-        process = try Self.launch(port: port, password: password, tls: tls, extraArguments: extraArguments)
+        process = if let sentinelConfiguration {
+            try ChildProcess(Self.executable, [sentinelConfiguration, "--sentinel"], errorOutput: .intoOutput)
+        } else {
+            try Self.launch(port: port, password: password, tls: tls, extraArguments: extraArguments)
+        }
         try waitUntilListening()
     }
 
