@@ -31,6 +31,8 @@ public final class Application: Sendable {
     private let state = Locked(Running())
     /// Where this application's pipelines publish; the process-wide hub unless a test runs several replicas in one process.
     private let hub: PipelineEventHub
+    /// With `--redis-sentinels`: where every Redis connection of this process finds the primary.
+    private let redisSentinel: RedisSentinel?
 
     private struct Running: Sendable {
         var server: HTTPServer?
@@ -51,6 +53,7 @@ public final class Application: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.hub = hub
+        redisSentinel = configuration.redisSentinels?.makeSentinel()
         heartbeat = HeartbeatClock(period: configuration.sseHeartbeat)
         responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.sseSubscribers)
     }
@@ -60,6 +63,21 @@ public final class Application: Sendable {
     @discardableResult
     public func start() throws -> Int {
         let access = try accessControl()
+        do {
+            try redisSentinel?.start()
+        } catch {
+            throw ConfigurationError(.redisSentinels, value: nil, reason: "cannot set up TLS for the sentinels: \(error)")
+        }
+        do {
+            return try startServing(access: access)
+        } catch {
+            // Its connections would otherwise reconnect for the life of the process.
+            redisSentinel?.close()
+            throw error
+        }
+    }
+
+    private func startServing(access: AccessControl) throws -> Int {
         let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         let upstream: UpstreamServices
         do {
@@ -110,10 +128,16 @@ public final class Application: Sendable {
         return port
     }
 
-    /// With `--redis-url` (and the cache on): the upstream cache's Redis tier, on a connection of its own.
+    /// How every Redis connection of this process connects: `--redis-url`'s address, or the primary
+    /// the sentinels name (followed through failovers), with `--redis-url`'s or the list's credentials.
+    private var redisConfiguration: RedisConfiguration? {
+        configuration.redisURL.map { RedisConfiguration(url: $0, sentinel: redisSentinel) }
+    }
+
+    /// With Redis (and the cache on): the upstream cache's Redis tier, on a connection of its own.
     private func sharedCache() -> (any UpstreamCacheStore)? {
-        guard let url = configuration.redisURL, configuration.upstreamCacheBytes > 0,
-              let connection = try? RedisConnection(configuration: RedisConfiguration(url: url)) else { return nil }
+        guard let redis = redisConfiguration, configuration.upstreamCacheBytes > 0,
+              let connection = try? RedisConnection(configuration: redis) else { return nil }
         state.withLock { $0.cacheConnection = connection }
         connection.start()
         return RedisUpstreamCache(connection: connection)
@@ -121,9 +145,9 @@ public final class Application: Sendable {
 
     /// With `--redis-url`: this replica's part of the shared feed (started after the first log line).
     private func makeSharedFeed(_ feed: PipelineEventFeed, port: Int) throws -> SharedEventFeed? {
-        guard let url = configuration.redisURL else { return nil }
+        guard let redis = redisConfiguration else { return nil }
         let replicaID = configuration.replicaID ?? "\(Self.hostname()):\(port)"
-        let shared = try SharedEventFeed(url: url, replicaID: replicaID, feed: feed, clock: configuration.eventsClock, logger: logger)
+        let shared = try SharedEventFeed(redis: redis, replicaID: replicaID, feed: feed, clock: configuration.eventsClock, logger: logger)
         shared.installMetrics(into: metrics)
         return shared
     }
@@ -185,7 +209,7 @@ public final class Application: Sendable {
     /// `--client-upstream-rate`: shared through Redis (a connection of its own) when there is one.
     private func upstreamBudget() -> UpstreamBudget? {
         guard let policy = configuration.clientUpstreamRate else { return nil }
-        guard let url = configuration.redisURL, let connection = try? RedisConnection(configuration: RedisConfiguration(url: url)) else {
+        guard let redis = redisConfiguration, let connection = try? RedisConnection(configuration: redis) else {
             return UpstreamBudget(policy: policy)
         }
         state.withLock { $0.budgetConnection = connection }
@@ -259,6 +283,7 @@ public final class Application: Sendable {
             shared?.stop()
             cacheConnection?.close()
             budgetConnection?.close()
+            redisSentinel?.close()
             Task {
                 await upstream?.shutdown()
                 let waiters = state.withLock { state -> [@Sendable () -> Void] in

@@ -23,11 +23,11 @@ final class SharedEventFeed: Sendable {
     private let clock: Duration?
 
     /// Throws when `rediss://` cannot set up TLS (e.g. an unreadable CA store).
-    init(url: RedisURL, replicaID: String, feed: PipelineEventFeed, clock: Duration?, logger: Logger) throws {
+    init(redis configuration: RedisConfiguration, replicaID: String, feed: PipelineEventFeed, clock: Duration?, logger: Logger) throws {
         self.replicaID = replicaID
         self.clock = clock
         let keys = SharedFeedKeys()
-        let configuration = RedisConfiguration(url: url)
+        let target = configuration.target
         // Both connections report to relays filled in below: their handlers need the publisher and ingest.
         let publishRelay = Locked<(@Sendable (RedisConnectionState) -> Void)?>(nil)
         let readRelay = Locked<(@Sendable (RedisConnectionState) -> Void)?>(nil)
@@ -45,12 +45,13 @@ final class SharedEventFeed: Sendable {
                 lastID: { broadcaster.lastID }),
             onError: { message in logger.error("\(message)") })
         let publisher = self.publisher, ingest = self.ingest
+        let publishConnection = self.publishConnection, readConnection = self.readConnection
         publishRelay.withLock { $0 = { state in
-            Self.log(state, role: "publish", url: url, logger: logger)
+            Self.log(state, role: "publish", target: target, at: publishConnection.connectedAddress, logger: logger)
             if state == .connected { publisher.connected() }
         } }
         readRelay.withLock { $0 = { state in
-            Self.log(state, role: "read", url: url, logger: logger)
+            Self.log(state, role: "read", target: target, at: readConnection.connectedAddress, logger: logger)
             if state == .connected { ingest.connected() }
         } }
     }
@@ -87,11 +88,13 @@ final class SharedEventFeed: Sendable {
         publisher.enqueue(.init(event: PipelineEventFeed.tickEvent, data: PipelineEventFeed.tickData(index), leaseOwner: replicaID, leaseMilliseconds: lease))
     }
 
-    private static func log(_ state: RedisConnectionState, role: String, url: RedisURL, logger: Logger) {
-        let metadata: Logger.Metadata = ["redis": .string(url.description), "connection": .string(role)]
+    private static func log(_ state: RedisConnectionState, role: String, target: String, at address: RedisAddress?, logger: Logger) {
+        var metadata: Logger.Metadata = ["redis": .string(target), "connection": .string(role)]
         switch state {
         case .connected:
-            logger.info("redis \(role) connection up: /events shared through \(url)", metadata: metadata)
+            let place = address.map { " at \($0)" } ?? ""
+            if let address { metadata["address"] = .string(address.description) }
+            logger.info("redis \(role) connection up\(place): /events shared through \(target)", metadata: metadata)
         case .disconnected(let reason):
             logger.error("redis \(role) connection down: \(reason); /events degraded, events queue until it is back", metadata: metadata)
         case .connecting, .closed:
