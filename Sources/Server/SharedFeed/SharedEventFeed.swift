@@ -34,7 +34,7 @@ final class SharedEventFeed: Sendable {
         publishConnection = try RedisConnection(configuration: configuration) { state in publishRelay.withLock { $0 }?(state) }
         readConnection = try RedisConnection(configuration: configuration) { state in readRelay.withLock { $0 }?(state) }
         let broadcaster = feed.broadcaster
-        publisher = SharedFeedPublisher(connection: publishConnection, keys: keys, retention: broadcaster.capacity)
+        publisher = SharedFeedPublisher(connection: publishConnection, keys: keys, retention: broadcaster.capacity, floor: { broadcaster.lastID })
         ingest = SharedFeedIngest(
             connection: readConnection, keys: keys, replayCount: broadcaster.capacity,
             sink: SharedFeedIngest.Sink(
@@ -43,7 +43,8 @@ final class SharedEventFeed: Sendable {
                 },
                 restart: { lastID, notifying in broadcaster.restart(at: lastID, notifying: notifying) },
                 lastID: { broadcaster.lastID }),
-            onError: { message in logger.error("\(message)") })
+            onError: { message in logger.error("\(message)") },
+            onHistoryChange: { message in logger.warning("\(message)", metadata: ["redis": .string(configuration.target)]) })
         let publisher = self.publisher, ingest = self.ingest
         let publishConnection = self.publishConnection, readConnection = self.readConnection
         publishRelay.withLock { $0 = { state in
@@ -67,9 +68,11 @@ final class SharedEventFeed: Sendable {
         readConnection.close()
     }
 
-    /// "shared" while both connections are up and the history is read, else "degraded" (events wait in the queue).
+    /// "shared" while both connections are up on the primary and deliveries flow from a history
+    /// checked since the last reconnection; else "degraded" (events wait in the queue): no primary
+    /// reachable, or the feed behind a failover until it has read the new primary.
     var status: String {
-        publishConnection.state == .connected && readConnection.state == .connected && ingest.hasHistory ? Self.shared : Self.degraded
+        publishConnection.state == .connected && readConnection.state == .connected && ingest.isCurrent ? Self.shared : Self.degraded
     }
 
     /// Queues `event`, tagged with this replica, for the shared stream; never blocks.
@@ -105,7 +108,8 @@ final class SharedEventFeed: Sendable {
     /// Shows the connections and the publish queue at `/metrics` (see `SharedFeedMetrics`).
     func installMetrics(into metrics: ServiceMetrics) {
         let families = SharedFeedMetrics(
-            connections: [("publish", publishConnection), ("read", readConnection)], publisher: publisher, factory: metrics.factory)
+            connections: [("publish", publishConnection), ("read", readConnection)], publisher: publisher,
+            historyResets: { [ingest] in ingest.historyResets }, factory: metrics.factory)
         metrics.sampleAtScrape { families.sample() }
     }
 }

@@ -11,6 +11,7 @@ final class SharedFeedMetrics: Sendable {
     static let failoversName = "redis_failovers_followed_total"
     static let queueDepthName = "events_publish_queue_depth"
     static let droppedName = "events_publish_dropped_total"
+    static let historyResetsName = "events_history_resets_total"
 
     static let descriptions = [
         MetricDescription(stateName, help: "State of the shared feed's Redis connections (1 = current), by role and state."),
@@ -18,6 +19,7 @@ final class SharedFeedMetrics: Sendable {
         MetricDescription(failoversName, help: "Times a Redis connection of the shared feed came up on another primary than before (a failover followed), by role."),
         MetricDescription(queueDepthName, help: "Events waiting to be sent to Redis."),
         MetricDescription(droppedName, help: "Events dropped because the publish queue was full while Redis was unreachable."),
+        MetricDescription(historyResetsName, help: "Times live /events subscribers were told reset because the shared history changed (Redis lost writes this replica had read: a failover before replication, a restart, a flush)."),
     ]
 
     private static let states = ["connecting", "connected", "disconnected", "closed"]
@@ -32,11 +34,16 @@ final class SharedFeedMetrics: Sendable {
     private let roles: [Role]
     private let depth: Meter
     private let dropped: Counter
+    private let historyResets: Counter
+    private let historyResetsNow: @Sendable () -> Int
     private let publisher: SharedFeedPublisher
     /// Counts already added to the counters, so each scrape adds only what is new.
-    private let reported = Locked((reconnects: [Int](), failovers: [Int](), dropped: 0))
+    private let reported = Locked((reconnects: [Int](), failovers: [Int](), dropped: 0, resets: 0))
 
-    init(connections: [(role: String, connection: RedisConnection)], publisher: SharedFeedPublisher, factory: any MetricsFactory) {
+    init(
+        connections: [(role: String, connection: RedisConnection)], publisher: SharedFeedPublisher,
+        historyResets: @escaping @Sendable () -> Int = { 0 }, factory: any MetricsFactory
+    ) {
         roles = connections.map { role, connection in
             Role(
                 connection: connection,
@@ -46,6 +53,8 @@ final class SharedFeedMetrics: Sendable {
         }
         depth = Meter(label: Self.queueDepthName, factory: factory)
         dropped = Counter(label: Self.droppedName, factory: factory)
+        self.historyResets = Counter(label: Self.historyResetsName, factory: factory)
+        historyResetsNow = historyResets
         self.publisher = publisher
         reported.withLock {
             $0.reconnects = Array(repeating: 0, count: connections.count)
@@ -58,9 +67,12 @@ final class SharedFeedMetrics: Sendable {
         let reconnects = roles.map(\.connection.reconnects)
         let failovers = roles.map(\.connection.failoversFollowed)
         let drops = publisher.dropped
-        let (newReconnects, newFailovers, newDrops) = reported.withLock { reported -> ([Int], [Int], Int) in
-            defer { reported = (reconnects, failovers, drops) }
-            return (zip(reconnects, reported.reconnects).map { $0 - $1 }, zip(failovers, reported.failovers).map { $0 - $1 }, drops - reported.dropped)
+        let resets = historyResetsNow()
+        let (newReconnects, newFailovers, newDrops, newResets) = reported.withLock { reported -> ([Int], [Int], Int, Int) in
+            defer { reported = (reconnects, failovers, drops, resets) }
+            return (
+                zip(reconnects, reported.reconnects).map { $0 - $1 }, zip(failovers, reported.failovers).map { $0 - $1 },
+                drops - reported.dropped, resets - reported.resets)
         }
         for (index, role) in roles.enumerated() {
             let current = role.connection.state.name
@@ -70,5 +82,6 @@ final class SharedFeedMetrics: Sendable {
         }
         depth.set(publisher.depth)
         dropped.increment(by: newDrops)
+        historyResets.increment(by: newResets)
     }
 }
