@@ -15,7 +15,7 @@ final class RedisSentinelTests: XCTestCase {
     override func setUpWithError() throws {
         topology = try RedisSentinelTopology()
         let addresses = topology.sentinels.map { RedisAddress(host: "127.0.0.1", port: $0.port) }
-        sentinel = RedisSentinel(masterName: RedisSentinelTopology.masterName, sentinels: addresses)
+        sentinel = RedisSentinel(masterName: topology.masterName, sentinels: addresses)
         try sentinel.start()
     }
 

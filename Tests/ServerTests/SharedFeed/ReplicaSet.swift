@@ -35,11 +35,12 @@ final class ReplicaSet {
         let hub = PipelineEventHub()
         let redisURL = try RedisURL(parsing: url ?? redis.url)
         let sentinelList = try sentinels.map { try RedisSentinelList(parsing: $0.sentinelList) }
+        let masterName = sentinels?.masterName ?? ""
         let replica = try AppHarness(test, hub: hub) {
             $0.redisURL = redisURL
             if let sentinelList {
                 $0.redisURL = sentinelList.url
-                $0.redisSentinels = RedisSentinelSettings(list: sentinelList, masterName: RedisSentinelTopology.masterName)
+                $0.redisSentinels = RedisSentinelSettings(list: sentinelList, masterName: masterName)
             }
             $0.replicaID = id
             configure(&$0)
