@@ -1,8 +1,15 @@
 import NetCore
 
-/// How a `RedisConnection` connects, times out and reconnects.
+/// How a `RedisConnection` finds its server, connects, times out and reconnects.
 public struct RedisConfiguration: Sendable {
+    /// Credentials, database and TLS; also the address, unless `sentinel` names the primary.
     public var url: RedisURL
+    /// When set, the address is the primary these sentinels name, asked before every
+    /// (re)connection and followed on `+switch-master`; `url`'s host and port are not used.
+    public var sentinel: RedisSentinel?
+    /// Leave a node that says (ROLE) or shows (a READONLY reply) it is a replica, and look for
+    /// the primary again; off only for connections to sentinels.
+    public var requiresPrimary = true
     /// TCP connect plus TLS handshake plus AUTH/SELECT/PING.
     public var connectTimeout: Duration = .seconds(2)
     /// Default wait for one reply; a blocking command adds its own block time.
@@ -15,8 +22,16 @@ public struct RedisConfiguration: Sendable {
     /// For `rediss://`: an extra CA bundle (e.g. a test's self-signed certificate).
     public var trustedCAFile: String?
 
-    public init(url: RedisURL) {
+    public init(url: RedisURL, sentinel: RedisSentinel? = nil) {
         self.url = url
+        self.sentinel = sentinel
+    }
+
+    /// Where this configuration connects, for logs (the password masked).
+    public var target: String {
+        guard let sentinel else { return url.description }
+        let database = url.database == 0 ? "" : " database \(url.database)"
+        return "the primary \(sentinel.summary)\(url.usesTLS ? " (TLS)" : "")\(database)"
     }
 
     /// The delay before reconnect attempt `attempt` (0-based), with ±20 % jitter so

@@ -13,6 +13,11 @@ import NetCore
 ///
 /// A blocking command (`XREAD BLOCK`) holds up every reply queued behind it, so
 /// give blocking readers a connection of their own.
+///
+/// It serves the primary only (`requiresPrimary`): the handshake asks ROLE, and a node that is a
+/// replica, or answers READONLY later (it was demoted), is left at once, failing what waits with
+/// `.connectionLost`, and the address is looked up again. With a `RedisSentinel` the address is
+/// asked before every (re)connection, and a `+switch-master` moves the connection right away.
 // @unchecked: mutable state is confined to `loop`'s serial queue; `snapshot` (read from any thread) is behind a mutex.
 public final class RedisConnection: @unchecked Sendable {
     public typealias Completion = @Sendable (Result<RESPValue, RedisError>) -> Void
@@ -26,6 +31,8 @@ public final class RedisConnection: @unchecked Sendable {
     private struct Snapshot {
         var state: RedisConnectionState = .connecting
         var reconnects = 0
+        var address: RedisAddress?
+        var failoversFollowed = 0
     }
 
     public let configuration: RedisConfiguration
@@ -33,6 +40,7 @@ public final class RedisConnection: @unchecked Sendable {
     private let tls: TLSContext?
     private let snapshot = Locked(Snapshot())
     private let onStateChange: (@Sendable (RedisConnectionState) -> Void)?
+    private let onPush: (@Sendable ([RESPValue]) -> Void)?
 
     // Loop-confined.
     private var stream: ByteStream?
@@ -48,6 +56,10 @@ public final class RedisConnection: @unchecked Sendable {
     private var reconnectTimer: LoopTimer?
     private var currentState: RedisConnectionState = .connecting
     private var handshakeRemaining = 0
+    /// The address of the current (or last) attempt, and of the last connection that came up.
+    private var dialed: RedisAddress?
+    private var lastConnected: RedisAddress?
+    private var sentinelWatch: Int?
 
     /// Pending replies are checked against their deadlines this often (so a timeout fires at most 50 ms late).
     private static let timeoutTick: DispatchTimeInterval = .milliseconds(50)
@@ -55,11 +67,13 @@ public final class RedisConnection: @unchecked Sendable {
     public init(
         configuration: RedisConfiguration,
         loop: EventLoop = EventLoopGroup.shared.next(),
-        onStateChange: (@Sendable (RedisConnectionState) -> Void)? = nil
+        onStateChange: (@Sendable (RedisConnectionState) -> Void)? = nil,
+        onPush: (@Sendable ([RESPValue]) -> Void)? = nil
     ) throws {
         self.configuration = configuration
         self.loop = loop
         self.onStateChange = onStateChange
+        self.onPush = onPush
         parser = RESPParser(limits: configuration.limits)
         tls = configuration.url.usesTLS ? try TLSContext(configuration: .client(trustedCAFile: configuration.trustedCAFile)) : nil
     }
@@ -75,11 +89,22 @@ public final class RedisConnection: @unchecked Sendable {
     /// Times a lost connection was established again.
     public var reconnects: Int { snapshot.withLock { $0.reconnects } }
 
+    /// The address of the server it is (or was last) connected to.
+    public var connectedAddress: RedisAddress? { snapshot.withLock { $0.address } }
+
+    /// Times it came up at another address than the last time: a failover followed.
+    public var failoversFollowed: Int { snapshot.withLock { $0.failoversFollowed } }
+
     /// Starts connecting; reconnects after every loss until `close()`.
     public func start() {
         loop.executeSoon { [self] in
             guard !isStarted, !isClosed else { return }
             isStarted = true
+            if let sentinel = configuration.sentinel {
+                // Already started by its owner, which reported a TLS failure; here it only makes sure.
+                try? sentinel.start()
+                sentinelWatch = sentinel.watch { [weak self] address in self?.primaryMoved(to: address) }
+            }
             connect()
         }
     }
@@ -89,6 +114,7 @@ public final class RedisConnection: @unchecked Sendable {
         loop.executeSoon { [self] in
             guard !isClosed else { return }
             isClosed = true
+            if let sentinelWatch { configuration.sentinel?.unwatch(sentinelWatch) }
             reconnectTimer?.cancel()
             reconnectTimer = nil
             tearDownStream()
@@ -138,7 +164,7 @@ public final class RedisConnection: @unchecked Sendable {
         switch currentState {
         case .disconnected(let reason): .notConnected(reason: reason)
         case .closed: .closed
-        default: .notConnected(reason: "connecting to \(configuration.url.host):\(configuration.url.port)")
+        default: .notConnected(reason: "connecting to \(dialed.map(String.init(describing:)) ?? configuration.target)")
         }
     }
 
@@ -146,8 +172,25 @@ public final class RedisConnection: @unchecked Sendable {
         guard !isClosed else { return }
         generation += 1
         let attempt = generation
-        let url = configuration.url
-        ByteStreamConnector.connect(host: url.host, port: url.port, tls: tls, timeout: configuration.connectTimeout, loop: loop) { [weak self] result in
+        guard let sentinel = configuration.sentinel else {
+            return dial(RedisAddress(host: configuration.url.host, port: configuration.url.port), attempt: attempt)
+        }
+        sentinel.primary { [weak self] result in
+            guard let self else { return }
+            loop.executeSoon { [self] in
+                guard attempt == generation, !isClosed else { return }
+                switch result {
+                case .success(let address): dial(address, attempt: attempt)
+                case .failure(.notConnected(let reason)): lost("no primary for \(sentinel.masterName): \(reason)")
+                case .failure(let error): lost("no primary for \(sentinel.masterName): \(error)")
+                }
+            }
+        }
+    }
+
+    private func dial(_ address: RedisAddress, attempt: Int) {
+        dialed = address
+        ByteStreamConnector.connect(host: address.host, port: address.port, tls: tls, timeout: configuration.connectTimeout, loop: loop) { [weak self] result in
             guard let self, attempt == self.generation, !self.isClosed else {
                 if case .success(let stream) = result { stream.close() }
                 return
@@ -156,8 +199,22 @@ public final class RedisConnection: @unchecked Sendable {
             case .success(let stream): attach(stream)
             // A name that does not resolve says so, once, naming the host itself.
             case .failure(let error as ResolutionError): lost(error.description)
-            case .failure(let error): lost("cannot connect to \(url.host):\(url.port): \(error)")
+            case .failure(let error): lost("cannot connect to \(address): \(error)")
             }
+        }
+    }
+
+    /// The sentinels announced a new primary: leave the old one and connect now, not after a backoff.
+    private func primaryMoved(to address: RedisAddress) {
+        loop.executeSoon { [self] in
+            guard isStarted, !isClosed else { return }
+            // Already on it, or on the way (dialling or handshaking).
+            if dialed == address, reconnectTimer == nil { return }
+            if stream != nil { lost("the primary moved to \(address) (+switch-master)") }
+            reconnectTimer?.cancel()
+            reconnectTimer = nil
+            failedAttempts = 0
+            connect()
         }
     }
 
@@ -181,14 +238,16 @@ public final class RedisConnection: @unchecked Sendable {
         handshake(on: stream)
     }
 
-    /// AUTH (when the URL has a password), SELECT (database ≠ 0) and PING, pipelined;
-    /// connected once all three are answered.
+    /// AUTH (when the URL has a password), SELECT (database ≠ 0), PING and ROLE (`requiresPrimary`),
+    /// pipelined; connected once all are answered and the node is not a replica. A ROLE refused
+    /// (an ACL without it) trusts the address.
     private func handshake(on stream: ByteStream) {
         let url = configuration.url
         var commands: [[String]] = []
         if let password = url.password { commands.append(url.user.map { ["AUTH", $0, password] } ?? ["AUTH", password]) }
         if url.database != 0 { commands.append(["SELECT", String(url.database)]) }
         commands.append(["PING"])
+        if configuration.requiresPrimary { commands.append(["ROLE"]) }
         var bytes: [UInt8] = []
         for command in commands { RESPEncoder.command(command, into: &bytes) }
         stream.write(bytes)
@@ -197,7 +256,13 @@ public final class RedisConnection: @unchecked Sendable {
             enqueue({ [weak self] result in
                 guard let self, self.stream === stream else { return }
                 switch result {
-                case .success:
+                case .success(let reply):
+                    if command[0] == "ROLE", let role = reply.array?.first?.string, role != "master" {
+                        return lost("\(dialed.map(String.init(describing:)) ?? "the node") is a \(role), not the primary")
+                    }
+                    handshakeRemaining -= 1
+                    if handshakeRemaining == 0 { handshakeDone() }
+                case .failure(.server) where command[0] == "ROLE":
                     handshakeRemaining -= 1
                     if handshakeRemaining == 0 { handshakeDone() }
                 case .failure(.server(let message)):
@@ -211,7 +276,13 @@ public final class RedisConnection: @unchecked Sendable {
 
     private func handshakeDone() {
         failedAttempts = 0
-        if everConnected { snapshot.withLock { $0.reconnects += 1 } }
+        let moved = lastConnected != nil && lastConnected != dialed
+        lastConnected = dialed
+        snapshot.withLock {
+            if everConnected { $0.reconnects += 1 }
+            if moved { $0.failoversFollowed += 1 }
+            $0.address = dialed
+        }
         everConnected = true
         setState(.connected)
     }
@@ -274,6 +345,13 @@ public final class RedisConnection: @unchecked Sendable {
     }
 
     private func reply(_ value: RESPValue) {
+        if let onPush, case .array(let items) = value, let kind = items.first?.string, kind == "message" || kind == "pmessage" {
+            return onPush(items)
+        }
+        if configuration.requiresPrimary, case .error(let message) = value, message.hasPrefix("READONLY") {
+            // A demoted primary: what waits fails as lost (so it is sent again), not as refused.
+            return lost("\(dialed.map(String.init(describing:)) ?? "the node") answered READONLY: it is a replica now")
+        }
         guard pendingHead < pending.count else { lost("reply without a command: \(value)"); return }
         let entry = pending[pendingHead]
         pendingHead += 1

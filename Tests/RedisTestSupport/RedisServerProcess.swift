@@ -3,7 +3,9 @@ import NetCore
 import ProcessTestSupport
 
 /// A real `redis-server` (Debian's package) for one test: its own free loopback
-/// port, no persistence (`--save "" --appendonly no`), started and stopped by PID
+/// port, no persistence (`--save "" --appendonly no`) and a working directory of its own
+/// (a replica's full sync writes `dump.rdb` there, which a server started in the same
+/// directory would load), started and stopped by PID
 /// (a `ChildProcess`: killed and reaped when the last reference goes).
 ///
 /// A missing binary or a server that does not answer PING within 5 s throws an
@@ -21,6 +23,10 @@ public final class RedisServerProcess: @unchecked Sendable {
     /// For TLS servers: the certificate directory; the plain port is then closed.
     public let tls: (certificate: String, key: String)?
     private let extraArguments: [String]
+    /// For a sentinel: its configuration file (rewritten by the sentinel as it learns).
+    private let sentinelConfiguration: String?
+    /// The working directory of a data node, removed with it.
+    private let directory: String?
     private var process: ChildProcess
 
     /// - Parameters:
@@ -32,13 +38,43 @@ public final class RedisServerProcess: @unchecked Sendable {
         }
         self.password = password
         self.tls = tls
-        extraArguments = arguments
+        sentinelConfiguration = nil
         port = try Self.freeLoopbackPort()
-        process = try Self.launch(port: port, password: password, tls: tls, extraArguments: arguments)
+        let directory = NSTemporaryDirectory() + "redis-\(getpid())-\(port)-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        self.directory = directory
+        extraArguments = ["--dir", directory] + arguments
+        process = try Self.launch(port: port, password: password, tls: tls, extraArguments: extraArguments)
         try waitUntilListening()
     }
 
+    /// A sentinel (`redis-server FILE --sentinel`) on its own loopback port; `configuration` is the
+    /// file's text after the `port` line (`sentinel monitor …`), written to `directory`.
+    public init(sentinel configuration: String, directory: String) throws {
+        password = nil
+        tls = nil
+        extraArguments = []
+        port = try Self.freeLoopbackPort()
+        let file = "\(directory)/sentinel-\(port).conf"
+        let text = "port \(port)\nbind 127.0.0.1\ndaemonize no\nlogfile \"\"\ndir \(directory)\n\(configuration)\n"
+        guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else {
+            throw Failure(description: "cannot write \(file)")
+        }
+        sentinelConfiguration = file
+        self.directory = nil
+        process = try ChildProcess(Self.executable, [file, "--sentinel"], errorOutput: .intoOutput)
+        try waitUntilListening()
+    }
+
+    deinit {
+        stop()
+        if let directory { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
     public var pid: Int32 { process.pid }
+
+    /// False once stopped (or ended on its own).
+    public var isRunning: Bool { process.isRunning }
 
     /// `redis://[:password@]127.0.0.1:port` (`rediss://localhost:port` for TLS, matching the certificate's name).
     public var url: String {
@@ -58,10 +94,14 @@ public final class RedisServerProcess: @unchecked Sendable {
         process.terminate()
     }
 
-    /// Kills the server and starts an empty one on the same port.
+    /// Kills the server and starts an empty one on the same port (a sentinel keeps its file).
     public func restart() throws {
         stop()
-        process = try Self.launch(port: port, password: password, tls: tls, extraArguments: extraArguments)
+        process = if let sentinelConfiguration {
+            try ChildProcess(Self.executable, [sentinelConfiguration, "--sentinel"], errorOutput: .intoOutput)
+        } else {
+            try Self.launch(port: port, password: password, tls: tls, extraArguments: extraArguments)
+        }
         try waitUntilListening()
     }
 

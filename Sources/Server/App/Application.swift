@@ -32,6 +32,8 @@ public final class Application: Sendable {
     /// Where this application's pipelines publish: a hub of its own, keeping `--events-history`
     /// events, unless a test passes one (several replicas in one process, or the process-wide hub).
     private let hub: PipelineEventHub
+    /// With `--redis-sentinels`: where every Redis connection of this process finds the primary.
+    private let redisSentinel: RedisSentinel?
 
     private struct Running: Sendable {
         var server: HTTPServer?
@@ -52,6 +54,7 @@ public final class Application: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.hub = hub ?? PipelineEventHub(replayCapacity: configuration.eventsHistory)
+        redisSentinel = configuration.redisSentinels?.makeSentinel()
         heartbeat = HeartbeatClock(period: configuration.sseHeartbeat)
         responder = EventStreamResponder(heartbeat: heartbeat, subscribers: metrics.sseSubscribers)
     }
@@ -61,6 +64,21 @@ public final class Application: Sendable {
     @discardableResult
     public func start() throws -> Int {
         let access = try accessControl()
+        do {
+            try redisSentinel?.start()
+        } catch {
+            throw ConfigurationError(.redisSentinels, value: nil, reason: "cannot set up TLS for the sentinels: \(error)")
+        }
+        do {
+            return try startServing(access: access)
+        } catch {
+            // Its connections would otherwise reconnect for the life of the process.
+            redisSentinel?.close()
+            throw error
+        }
+    }
+
+    private func startServing(access: AccessControl) throws -> Int {
         let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         let upstream: UpstreamServices
         do {
@@ -112,10 +130,16 @@ public final class Application: Sendable {
         return port
     }
 
-    /// With `--redis-url` (and the cache on): the upstream cache's Redis tier, on a connection of its own.
+    /// How every Redis connection of this process connects: `--redis-url`'s address, or the primary
+    /// the sentinels name (followed through failovers), with `--redis-url`'s or the list's credentials.
+    private var redisConfiguration: RedisConfiguration? {
+        configuration.redisURL.map { RedisConfiguration(url: $0, sentinel: redisSentinel) }
+    }
+
+    /// With Redis (and the cache on): the upstream cache's Redis tier, on a connection of its own.
     private func sharedCache() -> (any UpstreamCacheStore)? {
-        guard let url = configuration.redisURL, configuration.upstreamCacheBytes > 0,
-              let connection = try? RedisConnection(configuration: RedisConfiguration(url: url)) else { return nil }
+        guard let redis = redisConfiguration, configuration.upstreamCacheBytes > 0,
+              let connection = try? RedisConnection(configuration: redis) else { return nil }
         state.withLock { $0.cacheConnection = connection }
         connection.start()
         return RedisUpstreamCache(connection: connection)
@@ -123,9 +147,9 @@ public final class Application: Sendable {
 
     /// With `--redis-url`: this replica's part of the shared feed (started after the first log line).
     private func makeSharedFeed(_ feed: PipelineEventFeed, port: Int) throws -> SharedEventFeed? {
-        guard let url = configuration.redisURL else { return nil }
+        guard let redis = redisConfiguration else { return nil }
         let replicaID = configuration.replicaID ?? "\(Self.hostname()):\(port)"
-        let shared = try SharedEventFeed(url: url, replicaID: replicaID, feed: feed, clock: configuration.eventsClock, logger: logger)
+        let shared = try SharedEventFeed(redis: redis, replicaID: replicaID, feed: feed, clock: configuration.eventsClock, logger: logger)
         shared.installMetrics(into: metrics)
         return shared
     }
@@ -191,7 +215,7 @@ public final class Application: Sendable {
     private func upstreamBudget() -> UpstreamBudget? {
         guard let policy = configuration.clientUpstreamRate else { return nil }
         let clients = configuration.rateLimitClients
-        guard let url = configuration.redisURL, let connection = try? RedisConnection(configuration: RedisConfiguration(url: url)) else {
+        guard let redis = redisConfiguration, let connection = try? RedisConnection(configuration: redis) else {
             return UpstreamBudget(policy: policy, addresses: addresses, maximumClients: clients)
         }
         state.withLock { $0.budgetConnection = connection }
@@ -277,6 +301,7 @@ public final class Application: Sendable {
             shared?.stop()
             cacheConnection?.close()
             budgetConnection?.close()
+            redisSentinel?.close()
             Task {
                 await upstream?.shutdown()
                 let waiters = state.withLock { state -> [@Sendable () -> Void] in

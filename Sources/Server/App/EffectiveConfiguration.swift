@@ -10,7 +10,7 @@ struct EffectiveConfiguration {
         [
             "auth": .string(auth),
             "rate_limits": .string(rateLimits),
-            "redis": .string(configuration.redisURL.map(String.init(describing:)) ?? "none (events, cache and budgets in this process)"),
+            "redis": .string(configuration.redisSentinels?.description ?? configuration.redisURL.map(String.init(describing:)) ?? "none (events, cache and budgets in this process)"),
             "tls": .string(configuration.tls == nil ? "off" : "on"),
             "http2": .string(http2),
         ]

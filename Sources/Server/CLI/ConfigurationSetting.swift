@@ -11,6 +11,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case upstreamSingleFlight, upstreamGzip
     case corsOrigins
     case redisUrl, replicaId
+    case redisSentinels, redisMasterName
     case authJwtSecret, authJwtPublicKey, authProtect, authCookie, authAudience, authIssuer
     case trustedProxies
     case clientUpstreamRate, clientUpstreamBurst, clientRequestRate, rateLimitIpv6Prefix, upstreamReserve

@@ -48,6 +48,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Origins whose pages may read the API (CORS), comma-separated, e.g. https://app.example,http://localhost:3000; * for any. [env: CORS_ORIGINS] (default: none)") var corsOrigins: String?
     @Option(help: "Share /events with every replica using this Redis: redis://[user:password@]host:port[/db] or rediss://…; absent = in-process feed. [env: REDIS_URL]") var redisUrl: String?
     @Option(help: "Names this replica in shared events. [env: REPLICA_ID] (default: hostname:port)") var replicaId: String?
+    @Option(help: "Instead of --redis-url: find and follow the primary through these Sentinels, [redis://|rediss://][user:password@]host:port,host:port,…[/db] (port default 26379). The credentials, database and TLS are the primary's (sentinels are asked without credentials, over TLS with rediss://). Needs --redis-master-name. [env: REDIS_SENTINELS]") var redisSentinels: String?
+    @Option(help: "The master name the sentinels monitor, e.g. mymaster (with --redis-sentinels). [env: REDIS_MASTER_NAME]") var redisMasterName: String?
     @Option(help: "HS256 secret (32+ bytes) that verifies bearer tokens; enables access control. [env: AUTH_JWT_SECRET]") var authJwtSecret: String?
     @Option(help: "PEM public key file (EC P-256 for ES256, RSA for RS256) that verifies bearer tokens. [env: AUTH_JWT_PUBLIC_KEY]") var authJwtPublicKey: String?
     @Option(help: "What needs a token: events, metrics, users (comma-separated), all or none (tokens read for identity only). [env: AUTH_PROTECT] (default: all once a key is given)") var authProtect: String?
@@ -77,6 +79,7 @@ struct ServeCommand: ParsableCommand {
             (.upstreamGzip, upstreamGzip),
             (.corsOrigins, corsOrigins),
             (.redisUrl, redisUrl), (.replicaId, replicaId),
+            (.redisSentinels, redisSentinels), (.redisMasterName, redisMasterName),
             (.authJwtSecret, authJwtSecret), (.authJwtPublicKey, authJwtPublicKey), (.authProtect, authProtect),
             (.authCookie, authCookie), (.authAudience, authAudience), (.authIssuer, authIssuer),
             (.trustedProxies, trustedProxies),

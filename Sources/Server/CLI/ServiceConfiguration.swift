@@ -66,8 +66,11 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var logFormat: LogFormat = .text
     /// Pages of these origins may read the answers (CORS); none by default.
     public var corsOrigins: CORSOrigins = .none
-    /// Replicas with the same Redis share `/events`; nil = the in-process feed only.
+    /// Replicas with the same Redis share `/events`; nil = the in-process feed only. With
+    /// `redisSentinels`, only its credentials, database and TLS are used.
     public var redisURL: RedisURL?
+    /// `--redis-sentinels` and `--redis-master-name`: Redis is the primary they name; nil = `redisURL`'s address.
+    public var redisSentinels: RedisSentinelSettings?
     /// Names this replica in shared events; nil = hostname:port.
     public var replicaID: String?
     /// Bearer-token access control; nil = off (the demo stays one command).
@@ -139,6 +142,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.logFormat = try reader.choice(.logFormat, LogFormat.allCases.map { ($0.rawValue, $0) }) ?? configuration.logFormat
         configuration.corsOrigins = try reader.corsOrigins(.corsOrigins) ?? configuration.corsOrigins
         configuration.redisURL = try reader.redisURL(.redisUrl)
+        if let sentinels = try reader.redisSentinels(alongside: configuration.redisURL) {
+            configuration.redisURL = sentinels.list.url
+            configuration.redisSentinels = sentinels
+        }
         configuration.replicaID = try reader.replicaID(.replicaId)
         configuration.auth = try reader.authSettings()
         if configuration.auth?.cookie != nil, configuration.corsOrigins == .any, let found = reader.raw(.corsOrigins) {
@@ -249,6 +256,34 @@ private struct SettingReader {
             // The value is not echoed: it may hold a password.
             throw ConfigurationError(setting, value: nil, reason: "\(error), expected redis://[user:password@]host:port[/db] or rediss://…", fromEnvironment: found.fromEnvironment)
         }
+    }
+
+    /// `--redis-sentinels` with `--redis-master-name`, each refused without the other or beside `--redis-url`.
+    func redisSentinels(alongside url: RedisURL?) throws(ConfigurationError) -> RedisSentinelSettings? {
+        guard let found = raw(.redisSentinels) else {
+            if let name = raw(.redisMasterName) {
+                throw ConfigurationError(.redisMasterName, value: nil, reason: "needs \(ConfigurationSetting.redisSentinels.flag)", fromEnvironment: name.fromEnvironment)
+            }
+            return nil
+        }
+        guard url == nil else {
+            throw ConfigurationError(.redisSentinels, value: nil, reason: "cannot be combined with \(ConfigurationSetting.redisUrl.flag): give the primary's credentials, database and TLS in the sentinel list, e.g. rediss://user:password@s1:26379,s2:26379/0", fromEnvironment: found.fromEnvironment)
+        }
+        let list: RedisSentinelList
+        do {
+            list = try RedisSentinelList(parsing: found.value.trimmingWhitespace())
+        } catch {
+            // The value is not echoed: it may hold a password.
+            throw ConfigurationError(.redisSentinels, value: nil, reason: "\(error), expected [redis://|rediss://][user:password@]host:port,host:port,…[/db]", fromEnvironment: found.fromEnvironment)
+        }
+        guard let name = raw(.redisMasterName) else {
+            throw ConfigurationError(.redisSentinels, value: nil, reason: "needs \(ConfigurationSetting.redisMasterName.flag), the name the sentinels monitor (e.g. mymaster)", fromEnvironment: found.fromEnvironment)
+        }
+        let masterName = name.value.trimmingWhitespace()
+        guard !masterName.isEmpty, masterName.utf8.count <= 128, masterName.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 && $0.value < 127 }) else {
+            throw failure(.redisMasterName, name, "expected 1 to 128 printable ASCII characters without spaces, e.g. mymaster")
+        }
+        return RedisSentinelSettings(list: list, masterName: masterName)
     }
 
     func replicaID(_ setting: ConfigurationSetting) throws(ConfigurationError) -> String? {

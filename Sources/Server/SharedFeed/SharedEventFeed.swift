@@ -23,18 +23,18 @@ final class SharedEventFeed: Sendable {
     private let clock: Duration?
 
     /// Throws when `rediss://` cannot set up TLS (e.g. an unreadable CA store).
-    init(url: RedisURL, replicaID: String, feed: PipelineEventFeed, clock: Duration?, logger: Logger) throws {
+    init(redis configuration: RedisConfiguration, replicaID: String, feed: PipelineEventFeed, clock: Duration?, logger: Logger) throws {
         self.replicaID = replicaID
         self.clock = clock
         let keys = SharedFeedKeys()
-        let configuration = RedisConfiguration(url: url)
+        let target = configuration.target
         // Both connections report to relays filled in below: their handlers need the publisher and ingest.
         let publishRelay = Locked<(@Sendable (RedisConnectionState) -> Void)?>(nil)
         let readRelay = Locked<(@Sendable (RedisConnectionState) -> Void)?>(nil)
         publishConnection = try RedisConnection(configuration: configuration) { state in publishRelay.withLock { $0 }?(state) }
         readConnection = try RedisConnection(configuration: configuration) { state in readRelay.withLock { $0 }?(state) }
         let broadcaster = feed.broadcaster
-        publisher = SharedFeedPublisher(connection: publishConnection, keys: keys, retention: broadcaster.capacity)
+        publisher = SharedFeedPublisher(connection: publishConnection, keys: keys, retention: broadcaster.capacity, floor: { broadcaster.lastID })
         ingest = SharedFeedIngest(
             connection: readConnection, keys: keys, replayCount: broadcaster.capacity,
             sink: SharedFeedIngest.Sink(
@@ -43,14 +43,16 @@ final class SharedEventFeed: Sendable {
                 },
                 restart: { lastID, notifying in broadcaster.restart(at: lastID, notifying: notifying) },
                 lastID: { broadcaster.lastID }),
-            onError: { message in logger.error("\(message)") })
+            onError: { message in logger.error("\(message)") },
+            onHistoryChange: { message in logger.warning("\(message)", metadata: ["redis": .string(configuration.target)]) })
         let publisher = self.publisher, ingest = self.ingest
+        let publishConnection = self.publishConnection, readConnection = self.readConnection
         publishRelay.withLock { $0 = { state in
-            Self.log(state, role: "publish", url: url, logger: logger)
+            Self.log(state, role: "publish", target: target, at: publishConnection.connectedAddress, logger: logger)
             if state == .connected { publisher.connected() }
         } }
         readRelay.withLock { $0 = { state in
-            Self.log(state, role: "read", url: url, logger: logger)
+            Self.log(state, role: "read", target: target, at: readConnection.connectedAddress, logger: logger)
             if state == .connected { ingest.connected() }
         } }
     }
@@ -66,9 +68,11 @@ final class SharedEventFeed: Sendable {
         readConnection.close()
     }
 
-    /// "shared" while both connections are up and the history is read, else "degraded" (events wait in the queue).
+    /// "shared" while both connections are up on the primary and deliveries flow from a history
+    /// checked since the last reconnection; else "degraded" (events wait in the queue): no primary
+    /// reachable, or the feed behind a failover until it has read the new primary.
     var status: String {
-        publishConnection.state == .connected && readConnection.state == .connected && ingest.hasHistory ? Self.shared : Self.degraded
+        publishConnection.state == .connected && readConnection.state == .connected && ingest.isCurrent ? Self.shared : Self.degraded
     }
 
     /// Queues `event`, tagged with this replica, for the shared stream; never blocks.
@@ -87,11 +91,13 @@ final class SharedEventFeed: Sendable {
         publisher.enqueue(.init(event: PipelineEventFeed.tickEvent, data: PipelineEventFeed.tickData(index), leaseOwner: replicaID, leaseMilliseconds: lease))
     }
 
-    private static func log(_ state: RedisConnectionState, role: String, url: RedisURL, logger: Logger) {
-        let metadata: Logger.Metadata = ["redis": .string(url.description), "connection": .string(role)]
+    private static func log(_ state: RedisConnectionState, role: String, target: String, at address: RedisAddress?, logger: Logger) {
+        var metadata: Logger.Metadata = ["redis": .string(target), "connection": .string(role)]
         switch state {
         case .connected:
-            logger.info("redis \(role) connection up: /events shared through \(url)", metadata: metadata)
+            let place = address.map { " at \($0)" } ?? ""
+            if let address { metadata["address"] = .string(address.description) }
+            logger.info("redis \(role) connection up\(place): /events shared through \(target)", metadata: metadata)
         case .disconnected(let reason):
             logger.error("redis \(role) connection down: \(reason); /events degraded, events queue until it is back", metadata: metadata)
         case .connecting, .closed:
@@ -102,7 +108,8 @@ final class SharedEventFeed: Sendable {
     /// Shows the connections and the publish queue at `/metrics` (see `SharedFeedMetrics`).
     func installMetrics(into metrics: ServiceMetrics) {
         let families = SharedFeedMetrics(
-            connections: [("publish", publishConnection), ("read", readConnection)], publisher: publisher, factory: metrics.factory)
+            connections: [("publish", publishConnection), ("read", readConnection)], publisher: publisher,
+            historyResets: { [ingest] in ingest.historyResets }, factory: metrics.factory)
         metrics.sampleAtScrape { families.sample() }
     }
 }

@@ -7,11 +7,16 @@ import Redis
 /// the same ids in the same order (its own events arrive this way too).
 ///
 /// On the first connection it fills the replay buffer from the stream's tail
-/// (XREVRANGE). Each read also fetches the dataset's epoch token: a new token
-/// means Redis lost its data (restarted empty, flushed), so the broadcaster
-/// restarts and live clients get `reset`. A reconnect with the same epoch just
-/// continues after the last id; if the stream was trimmed past it meanwhile, the
-/// jump in ids makes the broadcaster send `reset`.
+/// (XREVRANGE). Each round also runs `SharedFeedScript.observe` with the last id
+/// read as floor, which answers the dataset's epoch: a new epoch means the history
+/// changed (Redis restarted empty or from older data, flushed, or failed over before
+/// replicating what this or another replica read), so the broadcaster restarts past
+/// every id it handed out and past the new history's base, and live clients get
+/// `reset` there. After every reconnection the first round checks that the last
+/// entry read is still in the stream as it was read, which catches a changed history
+/// behind an unchanged counter (another writer reused the lost ids first). A
+/// reconnect to the same history just continues after the last id; if the stream was
+/// trimmed past it meanwhile, the jump in ids makes the broadcaster send `reset`.
 final class SharedFeedIngest: Sendable {
     /// One stream entry: its SSE id, event name and data.
     struct Entry: Sendable, Equatable {
@@ -32,6 +37,12 @@ final class SharedFeedIngest: Sendable {
         var epoch: String?
         var running = false
         var stopped = false
+        /// The last entry handed to the sink, checked after every reconnection.
+        var last: Entry?
+        /// Set by each (re)connection until the first round has checked the history.
+        var verifying = false
+        /// Resets sent because the history changed.
+        var historyResets = 0
     }
 
     private let connection: RedisConnection
@@ -44,18 +55,24 @@ final class SharedFeedIngest: Sendable {
     /// Entries per read: a 20,000 events/s burst is drained in a few round trips.
     private let readCount = 1000
     private let onError: @Sendable (String) -> Void
+    private let onHistoryChange: @Sendable (String) -> Void
 
-    init(connection: RedisConnection, keys: SharedFeedKeys, replayCount: Int, sink: Sink, onError: @escaping @Sendable (String) -> Void) {
+    init(
+        connection: RedisConnection, keys: SharedFeedKeys, replayCount: Int, sink: Sink,
+        onError: @escaping @Sendable (String) -> Void, onHistoryChange: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.connection = connection
         self.keys = keys
         self.replayCount = replayCount
         self.sink = sink
         self.onError = onError
+        self.onHistoryChange = onHistoryChange
     }
 
-    /// Call when the connection becomes connected: (re)starts the read loop.
+    /// Call when the connection becomes connected: (re)starts the read loop, checking the history first.
     func connected() {
         let start = state.withLock { state -> Bool in
+            state.verifying = true
             guard !state.running, !state.stopped else { return false }
             state.running = true
             return true
@@ -70,48 +87,102 @@ final class SharedFeedIngest: Sendable {
     /// True once the replay buffer has been filled from the stream (the first read done).
     var hasHistory: Bool { state.withLock { $0.epoch != nil } }
 
-    /// One round: the epoch (created if missing) and new entries, pipelined; then the next round.
-    /// Before the first fill only the epoch is asked for: an XREAD on a quiet stream would hold
-    /// the batch's answer back for the whole block time.
+    /// True while deliveries flow from a history checked since the last (re)connection.
+    var isCurrent: Bool { state.withLock { $0.epoch != nil && !$0.verifying } }
+
+    /// Resets sent to live subscribers because the shared history changed.
+    var historyResets: Int { state.withLock { $0.historyResets } }
+
+    /// One round: the epoch (after the floor check) and new entries, pipelined; then the next
+    /// round. Before the first fill only the epoch is asked for (an XREAD on a quiet stream would
+    /// hold the batch's answer back for the whole block time); after a reconnection, the last
+    /// entry read and the stream's first, instead of new entries.
     private func read() {
         let after = sink.lastID()
-        var commands: [[String]] = [["SET", keys.epoch, Self.newEpoch(), "NX"], ["GET", keys.epoch]]
-        if state.withLock({ $0.epoch }) != nil {
+        let (known, verifying, last) = state.withLock { ($0.epoch, $0.verifying, $0.last) }
+        var commands = [SharedFeedScript.observeCommand(keys: keys, floor: after, known: known)]
+        let checked = verifying && known != nil ? last : nil
+        if let checked {
+            commands += [["XRANGE", keys.stream, "\(checked.id)-0", "\(checked.id)-0"], ["XRANGE", keys.stream, "-", "+", "COUNT", "1"]]
+        } else if known != nil {
             commands.append(["XREAD", "COUNT", String(readCount), "BLOCK", String(block.milliseconds), "STREAMS", keys.stream, "\(after)-0"])
         }
         connection.send(batch: commands, timeout: block + connection.configuration.commandTimeout) { [self] results in
-            let entries = results.count > 2 ? results[2] : .success(.null)
-            guard case .success(let epochReply) = results[1], case .success(let entries) = entries else {
+            let replies = results.compactMap { try? $0.get() }
+            guard replies.count == results.count else {
                 stopRunning(results.compactMap { if case .failure(let error) = $0 { error } else { nil } }.first)
                 return
             }
-            let epoch = epochReply.string ?? ""
-            let known = state.withLock { $0.epoch }
-            if known != epoch {
-                fill(epoch: epoch, firstTime: known == nil)
-                return
+            let epoch = replies[0].string ?? ""
+            guard known == epoch else {
+                return fill(epoch: epoch, firstTime: known == nil, reason: "a new epoch (Redis lost writes this feed had read, or restarted empty)")
             }
-            for entry in Self.entries(inXREAD: entries) { sink.publish(entry) }
+            if let checked {
+                guard !Self.changed(checked, now: replies[1], first: replies[2]) else {
+                    return rebase(floor: after, known: epoch, lost: checked.id)
+                }
+            }
+            if verifying { state.withLock { $0.verifying = false } }
+            let entries = checked == nil && replies.count > 1 ? Self.entries(inXREAD: replies[1]) : []
+            deliver(entries)
             continueReading()
         }
     }
 
-    /// A new dataset (or our first look at it): restart the broadcaster at the stream's tail.
-    private func fill(epoch: String, firstTime: Bool) {
+    private func deliver(_ entries: [Entry]) {
+        guard let newest = entries.last else { return }
+        for entry in entries { sink.publish(entry) }
+        state.withLock { $0.last = newest }
+    }
+
+    /// Whether the entry read as `last` is gone or different: a stream that still holds older
+    /// entries but not this one, or holds another under its id. Gone with nothing older kept is
+    /// trimming (the jump in ids tells the clients).
+    static func changed(_ last: Entry, now reply: RESPValue, first: RESPValue) -> Bool {
+        if let found = entries(inRange: reply).first { return found != last }
+        guard let oldest = entries(inRange: first).first else { return false }
+        return oldest.id < last.id
+    }
+
+    /// The entry this feed read last is not there as read, under a counter that did not go back:
+    /// the counter moves past everything handed out and a new epoch tells every replica.
+    private func rebase(floor: Int, known: String, lost id: Int) {
+        connection.send(SharedFeedScript.observeCommand(keys: keys, floor: floor, force: true, known: known)) { [self] result in
+            guard case .success(let reply) = result else {
+                if case .failure(let error) = result { stopRunning(error) }
+                return
+            }
+            fill(epoch: reply.string ?? "", firstTime: false, reason: "entry \(id), read before the reconnection, is not in Redis as it was read")
+        }
+    }
+
+    /// A new dataset (or our first look at it). The first fill sets where the buffer starts, at the
+    /// stream's tail; a later one restarts past every id handed out and the new history's base,
+    /// telling live clients `reset` there.
+    private func fill(epoch: String, firstTime: Bool, reason: String) {
         let commands: [[String]] = [["GET", keys.sequence], ["XREVRANGE", keys.stream, "+", "-", "COUNT", String(replayCount)]]
         connection.send(batch: commands) { [self] results in
             guard case .success(let sequence) = results[0], case .success(let tail) = results[1] else {
                 stopRunning(results.compactMap { if case .failure(let error) = $0 { error } else { nil } }.first)
                 return
             }
-            let entries = Self.entries(inRange: tail).reversed()
-            let head = sequence.int ?? 0
-            // The replay buffer starts right before the oldest retained entry; with none, at the counter.
-            let start = entries.first.map { $0.id - 1 } ?? head
-            // The first fill only sets where the buffer starts; a later one replaces a lost history.
-            sink.restart(start, !firstTime)
-            for entry in entries { sink.publish(entry) }
-            state.withLock { $0.epoch = epoch }
+            var entries = Array(Self.entries(inRange: tail).reversed())
+            if firstTime {
+                // The replay buffer starts right before the oldest retained entry; with none, at the counter.
+                sink.restart(entries.first.map { $0.id - 1 } ?? sequence.int ?? 0, false)
+            } else {
+                let start = max(sink.lastID(), SharedFeedHistory.base(ofEpoch: epoch))
+                sink.restart(start, true)
+                entries.removeAll { $0.id <= start }
+                onHistoryChange("the shared /events history changed: \(reason); live clients were told reset, ids continue after \(start)")
+            }
+            state.withLock {
+                $0.epoch = epoch
+                $0.verifying = false
+                $0.last = nil
+                if !firstTime { $0.historyResets += 1 }
+            }
+            deliver(entries)
             continueReading()
         }
     }
@@ -142,10 +213,6 @@ final class SharedFeedIngest: Sendable {
 
     private func stopLoop() {
         state.withLock { $0.running = false }
-    }
-
-    private static func newEpoch() -> String {
-        String(UInt64.random(in: 1...UInt64.max), radix: 36)
     }
 
     /// XREAD's reply: [[stream, [[id, [field, value, …]], …]]], or null when the block timed out.

@@ -69,6 +69,8 @@ final class SharedFeedPublisher: Sendable {
     private let connection: RedisConnection
     private let keys: SharedFeedKeys
     private let retention: Int
+    /// The highest id this replica has read: a Redis whose counter is below it lost history (`SharedFeedScript`).
+    private let floor: @Sendable () -> Int
     private let state = Locked(State())
     /// This process's token for idempotent publishing: a restarted replica numbers from 1 again.
     private let process = String(UInt64.random(in: 1...UInt64.max), radix: 36)
@@ -76,10 +78,15 @@ final class SharedFeedPublisher: Sendable {
     /// - Parameters:
     ///   - capacity: queued events kept while Redis is unreachable (10,000 ≈ 17 min of a 10/s feed).
     ///   - retention: the stream's approximate MAXLEN, at least the replay buffer's size.
-    init(connection: RedisConnection, keys: SharedFeedKeys, retention: Int, capacity: Int = 10_000, batchSize: Int = 256) {
+    ///   - floor: the highest id this replica has read (its ingest's last id).
+    init(
+        connection: RedisConnection, keys: SharedFeedKeys, retention: Int, capacity: Int = 10_000, batchSize: Int = 256,
+        floor: @escaping @Sendable () -> Int = { 0 }
+    ) {
         self.connection = connection
         self.keys = keys
         self.retention = retention
+        self.floor = floor
         self.capacity = capacity
         self.batchSize = batchSize
     }
@@ -125,7 +132,7 @@ final class SharedFeedPublisher: Sendable {
         state.withLock { $0.flushQueued = false }
         guard connection.state == .connected else { return }
         while let (generation, batch, loadingScript) = nextBatch() {
-            let command = SharedFeedScript.command(keys: keys, retention: retention, process: process, batch: batch, loadingScript: loadingScript)
+            let command = SharedFeedScript.command(keys: keys, retention: retention, process: process, floor: floor(), batch: batch, loadingScript: loadingScript)
             let numbers = batch.first!.number...batch.last!.number
             connection.send(command) { [self] result in acknowledge(result, numbers: numbers, generation: generation) }
         }

@@ -27,8 +27,14 @@ final class ClusterScriptTests: XCTestCase {
         XCTAssertTrue(try run(["--help"]).output.contains("CONFIG=debug"))
     }
 
+    func testTheUsageNamesTheFailoverModeAndTheSentinelTopology() throws {
+        let usage = try run(["--help"]).output
+        XCTAssertTrue(usage.contains("failover  the HA topology under load"), usage)
+        XCTAssertTrue(usage.contains("REDIS_HA=1"), usage)
+    }
+
     func testAnUnknownModeOrFlagExits64BeforeStartingAnything() throws {
-        for arguments in [["--bogus"], ["sideways"], ["up", "--bogus"]] {
+        for arguments in [["--bogus"], ["sideways"], ["up", "--bogus"], ["failover", "--bogus"]] {
             let run = try run(arguments)
             XCTAssertEqual(run.termination, .exited(64), "\(arguments): \(run.errorOutput)")
             XCTAssertTrue(run.errorOutput.contains("usage: scripts/cluster"), "\(arguments): \(run.errorOutput)")

@@ -7,18 +7,25 @@ import XCTest
 @testable import Server
 
 /// A real redis-server and N in-process replicas sharing it (each with its own
-/// pipeline hub, as separate processes would have), on loopback ephemeral ports.
+/// pipeline hub, as separate processes would have), on loopback ephemeral ports. With
+/// `sentinels`, the replicas find Redis through them (`--redis-sentinels`) instead.
 final class ReplicaSet {
     let redis: RedisServerProcess
+    let sentinels: RedisSentinelTopology?
     private(set) var replicas: [AppHarness] = []
     private(set) var hubs: [PipelineEventHub] = []
     private let test: XCTestCase
 
-    init(_ test: XCTestCase, count: Int, redis: RedisServerProcess? = nil, configure: @escaping (inout ServiceConfiguration) -> Void = { _ in }) throws {
+    init(
+        _ test: XCTestCase, count: Int, redis: RedisServerProcess? = nil, sentinels: RedisSentinelTopology? = nil,
+        configure: @escaping (inout ServiceConfiguration) -> Void = { _ in }
+    ) throws {
         self.test = test
-        self.redis = try redis ?? RedisServerProcess()
+        self.sentinels = sentinels
+        self.redis = try redis ?? sentinels?.nodes[0] ?? RedisServerProcess()
         let server = self.redis
         test.addTeardownBlock { server.stop() }
+        if let sentinels { test.addTeardownBlock { sentinels.stop() } }
         for index in 0..<count { try add(id: "replica-\(index)", configure: configure) }
     }
 
@@ -27,8 +34,14 @@ final class ReplicaSet {
     func add(id: String, url: String? = nil, waitForShared: Bool = true, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws -> AppHarness {
         let hub = PipelineEventHub()
         let redisURL = try RedisURL(parsing: url ?? redis.url)
+        let sentinelList = try sentinels.map { try RedisSentinelList(parsing: $0.sentinelList) }
+        let masterName = sentinels?.masterName ?? ""
         let replica = try AppHarness(test, hub: hub) {
             $0.redisURL = redisURL
+            if let sentinelList {
+                $0.redisURL = sentinelList.url
+                $0.redisSentinels = RedisSentinelSettings(list: sentinelList, masterName: masterName)
+            }
             $0.replicaID = id
             configure(&$0)
         }

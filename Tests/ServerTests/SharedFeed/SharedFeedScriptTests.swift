@@ -16,9 +16,9 @@ final class SharedFeedScriptTests: XCTestCase {
     }
 
     /// Appends `entries`, numbered from `number`, in one call; the script's answer per entry.
-    private func run(_ entries: [SharedFeedPublisher.Entry], process: String = "p1", from number: Int) throws -> [String] {
+    private func run(_ entries: [SharedFeedPublisher.Entry], process: String = "p1", from number: Int, floor: Int = 0) throws -> [String] {
         let batch = entries.enumerated().map { (number: number + $0.offset, entry: $0.element) }
-        let command = SharedFeedScript.command(keys: keys, retention: 100, process: process, batch: batch, loadingScript: true)
+        let command = SharedFeedScript.command(keys: keys, retention: 100, process: process, floor: floor, batch: batch, loadingScript: true)
         return try redis.cli(command).split(separator: "\n").map(String.init)
     }
 
@@ -50,5 +50,36 @@ final class SharedFeedScriptTests: XCTestCase {
         XCTAssertEqual(try run([tick("a")], process: "a", from: 1), ["1"])
         XCTAssertEqual(try run([tick("b")], process: "b", from: 1), ["0"], "b does not hold the lease")
         XCTAssertEqual(try run([tick("a")], process: "a", from: 2), ["2"])
+    }
+
+    func testPublishingBelowTheCallersFloorMovesIdsPastItAndNamesANewHistory() throws {
+        XCTAssertEqual(try run([.init(event: "data", data: "{}")], from: 1), ["1"])
+        let before = try redis.cli(["GET", keys.epoch])
+        // This replica read up to id 8; this Redis only has 1: it lost 2...8 (a failover before replication).
+        let moved = try run([.init(event: "data", data: "{}")], from: 2, floor: 8)
+        XCTAssertEqual(moved, [String(8 + SharedFeedHistory.margin + 1)])
+        let epoch = try redis.cli(["GET", keys.epoch]).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertNotEqual(epoch + "\n", before)
+        XCTAssertEqual(SharedFeedHistory.base(ofEpoch: epoch), 8 + SharedFeedHistory.margin)
+    }
+
+    func testPublishingAtOrAboveTheFloorKeepsTheHistory() throws {
+        XCTAssertEqual(try run([.init(event: "data", data: "{}")], from: 1, floor: 0), ["1"])
+        let epoch = try redis.cli(["GET", keys.epoch])
+        XCTAssertEqual(try run([.init(event: "data", data: "{}")], from: 2, floor: 1), ["2"])
+        XCTAssertEqual(try redis.cli(["GET", keys.epoch]), epoch)
+    }
+
+    func testObserveNamesTheFirstHistoryOnceAndAForcedChangeOnlyOverTheEpochItSaw() throws {
+        let observe = { (force: Bool, known: String?) in
+            try self.redis.cli(SharedFeedScript.observeCommand(keys: self.keys, floor: 0, force: force, known: known)).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let first = try observe(false, nil)
+        XCTAssertEqual(SharedFeedHistory.base(ofEpoch: first), 0)
+        XCTAssertEqual(try observe(false, first), first)
+        let changed = try observe(true, first)
+        XCTAssertNotEqual(changed, first)
+        XCTAssertEqual(SharedFeedHistory.base(ofEpoch: changed), SharedFeedHistory.margin)
+        XCTAssertEqual(try observe(true, first), changed, "another replica already named the new history: it is not moved again")
     }
 }
