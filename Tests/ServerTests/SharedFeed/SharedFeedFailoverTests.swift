@@ -44,7 +44,7 @@ final class SharedFeedFailoverTests: XCTestCase {
     /// An `/events` client that waits up to 12 s for each message (a failover takes a few seconds).
     private func subscribe(_ set: ReplicaSet, to index: Int, lastEventID: String? = nil) throws -> SSETestClient {
         let client = try SSETestClient(
-            port: set[index].port, target: "/events?pipeline=shared-test", headers: lastEventID.map { ["Last-Event-ID": $0] } ?? [:], timeout: 12)
+            port: set[index].port, target: "/events?pipeline=avatar", headers: lastEventID.map { ["Last-Event-ID": $0] } ?? [:], timeout: 12)
         XCTAssertEqual(client.status, 200)
         if lastEventID == nil { _ = try client.next() }
         return client
