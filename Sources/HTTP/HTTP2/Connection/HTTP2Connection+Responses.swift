@@ -170,7 +170,6 @@ extension HTTP2Connection {
             }
         }
         flushOutput()
-        stream.close(.local)
         return outcome
     }
 }

@@ -3,19 +3,21 @@ import Dispatch
 import NetCore
 import Streams
 
-/// One client connection: parses requests, runs them through the handler one
-/// at a time (pipelined requests wait their turn, so responses stay in order),
-/// writes responses, and enforces timeouts and the slow-client policy.
+/// The HTTP/1.1 side of a `ServerConnection`: parses requests, runs them through the handler one
+/// at a time (pipelined requests wait their turn, so responses stay in order), writes responses,
+/// and enforces the header, body and idle timeouts and the slow-client policy.
 // @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would.
 // `@exclusivity(unchecked)` on its state for the same reason: no two accesses can overlap in time, and the
 // run-time checks would guard nothing at a cost on every access (figures: the HTTP ledger, Benchmarks/README.md).
-final class HTTPConnection: @unchecked Sendable {
+final class HTTP1Connection: ServerProtocolHandler, @unchecked Sendable {
     private enum Pending {
         case request(RequestHead, notes: HeadNotes, body: [UInt8])
         case failure(HTTPParseError)
     }
 
-    let stream: ByteStream
+    /// The connection this protocol answers on: its socket, lingering close and write timeout.
+    private unowned let connection: ServerConnection
+    private let stream: ByteStream
     private let context: ServerContext
     private let scheduler: EventLoopScheduler
     private let date: HTTPDate.LoopCache
@@ -40,77 +42,28 @@ final class HTTPConnection: @unchecked Sendable {
     @exclusivity(unchecked) private var requestStartedAt: UInt64?
     /// When the body of the request being read began (its head complete).
     @exclusivity(unchecked) private var bodyStartedAt: UInt64?
-    /// Set once an error answer was sent and the connection is being closed gracefully (see `lingerThenClose`).
-    @exclusivity(unchecked) private var lingering: LingeringClose?
-    /// Until the first bytes decide: HTTP/2 is possible here (`HTTP2Detection`).
-    @exclusivity(unchecked) private var detectsHTTP2: Bool
-    /// The bytes read while they may still be HTTP/2's preface, and the connection it became.
-    @exclusivity(unchecked) private var detection: [UInt8] = []
-    @exclusivity(unchecked) private var http2: HTTP2Connection?
-    var onClosed: (() -> Void)?
 
-    init(stream: ByteStream, context: ServerContext, scheduler: EventLoopScheduler, date: HTTPDate.LoopCache) {
-        self.stream = stream
-        self.context = context
-        self.scheduler = scheduler
-        self.date = date
+    init(connection: ServerConnection) {
+        self.connection = connection
+        stream = connection.stream
+        context = connection.context
+        scheduler = connection.scheduler
+        date = connection.date
         hop = LoopHop(loop: stream.loop)
         scheme = stream.isTLS ? "https" : "http"
         writer = context.writer
         parser = RequestParser(limits: context.configuration.limits)
-        idleSince = DispatchTime.now().uptimeNanoseconds
-        detectsHTTP2 = context.configuration.http2Enabled
+        // The connection has been idle since it opened, whenever its first bytes chose HTTP/1.1.
+        idleSince = connection.openedAt
     }
 
-    func start() {
-        stream.onRead = { [unowned self] bytes in received(bytes) }
-        stream.onClose = { [unowned self] _ in closed() }
-        stream.start()
+    func start(with bytes: UnsafeRawBufferPointer) {
+        if !bytes.isEmpty { received(bytes) }
     }
 
     // MARK: - Reading
 
-    private func received(_ bytes: UnsafeRawBufferPointer) {
-        if detectsHTTP2 {
-            detectProtocol(bytes)
-            return
-        }
-        parse(bytes)
-    }
-
-    /// The first bytes decide the protocol: ALPN's `h2`, or HTTP/2's preface in cleartext (h2c with
-    /// prior knowledge); anything else is HTTP/1.1, fed to the parser with the bytes held so far.
-    private func detectProtocol(_ bytes: UnsafeRawBufferPointer) {
-        // The first read alone decides almost always: its bytes go on without a copy.
-        if detection.isEmpty {
-            let decision = HTTP2Detection.decide(bytes, isTLS: stream.isTLS, alpn: stream.applicationProtocol)
-            if decision == .http1 {
-                detectsHTTP2 = false
-                parse(bytes)
-                return
-            }
-        }
-        detection.append(contentsOf: bytes)
-        switch HTTP2Detection.decide(detection, isTLS: stream.isTLS, alpn: stream.applicationProtocol) {
-        case .undecided:
-            return
-        case .http1:
-            detectsHTTP2 = false
-            let held = detection
-            detection = []
-            held.withUnsafeBytes { parse($0) }
-        case .http2:
-            detectsHTTP2 = false
-            let held = detection
-            detection = []
-            let connection = HTTP2Connection(stream: stream, context: context, scheduler: scheduler, date: date)
-            connection.onClosed = { [unowned self] in closed() }
-            http2 = connection
-            held.withUnsafeBytes { connection.start(with: $0) }
-        }
-    }
-
-    private func parse(_ bytes: UnsafeRawBufferPointer) {
+    func received(_ bytes: UnsafeRawBufferPointer) {
         let wasPartial = parser.hasPartialRequest
         // The parser hands each output over (`consuming`), and it moves on into `pending` and then
         // `run`: a request head borrowed and copied at each step costs retains, releases and
@@ -177,25 +130,10 @@ final class HTTPConnection: @unchecked Sendable {
         lingerThenClose()
     }
 
-    /// Closes the way nginx's lingering close does: the answer is sent, then FIN, then what the client
-    /// still sends (the rest of a body that was too large) is read and dropped for a bounded time and
-    /// amount. Closing at once with unread input makes the kernel send a reset, which can destroy the
-    /// answer before the client read it. TLS connections close after a close_notify instead.
+    /// After an error answer the rest of the input is read and dropped (`ServerConnection.lingerThenClose`).
     private func lingerThenClose() {
-        guard !stream.isClosed, lingering == nil else { return }
-        guard !stream.isTLS else { stream.closeAfterFlush(); return }
-        let linger = LingeringClose(now: DispatchTime.now().uptimeNanoseconds)
-        lingering = linger
-        stream.onRead = { [unowned self] bytes in
-            if linger.discard(bytes.count) { stream.close(.local) }
-        }
-        if stream.bufferedByteCount == 0 {
-            stream.socket.shutdownWrite()
-        } else {
-            stream.onDrained = { [unowned self] in stream.socket.shutdownWrite() }
-        }
         readingPaused = false
-        stream.resumeReading()
+        connection.lingerThenClose()
     }
 
     /// The head's notes answer what the server asks of every request (its id, whether the
@@ -345,22 +283,9 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: - Timeouts, shutdown, close
 
-    /// Called periodically by the loop's sweep.
+    /// The header, body and idle timeouts (the connection keeps the write timeout and the lingering close's).
     func checkTimeouts(now: UInt64) {
-        guard !stream.isClosed else { return }
-        if let http2 {
-            http2.checkTimeouts(now: now)
-            return
-        }
-        if let lingering {
-            if lingering.isOver(now: now) { stream.close(.local) }
-            return
-        }
         let timeouts = context.configuration.timeouts
-        if stream.bufferedByteCount > 0 && now &- stream.lastWriteProgress > timeouts.write.nanoseconds {
-            stream.close(.failed("write timeout"))
-            return
-        }
         guard current == nil && pending.isEmpty else { return }
         if let started = requestStartedAt, parser.hasPartialRequest {
             if let bodyStarted = bodyStartedAt {
@@ -391,11 +316,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Graceful shutdown: finish what is in flight, end streams, close when idle.
     func beginShutdown() {
-        if let http2 {
-            http2.beginShutdown()
-            return
-        }
-        guard !draining, !stream.isClosed else { return }
+        guard !draining else { return }
         draining = true
         if let current {
             if current.isStreaming { endStreamForShutdown(current) }
@@ -421,11 +342,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// The shutdown deadline: a request its handler has not answered gets a 503 with
     /// `Connection: close` (nothing of its response was sent yet), a streamed response its last
-    /// chunk; then the connection closes, whatever it was still sending.
+    /// chunk; then the connection closes (`ServerConnection.deadlineReached`), whatever it was still sending.
     func deadlineReached() -> ShutdownDeadline.Outcome {
-        guard !stream.isClosed else { return .alreadyClosed }
-        if let http2 { return http2.deadlineReached() }
-        defer { stream.close(.local) }
         // A finished exchange may still have its last bytes queued for a slow reader.
         guard let current else { return stream.bufferedByteCount > 0 ? .cut : .idle }
         if !current.responded {
@@ -445,8 +363,7 @@ final class HTTPConnection: @unchecked Sendable {
         return .cut
     }
 
-    private func closed() {
-        http2 = nil
+    func closed() {
         if let current {
             self.current = nil
             current.disposeSubscriptions()
@@ -456,8 +373,5 @@ final class HTTPConnection: @unchecked Sendable {
             }
         }
         pending.removeAll()
-        let onClosed = self.onClosed
-        self.onClosed = nil
-        onClosed?()
     }
 }
