@@ -18,13 +18,13 @@ final class HTTP1Connection: ServerProtocolHandler, @unchecked Sendable {
     /// The connection this protocol answers on: its socket, lingering close and write timeout.
     private unowned let connection: ServerConnection
     private let stream: ByteStream
-    private let context: ServerContext
+    let context: ServerContext
     private let scheduler: EventLoopScheduler
     private let date: HTTPDate.LoopCache
     private let writer: ResponseWriter
     /// Brings the events of this connection's handler and body streams onto its loop, in order;
     /// one per connection rather than one per stream (an allocation per request saved).
-    private let hop: LoopHop
+    let hop: LoopHop
     /// Every request's scheme on this connection: `https` over TLS, else `http`.
     private let scheme: String
     /// Where a fixed response is encoded before it is written; kept between responses.
@@ -147,102 +147,13 @@ final class HTTP1Connection: ServerProtocolHandler, @unchecked Sendable {
         let responses = context.router.route(&request)
         let exchange = Exchange(request: consume request, startedAt: .now, wantsKeepAlive: wantsKeepAlive, userAgent: notes.userAgent)
         current = exchange
-        // A synchronous pipeline (a fixed answer, whatever middlewares map it) runs here and now,
-        // without the watcher and subscription a `watch` builds and tears down per request.
-        if responses.runSynchronously({ event in
-            handlerEvent(event, for: exchange)
-            return false
-        }) {
-            return
-        }
-        let subscription = hop.watch(responses) { [self] event in handlerEvent(event, for: exchange) }
-        exchange.keepHandler(subscription, current: current === exchange)
-    }
-
-    private func handlerEvent(_ event: Event<Response>, for exchange: Exchange) {
-        guard current === exchange, !exchange.responded else { return }
-        let response: Response
-        switch event {
-        case .data(let value):
-            response = value
-        case .error(let error as any HTTPResponseError):
-            response = error.response(instance: exchange.request.path)
-        case .error(let error):
-            response = .problem(status: .internalServerError, detail: "The handler failed: \(error)", instance: exchange.request.path)
-        case .end:
-            response = .problem(status: .internalServerError, detail: "The handler produced no response", instance: exchange.request.path)
-        }
-        exchange.responded = true
-        exchange.handlerSubscription?.dispose()
-        exchange.handlerSubscription = nil
-        respond(with: response, to: exchange)
-    }
-
-    private func respond(with response: Response, to exchange: Exchange) {
-        let request = exchange.request
-        exchange.status = response.status.code
-        exchange.keepAlive = exchange.wantsKeepAlive && !(draining && pending.isEmpty) && !context.isShuttingDown()
-        switch response.body {
-        case .bytes(let body):
-            output.removeAll(keepingCapacity: true)
-            exchange.bodyBytes = writer.fixed(response, body: body, for: request, keepAlive: exchange.keepAlive, date: date.current, into: &output)
-            stream.write(output)
-            // A large answer's buffer is not kept for the next one (10,000 idle connections × capacity adds up).
-            if output.capacity > 4096 { output = [] }
-            finish(exchange, completed: true)
-
-        case .stream(let chunks):
-            let (head, framing) = writer.streamHead(response, for: request, keepAlive: &exchange.keepAlive, date: date.current)
-            guard framing != .none else {
-                stream.write(head)
-                finish(exchange, completed: true)
-                return
-            }
-            exchange.framing = framing
-            exchange.shutdownTrailer = response.shutdownTrailer
-            exchange.pendingHead = head
-            exchange.bodySubscription = Disposable() // marks the exchange as streaming before any chunk arrives
-            // Subscribed from a fresh loop turn: a subscription started while the handler's stream is
-            // still delivering would belong to that stream's subscription and end with it.
-            stream.loop.execute { [self] in watchBody(chunks, for: exchange) }
-        }
-    }
-
-    private func watchBody(_ chunks: DataStream<[UInt8]>, for exchange: Exchange) {
-        guard current === exchange, !exchange.finished else { return }
-        // The head and what the body emits at once (an SSE prelude) leave in one segment.
-        stream.loop.batchingWrites {
-            writePendingHead(of: exchange)
-            let subscription = hop.watch(chunks) { [self] event in bodyEvent(event, for: exchange) }
-            if exchange.keepBody(subscription, current: current === exchange), draining { endStreamForShutdown(exchange) }
-        }
+        follow(responses, for: exchange)
     }
 
     private func writePendingHead(of exchange: Exchange) {
         guard let head = exchange.pendingHead else { return }
         exchange.pendingHead = nil
         stream.write(head)
-    }
-
-    private func bodyEvent(_ event: Event<[UInt8]>, for exchange: Exchange) {
-        guard current === exchange, !exchange.finished else { return }
-        switch event {
-        case .data(let bytes):
-            guard !bytes.isEmpty else { return }
-            exchange.bodyBytes += bytes.count
-            stream.write(ResponseWriter.piece(bytes, framing: exchange.framing))
-            // Slow-client policy: a reader this far behind is dropped instead of buffered forever.
-            if let overflow = context.configuration.limits.streamBuffer.overflow(waiting: stream.bufferedByteCount, unit: "bytes") {
-                stream.close(.failed("slow client: \(overflow)"))
-            }
-        case .end:
-            if let end = ResponseWriter.end(framing: exchange.framing) { stream.write(end) }
-            finish(exchange, completed: true)
-        case .error:
-            // Mid-body there is no way to report an error: close without the last chunk so the client sees truncation.
-            finish(exchange, completed: false)
-            stream.close(.local)
-        }
     }
 
     private func finish(_ exchange: Exchange, completed: Bool) {
@@ -271,14 +182,7 @@ final class HTTP1Connection: ServerProtocolHandler, @unchecked Sendable {
     }
 
     private func report(_ exchange: Exchange, completed: Bool) {
-        guard let callback = context.observer.requestCompleted else { return }
-        let request = exchange.request
-        callback(CompletedRequest(
-            method: request.method, path: request.path, target: request.target, routePattern: request.routePattern,
-            status: exchange.status, duration: .now - exchange.startedAt, bodyBytes: exchange.bodyBytes,
-            requestID: request.id, remoteAddress: request.remoteAddress, userAgent: exchange.userAgent,
-            completed: completed
-        ))
+        report(exchange, request: exchange.request, userAgent: exchange.userAgent, completed: completed, protocolLabel: .h1)
     }
 
     // MARK: - Timeouts, shutdown, close
@@ -319,25 +223,12 @@ final class HTTP1Connection: ServerProtocolHandler, @unchecked Sendable {
         guard !draining else { return }
         draining = true
         if let current {
-            if current.isStreaming { endStreamForShutdown(current) }
+            if current.isStreaming { endForShutdown(current) }
             return
         }
         if pending.isEmpty && !parser.hasPartialRequest {
             stream.closeAfterFlush()
         }
-    }
-
-    private func endStreamForShutdown(_ exchange: Exchange) {
-        writePendingHead(of: exchange)
-        exchange.bodySubscription?.dispose()
-        exchange.bodySubscription = nil
-        exchange.keepAlive = false
-        if let trailer = exchange.shutdownTrailer, !trailer.isEmpty {
-            exchange.bodyBytes += trailer.count
-            stream.write(ResponseWriter.piece(trailer, framing: exchange.framing))
-        }
-        if let end = ResponseWriter.end(framing: exchange.framing) { stream.write(end) }
-        finish(exchange, completed: true)
     }
 
     /// The shutdown deadline: a request its handler has not answered gets a 503 with
@@ -357,7 +248,7 @@ final class HTTP1Connection: ServerProtocolHandler, @unchecked Sendable {
             return .answered
         }
         if current.isStreaming || current.pendingHead != nil {
-            endStreamForShutdown(current)
+            endForShutdown(current)
             return .ended
         }
         return .cut
@@ -374,4 +265,76 @@ final class HTTP1Connection: ServerProtocolHandler, @unchecked Sendable {
         }
         pending.removeAll()
     }
+}
+
+/// How an answer goes on an HTTP/1.1 wire: a head with its framing, framed pieces, the framing's
+/// end; a body cut short closes the connection (the client sees the truncation).
+extension HTTP1Connection: AnswerDriver {
+    var loop: EventLoop { stream.loop }
+    var isDraining: Bool { draining }
+
+    func owns(_ exchange: Exchange) -> Bool { current === exchange }
+    func isEnding(_ exchange: Exchange) -> Bool { false }
+    func requestPath(of exchange: Exchange) -> String? { exchange.request.path }
+
+    func writeHead(_ response: Response, of exchange: Exchange) -> DataStream<[UInt8]>? {
+        let request = exchange.request
+        exchange.keepAlive = exchange.wantsKeepAlive && !(draining && pending.isEmpty) && !context.isShuttingDown()
+        switch response.body {
+        case .bytes(let body):
+            output.removeAll(keepingCapacity: true)
+            exchange.bodyBytes = writer.fixed(response, body: body, for: request, keepAlive: exchange.keepAlive, date: date.current, into: &output)
+            stream.write(output)
+            // A large answer's buffer is not kept for the next one (10,000 idle connections × capacity adds up).
+            if output.capacity > 4096 { output = [] }
+            finish(exchange, completed: true)
+            return nil
+        case .stream(let chunks):
+            let (head, framing) = writer.streamHead(response, for: request, keepAlive: &exchange.keepAlive, date: date.current)
+            guard framing != .none else {
+                stream.write(head)
+                finish(exchange, completed: true)
+                return nil
+            }
+            exchange.framing = framing
+            exchange.pendingHead = head
+            return chunks
+        }
+    }
+
+    /// The head and what the body emits at once (an SSE prelude) leave in one segment.
+    func beginBody(of exchange: Exchange, _ watch: () -> Void) {
+        stream.loop.batchingWrites {
+            writePendingHead(of: exchange)
+            watch()
+        }
+    }
+
+    func writeBodyPiece(_ bytes: [UInt8], of exchange: Exchange) {
+        stream.write(ResponseWriter.piece(bytes, framing: exchange.framing))
+    }
+
+    func end(_ exchange: Exchange, trailer: [UInt8]?, forShutdown: Bool) {
+        if forShutdown {
+            writePendingHead(of: exchange)
+            exchange.keepAlive = false
+        }
+        if let trailer { stream.write(ResponseWriter.piece(trailer, framing: exchange.framing)) }
+        if let end = ResponseWriter.end(framing: exchange.framing) { stream.write(end) }
+        finish(exchange, completed: true)
+    }
+
+    func reset(_ exchange: Exchange, _ reason: AnswerReset) {
+        switch reason {
+        case .bodyFailed:
+            // Closed without the last chunk, so the client sees the truncation.
+            finish(exchange, completed: false)
+            stream.close(.local)
+        case .slowReader(let overflow):
+            stream.close(.failed("slow client: \(overflow)"))
+        }
+    }
+
+    func backlog(of exchange: Exchange) -> Int { stream.bufferedByteCount }
+    func flush(soon: Bool) {}
 }
