@@ -54,6 +54,7 @@ extension AnswerDriver {
     /// Follows the handler's answer. A synchronous pipeline (a fixed answer, whatever middlewares
     /// map it) runs here and now, without the watcher and subscription a `watch` builds and tears
     /// down per request.
+    @inline(__always)
     func follow(_ responses: DataStream<Response>, for answer: Answer) {
         if responses.runSynchronously({ event in
             handlerEvent(event, for: answer)
@@ -86,6 +87,7 @@ extension AnswerDriver {
     }
 
     /// Writes `response`; a streamed body is watched from a fresh loop turn.
+    @inline(__always)
     func respond(with response: Response, to answer: Answer) {
         answer.status = response.status.code
         guard let chunks = writeHead(response, of: answer) else { return }

@@ -7,7 +7,9 @@ import Streams
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
 class ResponseProgress: @unchecked Sendable {
     /// When the request was handed to its handler: the access log's duration runs from here.
-    final var startedAt: ContinuousClock.Instant
+    /// Unchecked: set once before the answer starts and read once when it ends, on the connection's
+    /// loop; a checked access here was the one run-time exclusivity check a request added.
+    @exclusivity(unchecked) final var startedAt: ContinuousClock.Instant
     final var handlerSubscription: Disposable?
     final var bodySubscription: Disposable?
     final var responded = false
