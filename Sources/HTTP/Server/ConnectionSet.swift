@@ -11,7 +11,7 @@ final class ConnectionSet: @unchecked Sendable {
     let scheduler: EventLoopScheduler
     /// The `Date` header's bytes for this loop's responses.
     let date = HTTPDate.LoopCache()
-    private var connections: [ObjectIdentifier: HTTPConnection] = [:]
+    private var connections: [ObjectIdentifier: ServerConnection] = [:]
     private var sweepTimer: LoopTimer?
 
     init(loop: EventLoop) {
@@ -21,7 +21,7 @@ final class ConnectionSet: @unchecked Sendable {
 
     var count: Int { connections.count }
 
-    func adopt(_ connection: HTTPConnection, onClosed: @escaping () -> Void) {
+    func adopt(_ connection: ServerConnection, onClosed: @escaping () -> Void) {
         let id = ObjectIdentifier(connection)
         connections[id] = connection
         connection.onClosed = { [unowned self] in

@@ -6,7 +6,6 @@ import Streams
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
 final class Exchange: ResponseProgress, @unchecked Sendable {
     let request: Request
-    let startedAt: ContinuousClock.Instant
     /// What the request's head asked of the connection and named as its client, as the parser
     /// noted them (the request's own header list is not searched per exchange).
     let wantsKeepAlive: Bool
@@ -18,8 +17,8 @@ final class Exchange: ResponseProgress, @unchecked Sendable {
 
     init(request: consuming Request, startedAt: ContinuousClock.Instant, wantsKeepAlive: Bool, userAgent: String?) {
         self.request = request
-        self.startedAt = startedAt
         self.wantsKeepAlive = wantsKeepAlive
         self.userAgent = userAgent
+        super.init(startedAt: startedAt)
     }
 }

@@ -194,7 +194,7 @@ public final class HTTPServer: Sendable {
                 return
             }
             let stream = ByteStream(socket: socket, loop: target.loop, remoteAddress: remote, peerAddress: peer, tls: tlsSession)
-            let connection = HTTPConnection(stream: stream, context: context, scheduler: target.scheduler, date: target.date)
+            let connection = ServerConnection(stream: stream, context: context, scheduler: target.scheduler, date: target.date)
             target.adopt(connection) { [self] in connectionClosed(client: client) }
         }
     }

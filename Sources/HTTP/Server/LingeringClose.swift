@@ -1,6 +1,6 @@
 import StreamServiceConcurrency
 
-/// The bounds of a lingering close (see `HTTPConnection.lingerThenClose`): how long and how much
+/// The bounds of a lingering close (see `ServerConnection.lingerThenClose`): how long and how much
 /// of a refused client's input is read and dropped before the connection is closed.
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
 final class LingeringClose: @unchecked Sendable {

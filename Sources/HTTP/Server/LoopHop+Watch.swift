@@ -4,7 +4,7 @@ import Streams
 extension LoopHop {
     /// Watches `stream` and handles each event on this hop's loop, in order: inline when it may run
     /// there now, else queued (`runsInline`). The handler and body watching of both protocols'
-    /// connections (`HTTPConnection`, `HTTP2Connection`).
+    /// protocols (`HTTP1Connection`, `HTTP2Connection`).
     func watch<Value>(_ stream: DataStream<Value>, _ handle: @escaping @Sendable (Event<Value>) -> Void) -> Disposable {
         stream.watch { [self] event in
             if runsInline {

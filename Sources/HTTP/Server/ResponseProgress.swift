@@ -6,6 +6,10 @@ import Streams
 /// The stored properties are `final`: reading them is a plain load, as it was in each subclass.
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
 class ResponseProgress: @unchecked Sendable {
+    /// When the request was handed to its handler: the access log's duration runs from here.
+    /// Unchecked: set once before the answer starts and read once when it ends, on the connection's
+    /// loop; a checked access here was the one run-time exclusivity check a request added.
+    @exclusivity(unchecked) final var startedAt: ContinuousClock.Instant
     final var handlerSubscription: Disposable?
     final var bodySubscription: Disposable?
     final var responded = false
@@ -14,6 +18,10 @@ class ResponseProgress: @unchecked Sendable {
     final var bodyBytes = 0
     /// A streamed response's last words at a graceful shutdown (an SSE event).
     final var shutdownTrailer: [UInt8]?
+
+    init(startedAt: ContinuousClock.Instant = .now) {
+        self.startedAt = startedAt
+    }
 
     /// A streamed response's body is being watched.
     final var isStreaming: Bool { bodySubscription != nil }

@@ -37,9 +37,7 @@ package struct ResponseWriter: Sendable {
         let allowsBody = response.status.allowsBody
         var headers = response.headers
         var body = body
-        if body.count >= compressor.minimumBytes {
-            compressor.compress(&body, headers: &headers, status: response.status, acceptEncoding: request.headers["Accept-Encoding"])
-        }
+        compress(&body, headers: &headers, of: response, for: request)
         // 256 bytes for the status line and the fields added here (Date, Server, Content-Length,
         // X-Request-ID); the handler's own fields counted, so the buffer is grown once: a reserve
         // short of a head with several handler fields doubled the buffer while the body was appended.
@@ -53,6 +51,15 @@ package struct ResponseWriter: Sendable {
         guard allowsBody && request.method != .head else { return 0 }
         out.append(contentsOf: body)
         return body.count
+    }
+
+    /// The one compression rule of a fixed body, whichever protocol carries it (`ResponseCompressor`):
+    /// `body` and `headers` (the response's, with `Vary`, `Content-Encoding`, `ETag`) as they are sent.
+    @inline(__always)
+    package func compress(_ body: inout [UInt8], headers: inout HTTPHeaders, of response: Response, for request: Request) {
+        // The size test first: most answers are too small, and skip the header lookups.
+        guard body.count >= compressor.minimumBytes else { return }
+        compressor.compress(&body, headers: &headers, status: response.status, acceptEncoding: request.headers["Accept-Encoding"])
     }
 
     /// The head of a streamed response and the framing of its pieces. An HTTP/1.0

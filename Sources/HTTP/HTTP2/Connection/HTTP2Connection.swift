@@ -3,19 +3,20 @@ import Dispatch
 import NetCore
 import Streams
 
-/// The server side of one HTTP/2 connection on a socket: feeds what it reads to its
+/// The HTTP/2 side of a `ServerConnection`: feeds what it reads to its
 /// `HTTP2ConnectionStateMachine`, writes the frames the machine collects (once per read, or at the
-/// end of the loop's write batch), runs each complete request through the router exactly as an
-/// HTTP/1.1 exchange runs (`+Responses`), and keeps the socket's own timeouts and lingering close.
+/// end of the loop's write batch), and runs each complete request through the router exactly as an
+/// HTTP/1.1 exchange runs (`+Responses`). The connection keeps the socket, the write timeout and
+/// the lingering close of a connection error.
 // @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would.
-final class HTTP2Connection: @unchecked Sendable {
+final class HTTP2Connection: ServerProtocolHandler, @unchecked Sendable {
+    /// The connection this protocol answers on.
+    private unowned let connection: ServerConnection
     let stream: ByteStream
     let context: ServerContext
     let scheduler: EventLoopScheduler
     let date: HTTPDate.LoopCache
     let hop: LoopHop
-    /// Called once, when the socket has closed.
-    var onClosed: (() -> Void)?
     /// The protocol's state; set in `init`, never replaced.
     private(set) var machine: HTTP2ConnectionStateMachine!
 
@@ -26,16 +27,13 @@ final class HTTP2Connection: @unchecked Sendable {
     /// A `flushOutput` waits for the end of the loop's write batch (`flushSoon`).
     private var flushAtBatchEnd = false
     private var drainedWhileWriting = false
-    /// The lingering close of a connection that failed, as HTTP/1.1's after an error answer: closed at
-    /// once, a peer still sending would get a TCP reset, which destroys the GOAWAY in its receive
-    /// buffer before it reads the reason.
-    private var lingering: LingeringClose?
 
-    init(stream: ByteStream, context: ServerContext, scheduler: EventLoopScheduler, date: HTTPDate.LoopCache) {
-        self.stream = stream
-        self.context = context
-        self.scheduler = scheduler
-        self.date = date
+    init(connection: ServerConnection) {
+        self.connection = connection
+        stream = connection.stream
+        context = connection.context
+        scheduler = connection.scheduler
+        date = connection.date
         hop = LoopHop(loop: stream.loop)
         machine = HTTP2ConnectionStateMachine(
             owner: self, limits: context.configuration.http2, maxBodyBytes: context.configuration.limits.maxBodyBytes)
@@ -43,20 +41,13 @@ final class HTTP2Connection: @unchecked Sendable {
 
     /// Takes the connection over from the protocol detection, with the bytes read so far.
     func start(with bytes: UnsafeRawBufferPointer) {
-        stream.onRead = { [unowned self] bytes in received(bytes) }
-        stream.onClose = { [unowned self] _ in closed() }
         stream.onDrained = { [unowned self] in socketDrained() }
         report(.connectionOpened, streamID: 0, code: nil, reason: nil)
         machine.start()
         received(bytes)
     }
 
-    private func received(_ bytes: UnsafeRawBufferPointer) {
-        // After a connection error's GOAWAY the rest is read and dropped until the close (`lingering`).
-        if let lingering {
-            if lingering.discard(bytes.count) { stream.close(.local) }
-            return
-        }
+    func received(_ bytes: UnsafeRawBufferPointer) {
         machine.receive(bytes)
         flushOutput()
     }
@@ -110,47 +101,22 @@ final class HTTP2Connection: @unchecked Sendable {
 
     // MARK: - Timeouts, shutdown, close
 
-    /// Called periodically by the loop's sweep.
+    /// The timeouts the machine keeps (the preface, request bodies, shut windows, idleness); the
+    /// connection keeps the write timeout and the lingering close's.
     func checkTimeouts(now: UInt64) {
-        guard !stream.isClosed else { return }
-        let timeouts = context.configuration.timeouts
-        if stream.bufferedByteCount > 0 && now &- stream.lastWriteProgress > timeouts.write.nanoseconds {
-            stream.close(.failed("write timeout"))
-            return
-        }
-        if let lingering {
-            if lingering.isOver(now: now) { stream.close(.local) }
-            return
-        }
-        machine.tick(now: now, timeouts: timeouts)
+        machine.tick(now: now, timeouts: context.configuration.timeouts)
         flushOutput()
     }
 
     /// Graceful shutdown: GOAWAY with the last stream started, streamed responses end, the close once all are done.
     func beginShutdown() {
-        guard !stream.isClosed else { return }
         machine.beginShutdown()
         flushOutput()
     }
 
-    /// Half-closes once the GOAWAY is sent, then reads and drops until the peer closes or
-    /// `LingeringClose`'s bounds pass (TLS closes after the flush: its close_notify ends it).
-    private func lingerThenClose() {
-        guard !stream.isTLS else { stream.closeAfterFlush(); return }
-        lingering = LingeringClose(now: DispatchTime.now().uptimeNanoseconds)
-        if stream.bufferedByteCount == 0 {
-            stream.socket.shutdownWrite()
-        } else {
-            stream.onDrained = { [unowned self] in stream.socket.shutdownWrite() }
-        }
-    }
-
-    private func closed() {
+    func closed() {
         machine.closed()
         report(.connectionClosed, streamID: 0, code: nil, reason: nil)
-        let onClosed = self.onClosed
-        self.onClosed = nil
-        onClosed?()
     }
 }
 
@@ -164,7 +130,9 @@ extension HTTP2Connection: HTTP2ConnectionOwner {
             stream.closeAfterFlush()
         case .lingerAfterFlush:
             flushOutput()
-            lingerThenClose()
+            // Closed at once, a peer still sending would get a TCP reset, which destroys the GOAWAY
+            // in its receive buffer before it reads the reason.
+            connection.lingerThenClose()
         case .now(let failure):
             stream.close(.failed(failure))
         }

@@ -26,7 +26,6 @@ final class HTTP2Stream: ResponseProgress, @unchecked Sendable {
 
     // Response side.
     var request: Request?
-    var startedAt = ContinuousClock.now
     /// Response body bytes waiting for window, and the write scheduler's notes on the stream.
     var outbound = HTTP2Outbound()
 

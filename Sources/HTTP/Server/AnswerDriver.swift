@@ -1,0 +1,148 @@
+import NetCore
+import Streams
+
+/// Driving a handler's `DataStream<Response>` onto a wire, written once for both protocols: follow
+/// the handler's events (its answer, its failure, or its silence), start a streamed body from a
+/// fresh loop turn, apply the slow-consumer policy, end a streamed body at a graceful shutdown
+/// with its trailer, and report the answer to the access log and metrics. Each protocol implements
+/// the requirements, the little that differs: whether an answer is still its to write, and how a
+/// head, a body piece, an end and a reset go on its wire.
+protocol AnswerDriver: AnyObject, Sendable {
+    /// One answer's progress on this protocol: `Exchange` (HTTP/1.1) or `HTTP2Stream`.
+    associatedtype Answer: ResponseProgress
+    var context: ServerContext { get }
+    /// Brings the handler's and the body's events onto the connection's loop, in order.
+    var hop: LoopHop { get }
+    var loop: EventLoop { get }
+    /// A graceful shutdown began: a streamed body that starts now ends at once, with its trailer.
+    var isDraining: Bool { get }
+
+    /// The answer is still this connection's to write (HTTP/1.1: the current exchange; HTTP/2: its
+    /// stream is open).
+    func owns(_ answer: Answer) -> Bool
+    /// The answer's end is on its way (HTTP/2: END_STREAM queued): nothing more is written for it.
+    func isEnding(_ answer: Answer) -> Bool
+    /// The request's path, the `instance` of a problem the driver answers with; nil when the answer
+    /// has no request (HTTP/2's answers without a handler).
+    func requestPath(of answer: Answer) -> String?
+    /// Writes the response's head, and a fixed body whole; returns the streamed body that follows,
+    /// or nil when the answer is complete (or has no body: HEAD, 204, 304).
+    func writeHead(_ response: Response, of answer: Answer) -> DataStream<[UInt8]>?
+    /// Starts the streamed body: `watch` subscribes to it (HTTP/1.1 sends the held head with what
+    /// the body emits at once).
+    func beginBody(of answer: Answer, _ watch: () -> Void)
+    func writeBodyPiece(_ bytes: [UInt8], of answer: Answer)
+    /// Ends the streamed body, `trailer` its last piece (a graceful shutdown's, so `forShutdown`).
+    func end(_ answer: Answer, trailer: [UInt8]?, forShutdown: Bool)
+    /// The body cannot go on (`reason`): the client must see it cut short.
+    func reset(_ answer: Answer, _ reason: AnswerReset)
+    /// The answer's bytes written and not yet taken by its reader.
+    func backlog(of answer: Answer) -> Int
+    /// Writes what the protocol collected (HTTP/2's frames); `soon`: at the end of the loop's write batch.
+    func flush(soon: Bool)
+}
+
+/// Why a streamed body is cut short.
+enum AnswerReset {
+    /// Its stream failed mid-body: there is no way to report an error but the cut.
+    case bodyFailed
+    /// Its reader fell this far behind (the slow-consumer policy): dropped, not buffered for ever.
+    case slowReader(BufferOverflowError)
+}
+
+extension AnswerDriver {
+    /// Follows the handler's answer. A synchronous pipeline (a fixed answer, whatever middlewares
+    /// map it) runs here and now, without the watcher and subscription a `watch` builds and tears
+    /// down per request.
+    @inline(__always)
+    func follow(_ responses: DataStream<Response>, for answer: Answer) {
+        if responses.runSynchronously({ event in
+            handlerEvent(event, for: answer)
+            return false
+        }) {
+            return
+        }
+        let subscription = hop.watch(responses) { [self] event in handlerEvent(event, for: answer) }
+        answer.keepHandler(subscription, current: owns(answer))
+    }
+
+    private func handlerEvent(_ event: Event<Response>, for answer: Answer) {
+        guard owns(answer), !answer.responded, let path = requestPath(of: answer) else { return }
+        let response: Response
+        switch event {
+        case .data(let value):
+            response = value
+        case .error(let error as any HTTPResponseError):
+            response = error.response(instance: path)
+        case .error(let error):
+            response = .problem(status: .internalServerError, detail: "The handler failed: \(error)", instance: path)
+        case .end:
+            response = .problem(status: .internalServerError, detail: "The handler produced no response", instance: path)
+        }
+        answer.responded = true
+        answer.handlerSubscription?.dispose()
+        answer.handlerSubscription = nil
+        respond(with: response, to: answer)
+        flush(soon: false)
+    }
+
+    /// Writes `response`; a streamed body is watched from a fresh loop turn.
+    @inline(__always)
+    func respond(with response: Response, to answer: Answer) {
+        answer.status = response.status.code
+        guard let chunks = writeHead(response, of: answer) else { return }
+        answer.shutdownTrailer = response.shutdownTrailer
+        answer.bodySubscription = Disposable() // marks the answer as streaming before any chunk arrives
+        // A subscription started while the handler's stream is still delivering would belong to
+        // that stream's subscription and end with it.
+        loop.execute { [self] in watchBody(chunks, for: answer) }
+    }
+
+    private func watchBody(_ chunks: DataStream<[UInt8]>, for answer: Answer) {
+        guard owns(answer), !answer.finished else { return }
+        beginBody(of: answer) {
+            let subscription = hop.watch(chunks) { [self] event in bodyEvent(event, for: answer) }
+            if answer.keepBody(subscription, current: owns(answer)), isDraining { endForShutdown(answer) }
+        }
+    }
+
+    private func bodyEvent(_ event: Event<[UInt8]>, for answer: Answer) {
+        guard owns(answer), !answer.finished, !isEnding(answer) else { return }
+        switch event {
+        case .data(let bytes):
+            guard !bytes.isEmpty else { return }
+            answer.bodyBytes += bytes.count
+            writeBodyPiece(bytes, of: answer)
+            if owns(answer), let overflow = context.configuration.limits.streamBuffer.overflow(waiting: backlog(of: answer), unit: "bytes") {
+                reset(answer, .slowReader(overflow))
+            }
+        case .end:
+            end(answer, trailer: nil, forShutdown: false)
+        case .error:
+            reset(answer, .bodyFailed)
+        }
+        flush(soon: true)
+    }
+
+    /// Graceful shutdown of a streamed response: its trailer (a last SSE event), then its end.
+    func endForShutdown(_ answer: Answer) {
+        guard !isEnding(answer), !answer.finished else { return }
+        answer.bodySubscription?.dispose()
+        answer.bodySubscription = nil
+        var trailer = answer.shutdownTrailer
+        if trailer?.isEmpty == true { trailer = nil }
+        answer.bodyBytes += trailer?.count ?? 0
+        end(answer, trailer: trailer, forShutdown: true)
+    }
+
+    /// The access log's and the metrics' record of an answer that ended.
+    func report(_ answer: Answer, request: Request, userAgent: String?, completed: Bool, protocolLabel: HTTPProtocolLabel) {
+        guard let callback = context.observer.requestCompleted else { return }
+        callback(CompletedRequest(
+            method: request.method, path: request.path, target: request.target, routePattern: request.routePattern,
+            status: answer.status, duration: .now - answer.startedAt, bodyBytes: answer.bodyBytes,
+            requestID: request.id, remoteAddress: request.remoteAddress, userAgent: userAgent,
+            completed: completed, protocolLabel: protocolLabel
+        ))
+    }
+}
