@@ -161,7 +161,7 @@ final class ClientExchange: @unchecked Sendable {
             return
         }
         if origin.secure && client.tls == nil {
-            fail(.connection("TLS is unavailable"))
+            fail(.connection("TLS is unavailable: \(client.tlsFailure ?? "no context")"))
             return
         }
         withState { $0.connecting = true }

@@ -15,6 +15,8 @@ public final class HTTPClient: Sendable {
     let pool: ConnectionPool
     let connectTimeout: Duration
     let tls: TLSContext?
+    /// Why `tls` is nil: said in every https failure and by `tlsUnavailable`, never dropped.
+    let tlsFailure: String?
     let loops: EventLoopGroup
     /// Connect-wait timeouts, on the loop of the exchange that waits.
     let timers: CurrentLoopScheduler
@@ -39,11 +41,21 @@ public final class HTTPClient: Sendable {
         connectTargets = connectTo
         pool = ConnectionPool(maxPerOrigin: maxConnectionsPerOrigin, maxIdlePerOrigin: maxIdlePerOrigin)
         self.connectTimeout = connectTimeout
-        // Without a usable TLS context https requests fail; plain http still works.
-        tls = try? TLSContext(configuration: tlsConfiguration)
+        // Without a usable TLS context https requests fail, saying why; plain http still works.
+        do {
+            tls = try TLSContext(configuration: tlsConfiguration)
+            tlsFailure = nil
+        } catch {
+            tls = nil
+            tlsFailure = String(describing: error)
+        }
         self.loops = loops
         timers = CurrentLoopScheduler(fallback: loops.next())
     }
+
+    /// Why https requests cannot be made (the TLS context could not be set up, e.g. an unreadable
+    /// CA file); nil when they can. A service with an https upstream refuses to start on it.
+    public var tlsUnavailable: String? { tlsFailure }
 
     /// Idle keep-alive connections across all origins.
     public var idleConnections: Int { pool.idleCount }

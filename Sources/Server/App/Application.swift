@@ -83,6 +83,8 @@ public final class Application: Sendable {
         let upstream: UpstreamServices
         do {
             upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub, sharedCache: sharedCache())
+        } catch let error as UpstreamTLSUnavailable {
+            throw ConfigurationError(.upstream, value: configuration.upstream?.absoluteString, reason: error.description)
         } catch {
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }

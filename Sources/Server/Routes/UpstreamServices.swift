@@ -25,7 +25,8 @@ public final class UpstreamServices: Sendable {
     }
 
     /// Talks to `configuration.upstream`, or starts the demo upstream in-process when it is nil.
-    /// Throws when the demo upstream cannot bind its loopback port.
+    /// Throws when the demo upstream cannot bind its loopback port, or when an https upstream
+    /// cannot be verified (`UpstreamTLSUnavailable`): never a service whose every request fails.
     public static func start(
         _ configuration: ServiceConfiguration,
         metrics: UpstreamMetrics = UpstreamMetrics(),
@@ -55,12 +56,17 @@ public final class UpstreamServices: Sendable {
         if let local, let sharedCache { cache = TieredUpstreamCache(front: local, back: sharedCache) }
         // Timeouts and retry back-offs on the loop that runs the exchange (see `CurrentLoopScheduler`):
         // arming one is a heap push there, where a `QueueScheduler` made a Dispatch timer per attempt.
+        let http = HTTPClient(connectTo: connectTargets)
+        if baseURL.scheme == "https", let reason = http.tlsUnavailable {
+            demoServer?.stop()
+            throw UpstreamTLSUnavailable(reason: reason)
+        }
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: configuration.upstreamTimeout,
                 retry: RetryPolicy(maxRetries: configuration.upstreamRetries), deadline: configuration.upstreamDeadline, cache: cache,
                 singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip,
                 quota: UpstreamQuota(reserve: configuration.upstreamReserve, holdsBack: configuration.upstreamReserveHoldsBack)),
-            transport: HTTPUpstreamTransport(client: HTTPClient(connectTo: connectTargets)), scheduler: CurrentLoopScheduler(), metrics: metrics)
+            transport: HTTPUpstreamTransport(client: http), scheduler: CurrentLoopScheduler(), metrics: metrics)
         return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }
 
@@ -82,4 +88,10 @@ public final class UpstreamServices: Sendable {
     public func stop() {
         demoServer?.stop()
     }
+}
+
+/// An https upstream with no usable TLS context (an unreadable `SSL_CERT_FILE`, say).
+public struct UpstreamTLSUnavailable: Error, CustomStringConvertible {
+    public let reason: String
+    public var description: String { "cannot make https requests to the upstream: \(reason)" }
 }
