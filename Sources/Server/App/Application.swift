@@ -80,9 +80,13 @@ public final class Application: Sendable {
 
     private func startServing(access: AccessControl) throws -> Int {
         let fileLimit = FileDescriptorLimit.raiseToHardLimit()
+        // Redis connections that cannot be made stop the start (as the shared feed's do): a shared
+        // cache or budget that quietly went local would split the fleet without a word.
+        let cache = try sharedCache()
+        let budget = try upstreamBudget()
         let upstream: UpstreamServices
         do {
-            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub, sharedCache: sharedCache())
+            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub, sharedCache: cache)
         } catch let error as UpstreamTLSUnavailable {
             throw ConfigurationError(.upstream, value: configuration.upstream?.absoluteString, reason: error.description)
         } catch {
@@ -92,7 +96,7 @@ public final class Application: Sendable {
         let feed = PipelineEventFeed(
             hub: upstream.hub, history: configuration.eventsHistory, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
         let ceiling = ConnectionCeiling.clamp(configuration.maxConnections, openFilesLimit: fileLimit)
-        let server = makeServer(upstream: upstream, feed: feed, access: access, maxConnections: ceiling.maxConnections)
+        let server = makeServer(upstream: upstream, feed: feed, access: access, budget: budget, maxConnections: ceiling.maxConnections)
         let port: Int
         do {
             port = try server.start()
@@ -138,10 +142,21 @@ public final class Application: Sendable {
         configuration.redisURL.map { RedisConfiguration(url: $0, sentinel: redisSentinel) }
     }
 
+    /// A connection of its own to the Redis every shared part uses; throws, naming the flag, when
+    /// `rediss://` cannot set up TLS.
+    private func redisConnection(for role: String) throws(ConfigurationError) -> RedisConnection? {
+        guard let redis = redisConfiguration else { return nil }
+        do {
+            return try RedisConnection(configuration: redis)
+        } catch {
+            let setting: ConfigurationSetting = configuration.redisSentinels == nil ? .redisUrl : .redisSentinels
+            throw ConfigurationError(setting, value: nil, reason: "cannot set up TLS for Redis (the \(role)): \(error)")
+        }
+    }
+
     /// With Redis (and the cache on): the upstream cache's Redis tier, on a connection of its own.
-    private func sharedCache() -> (any UpstreamCacheStore)? {
-        guard let redis = redisConfiguration, configuration.upstreamCacheBytes > 0,
-              let connection = try? RedisConnection(configuration: redis) else { return nil }
+    private func sharedCache() throws(ConfigurationError) -> (any UpstreamCacheStore)? {
+        guard configuration.upstreamCacheBytes > 0, let connection = try redisConnection(for: "shared cache") else { return nil }
         state.withLock { $0.cacheConnection = connection }
         connection.start()
         return RedisUpstreamCache(connection: connection)
@@ -162,7 +177,9 @@ public final class Application: Sendable {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func makeServer(upstream: UpstreamServices, feed: PipelineEventFeed, access: AccessControl, maxConnections: Int) -> HTTPServer {
+    private func makeServer(
+        upstream: UpstreamServices, feed: PipelineEventFeed, access: AccessControl, budget: UpstreamBudget?, maxConnections: Int
+    ) -> HTTPServer {
         let shutdownFlag = self.shutdownFlag
         let state = self.state
         var readiness = ReadinessRoute(probe: { upstream.isUpstreamReachable() }, isShuttingDown: { shutdownFlag.isRaised })
@@ -171,7 +188,6 @@ public final class Application: Sendable {
             // Before Redis is first reached the shared feed is not there yet: degraded.
             readiness.eventsStatus = { state.withLock { $0.sharedFeed }?.status ?? SharedEventFeed.degraded }
         }
-        let budget = upstreamBudget()
         if let quota = upstream.client.configuration.quota {
             let report = QuotaReport(quota: quota)
             readiness.quotaStatus = { (budget?.status.map { #","budgets":"\#($0)""# } ?? "") + report.readinessFragment() }
@@ -214,10 +230,10 @@ public final class Application: Sendable {
     }
 
     /// `--client-upstream-rate`: shared through Redis (a connection of its own) when there is one.
-    private func upstreamBudget() -> UpstreamBudget? {
+    private func upstreamBudget() throws(ConfigurationError) -> UpstreamBudget? {
         guard let policy = configuration.clientUpstreamRate else { return nil }
         let clients = configuration.rateLimitClients
-        guard let redis = redisConfiguration, let connection = try? RedisConnection(configuration: redis) else {
+        guard let connection = try redisConnection(for: "shared budgets") else {
             return UpstreamBudget(policy: policy, addresses: addresses, maximumClients: clients)
         }
         state.withLock { $0.budgetConnection = connection }
