@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /* The machine's floor for an SSE broadcast (issue 12's capacity figure): a minimal epoll server
  * that answers every connection's first request with a fixed chunked `text/event-stream` head and
  * then, once per --interval seconds, writes the same tick to every connection — one write per

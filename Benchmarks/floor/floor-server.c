@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /* The machine's floor for /health: a minimal multi-threaded epoll HTTP/1.1 server that answers
  * every request with the same fixed {"status":"ok"} response, whatever its path. No parsing beyond
  * finding the end of each request head, no allocation per request, one epoll instance and one

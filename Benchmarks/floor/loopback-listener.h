@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /* The listening socket both floors open per thread: 127.0.0.1 only, SO_REUSEPORT so that each
  * thread has its own and the kernel spreads connections over them. Exits naming `program` on failure. */
 #ifndef LOOPBACK_LISTENER_H

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /* Open-loop HTTP load client (issue 12): requests sent at a fixed total rate, so two servers are
  * compared under the same offered load, and latency counted from when each request was due.
  *

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 // What the limiter's files need from NetCore and HTTP, reduced to what the benchmark touches.
 
 struct IPAddress: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 // The request cap's table held just under its bound (issue 34): a trusted proxy forwards ever-new
 // client addresses at 1,666 requests a second, each left owing 60 s (`--client-request-rate 1/m`),
 // so about 99,960 clients are in debt at any time against a bound of 100,000. Before, every

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /* SSE load client (issues 12 and 15): holds N subscribers of an SSE feed on loopback servers for
  * S seconds and measures how late each event arrives, how many ids each subscriber missed or got
  * twice, and how late the client itself was.

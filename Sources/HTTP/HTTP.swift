@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 // # HTTP
 //
 // An HTTP/1.1 and HTTP/2 server and an HTTP/1.1 client on NetCore's

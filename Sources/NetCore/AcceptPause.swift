@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What a `Listener` reports when `accept()` keeps failing: descriptor exhaustion (`EMFILE`,
 /// `ENFILE`) or kernel memory (`ENOBUFS`, `ENOMEM`) leaves the listening socket readable, so a
 /// loop that simply waited for the next readiness event would spin on it at full speed. The

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 #if os(Linux)
 /// The timers of one `EpollLoop` in a `TimerHeap`: arming one files it (taking out its earlier
 /// filing), cancelling takes it out, so the heap holds armed timers only.

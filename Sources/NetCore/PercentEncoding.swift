@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Percent-encoding (`%XX`) without Foundation, shared by the server and the upstream client.
 package enum PercentEncoding {
     /// Decodes `%XX` escapes and `+` (query convention) into a UTF-8 string.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What a TLS server answers a client that speaks plain HTTP to it: a `400` in
 /// plain text, then close (as nginx does), rather than a handshake failure the
 /// client shows as an empty reply or an unreadable alert.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A TLS protocol version, as OpenSSL numbers them.
 public enum TLSVersion: Int32, Sendable, Comparable {
     case tls1_0 = 0x0301

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Something a `TimerHeap` files: it keeps its own position in the heap, so taking it out (a
 /// timeout cancelled once its exchange answered) is O(log n) and the heap holds live timers only.
 package protocol HeapPositioned: AnyObject {

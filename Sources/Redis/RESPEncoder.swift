@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Writes RESP2: commands as arrays of bulk strings (how every client talks to
 /// Redis), and any `RESPValue` (for tests and the fuzzer's round trip).
 public enum RESPEncoder {

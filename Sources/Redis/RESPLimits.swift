@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Bounds on what the RESP parser accepts from a server, so a confused or hostile
 /// peer cannot make the client allocate without limit. Redis' own default
 /// `proto-max-bulk-len` is 512 MiB; this client stores events and cached

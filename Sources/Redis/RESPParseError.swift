@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Why the bytes from a server are not RESP2 the parser will accept. After one,
 /// the connection's byte stream cannot be resynchronised and must be closed.
 public enum RESPParseError: Error, Sendable, Equatable, CustomStringConvertible {

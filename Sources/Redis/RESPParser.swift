@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// An incremental RESP2 parser: feed it bytes as they arrive, in pieces of any
 /// size (one byte at a time included), and it emits each complete top-level
 /// reply once, in order. The result never depends on how the bytes were split.

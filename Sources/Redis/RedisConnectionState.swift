@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Where a `RedisConnection` is in its life, for logs, `/ready` and `/metrics`.
 public enum RedisConnectionState: Sendable, Equatable, CustomStringConvertible {
     /// Connecting, or authenticating and selecting the database.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Why a Redis command did not produce a reply value.
 public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not connected right now (connecting, or waiting to reconnect after `reason`);

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension Duration {
     /// The duration as people write it in a sentence: `250 µs`, `1.5 ms`, `16 ms`, `1.5 s`,
     /// `36 s`, `2 min 5 s`, `1 h 30 min`, never `0.016413882770902128 seconds` (`Duration`'s

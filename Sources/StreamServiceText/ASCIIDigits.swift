@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Numbers as ASCII digits, written straight into memory counted out for them: the one digit
 /// writer of message heads, the JSON writer, request ids, timestamps and log details. The
 /// invariant: no intermediate string and one allocation per string made, where `String(n)` or an

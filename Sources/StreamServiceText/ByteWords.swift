@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Tests on eight bytes at once, read as one little-endian `UInt64` word, for scanners that
 /// look for the few bytes needing attention (a quote, a control character) in long plain
 /// runs: a byte at a time costs about 10 instructions a byte, a word about 2.

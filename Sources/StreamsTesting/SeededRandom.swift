@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A `RandomNumberGenerator` that gives the same sequence for the same seed (xorshift64), for
 /// seeded property tests: a fast path checked against its plain twin over generated inputs, or an
 /// operator against its composition, where a failing round must repeat to be read.

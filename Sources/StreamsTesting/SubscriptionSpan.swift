@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// When a test stream was watched and when that watch was disposed, in virtual
 /// milliseconds (RxTest: `Subscription`; RxJS marbles: `"^---!"`).
 ///

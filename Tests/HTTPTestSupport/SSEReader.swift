@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Parses Server-Sent Events messages out of a de-chunked event stream as its bytes
 /// arrive, in any split: the one SSE parser of the test clients.
 public struct SSEReader {

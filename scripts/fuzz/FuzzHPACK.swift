@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer entry for HPACKDecoder (built by scripts/fuzz-http2).
 //
 // The input is two header blocks for one decoder (its first byte says where to cut), with small

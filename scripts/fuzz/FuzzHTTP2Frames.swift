@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer entry for HTTP2FrameDecoder (built by scripts/fuzz-http2).
 //
 // Each input is decoded twice: in one piece, and split at points derived from the input itself.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer entry for RequestParser (built by scripts/fuzz-parser).
 //
 // Each input is parsed twice: in one piece, and split at points derived from

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer entry for the upstream client's HTTPResponseParser (built by scripts/fuzz-response-parser).
 //
 // Each input is one upstream answer, parsed twice: in one piece, and split at points derived from

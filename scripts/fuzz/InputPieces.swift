@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 // Shared by the libFuzzer harnesses: the input cut into pieces whose sizes
 // (1 to 13 bytes) come from the input itself, as a socket might deliver it.
 

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The outcome of one workload in one process, exchanged between processes as one tab-separated line
 /// (`RESULT library workload status ns/element peakRSS-KB runs elements`).
 public struct Measurement: Sendable, Equatable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Every RESULT line of a benchmark session, summarised per (library, workload) as the median over the
 /// processes that measured it (one process per interleaved round).
 public struct ResultSet: Sendable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Workload sizes fixed by the issue, shared by every library's executable.
 public enum Sizes {
     public static let mapFilterReduce = 1_000_000

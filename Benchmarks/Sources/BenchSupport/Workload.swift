@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// One measured job. `prepare` builds its inputs (only in the process that runs it, so each process's
 /// peak RSS is its own workload's) and returns the body, which runs the whole workload once and returns
 /// a checksum compared with `expected`, so an optimiser (or a broken operator) cannot skip the work.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Runs a workload in this process: one warm-up, then a fixed number of timed runs, median of them.
 public struct WorkloadTimer: Sendable {
     public var runs = 5

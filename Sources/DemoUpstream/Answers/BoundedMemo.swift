@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 import StreamServiceConcurrency
 
 /// Values computed once per key and kept, within a budget of bytes: when a new value would

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What a stored answer's bytes are a function of: the resource asked for and the origins
 /// its URLs point at (the `Host` the client used, the avatar origin). The directory and the
 /// seed are fixed for a `DemoUpstream`, so they are not part of the key.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A JSON value the demo upstream builds its GitHub-shaped bodies from: GitHub's schemas
 /// have dozens of fields, most of them URL templates, which read better as a table than as
 /// a struct per schema.

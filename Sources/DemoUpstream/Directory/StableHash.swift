@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A process-independent hash stream (FNV-1a seed, SplitMix64 steps): Swift's `Hasher` is
 /// randomly seeded per process, and the demo data must be identical on every run.
 struct StableHash {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What a demo request's path asks for, read from its bytes in one pass: splitting it into
 /// an array of `Substring`s first cost about 4,500 instructions a request, comparing
 /// `Substring`s in place 1,200, the bytes about 300.

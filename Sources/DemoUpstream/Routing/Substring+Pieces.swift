@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension Substring {
     /// `split(separator:maxSplits:omittingEmptySubsequences:)` at an ASCII separator, the same
     /// loop as the standard library's but over the bytes when the text is ASCII: the same

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The image that stands in for an avatar the upstream failed to deliver
 /// (`onAvatarError=placeholder`): a plain grey 64×64 PNG, the same for everyone.
 public enum PlaceholderAvatar {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A repository as the upstream client reads it from `GET /users/{login}/repos` (GitHub's
 /// `minimal-repository`). `id` and `name` are required there; `language` may be null and
 /// `stargazers_count` may be absent, so both are optional here.

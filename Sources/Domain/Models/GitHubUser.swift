@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A GitHub account as the upstream client reads it: an item of `GET /users` (GitHub's
 /// `simple-user`) or the answer of `GET /users/{login}` (`public-user`).
 ///

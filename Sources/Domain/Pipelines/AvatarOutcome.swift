@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What became of one user's avatar, with the user's position in the upstream page.
 public struct AvatarOutcome: Sendable, Equatable {
     /// Boxed (`indirect`): an outcome is copied on every stage it passes and in the sort back

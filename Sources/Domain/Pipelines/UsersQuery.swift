@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The parameters of `/users` and `/users/stream` (read from a request by the Server's
 /// query-parameter parser).
 public struct UsersQuery: Sendable, Equatable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The upstream's `x-ratelimit-reset` (Unix seconds), turned into a wait. The header is the
 /// upstream's to write: a reset of `1e300` or `inf` must not trap `Int(_:)`.
 enum RateLimitReset {

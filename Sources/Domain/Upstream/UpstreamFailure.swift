@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// How a GitHub call ended when it failed for good: the classified error, the stage that
 /// made the call, and how many retries were spent first (0 when the error was final at once).
 public struct UpstreamFailure: Error, Sendable, Equatable, CustomStringConvertible {

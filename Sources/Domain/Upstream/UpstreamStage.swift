@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Which upstream call of a pipeline failed: names the stage in traces and the subject in
 /// problem details ("the avatar of ada1", not "the user list").
 public enum UpstreamStage: Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A name used in URLs whose connections go to another address, as curl's `--connect-to`:
 /// requests keep the name (in `Host` and in the pool's origin), only the socket goes to
 /// `host`:`port`. For a server in the same process on an ephemeral port, addressed by a

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Why `HTTPClient` delivered no response. Any status the peer answers is a response, not an error.
 public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Could not connect in time, or the connection broke (including a body cut short).

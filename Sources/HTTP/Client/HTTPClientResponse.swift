@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A complete answer received by `HTTPClient`: status, header fields as sent, and the
 /// body with any gzip content coding already decoded.
 public struct HTTPClientResponse: Sendable, Equatable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The requests waiting for a connection to one origin, a first-come-first-served queue per
 /// event loop (nil: callers on no loop), and which of them a freed connection goes to.
 ///

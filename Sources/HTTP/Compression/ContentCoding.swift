@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// gzip negotiation: whether a client accepts gzip and whether a response is worth compressing.
 enum ContentCoding {
     /// True when `Accept-Encoding` allows gzip: `gzip`/`x-gzip` with q > 0, or

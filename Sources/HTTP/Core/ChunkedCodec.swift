@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The chunked transfer coding (RFC 9112 §7.1), both directions: framing a body's
 /// pieces as chunks, and the grammar of a chunk-size line that both parsers read.
 package enum ChunkedCodec {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension ChunkedCodec {
     /// Decodes a chunked body incrementally, for requests and responses alike: bytes may
     /// arrive in any split, each is examined once, and limits are checked before anything

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Entity tags (RFC 9110 §8.8.3) and the `If-None-Match` check that turns a
 /// repeat request into `304 Not Modified`.
 public enum EntityTag {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// An error that knows its answer: a handler's stream failing with one gets
 /// `response(instance:)` (the request's path as `instance`); any other error
 /// becomes a 500 problem.

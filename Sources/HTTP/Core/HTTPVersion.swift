@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The protocol version of a request (`HTTP/1.0`, `HTTP/1.1` or `HTTP/2.0`).
 public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
     public let major: Int

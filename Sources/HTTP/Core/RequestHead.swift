@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What a request is, as its head says it: the method, the target, the version, the header
 /// fields, and the body's framing as decided from them (RFC 9112 §6). What the parser noticed
 /// on the way for its connection (`HeadNotes`) is not part of it.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The `close` and `keep-alive` options of a request's `Connection` fields (RFC 9110 §7.6.1):
 /// a comma-separated list, blanks around each element, names compared ASCII
 /// case-insensitively. The parser notes them from the field values' bytes as it meets them;

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What a request head's field block said (RFC 9112 §5): the field list, the framing fields'
 /// values as `finishHead` judges them (RFC 9112 §6.3), and what the parser notes for its
 /// connection. One value, so a repeated block is replayed by one assignment (`HeadReplay`),

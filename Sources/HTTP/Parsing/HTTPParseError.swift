@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Why a request could not be parsed; each maps to the status the client gets
 /// before the connection is closed.
 public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What the HTTP/1.1 parser noticed in a head's fields on the way, for the connection that
 /// reads it: not part of the request (its header list says all of it), but a server asks it of
 /// every request, and searching the list again costs more than noting each field as it is read.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// How many single-character edits turn one name into another — insertions, deletions,
 /// substitutions, and swaps of two neighbours (`lmiit` → `limit` is one) — the optimal string
 /// alignment distance. For "did you mean …?" hints on names a person typed.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The non-empty `/`-separated segments of a path, as ranges of its bytes, in memory borrowed
 /// for the call (stack memory for a usual path: no array of substrings per look-up).
 enum PathSegments {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A check that may refuse a request before its handler runs (a per-client request cap), as one
 /// synchronous call rather than a stage around the handler: each `RouterMiddleware` is a closure
 /// layer the request is copied through on every request, which costs more than a cheap check

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Writes `ServerSentEvent`s in `text/event-stream` wire format.
 ///
 /// Line breaks inside `data` and `comment` (`\r\n`, `\r` or `\n`) split the value

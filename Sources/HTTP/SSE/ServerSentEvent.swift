@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// One message of a `text/event-stream` (WHATWG HTML, "Server-sent events").
 ///
 /// Any field may be absent. A message with only a `comment` is what keeps an

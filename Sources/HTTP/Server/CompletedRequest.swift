@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What the server reports once a response has been fully written (or the
 /// connection died while writing it): the input for access logs and metrics.
 public struct CompletedRequest: Sendable {

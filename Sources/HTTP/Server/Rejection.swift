@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A request (or connection) the server answered itself with an error before any handler
 /// ran: unparseable or over a limit (400, 413, 414, 417, 431, 501, 505), too slow (408), or
 /// over a connection limit (503). Reported to `HTTPServerObserver.requestRejected` and counted

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What the end of a graceful shutdown's deadline did to the connections still open, for
 /// `HTTPServerObserver.shutdownDeadlineReached` (the application logs it).
 public struct ShutdownDeadline: Sendable, Equatable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Serialises a status line and header fields into bytes, into the same buffer
 /// as a small body so both leave in a single write.
 enum ResponseHeadEncoder {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Puts a handler's response on the wire for one request: stamps `X-Request-ID`,
 /// compresses fixed bodies (`ResponseCompressor`), decides the framing —
 /// `Content-Length` for a fixed body, chunked for an HTTP/1.1 stream, until close

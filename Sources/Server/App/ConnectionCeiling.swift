@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// `--max-connections` against the open-files limit: every connection is a descriptor, and the
 /// process needs some for itself (listening sockets, each loop's epoll and wake-up descriptors,
 /// the upstream pool and, with the embedded demo, its server side of each pooled connection,

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 import HTTP
 
 /// Why a request was refused access: a 401 for a missing or invalid token (RFC 6750 §3.1

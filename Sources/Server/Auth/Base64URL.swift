@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// RFC 4648 §5 base64url without padding, as JWS compact serialization uses it (RFC 7515 §2):
 /// a padded or non-alphabet segment is malformed, not repaired.
 enum Base64URL {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 import HTTP
 
 /// Where a request's bearer token comes from, in RFC 6750's order: the `Authorization: Bearer`

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A configuration value that cannot be used; its description is the one line
 /// the CLI prints before exiting, naming the flag and where the value came from.
 public struct ConfigurationError: Error, Equatable, CustomStringConvertible {

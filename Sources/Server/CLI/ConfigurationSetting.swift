@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// One knob of `stream-service serve`: its command-line flag and the
 /// environment variable that sets it when the flag is absent.
 public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// ArgumentParser reads a token such as `-1` after an option as a short flag
 /// (swift-argument-parser issue 31), so `serve --port -1` said "Missing value for '--port'"
 /// while `--port=-1` named the allowed range. Joining such a pair into `--port=-1` hands

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The origins whose pages may read this service's answers (`--cors-origins`):
 /// none (the default: same-origin pages only), any (`*`), or a list.
 ///

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 import NetCore
 
 /// An address block such as `10.0.0.0/8` or `fd00::/8`; a bare address is its own /32 or /128.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Text from outside the service (a decoded path, a header, an error message) made safe to
 /// print in a log: an attacker's `%1b[31m`, `%07` or `%c2%85` must not reach an operator's
 /// terminal as an escape sequence, a bell or a line break, nor split one event over two lines.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What swift-metrics cannot carry from the code that emits a metric to the backend
 /// that exposes it: the `# HELP` text and, for a timer, its histogram buckets.
 public struct MetricDescription: Sendable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 import HTTP
 /// A document compiled into the binary (the page, its style and script, the API
 /// description): its tag is computed once, and a client that has it gets `304`.

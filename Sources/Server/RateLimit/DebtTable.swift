@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Where `LocalRateLimiter` keeps each client's debt (its GCRA theoretical arrival time, in
 /// seconds), at most `maximumCount` clients: `BoundedDebts` (open addressing, swept a few slots
 /// at a time), or a `Dictionary`, its plain twin in tests.

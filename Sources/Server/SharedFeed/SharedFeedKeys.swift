@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The Redis keys of the shared `/events` feed. None has a TTL, so with
 /// `maxmemory-policy volatile-lru` (or `noeviction`) Redis never evicts them;
 /// only the upstream cache's keys, which all expire, are eviction candidates.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 import Redis
 
 /// The Lua scripts every replica runs against the shared stream. Running INCR and XADD in one

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension DataStream {
     /// A stream whose single value comes from an async closure, run in a new
     /// `Task` for every watcher: `DataStream { try await fetchUser(id) }`.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A FIFO queue on a circular buffer: O(1) append and removal at the front,
 /// so operators that buffer (zip, merge's outbox, redirect's backlog) stay
 /// flat per element however long the queue grows.

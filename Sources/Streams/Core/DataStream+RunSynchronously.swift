@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension DataStream {
     /// Runs a synchronous in-memory stream (`just`, `from`, `empty`, `just(error:)` and the
     /// fused operators over them, see `SynchronousSource`) to its end on the calling thread

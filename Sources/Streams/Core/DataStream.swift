@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A cold stream: each `watch` runs its subscribe closure anew.
 ///
 ///     let numbers = DataStream<Int> { watcher in

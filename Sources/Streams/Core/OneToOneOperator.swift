@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// The stream of a one-to-one operator (`map`, `filter`, `call`, …) over this one: `subscribe`
     /// watches this stream with a watcher made by `Watcher(handingOnTo: downstream, …)`.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The fusable description of a synchronous, in-memory stream (`from`, `just`,
 /// `empty`, and `map`/`filter`/… over those): a function that runs the whole
 /// source into a consumer closure ("synchronous fusion").

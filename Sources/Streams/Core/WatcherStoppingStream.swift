@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A stream whose `watch(using:)` begins a subscription on the watcher it is given, so
 /// disposing that subscription stops the watcher (it reads `isStopped`, drops later events).
 ///

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension DataStream {
     /// All the sources' values as they come, interleaved; ends when every source
     /// has ended, fails at the first error (and disposes the other sources).

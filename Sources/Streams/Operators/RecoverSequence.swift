@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension DataStream {
     /// The first source, and after its error the next, and so on: each error is replaced by
     /// the following source; the last one's error is delivered, and an end at any point ends

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// At each value of `sampler`, emits the source's latest value if a new one came
     /// since the previous tick, or `defaultValue` if one is given (ReactiveX: `sample`;

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Drops values while `predicate` holds, then passes every value on, the first refused
     /// one included; the predicate is not called again after that (ReactiveX: `skip(while:)`,

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Passes values until one satisfies `predicate`, then ends and disposes the source;
     /// `inclusive` passes that last value on before the end (ReactiveX:

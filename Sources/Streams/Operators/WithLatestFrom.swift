@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Combines each value with the latest value of `other`; values arriving
     /// before `other` has emitted are dropped. Ends when this stream ends; the

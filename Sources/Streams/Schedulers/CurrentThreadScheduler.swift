@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Runs work on the calling thread, but never nested: work scheduled while this
 /// thread is already running scheduled work waits in the thread's queue and runs
 /// when the current piece returns (RxSwift: `CurrentThreadScheduler`, the

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Where and when work runs. Time-based operators take one, so tests can pass a
 /// `TestScheduler` and run hours of virtual time in microseconds.
 ///

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The events an operator has decided to send, in order; nothing is queued after a terminal one.
 ///
 /// The oldest event waits in `first`, the rest in a ring buffer: the usual case,

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The one serialising cell of the library: delivers the events of an operator whose
 /// events come from several threads (merge, zip, combineLatest, redirect, and the time
 /// operators, whose timers fire on the scheduler's threads while values arrive on the

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A hot stream that never ends and never fails: it only accepts values
 /// (RxRelay: `PublishRelay`; Combine: a `PassthroughSubject<T, Never>` nobody
 /// completes). For state that lives as long as its owner — a UI binding, a feed.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A stream you feed by hand: every subject (`Streamer`, `ValueStreamer`,
 /// `ReplayStreamer`, `AsyncStreamer`) is both a stream and, through `asWatcher()`,
 /// a watcher, as the StreamLibrary thesis describes a Streamer (ReactiveX:

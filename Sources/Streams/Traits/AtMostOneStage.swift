@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// One `checkedAtMostOne` subscription (`asSingle`, `asMaybe`): the value held back until
 /// the end. The watcher's closures capture only this object, so a subscription costs it and
 /// the watcher, where an `OperatorState`, a closure context, a relay's context and a

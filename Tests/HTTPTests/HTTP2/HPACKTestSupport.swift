@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 @testable import HTTP
 
 /// `"8286 8441"` → `[0x82, 0x86, 0x84, 0x41]`: the RFC's examples are written in hex groups.

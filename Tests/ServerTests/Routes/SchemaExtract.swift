@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 /// The extract of GitHub's published schemas in `Resources/github-rest-schemas.json`, and

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 // The cost of recording one answered request (`http_requests_total` and
 // `http_request_duration_seconds`) with swift-prometheus behind swift-metrics:
 //   cached:    `HTTPMetrics.record`, which keeps each series' handles

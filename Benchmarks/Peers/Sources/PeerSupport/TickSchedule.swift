@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The `/ticks` contract shared by every server under test: event K is due K × every after the request
 /// and reads `id: K` / `data: tick K`, which is what `shared/tools/sse_clients.py` measures lag against.
 public struct TickSchedule: Sendable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What an HTTP/2 connection of this server allows its peer, and what it sends in its SETTINGS.
 public struct HTTP2ConnectionLimits: Sendable {
     /// SETTINGS_MAX_CONCURRENT_STREAMS: RFC 9113 §6.5.2 recommends no fewer than 100.

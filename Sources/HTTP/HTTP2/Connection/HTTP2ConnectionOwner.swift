@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What an `HTTP2ConnectionStateMachine` asks of whoever owns its socket and answers its requests.
 /// The machine calls these synchronously, in the order the frames ask for them: a request whose
 /// END_STREAM arrives runs before the next frame of the same read is handled, as on a socket.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Which end of a connection a state machine plays: it decides who sends the preface and which
 /// stream ids the peer may open (RFC 9113 §3.4, §5.1.1). This server plays `.server`; the client
 /// role is here so an HTTP/2 client can be built on the same machine (its response side is not).

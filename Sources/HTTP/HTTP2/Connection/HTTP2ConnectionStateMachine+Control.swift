@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The control frames (RST_STREAM, SETTINGS, WINDOW_UPDATE), the abuse limits, the answers' way
 /// out (headers, DATA under the windows, the end of a response) and the timer's sweep.
 extension HTTP2ConnectionStateMachine {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Which protocol a new connection speaks, from its first bytes: over TLS what ALPN agreed
 /// (RFC 9113 §3.2), in cleartext whether it opens with HTTP/2's preface (h2c with prior
 /// knowledge, §3.3). The deprecated `Upgrade: h2c` route (RFC 7540 §3.2) is not taken: such a

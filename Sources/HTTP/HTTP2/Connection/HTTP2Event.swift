@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Something an HTTP/2 connection reports for logs and metrics: the streams it opens and closes,
 /// resets and GOAWAYs either way, flow-control stalls, and the limits a peer ran into.
 public struct HTTP2Event: Sendable {

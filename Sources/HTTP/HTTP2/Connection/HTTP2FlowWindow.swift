@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// One flow-control window (RFC 9113 §5.2, §6.9): bytes the sender may still send. It may go
 /// negative when SETTINGS_INITIAL_WINDOW_SIZE shrinks (§6.9.2), never above 2^31-1.
 struct HTTP2FlowWindow: Sendable {

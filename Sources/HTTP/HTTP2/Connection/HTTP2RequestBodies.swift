@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Request bodies as they arrive on one connection: the bound on what its streams hold, the body
 /// timeout per stream, and the content-length a body must match.
 struct HTTP2RequestBodies {

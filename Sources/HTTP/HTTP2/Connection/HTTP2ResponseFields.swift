@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A response's header list as HTTP/2 sends it (RFC 9113 §8.3.2): `:status` first, lowercase
 /// names, the fields an HTTP/1.1 head adds (`date`, `server`, `content-length`, `x-request-id`),
 /// and none of the connection-specific fields HTTP/2 forbids (§8.2.2).

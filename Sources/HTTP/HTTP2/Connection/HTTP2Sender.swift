@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What one connection sends: the frames collected for the socket's next write, the HPACK encoder,
 /// the connection's send window and the peer's frame size, and the write scheduler that decides
 /// which stream's DATA goes next. It never writes: the socket's owner takes `output`.

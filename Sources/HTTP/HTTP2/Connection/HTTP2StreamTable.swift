@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A connection's streams: the open ones by id, the highest id the peer opened (or skipped past),
 /// and how the last `closedStreamMemory` closed ones ended, so a late frame on one gets the answer
 /// RFC 9113 §5.1 gives it.

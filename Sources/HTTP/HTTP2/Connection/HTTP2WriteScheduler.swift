@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Which stream's DATA goes next when a window opens or the socket drains (the shape of Go's
 /// `WriteScheduler`, first come first served): a stream the windows or the socket's backlog
 /// stopped waits here, listed once, and the waiting ones go on oldest first.

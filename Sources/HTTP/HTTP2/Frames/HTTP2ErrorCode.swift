@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The error codes of RFC 9113 §7; unknown codes are kept as they came (§7: not special).
 public struct HTTP2ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: UInt32

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// One frame (RFC 9113 §4.1, §6), padding removed.
 public struct HTTP2Frame: Sendable, Equatable {
     public enum Payload: Sendable, Equatable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Cuts frames out of a byte stream and checks what RFC 9113 §4–6 require of each frame on its own
 /// (sizes, stream ids, padding); what depends on the connection's state is the connection's job.
 /// Bytes are buffered until a whole frame is there, never more than one frame beyond `maxFrameSize`.

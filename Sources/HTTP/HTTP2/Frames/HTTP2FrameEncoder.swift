@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Writes frames (RFC 9113 §4.1, §6) onto the end of a byte buffer; the inverse of `HTTP2FrameDecoder`.
 /// Frames are written unpadded unless `padding` is given (padding is for senders that hide lengths).
 public enum HTTP2FrameEncoder {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Frame types of RFC 9113 §6; other values are extension frames, ignored (§4.1).
 public struct HTTP2FrameType: RawRepresentable, Sendable, Hashable {
     public let rawValue: UInt8

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A SETTINGS parameter (RFC 9113 §6.5.2); unknown identifiers are ignored on receipt.
 public struct HTTP2Setting: Sendable, Hashable {
     public struct Identifier: RawRepresentable, Sendable, Hashable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Turns header blocks into field lists (RFC 7541 §6), keeping the dynamic table in step with the
 /// peer's encoder. One per connection and direction; blocks must be decoded in the order they arrived.
 public struct HPACKDecoder: Sendable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The dynamic table of RFC 7541 §2.3.2 and §4: newest entry first, evicted oldest first once the
 /// entries' size (name + value + 32 bytes each, §4.1) would pass `maximumSize`.
 struct HPACKDynamicTable: Sendable {

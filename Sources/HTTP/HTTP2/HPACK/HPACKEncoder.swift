@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Turns field lists into header blocks (RFC 7541 §6): a field in the static or dynamic table is
 /// sent as its index, others as literals added to the dynamic table, strings Huffman-coded when
 /// that is shorter. One per connection and direction.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Why a header block could not be decoded. Every one of them is a connection error of type
 /// COMPRESSION_ERROR (RFC 9113 §4.3): the decoder's table can no longer be trusted to match the peer's.
 public enum HPACKError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// An encoder's memory of the representations it wrote last, one per field position in a block.
 /// A representation is copied again only while it means the same thing: one that names the
 /// dynamic table (an index, or a name index into it) only until the table next changes (an

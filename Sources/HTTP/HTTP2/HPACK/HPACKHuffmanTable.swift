@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The Huffman code of RFC 7541 Appendix B: for each symbol 0…255 and EOS (256), its code,
 /// right-aligned, and its length in bits. Data of the RFC, not code.
 enum HPACKHuffmanTable {

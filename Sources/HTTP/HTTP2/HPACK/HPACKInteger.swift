@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Integers with an N-bit prefix (RFC 7541 §5.1).
 enum HPACKInteger {
     /// The largest value decoded: far above any table size or string length a peer may use, and

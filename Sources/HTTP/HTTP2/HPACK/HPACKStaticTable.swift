@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The 61 entries of RFC 7541 Appendix A; index 1 is the first.
 enum HPACKStaticTable {
     static let entries: [(name: String, value: String)] = [

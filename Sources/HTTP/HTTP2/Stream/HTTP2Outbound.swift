@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A stream's response bytes on their way out: what waits for window (from `start` on), whether
 /// END_STREAM follows them, and the write scheduler's notes on the stream (`isWaiting`, `stall`).
 struct HTTP2Outbound {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A request's header block checked against RFC 9113 §8.2–8.3 and split into its pseudo-header
 /// fields and its regular ones. A block that breaks a rule is malformed: a stream error of type
 /// PROTOCOL_ERROR (§8.1.1), given here as the rule's description.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The states of RFC 9113 §5.1 a server-side stream passes through; `idle` and `reserved` have no
 /// object (an idle stream is one not yet seen, and this server never pushes).
 enum HTTP2StreamState: Sendable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension DataStream {
     /// The latest value of each source, every time any of them emits once all
     /// have emitted; ends when every source has ended (or at once when a source

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Transforms each value and replaces the source's error by `classify`'s (Combine's `map`
     /// then `mapError`), in one stage: `map(transform)` followed by `recover { .just(error: …) }`

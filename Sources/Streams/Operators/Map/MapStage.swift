@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// One `map` subscription. The value closure captures only this object, so a
 /// value goes straight to `receive` without unpacking a closure context.
 @usableFromInline

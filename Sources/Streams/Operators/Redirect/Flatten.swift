@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType where Element: StreamType {
     /// Merges the inner streams of a stream of streams as their values come, at most
     /// `maxConcurrent` at a time (ReactiveX: `merge()` / `merge(maxConcurrent:)`;

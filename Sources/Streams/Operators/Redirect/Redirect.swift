@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Maps each value to a stream and merges their values as they come
     /// (ReactiveX: flatMap / mergeMap). Ends when this stream and every inner

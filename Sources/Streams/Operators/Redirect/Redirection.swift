@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// One `redirect` subscription: the running inner streams and the source values
 /// waiting for a slot. Its watchers' closures capture only this object, so an
 /// inner stream costs no closure context.

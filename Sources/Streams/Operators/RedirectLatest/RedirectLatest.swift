@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Maps each value to a stream and follows only the newest one, disposing
     /// the previous (ReactiveX: switchMap / flatMapLatest). Ends when this

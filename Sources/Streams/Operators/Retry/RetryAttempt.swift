@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Starts one attempt of a re-watching operator (`retry`, `retry(when:)`): values and
     /// the end go to `downstream`, an error to `failed`, which decides whether to try again.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What a `retry` operator was built with, shared by its subscriptions (see `retry(_:backoff:scheduler:)`).
 final class RetryConfiguration<Source: StreamType>: Sendable {
     let source: Source

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Like `share()`, and a new watcher first receives the last `count` values
     /// of the current connection (ReactiveX: share(replay:)).

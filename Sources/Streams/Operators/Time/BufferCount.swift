@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Collects values into arrays of `count` and emits each array when it is full.
     /// At the end, a partly filled array is emitted before the end; an error drops it.

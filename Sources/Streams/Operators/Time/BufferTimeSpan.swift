@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Collects values into arrays and emits one every `timeSpan`, empty or not; with a
     /// `count`, an array that fills up is emitted at once and starts a new time span.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Shifts every value, and the end, later by `dueTime`, keeping their spacing.
     /// An error is not delayed: it passes on at once and drops the values still

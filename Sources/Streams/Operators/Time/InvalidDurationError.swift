@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The error a time-based stream fails with when given a period it cannot work
 /// with: a zero or negative period would emit without end at one instant.
 public struct InvalidDurationError: Error, Equatable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Starts the subscription on `scheduler`: the source's subscribe work (and
     /// whatever it emits synchronously) runs there instead of on the caller's thread.

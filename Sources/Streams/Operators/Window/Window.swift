@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Splits the values into consecutive windows of `count`: a stream of streams, each
     /// window opened as the previous one closes (ReactiveX: `window(count)`; Combine:

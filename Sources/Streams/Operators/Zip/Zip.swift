@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension DataStream {
     /// Pairs the sources' values by position: the first of each, the second of
     /// each, …; ends once a source has ended and every value it sent is paired.

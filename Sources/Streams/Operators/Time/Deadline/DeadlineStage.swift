@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// What a `DeadlineStage` does when its deadline passes.
 enum DeadlineExpiry<Element: Sendable>: Sendable {
     /// `timeout`: each value moves the deadline; passing it fails with what `failure` makes

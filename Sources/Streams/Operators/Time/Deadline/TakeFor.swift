@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Passes values for `duration` from the subscription, then disposes the source and ends,
     /// sending `last` first when given (ReactiveX: `take(for:scheduler:)`, RxJava's

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension StreamType {
     /// Switches to `fallback` when no value (or end) arrives within `dueTime` of the
     /// subscription or of the previous value, disposing the source (ReactiveX:

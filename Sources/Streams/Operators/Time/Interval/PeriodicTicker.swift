@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 import StreamServiceConcurrency
 
 /// Feeds a watcher 0, 1, 2, … with tick K due at `origin + K × period` on the

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 extension DataStream where Element == Int {
     /// Emits 0 once `dueTime` has passed, then ends.
     ///
