@@ -48,11 +48,18 @@ extension StreamType where Element: Sendable {
     public func traced(
         _ trace: PipelineTrace?, stage: String, describe: @escaping @Sendable (Element) -> String? = { _ in nil }
     ) -> DataStream<Element> {
+        traced(trace, stage: stage, describe: describe, valueEnds: false)
+    }
+
+    /// With `valueEnds`, a value is published with its end (a single's `-v|`).
+    fileprivate func traced(
+        _ trace: PipelineTrace?, stage: String, describe: @escaping @Sendable (Element) -> String?, valueEnds: Bool
+    ) -> DataStream<Element> {
         guard let trace else { return asDataStream() }
         return DataStream.deferred {
             let run = TracedRun(trace: trace, stage: stage, describe: describe)
             return self.call(
-                data: { run.data($0) }, error: { run.error($0) }, end: { run.end() },
+                data: { valueEnds ? run.value($0) : run.data($0) }, error: { run.error($0) }, end: { run.end() },
                 watched: { run.watched() }, disposed: { run.disposed() })
         }
     }
@@ -66,13 +73,7 @@ extension Single {
     public func traced(
         _ trace: PipelineTrace?, stage: String, describe: @escaping @Sendable (Element) -> String? = { _ in nil }
     ) -> DataStream<Element> {
-        guard let trace else { return asDataStream() }
-        return DataStream.deferred {
-            let run = TracedRun(trace: trace, stage: stage, describe: describe)
-            return self.call(
-                data: { run.value($0) }, error: { run.error($0) }, end: { run.end() },
-                watched: { run.watched() }, disposed: { run.disposed() })
-        }
+        traced(trace, stage: stage, describe: describe, valueEnds: true)
     }
 }
 
