@@ -50,7 +50,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// A socket peer's address as `accept()` gave it, with no text in between: nil for a family
     /// other than IPv4 and IPv6 (a Unix socket). `IPAddress(peer: address.description)` is the
-    /// plain twin (`ClientIdentityTests` holds them equal): kept from `accept()`, a connection's
+    /// plain twin (`ClientAddressTests` holds them equal): kept from `accept()`, a connection's
     /// peer is not read back from its text on every request.
     package init?(_ address: SocketAddress) {
         let parsed: IPAddress? = withUnsafeBytes(of: address.storage) { raw in

@@ -12,10 +12,10 @@ import Streams
 /// head, a body piece, an end and a reset go on its wire.
 protocol AnswerDriver: AnyObject, Sendable {
     /// One answer's progress on this protocol: `Exchange` (HTTP/1.1) or `HTTP2Stream`.
-    associatedtype Answer: ResponseProgress
+    associatedtype Answer: AnswerState
     var context: ServerContext { get }
     /// Brings the handler's and the body's events onto the connection's loop, in order.
-    var hop: LoopHop { get }
+    var loopDelivery: OrderedLoopDelivery { get }
     var loop: EventLoop { get }
     /// A graceful shutdown began: a streamed body that starts now ends at once, with its trailer.
     var isDraining: Bool { get }
@@ -65,7 +65,7 @@ extension AnswerDriver {
         }) {
             return
         }
-        let subscription = hop.watch(responses) { [self] event in handlerEvent(event, for: answer) }
+        let subscription = loopDelivery.watch(responses) { [self] event in handlerEvent(event, for: answer) }
         answer.keepHandler(subscription, current: owns(answer))
     }
 
@@ -104,7 +104,7 @@ extension AnswerDriver {
     private func watchBody(_ chunks: DataStream<[UInt8]>, for answer: Answer) {
         guard owns(answer), !answer.finished else { return }
         beginBody(of: answer) {
-            let subscription = hop.watch(chunks) { [self] event in bodyEvent(event, for: answer) }
+            let subscription = loopDelivery.watch(chunks) { [self] event in bodyEvent(event, for: answer) }
             if answer.keepBody(subscription, current: owns(answer)), isDraining { endForShutdown(answer) }
         }
     }

@@ -7,7 +7,7 @@ import Streams
 /// One request being answered on an HTTP/1.1 connection: the answer's progress, and what
 /// HTTP/1.1 adds to it (keep-alive, body framing, the head held for the body's first bytes).
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
-final class Exchange: ResponseProgress, @unchecked Sendable {
+final class Exchange: AnswerState, @unchecked Sendable {
     let request: Request
     /// What the request's head asked of the connection and named as its client, as the parser
     /// noted them (the request's own header list is not searched per exchange).

@@ -27,7 +27,7 @@ final class HTTP1Connection: ServerProtocolHandler, @unchecked Sendable {
     private let writer: ResponseWriter
     /// Brings the events of this connection's handler and body streams onto its loop, in order;
     /// one per connection rather than one per stream (an allocation per request saved).
-    let hop: LoopHop
+    let loopDelivery: OrderedLoopDelivery
     /// Every request's scheme on this connection: `https` over TLS, else `http`.
     private let scheme: String
     /// Where a fixed response is encoded before it is written; kept between responses.
@@ -52,7 +52,7 @@ final class HTTP1Connection: ServerProtocolHandler, @unchecked Sendable {
         context = connection.context
         scheduler = connection.scheduler
         date = connection.date
-        hop = LoopHop(loop: stream.loop)
+        loopDelivery = OrderedLoopDelivery(loop: stream.loop)
         scheme = stream.isTLS ? "https" : "http"
         writer = context.writer
         parser = RequestParser(limits: context.configuration.limits)

@@ -16,7 +16,7 @@ public struct HTTPLimits: Sendable {
     public var maxBodyBytes = 1 << 20
     /// Open connections; beyond it new connections get a 503 and are closed.
     public var maxConnections = 16_384
-    /// Open connections of one client (`HTTPServerConfiguration.clientIdentity`); beyond it that
+    /// Open connections of one client (`HTTPServerConfiguration.perClientConnectionKey`); beyond it that
     /// client's new connections get a 503 and are closed while others still get in. nil = no cap:
     /// clients behind one NAT or proxy share an address, so only the operator can pick a number.
     public var maxConnectionsPerClient: Int?

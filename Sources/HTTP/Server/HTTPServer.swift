@@ -178,7 +178,7 @@ public final class HTTPServer: Sendable {
                    writer: context.writer)
             return
         }
-        let client = configuration.limits.maxConnectionsPerClient.map { _ in configuration.clientIdentity.key(address) }
+        let client = configuration.limits.maxConnectionsPerClient.map { _ in configuration.perClientConnectionKey.key(address) }
         if let client, let limit = configuration.limits.maxConnectionsPerClient, !perClient.admit(client, limit: limit) {
             refuse(socket, from: address, .tooManyConnectionsPerClient,
                    detail: "Too many connections from this client (at most \(limit) at once); retry after \(Self.connectionRetryAfterSeconds) s",

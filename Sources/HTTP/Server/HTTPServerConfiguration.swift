@@ -10,7 +10,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var port = 8080
     public var limits = HTTPLimits()
     /// Whose connections `limits.maxConnectionsPerClient` counts together.
-    public var clientIdentity = ClientIdentity.peerAddress
+    public var perClientConnectionKey = PerClientConnectionKey.peerAddress
     public var timeouts = HTTPTimeouts()
     /// TLS for every connection when set (TLS 1.2 minimum by default).
     public var tls: TLSConfiguration?

@@ -258,7 +258,7 @@ public final class Application: Sendable {
         server.limits.maxBodyBytes = configuration.maxBodyBytes
         server.limits.maxConnections = maxConnections
         server.limits.maxConnectionsPerClient = configuration.maxConnectionsPerClient
-        server.clientIdentity = Self.connectionOwner(trusting: configuration.trustedProxies)
+        server.perClientConnectionKey = Self.perClientConnectionKey(trusting: configuration.trustedProxies)
         server.http2Enabled = configuration.http2
         server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
         if configuration.redisURL != nil {
@@ -271,9 +271,9 @@ public final class Application: Sendable {
     /// Whose connections `--max-connections-per-client` counts together: the peer's address, except
     /// that each connection of a trusted proxy counts on its own, since it carries many clients (who
     /// are told apart per request, by `clientAddress`, when their limits are checked).
-    static func connectionOwner(trusting proxies: TrustedProxies) -> ClientIdentity {
+    static func perClientConnectionKey(trusting proxies: TrustedProxies) -> PerClientConnectionKey {
         guard !proxies.isEmpty else { return .peerAddress }
-        return ClientIdentity { address in
+        return PerClientConnectionKey { address in
             let host = address.host
             guard let peer = IPAddress(peer: host), proxies.trusts(peer) else { return host }
             return address.description

@@ -19,7 +19,8 @@ final class HTTP2Connection: ServerProtocolHandler, @unchecked Sendable {
     let context: ServerContext
     let scheduler: EventLoopScheduler
     let date: HTTPDate.LoopCache
-    let hop: LoopHop
+    /// Brings the events of this connection's handler and body streams onto its loop, in order.
+    let loopDelivery: OrderedLoopDelivery
     /// The protocol's state; set in `init`, never replaced.
     private(set) var machine: HTTP2ConnectionStateMachine!
 
@@ -37,7 +38,7 @@ final class HTTP2Connection: ServerProtocolHandler, @unchecked Sendable {
         context = connection.context
         scheduler = connection.scheduler
         date = connection.date
-        hop = LoopHop(loop: stream.loop)
+        loopDelivery = OrderedLoopDelivery(loop: stream.loop)
         machine = HTTP2ConnectionStateMachine(
             owner: self, limits: context.configuration.http2, maxBodyBytes: context.configuration.limits.maxBodyBytes)
     }

@@ -335,7 +335,7 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
         owner.close(.lingerAfterFlush)
     }
 
-    func close(_ target: HTTP2Stream, as how: HTTP2ClosedStream) {
+    func close(_ target: HTTP2Stream, as how: HTTP2StreamEnding) {
         guard streams.remove(target, as: how) else { return }
         target.state = .closed
         bodies.release(target)

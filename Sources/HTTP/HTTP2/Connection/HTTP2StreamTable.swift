@@ -6,7 +6,7 @@
 /// RFC 9113 §5.1 gives it.
 struct HTTP2StreamTable {
     private(set) var open: [UInt32: HTTP2Stream] = [:]
-    private var closed: [UInt32: HTTP2ClosedStream] = [:]
+    private var closed: [UInt32: HTTP2StreamEnding] = [:]
     private var closedOrder: [UInt32] = []
     private let memory: Int
     /// The highest stream id the peer has opened (or skipped past); GOAWAY names it.
@@ -26,14 +26,14 @@ struct HTTP2StreamTable {
     }
 
     /// Takes `stream` out of the open ones, remembering how it ended; false when it is not one of them.
-    mutating func remove(_ stream: HTTP2Stream, as how: HTTP2ClosedStream) -> Bool {
+    mutating func remove(_ stream: HTTP2Stream, as how: HTTP2StreamEnding) -> Bool {
         guard open[stream.id] === stream else { return false }
         open[stream.id] = nil
         remember(stream.id, as: how)
         return true
     }
 
-    mutating func remember(_ id: UInt32, as how: HTTP2ClosedStream) {
+    mutating func remember(_ id: UInt32, as how: HTTP2StreamEnding) {
         if closed.updateValue(how, forKey: id) == nil { closedOrder.append(id) }
         if closedOrder.count > memory {
             let forget = closedOrder.count - memory / 2

@@ -6,7 +6,7 @@ import Streams
 /// One stream of an HTTP/2 connection: the request as it arrives, then the response as it leaves
 /// (its progress as on HTTP/1.1), queued while the stream's flow-control window is shut.
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
-final class HTTP2Stream: ResponseProgress, @unchecked Sendable {
+final class HTTP2Stream: AnswerState, @unchecked Sendable {
     let id: UInt32
     var state = HTTP2StreamState.open
     /// What the peer may still send on this stream, and what this side may.

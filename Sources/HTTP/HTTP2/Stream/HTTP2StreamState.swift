@@ -16,11 +16,11 @@ enum HTTP2StreamState: Sendable {
     var sendsToPeer: Bool { self == .open || self == .halfClosedRemote }
 }
 
-/// How a stream that is gone ended, remembered for a while so a late frame gets the answer
-/// RFC 9113 §5.1 gives it: after the peer's reset, a stream error STREAM_CLOSED; after both
-/// END_STREAMs, a connection error STREAM_CLOSED; after this side's reset, nothing (frames the
-/// peer sent before it saw the reset may still be in flight).
-enum HTTP2ClosedStream: Sendable {
+/// How a stream that is gone ended, remembered by `HTTP2StreamTable` for a while so a late frame
+/// gets the answer RFC 9113 §5.1 gives it: after the peer's reset, a stream error STREAM_CLOSED;
+/// after both END_STREAMs, a connection error STREAM_CLOSED; after this side's reset, nothing
+/// (frames the peer sent before it saw the reset may still be in flight).
+enum HTTP2StreamEnding: Sendable {
     case resetByPeer
     case resetLocally
     case ended

@@ -3,10 +3,11 @@
 
 import NetCore
 
-/// Who a connection belongs to, for `HTTPLimits.maxConnectionsPerClient`: one function from
-/// the peer's socket address to a key, so a deployment that knows better (a trusted proxy's
-/// view of the client) can swap it without touching the counting.
-public struct ClientIdentity: Sendable {
+/// The key a connection counts under for `HTTPLimits.maxConnectionsPerClient` (who it belongs
+/// to): one function from the peer's socket address to a key, so a deployment that knows better
+/// (each connection of a trusted proxy on its own) can swap it without touching the counting.
+/// Per-request client addresses behind proxies are the server application's business, not this.
+public struct PerClientConnectionKey: Sendable {
     public let key: @Sendable (SocketAddress) -> String
 
     public init(key: @escaping @Sendable (SocketAddress) -> String) {
@@ -15,5 +16,5 @@ public struct ClientIdentity: Sendable {
 
     /// The peer's IP address without its port: each of a client's connections comes from a
     /// port of its own, and a TCP server knows no more about who is behind an address.
-    public static let peerAddress = ClientIdentity { $0.host }
+    public static let peerAddress = PerClientConnectionKey { $0.host }
 }

@@ -3,12 +3,13 @@
 
 import Streams
 
-/// What answering one request keeps on either protocol: the handler's and the streamed body's
-/// subscriptions, whether the answer has started and finished, and what the access log reports.
+/// The state of answering one request, on either protocol (`AnswerDriver`'s `Answer`): the
+/// handler's and the streamed body's subscriptions, whether the answer has started and finished,
+/// and what the access log reports.
 /// `Exchange` (HTTP/1.1) and `HTTP2Stream` (HTTP/2) are this plus what their protocol needs.
 /// The stored properties are `final`: reading them is a plain load, as it was in each subclass.
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
-class ResponseProgress: @unchecked Sendable {
+class AnswerState: @unchecked Sendable {
     /// When the request was handed to its handler: the access log's duration runs from here.
     /// Unchecked: set once before the answer starts and read once when it ends, on the connection's
     /// loop; a checked access here was the one run-time exclusivity check a request added.

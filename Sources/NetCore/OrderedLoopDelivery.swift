@@ -3,14 +3,15 @@
 
 import Synchronization
 
-/// Brings one stream's events onto an event loop in the order they were emitted.
+/// Delivers one stream's events onto an event loop in the order they were emitted: each runs
+/// on the loop's thread, inline when it is already there and nothing waits before it.
 ///
 /// A stream may emit its events on different threads (serialized, one at a time):
 /// an async source's values from a worker thread, then its end from the loop.
 /// Running loop-thread events inline while earlier ones still wait in the loop's
 /// queue would overtake them, so once an event has been queued every later one is
 /// queued too, until the queue has caught up.
-public final class LoopHop: Sendable {
+public final class OrderedLoopDelivery: Sendable {
     private let loop: EventLoop
     private let queued = Atomic<Int>(0)
 

@@ -20,7 +20,7 @@ import NetCore
 ///
 /// Asked of every request under `--client-request-rate`, so the fields are searched where they
 /// lie, right to left, without a `String` or an array per request; `clientAddressByElements`
-/// is the plain reference it agrees with (`ClientIdentityTests`), reading the peer from its text.
+/// is the plain reference it agrees with (`ClientAddressTests`), reading the peer from its text.
 @inline(__always)
 func clientAddress(of request: Request, trusting proxies: TrustedProxies) -> IPAddress? {
     // The peer as accepted; its text only for a request made without a socket.
@@ -58,6 +58,6 @@ func clientAddressByElements(of request: Request, trusting proxies: TrustedProxi
 }
 
 /// `clientAddress` as text (the socket peer's own text when it is no IP address).
-func clientIdentity(of request: Request, trusting proxies: TrustedProxies) -> String {
+func clientAddressText(of request: Request, trusting proxies: TrustedProxies) -> String {
     clientAddress(of: request, trusting: proxies)?.description ?? request.remoteAddress
 }

@@ -16,11 +16,11 @@ public struct TrustedProxies: Sendable, Equatable {
     }
 
     /// Parses `10.0.0.0/8,127.0.0.1,fd00::/8`; the reason names the first bad entry.
-    public static func parse(_ text: String) -> Result<TrustedProxies, ClientIdentityError> {
+    public static func parse(_ text: String) -> Result<TrustedProxies, TrustedProxiesError> {
         var blocks: [CIDRBlock] = []
         for entry in text.split(separator: ",").map({ $0.trimmingWhitespace() }) where !entry.isEmpty {
             guard let block = CIDRBlock(entry) else {
-                return .failure(ClientIdentityError(reason: "\(entry) is not an IP address or CIDR block; expected e.g. 10.0.0.0/8,127.0.0.1,fd00::/8"))
+                return .failure(TrustedProxiesError(reason: "\(entry) is not an IP address or CIDR block; expected e.g. 10.0.0.0/8,127.0.0.1,fd00::/8"))
             }
             blocks.append(block)
         }
@@ -34,6 +34,6 @@ public struct TrustedProxies: Sendable, Equatable {
     }
 }
 
-public struct ClientIdentityError: Error, Equatable {
+public struct TrustedProxiesError: Error, Equatable {
     public let reason: String
 }

@@ -4,10 +4,10 @@
 import NetCore
 import Streams
 
-extension LoopHop {
-    /// Watches `stream` and handles each event on this hop's loop, in order: inline when it may run
-    /// there now, else queued (`runsInline`). The handler and body watching of both protocols'
-    /// protocols (`HTTP1Connection`, `HTTP2Connection`).
+extension OrderedLoopDelivery {
+    /// Watches `stream` and handles each event on this delivery's loop, in order: inline when it may
+    /// run there now, else queued (`runsInline`). How `AnswerDriver` watches a handler's answer and
+    /// a streamed body on both protocols (`HTTP1Connection`, `HTTP2Connection`).
     func watch<Value>(_ stream: DataStream<Value>, _ handle: @escaping @Sendable (Event<Value>) -> Void) -> Disposable {
         stream.watch { [self] event in
             if runsInline {
