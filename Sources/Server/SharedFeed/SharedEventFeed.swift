@@ -37,7 +37,7 @@ final class SharedEventFeed: Sendable {
         publishConnection = try RedisConnection(configuration: configuration) { state in publishRelay.withLock { $0 }?(state) }
         readConnection = try RedisConnection(configuration: configuration) { state in readRelay.withLock { $0 }?(state) }
         let broadcaster = feed.broadcaster
-        publisher = SharedFeedPublisher(connection: publishConnection, keys: keys, retention: broadcaster.capacity, floor: { broadcaster.lastID })
+        publisher = SharedFeedPublisher(connection: publishConnection, keys: keys, history: broadcaster.capacity, floor: { broadcaster.lastID })
         ingest = SharedFeedIngest(
             connection: readConnection, keys: keys, replayCount: broadcaster.capacity,
             sink: SharedFeedIngest.Sink(

@@ -71,7 +71,13 @@ final class SharedFeedPublisher: Sendable {
     private let maxInFlight = 4
     private let connection: RedisConnection
     private let keys: SharedFeedKeys
-    private let retention: Int
+    /// The stream's approximate MAXLEN: the replay history plus this queue's bound. After an
+    /// outage the whole queue goes to Redis in a few hundred milliseconds, faster than the
+    /// replicas' readers may take it; trimmed to the history alone, a burst longer than the
+    /// history lost its head before they read it, and every subscriber got a `reset` at the
+    /// jump (two per failover at 700 events/s). Redis keeps at most `capacity` entries more,
+    /// about 0.5 KB each: 5 MB for the default queue, whatever `--events-history` is.
+    let retention: Int
     /// The highest id this replica has read: a Redis whose counter is below it lost history (`SharedFeedScript`).
     private let floor: @Sendable () -> Int
     private let state = Locked(State())
@@ -80,15 +86,15 @@ final class SharedFeedPublisher: Sendable {
 
     /// - Parameters:
     ///   - capacity: queued events kept while Redis is unreachable (10,000 ≈ 17 min of a 10/s feed).
-    ///   - retention: the stream's approximate MAXLEN, at least the replay buffer's size.
+    ///   - history: the replay buffer's size (`--events-history`); the stream keeps `history + capacity`.
     ///   - floor: the highest id this replica has read (its ingest's last id).
     init(
-        connection: RedisConnection, keys: SharedFeedKeys, retention: Int, capacity: Int = 10_000, batchSize: Int = 256,
+        connection: RedisConnection, keys: SharedFeedKeys, history: Int, capacity: Int = 10_000, batchSize: Int = 256,
         floor: @escaping @Sendable () -> Int = { 0 }
     ) {
         self.connection = connection
         self.keys = keys
-        self.retention = retention
+        self.retention = history + capacity
         self.floor = floor
         self.capacity = capacity
         self.batchSize = batchSize

@@ -16,7 +16,7 @@ final class SharedFeedPublisherTests: XCTestCase {
         redis.stop()
         let connection = try RedisConnection(configuration: RedisConfiguration(url: try RedisURL(parsing: url)))
         defer { connection.close() }
-        let publisher = SharedFeedPublisher(connection: connection, keys: SharedFeedKeys(), retention: 100, capacity: 3)
+        let publisher = SharedFeedPublisher(connection: connection, keys: SharedFeedKeys(), history: 100, capacity: 3)
         connection.start()
         let started = ContinuousClock.now
         for index in 0..<5 { publisher.enqueue(.init(event: "data", data: "{\"n\":\(index)}")) }
@@ -31,6 +31,28 @@ final class SharedFeedPublisherTests: XCTestCase {
         XCTAssertEqual(publisher.published, 3)
         XCTAssertEqual(try redis.cli(["XLEN", SharedFeedKeys().stream]), "3\n")
         XCTAssertEqual(try redis.cli(["GET", SharedFeedKeys().sequence]), "3\n", "ids 1, 2, 3: the dropped events left no hole")
+    }
+
+    func testAnOutageBurstLongerThanTheHistoryIsAllStillInTheStreamForTheReaders() throws {
+        // Readers that have not read the burst yet must find all of it: a trimmed head is a `reset`.
+        let redis = try RedisServerProcess()
+        defer { redis.stop() }
+        let url = redis.url
+        redis.stop()
+        let connection = try RedisConnection(configuration: RedisConfiguration(url: try RedisURL(parsing: url)))
+        defer { connection.close() }
+        let publisher = SharedFeedPublisher(connection: connection, keys: SharedFeedKeys(), history: 10, capacity: 1000)
+        connection.start()
+        for index in 1...600 { publisher.enqueue(.init(event: "data", data: "\(index)")) }
+        XCTAssertEqual(publisher.depth, 600, "queued while Redis is down")
+
+        try redis.restart()
+        waitUntil("connected", timeout: 5) { connection.state == .connected }
+        publisher.flush()
+        waitUntil("sent", timeout: 10) { publisher.published == 600 }
+        XCTAssertEqual(try redis.cli(["XLEN", SharedFeedKeys().stream]), "600\n", "the history is 10, the burst 600: none trimmed")
+        let oldest = try redis.cli(["XRANGE", SharedFeedKeys().stream, "-", "+", "COUNT", "1"]).split(separator: "\n")
+        XCTAssertEqual(oldest.first, "1-0", "the burst's first event is still there")
     }
 
     func testTwentyThousandEventsEnqueuedAtOnceAreAllAppendedInOrderWithoutDrops() throws {
@@ -81,12 +103,12 @@ final class SharedFeedPublisherTests: XCTestCase {
         XCTAssertEqual(state.unapplied, [7...8])
     }
 
-    private func connectedPublisher(to redis: RedisServerProcess, capacity: Int) throws -> (RedisConnection, SharedFeedPublisher) {
+    private func connectedPublisher(to redis: RedisServerProcess, history: Int = 100_000, capacity: Int) throws -> (RedisConnection, SharedFeedPublisher) {
         let relay = Locked<SharedFeedPublisher?>(nil)
         let connection = try RedisConnection(configuration: RedisConfiguration(url: try RedisURL(parsing: redis.url))) { state in
             if state == .connected { relay.withLock { $0 }?.connected() }
         }
-        let publisher = SharedFeedPublisher(connection: connection, keys: SharedFeedKeys(), retention: 100_000, capacity: capacity)
+        let publisher = SharedFeedPublisher(connection: connection, keys: SharedFeedKeys(), history: history, capacity: capacity)
         relay.withLock { $0 = publisher }
         connection.start()
         waitUntil("connected", timeout: 5) { connection.state == .connected }
