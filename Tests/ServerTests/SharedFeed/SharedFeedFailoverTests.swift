@@ -12,6 +12,10 @@ import XCTest
 /// the primary killed (SIGKILL) and a replica promoted. Live subscribers get every later event or
 /// a `reset`, and no id ever names two different events, on any replica, however it resumes.
 final class SharedFeedFailoverTests: XCTestCase {
+    /// A new replica's first full sync waits for Redis' once-a-second replication cron and an RDB
+    /// transfer: about 1–2 s here, past 5 s once in a CI run on a busy machine. A bound, not a sleep.
+    static let replicationWait: TimeInterval = 20
+
     /// Two replicas on three sentinels; three events replicated everywhere (ids 1...3), then five
     /// (ids 4...8) that only the primary got, delivered live to `clients` (one per replica), then the failover.
     private struct LostHistory {
@@ -32,7 +36,7 @@ final class SharedFeedFailoverTests: XCTestCase {
         var seen = try clients[0].events(3)
         XCTAssertEqual(try clients[1].events(3), seen)
         for node in topology.nodes.dropFirst() {
-            waitUntil("ids 1...3 replicated to :\(node.port)", timeout: 5) { (try? node.cli(["GET", SharedFeedKeys().sequence])) == "3\n" }
+            waitUntil("ids 1...3 replicated to :\(node.port)", timeout: Self.replicationWait) { (try? node.cli(["GET", SharedFeedKeys().sequence])) == "3\n" }
         }
         try topology.stopReplication()
         for step in 0..<5 { set.produce(on: 0, stage: "lost-\(step)") }
@@ -170,7 +174,7 @@ final class SharedFeedFailoverTests: XCTestCase {
         let client = try subscribe(set, to: 0)
         for step in 0..<3 { set.produce(on: 0, stage: "kept-\(step)") }
         var seen = try client.events(3)
-        waitUntil("ids 1...3 replicated", timeout: 5) { (try? replica.cli(["GET", SharedFeedKeys().sequence])) == "3\n" }
+        waitUntil("ids 1...3 replicated", timeout: Self.replicationWait) { (try? replica.cli(["GET", SharedFeedKeys().sequence])) == "3\n" }
         replication.pause()
         for step in 0..<2 { set.produce(on: 0, stage: "lost-\(step)") }
         seen += try client.events(2)
