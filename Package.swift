@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
         .library(name: "NetCore", targets: ["NetCore"]),
         .library(name: "HTTP", targets: ["HTTP"]),
+        // Runs a Router in process, with no socket, for unit tests of routes (as HummingbirdTesting).
+        .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
         .library(name: "Redis", targets: ["Redis"]),
         .executable(name: "stream-service", targets: ["Server"]),
     ],
@@ -48,6 +50,7 @@ let package = Package(
         .target(name: "StreamServiceJSON", dependencies: ["StreamServiceText", "NetCore"]),
         // HTTP/1.1 and HTTP/2 server, HTTP/1.1 client: parsing, routing, response writing, SSE, event-loop scheduling.
         .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "HTTPTesting", dependencies: ["HTTP", "Streams"]),
         .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "StreamServiceJSON", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
         // The embedded GitHub-shaped upstream (`serve` without `--upstream`, `demo-upstream`):
         // Domain's models on the HTTP library's server, kept out of Domain, which is the domain.
@@ -85,7 +88,7 @@ let package = Package(
         .testTarget(name: "ProcessTestSupportTests", dependencies: ["ProcessTestSupport"]),
         // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
         .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "StreamServiceConcurrency", "ProcessTestSupport"], path: "Tests/HTTPTestSupport"),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "ProcessTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTesting", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "ProcessTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Starts, pauses and stops real redis-server processes for the tests that need one.
         .target(name: "RedisTestSupport", dependencies: ["NetCore", "ProcessTestSupport"], path: "Tests/RedisTestSupport"),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "HTTPTestSupport", "StreamServiceConcurrency", "NetCore"]),

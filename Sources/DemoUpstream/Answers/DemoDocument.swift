@@ -24,9 +24,7 @@ struct DemoDocument: Sendable {
     /// JSON with GitHub's content type, sorted keys and unescaped slashes (the bytes are a
     /// function of the value); `tagged` adds a weak ETag of the body, as GitHub tags a 200.
     static func json(_ value: DemoJSON, tagged: Bool, link: String? = nil) -> DemoDocument {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(value)).map { Array($0) } ?? Array("{}".utf8)
+        let body = (try? Response.jsonEncoder().encode(value)).map { Array($0) } ?? Array("{}".utf8)
         let etag = tagged ? "W/\"\(MessageDigest.sha256.hex(body).prefix(32))\"" : nil
         var fields = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if let etag { fields.add(name: "ETag", value: etag) }

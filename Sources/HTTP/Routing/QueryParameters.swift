@@ -132,22 +132,29 @@ extension Request {
     /// problem for the first bad one — a parameter `read` did not ask for included, unless
     /// it is one of `ignored`:
     ///
-    ///     static func limit(_ parameters: QueryParameters) throws(InvalidQueryParameter) -> Int {
-    ///         try parameters.integer("limit", in: 1...100, default: 30)
-    ///     }
-    ///     request.withQuery(limit) { limit in … }
-    public func withQuery<Query>(
-        _ read: (QueryParameters) throws(InvalidQueryParameter) -> Query,
+    ///     request.withQuery({ try $0.integer("limit", in: 1...100, default: 30) }) { limit in … }
+    ///
+    /// `read` may throw anything: an `HTTPResponseError` (as `InvalidQueryParameter` is) answers
+    /// with its own problem, any other error fails the stream (the server's generic 500).
+    public func withQuery<Query, Failure: Error>(
+        _ read: (QueryParameters) throws(Failure) -> Query,
         ignoring ignored: Set<String> = [],
         _ handler: (Query) -> DataStream<Response>
     ) -> DataStream<Response> {
+        let parameters = queryParameters
+        let query: Query
         do {
-            let parameters = queryParameters
-            let query = try read(parameters)
+            query = try read(parameters)
+        } catch let error as any HTTPResponseError {
+            return .just(error.response(instance: path))
+        } catch {
+            return .just(error: error)
+        }
+        do {
             try parameters.refuseUnknown(ignoring: ignored)
-            return handler(query)
         } catch {
             return .just(error.response(instance: path))
         }
+        return handler(query)
     }
 }

@@ -25,9 +25,9 @@ protocol AnswerDriver: AnyObject, Sendable {
     func owns(_ answer: Answer) -> Bool
     /// The answer's end is on its way (HTTP/2: END_STREAM queued): nothing more is written for it.
     func isEnding(_ answer: Answer) -> Bool
-    /// The request's path, the `instance` of a problem the driver answers with; nil when the answer
-    /// has no request (HTTP/2's answers without a handler).
-    func requestPath(of answer: Answer) -> String?
+    /// The request the answer is for (the `instance` and request id of a problem the driver answers
+    /// with); nil when the answer has no request (HTTP/2's answers without a handler).
+    func request(of answer: Answer) -> Request?
     /// Writes the response's head, and a fixed body whole; returns the streamed body that follows,
     /// or nil when the answer is complete (or has no body: HEAD, 204, 304).
     func writeHead(_ response: Response, of answer: Answer) -> DataStream<[UInt8]>?
@@ -70,18 +70,8 @@ extension AnswerDriver {
     }
 
     private func handlerEvent(_ event: Event<Response>, for answer: Answer) {
-        guard owns(answer), !answer.responded, let path = requestPath(of: answer) else { return }
-        let response: Response
-        switch event {
-        case .data(let value):
-            response = value
-        case .error(let error as any HTTPResponseError):
-            response = error.response(instance: path)
-        case .error(let error):
-            response = .problem(status: .internalServerError, detail: "The handler failed: \(error)", instance: path)
-        case .end:
-            response = .problem(status: .internalServerError, detail: "The handler produced no response", instance: path)
-        }
+        guard owns(answer), !answer.responded, let request = request(of: answer) else { return }
+        let response = request.answer(to: event, observer: context.observer)
         answer.responded = true
         answer.handlerSubscription?.dispose()
         answer.handlerSubscription = nil

@@ -278,7 +278,7 @@ extension HTTP1Connection: AnswerDriver {
 
     func owns(_ exchange: Exchange) -> Bool { current === exchange }
     func isEnding(_ exchange: Exchange) -> Bool { false }
-    func requestPath(of exchange: Exchange) -> String? { exchange.request.path }
+    func request(of exchange: Exchange) -> Request? { exchange.request }
 
     func writeHead(_ response: Response, of exchange: Exchange) -> DataStream<[UInt8]>? {
         let request = exchange.request

@@ -168,31 +168,32 @@ public final class HTTPMetrics: Sendable {
 
 extension HTTPServerObserver {
     /// This observer with `metrics` recording each completed request and connection count first.
+    /// A copy of `self` with the metered callbacks wrapped, so a callback added later is kept as is.
     func recording(into metrics: HTTPMetrics) -> HTTPServerObserver {
+        var observer = self
         let requestCompleted = self.requestCompleted, connectionsChanged = self.connectionsChanged
         let requestRejected = self.requestRejected, acceptPauseChanged = self.acceptPauseChanged
-        let shutdownDeadlineReached = self.shutdownDeadlineReached, http2Event = self.http2Event
-        return HTTPServerObserver(
-            requestCompleted: { request in
-                metrics.record(request)
-                requestCompleted?(request)
-            },
-            connectionsChanged: { open in
-                metrics.connectionsChanged(to: open)
-                connectionsChanged?(open)
-            },
-            requestRejected: { rejection in
-                metrics.record(rejection)
-                requestRejected?(rejection)
-            },
-            acceptPauseChanged: { pause in
-                metrics.record(pause)
-                acceptPauseChanged?(pause)
-            },
-            shutdownDeadlineReached: shutdownDeadlineReached,
-            http2Event: { event in
-                metrics.protocols.record(event)
-                http2Event?(event)
-            })
+        let http2Event = self.http2Event
+        observer.requestCompleted = { request in
+            metrics.record(request)
+            requestCompleted?(request)
+        }
+        observer.connectionsChanged = { open in
+            metrics.connectionsChanged(to: open)
+            connectionsChanged?(open)
+        }
+        observer.requestRejected = { rejection in
+            metrics.record(rejection)
+            requestRejected?(rejection)
+        }
+        observer.acceptPauseChanged = { pause in
+            metrics.record(pause)
+            acceptPauseChanged?(pause)
+        }
+        observer.http2Event = { event in
+            metrics.protocols.record(event)
+            http2Event?(event)
+        }
+        return observer
     }
 }

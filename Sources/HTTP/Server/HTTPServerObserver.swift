@@ -18,6 +18,9 @@ public struct HTTPServerObserver: Sendable {
     public var shutdownDeadlineReached: (@Sendable (ShutdownDeadline) -> Void)?
     /// HTTP/2 streams, resets, GOAWAYs, stalls and limits reached (`HTTP2Event.isNotable` ones deserve a log line).
     public var http2Event: (@Sendable (HTTP2Event) -> Void)?
+    /// When a handler's stream failed with an error that is not an `HTTPResponseError` (its client
+    /// got a generic 500 with the request id): the one place that sees the error itself.
+    public var handlerFailed: (@Sendable (HandlerFailure) -> Void)?
 
     public init(
         requestCompleted: (@Sendable (CompletedRequest) -> Void)? = nil,
@@ -25,7 +28,8 @@ public struct HTTPServerObserver: Sendable {
         requestRejected: (@Sendable (Rejection) -> Void)? = nil,
         acceptPauseChanged: (@Sendable (AcceptPause) -> Void)? = nil,
         shutdownDeadlineReached: (@Sendable (ShutdownDeadline) -> Void)? = nil,
-        http2Event: (@Sendable (HTTP2Event) -> Void)? = nil
+        http2Event: (@Sendable (HTTP2Event) -> Void)? = nil,
+        handlerFailed: (@Sendable (HandlerFailure) -> Void)? = nil
     ) {
         self.requestCompleted = requestCompleted
         self.connectionsChanged = connectionsChanged
@@ -33,5 +37,6 @@ public struct HTTPServerObserver: Sendable {
         self.acceptPauseChanged = acceptPauseChanged
         self.shutdownDeadlineReached = shutdownDeadlineReached
         self.http2Event = http2Event
+        self.handlerFailed = handlerFailed
     }
 }

@@ -212,7 +212,8 @@ public final class Application: Sendable {
             requestRejected: { rejection in events.rejected(rejection) },
             acceptPauseChanged: { pause in events.acceptPause(pause) },
             shutdownDeadlineReached: { report in events.deadlineReached(report, deadline: deadline) },
-            http2Event: { event in events.http2(event) })
+            http2Event: { event in events.http2(event) },
+            handlerFailed: { failure in events.handlerFailed(failure) })
         return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections), router: router, observer: observer, metrics: metrics.http)
     }
 

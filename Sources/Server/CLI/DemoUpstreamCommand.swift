@@ -5,6 +5,7 @@ import ArgumentParser
 import Dispatch
 import DemoUpstream
 import Domain
+import HTTP
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -28,6 +28,9 @@ struct ServerEventLog: Sendable {
     /// connections is many lines otherwise.
     private let http2Events = ClientLogLimiter(perClient: perClient, overall: overall, maxClients: trackedClients)
 
+    /// Handler failures, bounded as rejections are: one failing dependency under load fails every request.
+    private let failures = ClientLogLimiter(perClient: perClient, overall: overall, maxClients: trackedClients)
+
     init(logger: Logger) {
         self.logger = logger
     }
@@ -58,6 +61,19 @@ struct ServerEventLog: Sendable {
         if leftOut > 0 { metadata["http2_events_not_logged"] = .stringConvertible(leftOut) }
         let message = "HTTP/2 \(event.kind.rawValue)\(event.code.map { " \($0)" } ?? "")\(event.reason.map { ": \($0)" } ?? "")"
         if event.kind == .limitExceeded { logger.warning("\(message)", metadata: metadata) } else { logger.notice("\(message)", metadata: metadata) }
+    }
+
+    /// The error a client's generic 500 did not show, with the request id that client was given.
+    func handlerFailed(_ failure: HandlerFailure) {
+        guard let leftOut = failures.admit(from: failure.remoteAddress) else { return }
+        var metadata: Logger.Metadata = [
+            "request_id": .string(failure.requestID),
+            "method": .string(failure.method.rawValue),
+            "path": .string(failure.path),
+            "remote": .string(failure.remoteAddress),
+        ]
+        if leftOut > 0 { metadata["failures_not_logged"] = .stringConvertible(leftOut) }
+        logger.error("handler failed: \(failure.error)", metadata: metadata)
     }
 
     func acceptPause(_ pause: AcceptPause) {

@@ -9,17 +9,18 @@ import Foundation
 import HTTP
 import StreamServiceJSON
 
-/// Encodes route answers as compact camelCase JSON with unescaped slashes (URLs stay readable).
+/// Route answers as the HTTP library's `Response.json(encoding:)` writes them; a `JSONWritable`
+/// model writes the same bytes itself, without `JSONEncoder`'s reflection (`AnswerJSONTests`
+/// checks that the two agree).
 enum JSONBody {
     static func encode(_ value: some Encodable) throws -> [UInt8] {
         if let writable = value as? any JSONWritable { return JSONOutput.encode(writable, reservingCapacity: 4096) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
+        return Array(try Response.jsonEncoder().encode(value))
     }
 
     static func response(_ value: some Encodable) throws -> Response {
-        var response = Response.json(try encode(value))
+        guard let writable = value as? any JSONWritable else { return try .json(encoding: value) }
+        var response = Response.json(JSONOutput.encode(writable, reservingCapacity: 4096))
         response.headers.replaceOrAdd(name: "Content-Type", value: "application/json; charset=utf-8")
         return response
     }

@@ -20,6 +20,22 @@ extension StreamType {
     public func recover<Fallback: StreamType>(
         _ handler: @escaping @Sendable (Error) throws -> Fallback
     ) -> DataStream<Element> where Fallback.Element == Element {
+        recovering(handler)
+    }
+
+    /// `recover` with a `DataStream` fallback: the overload that lets the closure say
+    /// `.just(…)`, `.empty()` or `.just(error:)` (a generic `Fallback` cannot be inferred from an
+    /// implicit member).
+    ///
+    ///     source:                  -1-2-#
+    ///     recover { _ in .just(9) }: -1-2-9|
+    public func recover(_ handler: @escaping @Sendable (Error) throws -> DataStream<Element>) -> DataStream<Element> {
+        recovering(handler)
+    }
+
+    private func recovering<Fallback: StreamType>(
+        _ handler: @escaping @Sendable (Error) throws -> Fallback
+    ) -> DataStream<Element> where Fallback.Element == Element {
         oneToOne { downstream in
             let stage = RecoverStage(handler: handler, downstream: downstream)
             // The source's own subscription is the one returned: disposing it stops the watcher,

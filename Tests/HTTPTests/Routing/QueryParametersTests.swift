@@ -90,6 +90,26 @@ final class QueryParametersTests: XCTestCase {
         XCTAssertEqual(response?.status, .badRequest)
     }
 
+    // The closure's `throws` is not written out: it needs no `throws(InvalidQueryParameter)`.
+    func testWithQueryTakesAClosureWithoutItsThrownTypeWrittenOut() async throws {
+        let request = Request(method: .get, target: "/x?n=40")
+        let response = try await request.withQuery({ try $0.integer("n", in: 1...9, default: 1) }) { n in .just(.text("n=\(n)")) }.first()
+        XCTAssertEqual(response?.status, .badRequest)
+    }
+
+    private struct StoreDown: Error {}
+
+    func testWithQueryFailsTheStreamForAnErrorThatIsNotAnHTTPProblem() async throws {
+        let request = Request(method: .get, target: "/x?n=4")
+        let answer = request.withQuery({ _ throws(StoreDown) -> Int in throw StoreDown() }) { _ in .just(.text("ran")) }
+        do {
+            _ = try await answer.first()
+            XCTFail("the stream answered")
+        } catch {
+            XCTAssertTrue(error is StoreDown, "\(error)")
+        }
+    }
+
     private static func nAndMode(_ parameters: QueryParameters) throws(InvalidQueryParameter) -> Int {
         _ = try parameters.choice("mode", default: Mode.slow)
         return try parameters.integer("n", in: 1...9, default: 1)

@@ -23,6 +23,15 @@ final class RecoverTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.data(1), .data(8), .data(9), .end])
     }
 
+    // The closure names its fallback by implicit member: `.just(9)`, not `DataStream.just(9)`.
+    func testRecoverTakesAnImplicitMemberFallback() {
+        let recorder = EventRecorder<Int>()
+        DataStream.concat(DataStream.just(1), DataStream<Int>.just(error: TestError.boom))
+            .recover { _ in .just(9) }
+            .watch(using: recorder.watcher)
+        XCTAssertEqual(recorder.events, [.data(1), .data(9), .end])
+    }
+
     func testDisposingARecoveredStreamDisposesTheFallback() {
         let fallback = Streamer<Int>()
         let subscription = DataStream<Int>.just(error: TestError.boom).recover { _ in fallback }.watch { _ in }

@@ -79,7 +79,7 @@ extension HTTP2Connection: AnswerDriver {
 
     func owns(_ target: HTTP2Stream) -> Bool { machine.isOpen(target) }
     func isEnding(_ target: HTTP2Stream) -> Bool { machine.isEnding(target) }
-    func requestPath(of target: HTTP2Stream) -> String? { target.request?.path }
+    func request(of target: HTTP2Stream) -> Request? { target.request }
 
     func writeHead(_ response: Response, of target: HTTP2Stream) -> DataStream<[UInt8]>? {
         guard let request = target.request else { return nil }

@@ -2,12 +2,24 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import CoreMetrics
-import HTTP
 import NetCore
 import Streams
 
-/// Turns SSE feeds into responses with the headers, heartbeats, shutdown event
-/// and subscriber accounting every event stream of the service shares.
+/// Turns Server-Sent Events feeds into responses with what every event stream needs: the
+/// headers that keep proxies from buffering or caching it, a first message that sets the
+/// client's reconnection delay, heartbeats that keep idle connections open, a `shutdown` event
+/// at a graceful shutdown (the client reconnects, to another instance), and a gauge of open streams.
+///
+/// A client that reads slower than its feed runs is cut off rather than buffered for ever: the
+/// server's slow-consumer policy (`HTTPLimits.streamBuffer`) ends its stream once that many bytes
+/// wait, and an `EventSource` reconnects with `Last-Event-ID` (`Request.lastEventID`), from where
+/// a feed with history (`SSEBroadcaster`) resumes or says `reset`.
+///
+///     let responder = EventStreamResponder(heartbeat: HeartbeatClock(period: .seconds(15)), subscribers: nil)
+///     router.get("/ticks") { _ in
+///         .just(responder.response(DataStream.interval(.seconds(1), scheduler: scheduler)
+///             .map { ServerSentEvent(id: String($0), data: "tick \($0)") }))
+///     }
 public struct EventStreamResponder: Sendable {
     public static let contentType = "text/event-stream; charset=utf-8"
     /// Sent as the last message when the server shuts down gracefully; clients
@@ -25,6 +37,9 @@ public struct EventStreamResponder: Sendable {
     /// Counts the streams open (`sse_subscribers`); nil counts nothing.
     public let subscribers: Meter?
 
+    /// - Parameters:
+    ///   - heartbeat: the clock whose beats every stream sends while idle; nil sends none.
+    ///   - subscribers: the gauge of open streams; nil counts nothing.
     public init(heartbeat: HeartbeatClock?, subscribers: Meter?) {
         self.heartbeat = heartbeat
         self.subscribers = subscribers

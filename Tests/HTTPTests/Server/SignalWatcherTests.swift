@@ -4,7 +4,7 @@
 import Foundation
 import Synchronization
 import XCTest
-@testable import Server
+import HTTP
 
 /// The watcher's handler is in place when it is made: a signal sent at once is delivered, not
 /// dropped while Dispatch sets up (it was, 1 time in 30, with Dispatch signal sources).

@@ -21,11 +21,11 @@ import Darwin
 /// in 30, and the process ran on (found as a `CommandLineContractTests` timeout under load).
 ///
 /// A process has one watcher: the newest one receives the signals.
-final class SignalWatcher: Sendable {
+public final class SignalWatcher: Sendable {
     private let source: DispatchSourceRead
     private let signals: [Int32]
 
-    init(signals: [Int32], queue: DispatchQueue = DispatchQueue(label: "signals"), handler: @escaping @Sendable (Int32) -> Void) {
+    public init(signals: [Int32], queue: DispatchQueue = DispatchQueue(label: "signals"), handler: @escaping @Sendable (Int32) -> Void) {
         var ends: [Int32] = [-1, -1]
         precondition(pipe(&ends) == 0, "pipe failed: errno \(errno)")
         for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK); _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -54,7 +54,7 @@ final class SignalWatcher: Sendable {
     }
 
     /// Stops watching: the signals are ignored from now on, as they were while shutting down.
-    func cancel() {
+    public func cancel() {
         for number in signals { _ = signal(number, SIG_IGN) }
         source.cancel()
     }
