@@ -40,8 +40,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// Identical upstream GETs in flight at once share one request; off for same-work benchmarks.
     public var upstreamSingleFlight = true
     /// Ask the upstream for gzip. It trades CPU for bytes: the demo's page of 30 users is 26.7 KB,
-    /// 2.1 KB gzipped, and inflating it cost 257,000 instructions, 7 % of a `/users` request
-    /// (callgrind). Worth it across a network, not from an upstream on this host.
+    /// 2.1 KB gzipped, and inflating it is a noticeable part of a `/users` request (the figure:
+    /// Benchmarks/README.md). Worth it across a network, not from an upstream on this host.
     public var upstreamGzip = true
     public var headerTimeout: Duration = .seconds(10)
     public var idleTimeout: Duration = .seconds(60)
