@@ -11,6 +11,10 @@
 #        CLIENT=curl, or h2load: the warm-up and the counted requests from h2load (nghttp2-client) with
 #        H2LOAD_FLAGS (none: h2c with prior knowledge; --h1: HTTP/1.1), so both protocols are driven
 #        by one client (curl 7.88 sends nothing on a reused h2c connection)
+# Every counted request must answer 2xx, or the script fails and says which statuses came: under
+# callgrind a server runs tens of times slower, and on a busy machine a `/users` request can outlast
+# the upstream timeouts (504) — h2load's "0 succeeded" was that (its status line was not shown), and
+# curl's failures were not counted at all. Give a profiled server long upstream timeouts.
 set -euo pipefail
 PORT=$1; TARGET=$2; shift 2; [ "$1" = "--" ] && shift
 REQUESTS="${REQUESTS:-2000}"; CONNECTIONS="${CONNECTIONS:-4}"; TOP="${TOP:-25}"; OUT="${OUT:-/tmp/callgrind.$PORT}"
@@ -26,20 +30,25 @@ if [ "${CLIENT:-curl}" = h2load ]; then
     h2load "${h2load_flags[@]}" -n "$(( CONNECTIONS > 20 ? CONNECTIONS : 20 ))" -c "$CONNECTIONS" "http://127.0.0.1:$PORT$TARGET" >/dev/null
     callgrind_control -i on "$PID" >/dev/null
     out=$(h2load "${h2load_flags[@]}" -n "$REQUESTS" -c "$CONNECTIONS" "http://127.0.0.1:$PORT$TARGET")
-    grep -q " $REQUESTS succeeded" <<<"$out" || { echo "h2load: not all $REQUESTS requests succeeded: $(grep requests: <<<"$out")" >&2; exit 1; }
+    grep -q " $REQUESTS succeeded" <<<"$out" || { echo "h2load: not all $REQUESTS requests succeeded: $(grep -E "requests:|status codes:" <<<"$out" | tr "\n" " ")" >&2; exit 1; }
     per=$((REQUESTS / CONNECTIONS))
 else
-    seq 20 | xargs -P "$CONNECTIONS" -I{} curl -fs -o /dev/null --max-time 60 "http://127.0.0.1:$PORT$TARGET"
+    seq 20 | xargs -P "$CONNECTIONS" -I{} curl -fs -o /dev/null --max-time 60 "http://127.0.0.1:$PORT$TARGET" \
+        || { echo "curl: the warm-up's requests to $TARGET did not all answer 2xx" >&2; exit 1; }
     callgrind_control -i on "$PID" >/dev/null
     per=$((REQUESTS / CONNECTIONS))
     clients=()
-    for _ in $(seq "$CONNECTIONS"); do
+    for index in $(seq "$CONNECTIONS"); do
         # One curl process per connection: its URLs share one keep-alive connection.
         ( urls=(); for _ in $(seq "$per"); do urls+=("http://127.0.0.1:$PORT$TARGET" -o /dev/null); done
-          curl -fs --max-time 600 "${urls[@]}" ) &
+          curl -s --max-time 600 -w "%{http_code}\n" "${urls[@]}" >"$OUT.status.$index" ) &
         clients+=($!)
     done
     wait "${clients[@]}" || true
+    ok=$(cat "$OUT".status.* | grep -c '^2' || true)
+    statuses=$(sort "$OUT".status.* | uniq -c | tr -s ' \n' ' ')
+    rm -f "$OUT".status.*
+    [ "$ok" -eq $((per * CONNECTIONS)) ] || { echo "curl: $ok of $((per * CONNECTIONS)) requests answered 2xx (statuses:$statuses)" >&2; exit 1; }
 fi
 callgrind_control -i off "$PID" >/dev/null
 kill "$PID"; wait "$PID" 2>/dev/null || true

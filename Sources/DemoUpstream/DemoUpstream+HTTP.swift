@@ -6,9 +6,9 @@ import Streams
 
 extension DemoUpstream {
     /// The answer as the HTTP server sends it, each stored answer gzipped once by `encodings`.
-    /// Without latency it is made when asked, as the server watches a handler's stream at once:
-    /// one stage instead of three (`just`, the answer's `map`, the encoding's `map`), which
-    /// cost about 1,900 instructions and 4 allocations an answer.
+    /// Without latency it is made when asked, as the server watches a handler's stream at once: one
+    /// stage instead of three (`just`, the answer's `map`, the encoding's `map`) (the figure:
+    /// Benchmarks/README.md).
     package func httpResponse(to request: DemoRequest, acceptEncoding: String?, encodings: DemoGzipVariants) -> DataStream<Response> {
         guard configuration.latency > .zero else {
             return .just(encodings.response(for: answer(request), acceptEncoding: acceptEncoding))

@@ -22,9 +22,8 @@ package struct MessageDigest: Sendable, Equatable {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { digest in
             bytes.withUnsafeBufferPointer { self.digest($0, into: digest) }
             // Two table lookups a byte into one buffer: `String(byte, radix: 16)` and `joined()`
-            // made 32 strings and cost about 26,000 instructions per digest, twice the hashing;
-            // the table is a static string's bytes (from an array in a `static let`, 600
-            // instructions a digest, now 430).
+            // made 32 strings, more than the hashing; the table is a static string's bytes, not an
+            // array in a `static let` (reading it from a global retains it) (the figure: Benchmarks/README.md).
             let hexDigits = Self.hexDigits.utf8Start
             return String(unsafeUninitializedCapacity: digest.count * 2) { text in
                 for index in 0..<digest.count {
@@ -55,8 +54,9 @@ package struct MessageDigest: Sendable, Equatable {
 
     /// OpenSSL 3's algorithms, fetched once (nil if no provider has one: then the one-shot
     /// `SHA1()`/`SHA256()`). The one-shot functions fetch it again on every call (a provider query
-    /// under a lock, name comparisons), which was most of a 165-byte avatar's 9,200 instructions
-    /// (callgrind). Two pointers, not an array: reading an array from a global retains it.
+    /// under a lock, name comparisons), most of a small avatar's digest (the figure:
+    /// Benchmarks/README.md). Two pointers, not an array: reading an array from a global retains
+    /// it.
     // nonisolated(unsafe): an `EVP_MD` is immutable once fetched, and OpenSSL lets any thread use it.
     private nonisolated(unsafe) static let fetchedSHA1 = fetch(names[sha1.index])
     private nonisolated(unsafe) static let fetchedSHA256 = fetch(names[sha256.index])

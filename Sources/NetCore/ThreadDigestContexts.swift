@@ -13,8 +13,8 @@ import COpenSSL
 /// The calling thread's OpenSSL contexts for `MessageDigest` and its `HMAC`, made on first use
 /// and freed when the thread ends: one per digest algorithm, and keyed MAC contexts for the
 /// keys the thread used last. Re-initialised for each digest, a context keeps its state's
-/// memory: a digest context made and freed per digest (`EVP_Digest`) cost four mallocs and
-/// about 1,000 instructions an avatar of `/users` (callgrind).
+/// memory: a digest context made and freed per digest (`EVP_Digest`) cost mallocs every time
+/// (the figure: Benchmarks/README.md).
 ///
 /// Per thread rather than a pool under a lock (which `KeyedHMAC` had): both users are per
 /// request on every loop — SHA-256 for each of `/users`' avatars, the HMAC for each request's

@@ -10,8 +10,8 @@ import Darwin
 #endif
 
 /// Seconds since the epoch from the kernel's coarse clock (a tick, 1–4 ms, behind), for what reads
-/// the time on every request: the request cap, token expiry, the Redis pause. `Date()` cost about
-/// 60 instructions of the cap's few hundred (callgrind); a budget of units per second or slower,
+/// the time on every request: the request cap, token expiry, the Redis pause. `Date()` was a
+/// noticeable part of the cap (the figure: Benchmarks/README.md); a budget of units per second or slower,
 /// and a token leeway of seconds, do not see a tick.
 package enum CoarseClock {
     @Sendable package static func now() -> Double {

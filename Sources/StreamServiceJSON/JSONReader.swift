@@ -48,8 +48,8 @@ package struct JSONReader {
 
     /// `null` → `.some(nil)`, a string → `.some(string)`, anything else → nil. One per type rather
     /// than one generic `optional(_:)`: called from another module, the generic was left
-    /// unspecialized, and looked `Optional`'s metadata up at run time on every call (about 25,000
-    /// instructions a `/users` request, callgrind).
+    /// unspecialized, and looked `Optional`'s metadata up at run time on every call (the figure:
+    /// Benchmarks/README.md).
     @inlinable
     package mutating func optionalString() -> String?? {
         if literal("null") { return .some(nil) }
@@ -95,10 +95,6 @@ package struct JSONReader {
     package mutating func double() -> Double? {
         skipWhitespace()
         let start = index
-        // A plain integer (a NumericDate such as `exp` usually is) needs no string and no strtod;
-        // both round the same exact value to nearest. `-0` is left to strtod, which keeps its sign.
-        if let value = integer(), value != 0 || bytes[start] != UInt8(ascii: "-") { return Double(value) }
-        index = start
         guard number(), let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)),
               value.isFinite else { return nil }
         return value

@@ -6,7 +6,7 @@
 ///
 /// For answers on a hot path: `JSONEncoder` builds a tree of boxed values, sorts every
 /// object's keys and then writes it; writing the fields in order skips the tree, the boxes and
-/// the sort (an order of magnitude fewer instructions per object: Benchmarks/README.md). A
+/// the sort (the figure: Benchmarks/README.md). A
 /// conforming type writes its keys in sorted order itself, and a test holds its bytes to
 /// `JSONEncoder`'s: the type keeps its `Encodable` conformance as the reference.
 ///

@@ -3,7 +3,7 @@
 
 /// Tests on eight bytes at once, read as one little-endian `UInt64` word, for scanners that
 /// look for the few bytes needing attention (a quote, a control character) in long plain
-/// runs: a byte at a time costs about 10 instructions a byte, a word about 2.
+/// runs: one test covers eight bytes, where a byte at a time tests each (the figure: Benchmarks/README.md).
 ///
 /// Each test gives a mask with the high bit of a flagged byte set. Its lowest set bit is always
 /// exact (only bytes after a flagged one may be flagged falsely, by the subtraction's borrow),

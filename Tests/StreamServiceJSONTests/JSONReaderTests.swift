@@ -4,8 +4,7 @@
 import StreamServiceJSON
 import XCTest
 
-/// `JSONReader.double`: a plain integer takes the integer path, anything else strtod; both give
-/// the `Double` that `Double(String)` gives.
+/// `JSONReader.double`: a number of the strict grammar gives the `Double` that `Double(String)` gives.
 final class JSONReaderTests: XCTestCase {
     private func double(_ text: String) -> Double? {
         Array(text.utf8).withUnsafeBufferPointer { bytes in

@@ -14,7 +14,7 @@ import HTTP
 ///
 /// In Domain beside the answers, not in Server beside the sockets: `BoundedMemo` is generic,
 /// and the module that names its types is where it is specialised; called from Server, the
-/// unspecialised lookup cost 2,000 instructions an answer, 30 of them per `/users` request.
+/// lookup was left unspecialised (the figure: Benchmarks/README.md).
 package final class DemoGzipVariants: Sendable {
     struct Key: Hashable, Sendable {
         /// A stored answer's ETag names its bytes (a hash of the body).
@@ -58,7 +58,7 @@ package final class DemoGzipVariants: Sendable {
 
     package func response(for answer: DemoResponse, acceptEncoding: String?) -> Response {
         // The compressor leaves a body under its threshold alone, Vary and all: an identicon
-        // (165 bytes) goes as it is without a lookup, 1,000 instructions an avatar.
+        // (165 bytes) goes as it is without a lookup (the figure: Benchmarks/README.md).
         guard answer.isStored, answer.truncatedAfter == nil, answer.body.count >= compressor.minimumBytes, let acceptEncoding,
               let etag = answer.fields["ETag"]
         else {

@@ -63,7 +63,7 @@ public struct DemoDirectory: Sendable {
     }
 
     /// The id of the user with this login, without making the user (formatting its dates
-    /// is most of the 19,000 instructions `user(login:)` costs).
+    /// is most of what `user(login:)` costs) (the figure: Benchmarks/README.md).
     public func id(ofLogin login: String) -> Int? {
         // Logins are ASCII: a login with other bytes names no user.
         let digits = login.utf8.reversed().prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }

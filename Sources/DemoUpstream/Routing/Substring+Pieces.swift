@@ -2,11 +2,11 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 extension Substring {
-    /// `split(separator:maxSplits:omittingEmptySubsequences:)` at an ASCII separator, the same
-    /// loop as the standard library's but over the bytes when the text is ASCII: the same
-    /// pieces at a fraction of the cost of walking `Character`s (about 6,000 instructions of a
-    /// demo request went to splitting). Outside ASCII it walks them, as only there can a
-    /// separator be followed by a combining mark, which makes the two one character.
+    /// `split(separator:maxSplits:omittingEmptySubsequences:)` at an ASCII separator, the same loop
+    /// as the standard library's but over the bytes when the text is ASCII: the same pieces without
+    /// walking `Character`s (the figure: Benchmarks/README.md). Outside ASCII it walks them, as
+    /// only there can a separator be followed by a combining mark, which makes the two one
+    /// character.
     func pieces(separatedBy separator: Unicode.Scalar, isASCII: Bool, maxSplits: Int = .max, omittingEmptySubsequences: Bool = true) -> [Substring] {
         guard isASCII else {
             return split(separator: Character(separator), maxSplits: maxSplits, omittingEmptySubsequences: omittingEmptySubsequences)

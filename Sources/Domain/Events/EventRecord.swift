@@ -10,8 +10,8 @@ import Foundation
 /// One event as the hub files it. A traced stage's event, published while nobody watches, keeps
 /// its run's names through the run's `PipelineRun` (one reference) and becomes a
 /// `PipelineEvent` only when read: a `PipelineEvent`'s shared fields object was an allocation
-/// per event, and its release when the ring overwrote it about 250 instructions, for the ~3
-/// events an avatar of `/users` publishes (callgrind) that almost no one ever reads.
+/// per event, and its release when the ring overwrote it a cost of its own, for the events an
+/// avatar of `/users` publishes that almost no one ever reads (the figure: Benchmarks/README.md).
 struct EventRecord {
     enum Body {
         case event(PipelineEvent)

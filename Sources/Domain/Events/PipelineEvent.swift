@@ -11,8 +11,8 @@ import Foundation
 ///
 /// Everything but the id lives in one shared, immutable `Fields` object: an event is copied
 /// about eight times on its way from a pipeline to the hub's and the feed's replay buffers, and
-/// as seven inline fields (five strings) each copy and destroy cost about 300 instructions,
-/// about 220,000 per `/users?limit=30` request (callgrind); now a copy is one retain. Setting a
+/// as seven inline fields (five strings) each copy and destroy touched every string; now a copy
+/// is one retain (the figure: Benchmarks/README.md). Setting a
 /// field (rare: a replica's name, a decoded timestamp) makes a new `Fields`.
 public struct PipelineEvent: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
@@ -42,7 +42,7 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
     }
     /// RFC 3339 with milliseconds, UTC. Formatted when read: a `/users` request records
     /// about 100 events, most of which no client ever reads, and formatting each when it was
-    /// made cost about 1,000 instructions (callgrind); the text read later is the same.
+    /// made was work thrown away (the figure: Benchmarks/README.md); the text read later is the same.
     public var timestamp: String {
         get {
             switch fields.values.stamp {

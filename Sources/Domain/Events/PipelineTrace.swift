@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// A class: every traced stage of a run captures it, and as a struct (a hub and two strings)
 /// each capture copied three references and, held in an Optional, looked up its type
-/// (13 lookups per avatar of `/users`, callgrind).
+/// (the figure: Benchmarks/README.md).
 public final class PipelineTrace: Sendable {
     public let hub: PipelineEventHub
     /// The run's names, apart from the hub: the hub's records of this run's events keep them,
@@ -79,8 +79,8 @@ extension Single {
 
 /// One subscription's trace of a stage: the side effects `traced` adds, as methods of one
 /// object, so its five closures capture that object alone and need no context of their own
-/// (the closures capturing trace, stage, describe and a once-flag each made 7 allocations
-/// per subscription, 10 per avatar of `/users`, callgrind).
+/// (closures capturing trace, stage, describe and a once-flag each needed a context of their
+/// own) (the figure: Benchmarks/README.md).
 final class TracedRun<Element>: Sendable {
     private let trace: PipelineTrace
     private let stage: String

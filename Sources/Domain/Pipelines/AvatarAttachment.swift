@@ -8,7 +8,7 @@ import Streams
 /// in the page, the three of its fields an outcome needs, and the query's choices, in one
 /// object. The pipeline's stages pass it on and their closures capture it alone: as a tuple of
 /// position and `GitHubUser` (a dozen strings), each copy in a stage or a closure's context
-/// retained every string, 98 retains and 8 allocations per avatar of `/users` (callgrind).
+/// retained every string (the figure: Benchmarks/README.md).
 final class AvatarAttachment: Sendable {
     let index: Int
     let id: Int
@@ -30,7 +30,7 @@ final class AvatarAttachment: Sendable {
 
     /// The pipeline event's detail for a fetched image, `login: N bytes`, as `AvatarPipeline`'s
     /// `"\(n) bytes"` reads, but written into one string of its exact size: the interpolation
-    /// (its buffer's growth, `Int.description`) cost about 1,200 instructions an avatar (callgrind).
+    /// (its buffer's growth, `Int.description`) cost more (the figure: Benchmarks/README.md).
     func detail(_ image: AvatarImage) -> String {
         ASCIIDigits.string(login, ": ", decimal: image.bytes.count, " bytes")
     }

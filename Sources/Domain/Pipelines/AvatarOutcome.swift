@@ -4,8 +4,8 @@
 /// What became of one user's avatar, with the user's position in the upstream page.
 public struct AvatarOutcome: Sendable, Equatable {
     /// Boxed (`indirect`): an outcome is copied on every stage it passes and in the sort back
-    /// into upstream order, and copying a user's dozen strings each time cost about 8,000
-    /// instructions per avatar (callgrind, /users); a box is one retain.
+    /// into upstream order, and copying a user's dozen strings each time is a retain per string;
+    /// a box is one retain (the figure: Benchmarks/README.md).
     public indirect enum Result: Sendable, Equatable {
         case user(UserWithAvatar)
         /// Only under `onAvatarError=skip`: the user is left out and an error reported.

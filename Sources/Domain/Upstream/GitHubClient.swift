@@ -65,8 +65,8 @@ public final class GitHubClient: Sendable {
     public static let apiVersion = "2022-11-28"
     /// Five hops, as curl's `--max-redirs` examples and Octokit use; a longer chain is a loop in practice.
     public static let maxRedirects = 5
-    /// 301, 302, 303, 307, 308: a switch, where a `Set`'s hashing cost about 130 instructions,
-    /// twice an exchange (callgrind).
+    /// 301, 302, 303, 307, 308: a switch, not a `Set`'s hashing, twice an exchange (the figure:
+    /// Benchmarks/README.md).
     static func isRedirect(_ status: Int) -> Bool {
         switch status {
         case 301, 302, 303, 307, 308: true
@@ -172,9 +172,9 @@ public final class GitHubClient: Sendable {
         return UpstreamRequest(url: url, headers: headers.plain)
     }
 
-    /// Every request's headers, built once: one dictionary shared by all requests (building
-    /// it per request cost about 2,600 instructions, and the transport recognises a shared
-    /// one at once, `HTTPUpstreamTransport`).
+    /// Every request's headers, built once: one dictionary shared by all requests (building it per
+    /// request is work repeated (the figure: Benchmarks/README.md), and the transport recognises a
+    /// shared one at once, `HTTPUpstreamTransport`).
     struct RequestHeaders: Sendable {
         let plain: [String: String]
         /// With `Authorization`, for the API's origin; empty without a token.

@@ -16,8 +16,8 @@ public struct UpstreamRequest: Sendable, Equatable {
     /// The validators of a conditional GET (`If-None-Match`, `If-Modified-Since`), sent after
     /// `headers`. Apart from them because `headers` is one dictionary shared by every request
     /// of a client, which the transport's field caches recognise by its storage: a copy with a
-    /// validator added, different for each URL, missed them and cost about 17,000 instructions
-    /// of hashing and comparing per request (callgrind, `/users` with the cache on).
+    /// validator added, different for each URL, missed them and was hashed and compared per
+    /// request (the figure: Benchmarks/README.md).
     public var conditions: [String: String]
     /// The client request this exchange is spent for (per-client budgets); nil = nobody's.
     public var usage: UpstreamUsage?

@@ -9,10 +9,11 @@ public struct UpstreamResponse: Sendable, Equatable {
     public var body: [UInt8]
     private var fields: Fields
 
-    /// The header fields as the HTTP transport received them, or as a dictionary given by
-    /// the caller. A received answer's dictionary is built only when `headers` is asked for:
-    /// the pipelines ask `header(_:)` for one or two fields, and building the dictionary of
-    /// every field (lower-casing each name) cost about 15,000 instructions per avatar (callgrind).
+    /// The header fields as the HTTP transport received them, or as a dictionary given by the
+    /// caller. A received answer's dictionary is built only when `headers` is asked for: the
+    /// pipelines ask `header(_:)` for one or two fields, and building the dictionary of every field
+    /// (lower-casing each name) is work the pipelines throw away (the figure:
+    /// Benchmarks/README.md).
     private enum Fields: Sendable {
         case lowercased([String: String])
         case received(HTTPHeaders)
@@ -25,8 +26,7 @@ public struct UpstreamResponse: Sendable, Equatable {
     /// A stored answer's fields (lower-cased) and the fields of a 304 received for it, which
     /// replace the stored ones but for the names in `kept`. In an object, so that every case of
     /// `Fields` holds one reference: with the three inline, copying any answer (several times
-    /// per stage) went through the enum's value witnesses, about 21,000 instructions per
-    /// `/users` request.
+    /// per stage) went through the enum's value witnesses (the figure: Benchmarks/README.md).
     private final class Refreshed: Sendable {
         let stored: [String: String]
         let update: HTTPHeaders
@@ -61,8 +61,8 @@ public struct UpstreamResponse: Sendable, Equatable {
 
     /// A stored answer (`stored`: its fields, names lower-cased) with the fields of `update` in
     /// place of its own, except for the names in `kept`. The merge waits until the fields are
-    /// read: merged into a new dictionary at once, a revalidated avatar cost about 25,000
-    /// instructions (callgrind, `/users` with the cache on), where its pipeline reads one field.
+    /// read: merged into a new dictionary at once, a revalidated avatar paid for every field where
+    /// its pipeline reads one (the figure: Benchmarks/README.md).
     init(status: Int, stored: [String: String], refreshedBy update: UpstreamResponse, keeping kept: Set<String>, body: [UInt8]) {
         self.status = status
         self.body = body

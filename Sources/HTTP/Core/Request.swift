@@ -6,12 +6,11 @@ import NetCore
 /// An HTTP request as routes, middleware and handlers see it, whichever protocol brought it:
 /// HTTP/1.1 through `init(head:…)`, HTTP/2 through the protocol-neutral initialiser.
 ///
-/// Its own type rather than swift-http-types' `HTTPRequest` (weighed as the neutral type):
-/// carrying one means a validated, lower-cased name and a checked value per field and a
-/// pseudo-header storage object per request: about a quarter more instructions for a small
-/// request's whole exchange, against a budget of 3 % (figures: the HTTP ledger in
-/// `Benchmarks/README.md`). An adapter to it belongs at the edge that needs it (an OpenAPI
-/// transport), not on every request.
+/// Its own type rather than swift-http-types' `HTTPRequest` (weighed as the neutral type): carrying
+/// one means a validated, lower-cased name and a checked value per field and a pseudo-header
+/// storage object per request, far past the budget of a small request's whole exchange (figures:
+/// the HTTP ledger in `Benchmarks/README.md`). An adapter to it belongs at the edge that needs it
+/// (an OpenAPI transport), not on every request.
 public struct Request: Sendable {
     public var method: HTTPMethod
     /// The scheme of the target URI (RFC 9110 §7.1): `http` or `https` as the HTTP/1.1

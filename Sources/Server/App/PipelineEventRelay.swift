@@ -13,12 +13,12 @@ import Synchronization
 /// While no client is connected the relay is not subscribed to the hub: an event then costs the
 /// hub's unwatched path alone (an atomic id and the publishing thread's stripe), where relaying
 /// each at once took four locks (two contended across the server loops) and a second copy in the
-/// broadcaster's ring, about 1,600 instructions per event, 100 events a `/users?limit=30` request
-/// (callgrind). What the hub filed meanwhile is caught up, in id order, when it is needed: a
-/// client joining (before its resume is read), a clock tick (so ticks keep their place among the
-/// events), or `lastID`. Once clients are connected the relay subscribes to the hub and events
-/// go through `scheduler` in batches, so fanning one out to thousands of sockets never stalls
-/// the event loop that ran the pipeline; after the last client leaves it unsubscribes again.
+/// broadcaster's ring, for each of a `/users` request's events (the figure: Benchmarks/README.md).
+/// What the hub filed meanwhile is caught up, in id order, when it is needed: a client joining
+/// (before its resume is read), a clock tick (so ticks keep their place among the events), or
+/// `lastID`. Once clients are connected the relay subscribes to the hub and events go through
+/// `scheduler` in batches, so fanning one out to thousands of sockets never stalls the event loop
+/// that ran the pipeline; after the last client leaves it unsubscribes again.
 ///
 /// The broadcaster's id of an event is the hub's plus `offset`: ticks (and events the hub had
 /// before the feed started) shift it, so an event gets the number it would have had relayed at once.

@@ -67,9 +67,9 @@ final class AccessControl: Sendable {
         guard let token = BearerToken.find(in: request, cookie: cookie) else {
             return needsToken ? countRefusal(.missing) : .success(Caller(request, trusting: proxies, claims: nil))
         }
-        // Every request's token is verified, none remembered: a verification costs a few microseconds
-        // (about 16,500 instructions, HMAC-SHA256 10,400 of them; callgrind), where a table of verified
-        // tokens cost a new token 2,000 more, a lock shared by the loops, and 26 MB for 10,000 subscribers.
+        // Every request's token is verified, none remembered: a verification costs a few microseconds,
+        // most of them the HMAC, where a table of verified tokens cost every new token more, a lock
+        // shared by the loops, and memory per subscriber (the figure: Benchmarks/README.md).
         switch verifier.verify(token, now: clock()) {
         case .success(let claims):
             return .success(Caller(request, trusting: proxies, claims: claims))

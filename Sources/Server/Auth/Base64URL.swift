@@ -31,7 +31,7 @@ enum Base64URL {
     /// characters to three bytes through a table; how many bytes it wrote, nil when `text` is not
     /// unpadded base64url. A token's three parts are decoded on every new token, and the
     /// character-by-character loop (`decodeBySextets`, the plain twin `JWTVerifierTests` holds
-    /// equal) cost 33 instructions a character (callgrind), about 6,000 a token.
+    /// equal) costs several times the table per character (the figure: Benchmarks/README.md).
     static func decode(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         guard let count = decodedCount(text.count), out.count >= count else { return nil }
         let remainder = text.count % 4, whole = text.count - remainder

@@ -17,11 +17,11 @@ enum BearerToken {
         return nil
     }
 
-    /// `Bearer <token>`, the scheme in any case (RFC 9110 §11.1), read as bytes: every request
-    /// with a token pays this, and trimming and lowercasing through `Character`s cost about 3,000
-    /// instructions (callgrind, a new /events subscriber). Where a non-ASCII byte could make
-    /// `Character`s or Unicode whitespace decide (at either end, or where the token starts), the
-    /// plain twin `fromAuthorizationByCharacters` answers; `BearerTokenTests` holds them equal.
+    /// `Bearer <token>`, the scheme in any case (RFC 9110 §11.1), read as bytes: every request with
+    /// a token pays this, and trimming and lowercasing through `Character`s cost more (the figure:
+    /// Benchmarks/README.md). Where a non-ASCII byte could make `Character`s or Unicode whitespace
+    /// decide (at either end, or where the token starts), the plain twin
+    /// `fromAuthorizationByCharacters` answers; `BearerTokenTests` holds them equal.
     static func fromAuthorization(_ value: String) -> Substring? {
         let bytes = value.utf8
         func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }

@@ -28,9 +28,9 @@ struct JWTVerifier: Sendable {
     /// `leeway` in seconds, kept: every token's check reads it.
     let leewaySeconds: Double
     /// The header segments token libraries write for the key's algorithm, as base64url text: a
-    /// token carrying one needs its header neither decoded nor read (about 1,500 instructions a
-    /// token). Any other header takes the full reading (`JWTVerifierTests` holds that reading to
-    /// accept each of these).
+    /// token carrying one needs its header neither decoded nor read (the figure:
+    /// Benchmarks/README.md). Any other header takes the full reading (`JWTVerifierTests` holds
+    /// that reading to accept each of these).
     let knownHeaders: [[UInt8]]
 
     /// 30 s: clocks kept by NTP differ by milliseconds; a minute-scale skew is a broken host, and a
@@ -61,7 +61,7 @@ struct JWTVerifier: Sendable {
     func verify(_ token: Substring, now: Double) -> Result<JWTClaims, AuthRefusal> {
         guard token.utf8.count <= Self.maximumTokenBytes else { return .failure(.malformed("longer than \(Self.maximumTokenBytes) bytes")) }
         // Read as bytes: finding the dots and slicing through a `Substring`'s UTF-8 view cost more
-        // than the checks themselves (callgrind, a new token per /events subscriber).
+        // than the checks themselves (the figure: Benchmarks/README.md).
         var token = token
         return token.withUTF8 { verify(bytes: $0, now: now) }
     }

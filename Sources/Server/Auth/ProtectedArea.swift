@@ -6,7 +6,7 @@ enum ProtectedArea: String, Sendable, CaseIterable, Hashable {
     case events, metrics, users
 
     /// The area's bit in `AccessControl`'s mask: asked on every request of a protected route,
-    /// where a `Set` look-up hashed the name (about 150 instructions).
+    /// with no hashing of the name, as a `Set` look-up did (the figure: Benchmarks/README.md).
     var bit: UInt8 {
         switch self {
         case .events: 1

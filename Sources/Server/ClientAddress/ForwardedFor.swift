@@ -11,8 +11,8 @@ import NetCore
 enum ForwardedFor {
     /// Gives `walk` the hops of one `X-Forwarded-For` field, right-most first, until it stops;
     /// false once it has. Scanned as bytes from the end, in place: split into `Substring`s and
-    /// trimmed (`elements`, the reference), a one-hop field cost about 3,000 instructions
-    /// (callgrind, `/health` behind a trusted proxy).
+    /// trimmed (`elements`, the reference), a one-hop field cost several times as much (the figure:
+    /// Benchmarks/README.md).
     static func reverseHops(
         xForwardedFor bytes: UnsafeBufferPointer<UInt8>, _ walk: inout HopWalk, trusting proxies: borrowing TrustedProxies
     ) -> Bool {

@@ -9,10 +9,10 @@ import NetCore
 ///
 /// Why not a `Dictionary`: every request of a capped route looks its client up, and hashing an
 /// address with the standard library's SipHash (seed, combine, finalise) plus the generic probe
-/// was about 300 instructions a request; a multiply-and-shift mix and a probe of plain slots
-/// are a small fraction of that (Benchmarks/README.md, issue 28). The mix is keyed by a random
-/// seed per table, so a client choosing its addresses cannot aim them at one run of slots
-/// without knowing it. `DictionaryDebts` is the plain twin (`AddressDebtsTests`).
+/// costs several times a multiply-and-shift mix and a probe of plain slots (Benchmarks/README.md,
+/// issue 28). The mix is keyed by a random seed per table, so a client choosing its addresses
+/// cannot aim them at one run of slots without knowing it. `DictionaryDebts` is the plain twin
+/// (`AddressDebtsTests`).
 ///
 /// Bounded work: a client already in the table costs one probe, as before. A new one moves the
 /// sweep on by `sweepStep` slots (forgetting the paid-off ones it passes: every slot is seen once

@@ -15,7 +15,7 @@ public final class InMemoryUpstreamCache: UpstreamCacheStore {
     private struct Node {
         var entry: UpstreamCacheEntry
         /// `entry.size`, counted once: it adds up every header, and counting it at each
-        /// lookup's unlink and relink cost about 600 instructions per avatar (callgrind).
+        /// lookup's unlink and relink added up every header again (the figure: Benchmarks/README.md).
         var size: Int
         var older: UpstreamCacheKey?
         var newer: UpstreamCacheKey?

@@ -255,7 +255,7 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
         }
         target.receiveWindow.consume(length)
         if bytes.isEmpty && !frame.endStream { try spendControlBudget("empty DATA") }
-        if !target.discardsBody {
+        if !target.state.discardsInbound {
             bodies.hold(bytes, for: target)
             if let declared = target.declaredContentLength, target.body.count > declared {
                 throw .stream(id, .protocolError, "DATA beyond the content-length of \(declared)")
@@ -296,15 +296,16 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
 
     /// The peer's request is complete (END_STREAM): the handler runs now.
     private func requestEnded(_ target: HTTP2Stream) {
+        let runs = target.state == .openedByPeer
         switch target.state {
-        case .open: target.state = .halfClosedRemote
+        case .open: target.state.peerEnded()
         case .halfClosedLocal:
             close(target, as: .ended)
             return
-        case .halfClosedRemote, .closed: return
+        case .idle, .halfClosedRemote, .closed: return
         }
-        if target.discardsBody { return }
-        owner.startRequest(target)
+        // A stream answered without its handler (its body dropped) runs none.
+        if runs { owner.startRequest(target) }
     }
 
     // MARK: - Errors and closing
@@ -335,15 +336,15 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
         owner.close(.lingerAfterFlush)
     }
 
-    func close(_ target: HTTP2Stream, as how: HTTP2StreamEnding) {
+    /// Takes a stream out of the table; an answer that had not ended is reported, as `completed`
+    /// when its END_STREAM is what closed the stream.
+    func close(_ target: HTTP2Stream, as how: HTTP2StreamEnding, completed: Bool = false) {
         guard streams.remove(target, as: how) else { return }
-        target.state = .closed
+        let answering = target.state.sendsToPeer
+        target.state = .closed(how)
         bodies.release(target)
         target.outbound.clear()
-        if !target.finished {
-            target.finished = true
-            owner.answerEnded(target, completed: false)
-        }
+        if answering { owner.answerEnded(target, completed: completed) }
         report(.streamClosed, streamID: target.id)
         if streams.isEmpty {
             idleSince = clock()

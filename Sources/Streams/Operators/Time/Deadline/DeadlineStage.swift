@@ -19,9 +19,9 @@ enum DeadlineExpiry<Element: Sendable>: Sendable {
 /// Both operators hand their downstream on (`oneToOne`): the watcher feeds the downstream
 /// directly and this stage stands for the downstream when the upstream's subscription is
 /// disposed (`stop`), cancelling the timer. The state lives here under an inline lock, so a
-/// subscription costs this object and the watcher besides the timer, where a serialized sink, a
-/// disposable with its closure and a subscription of its own took 3 allocations more per
-/// subscription (and `takeUntil(timer)` + `concat` 10 stages for `take(for:last:)`).
+/// subscription costs this object and the watcher besides the timer, and no serialized sink,
+/// disposable or subscription of its own (`take(for:last:)` is one stage, not `takeUntil(timer)`
+/// + `concat`) (the figure: Benchmarks/README.md).
 ///
 /// Events are delivered one at a time: one decided while another is on its way downstream (a
 /// deadline found meanwhile, or a watcher feeding the source back from inside `data`) waits in
@@ -62,7 +62,7 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
     init(dueTime: Duration, scheduler: any Scheduler, expiry: DeadlineExpiry<Element>, downstream: Watcher<Element>) {
         // The expiry is kept as its parts, not as the generic enum: a stage's deinit is not
         // specialized, and a stored `DeadlineExpiry<Element>` made it look the enum's metadata up at
-        // run time, once per `timeout` subscription (callgrind, `/users`: 33 a request).
+        // run time, once per `timeout` subscription (the figure: Benchmarks/README.md).
         var last: Element?
         switch expiry {
         case .silence(let failure):
