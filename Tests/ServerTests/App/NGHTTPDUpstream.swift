@@ -7,8 +7,9 @@ import NetCore
 import ProcessTestSupport
 
 /// Debian's `nghttpd` (nghttp2's own server, HTTP/2 only) over TLS with a throwaway certificate for
-/// `localhost`, serving GitHub-shaped files: `/users` (nghttpd redirects it to `/users/`, whose
-/// `index.html` is the page), `/users/{login}` and `/avatars/{id}`. Run with `-v`, so its output
+/// `localhost`, serving GitHub-shaped files: `/users` and `/users/{login}` (folders: nghttpd
+/// redirects each to its `/`, whose `index.html` is the answer, so the redirects are followed over
+/// h2 too), `/users/{login}/repos` and `/avatars/{id}`. Run with `-v`, so its output
 /// shows every frame it received (the connections it accepted, the RST_STREAMs).
 final class NGHTTPDUpstream {
     struct Missing: Error, CustomStringConvertible {
@@ -54,9 +55,10 @@ final class NGHTTPDUpstream {
     var url: String { "https://localhost:\(port)" }
     var output: String { process.output }
 
-    /// Connections nghttpd accepted (each frame line names its connection, `[id=N]`).
+    /// HTTP/2 connections nghttpd accepted: those whose SETTINGS it received (each frame line names
+    /// its connection, `[id=N]`; the readiness probe's bare TCP connect has none).
     var connections: Int {
-        Set(output.matches(of: /\[id=(\d+)\]/).map { String($0.1) }).count
+        Set(output.matches(of: /\[id=(\d+)\][^\n]*recv SETTINGS frame/).map { String($0.1) }).count
     }
 
     /// RST_STREAMs nghttpd received, with their error codes as it names them (`CANCEL`).
@@ -78,7 +80,11 @@ final class NGHTTPDUpstream {
             var profile = user(id)
             profile["name"] = "User \(id)"
             profile["public_repos"] = id
-            try JSONSerialization.data(withJSONObject: profile).write(to: root.appendingPathComponent("users/user\(id)"))
+            let folder = root.appendingPathComponent("users/user\(id)")
+            try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+            try JSONSerialization.data(withJSONObject: profile).write(to: folder.appendingPathComponent("index.html"))
+            let repos: [[String: Any]] = [["id": id, "name": "repo\(id)", "stargazers_count": id, "language": "Swift", "fork": false]]
+            try JSONSerialization.data(withJSONObject: repos).write(to: folder.appendingPathComponent("repos"))
             try Data(avatar(id, bytes: avatarBytes)).write(to: root.appendingPathComponent("avatars/\(id)"))
         }
     }

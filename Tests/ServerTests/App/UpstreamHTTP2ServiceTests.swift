@@ -42,7 +42,7 @@ final class UpstreamHTTP2ServiceTests: XCTestCase {
         XCTAssertEqual(answer.status, 200, answer.bodyText)
         let users = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [[String: Any]], answer.bodyText)
         XCTAssertEqual(users.compactMap { $0["login"] as? String }, (1...16).map { "user\($0)" })
-        XCTAssertTrue(answer.bodyText.contains("\"size\":\(48 * 1024)"), answer.bodyText)
+        XCTAssertTrue(answer.bodyText.contains("\"bytes\":\(48 * 1024)"), answer.bodyText)
         XCTAssertTrue(upstream.output.contains("/avatars/16"), "the avatars were asked of nghttpd")
         XCTAssertEqual(upstream.connections, 1, "one connection carried the page and the sixteen avatars\n\(upstream.output.suffix(2000))")
     }
