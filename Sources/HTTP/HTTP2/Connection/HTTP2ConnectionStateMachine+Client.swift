@@ -23,19 +23,20 @@ extension HTTP2ConnectionStateMachine {
         guard canOpenStream else { return nil }
         let id = streams.highestStreamID == 0 ? 1 : streams.highestStreamID + 2
         streams.highestStreamID = id
-        let opened = HTTP2Stream(id: id, receiveWindow: limits.initialWindowSize, sendWindow: peer.initialWindowSize)
+        let opened = HTTP2Stream(id: id, state: .idle, receiveWindow: limits.initialWindowSize, sendWindow: peer.initialWindowSize)
         streams.insert(opened)
         report(.streamOpened, streamID: id)
-        sendHeaders(of: opened, fields: fields, endStream: endStream)
+        opened.state.openLocally(endStream: endStream)
+        sender.sendHeaders(streamID: id, fields: fields, endStream: endStream)
         return opened
     }
 
-    /// The request's END_STREAM went out: the stream waits for the response alone.
+    /// The request's END_STREAM went out after its body: the stream waits for the response alone.
     func requestSent(_ target: HTTP2Stream) {
-        switch target.state {
-        case .open: target.state = .halfClosedLocal
-        case .halfClosedRemote: close(target, as: .ended)
-        case .halfClosedLocal, .closed: break
+        if case .halfClosedRemote = target.state {
+            close(target, as: .ended)
+        } else {
+            target.state.localEnded()
         }
     }
 
@@ -43,7 +44,6 @@ extension HTTP2ConnectionStateMachine {
     /// reset budget, which is for resets the peer provokes.
     func cancel(_ target: HTTP2Stream) {
         guard isOpen(target) else { return }
-        target.finished = true
         sender.send(HTTP2Frame(streamID: target.id, payload: .rstStream(.cancel)))
         report(.resetSent, streamID: target.id, code: .cancel, reason: "the caller cancelled")
         close(target, as: .resetLocally)
@@ -71,7 +71,7 @@ extension HTTP2ConnectionStateMachine {
             report(.limitExceeded, streamID: id, code: .protocolError, reason: "header list above \(limits.maxHeaderListSize) bytes")
             throw .stream(id, .protocolError, "a response header list above \(limits.maxHeaderListSize) bytes")
         }
-        if target.responded {
+        if !target.state.awaitsPeerHead {
             guard endStream else { throw .stream(id, .protocolError, "trailers without END_STREAM") }
             do { try HTTP2RequestHead.validateTrailers(decoded.fields) } catch { throw .stream(id, .protocolError, error.reason) }
             try HTTP2RequestBodies.checkDeclaredLength(of: target)
@@ -84,8 +84,7 @@ extension HTTP2ConnectionStateMachine {
             guard !endStream else { throw .stream(id, .protocolError, "an interim response with END_STREAM") }
             return
         }
-        target.responded = true
-        target.status = head.status
+        target.state.peerHeadArrived()
         // A HEAD's, a 204's and a 304's content-length describes a body that is not sent.
         if head.status != 204 && head.status != 304 { target.declaredContentLength = head.contentLength }
         owner.receivedResponseHead(target, status: head.status, fields: head.fields)
@@ -95,18 +94,31 @@ extension HTTP2ConnectionStateMachine {
         }
     }
 
-    /// The response's END_STREAM: its body is in `target.body`, for the owner, then the stream closes.
+    /// The response's END_STREAM: the owner takes its body from `target.body` (before `close`
+    /// releases it), then the stream closes, no longer awaited (`close` tells the owner nothing more).
     func responseEnded(_ target: HTTP2Stream) {
-        guard !target.finished else { return }
-        target.finished = true
+        guard target.state.receivesFromPeer else { return }
         owner.answerEnded(target, completed: true)
         switch target.state {
-        case .halfClosedLocal: close(target, as: .ended)
+        case .halfClosedLocal:
+            target.state.peerEnded()
+            close(target, as: .ended)
         case .open:
             // Answered before the request's body was sent: the rest is not wanted (§8.1).
+            target.state = .closed(.resetLocally)
             sender.send(HTTP2Frame(streamID: target.id, payload: .rstStream(.noError)))
             close(target, as: .resetLocally)
-        case .halfClosedRemote, .closed: break
+        case .idle, .halfClosedRemote, .closed: break
+        }
+    }
+}
+
+extension HTTP2StreamState {
+    /// A client's stream waiting for its response's HEADERS (DATA now is malformed).
+    var awaitsPeerHead: Bool {
+        switch self {
+        case .open(.head, _), .halfClosedLocal(.head): true
+        default: false
         }
     }
 }

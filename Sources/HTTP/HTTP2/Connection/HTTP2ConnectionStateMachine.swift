@@ -262,13 +262,13 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
             throw .stream(id, .streamClosed, "DATA on closed stream \(id)")
         }
         guard target.state.receivesFromPeer else { throw .stream(id, .streamClosed, "DATA after the request's END_STREAM") }
-        if role == .client && !target.responded { throw .stream(id, .protocolError, "DATA before the response's HEADERS") }
+        if target.state.awaitsPeerHead { throw .stream(id, .protocolError, "DATA before the response's HEADERS") }
         guard length <= target.receiveWindow.value else {
             throw .stream(id, .flowControlError, "DATA of \(length) bytes beyond the stream window of \(target.receiveWindow.value)")
         }
         target.receiveWindow.consume(length)
         if bytes.isEmpty && !frame.endStream { try spendControlBudget("empty DATA") }
-        if !target.discardsBody {
+        if !target.state.discardsInbound {
             bodies.hold(bytes, for: target)
             if let declared = target.declaredContentLength, target.body.count > declared {
                 throw .stream(id, .protocolError, "DATA beyond the content-length of \(declared)")
@@ -309,20 +309,21 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
     }
 
     /// The peer's request is complete (END_STREAM): the handler runs now.
-    func requestEnded(_ target: HTTP2Stream) {
+    private func requestEnded(_ target: HTTP2Stream) {
         if role == .client {
             responseEnded(target)
             return
         }
+        let runs = target.state == .openedByPeer
         switch target.state {
-        case .open: target.state = .halfClosedRemote
+        case .open: target.state.peerEnded()
         case .halfClosedLocal:
             close(target, as: .ended)
             return
-        case .halfClosedRemote, .closed: return
+        case .idle, .halfClosedRemote, .closed: return
         }
-        if target.discardsBody { return }
-        owner.startRequest(target)
+        // A stream answered without its handler (its body dropped) runs none.
+        if runs { owner.startRequest(target) }
     }
 
     // MARK: - Errors and closing
@@ -353,15 +354,16 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
         owner.close(.lingerAfterFlush)
     }
 
-    func close(_ target: HTTP2Stream, as how: HTTP2StreamEnding) {
+    /// Takes a stream out of the table; an answer that had not ended is reported, as `completed`
+    /// when its END_STREAM is what closed the stream.
+    func close(_ target: HTTP2Stream, as how: HTTP2StreamEnding, completed: Bool = false) {
         guard streams.remove(target, as: how) else { return }
-        target.state = .closed
+        // What the owner is waiting for: a server's answer going out, a client's response coming in.
+        let answering = role == .server ? target.state.sendsToPeer : target.state.receivesFromPeer
+        target.state = .closed(how)
         bodies.release(target)
         target.outbound.clear()
-        if !target.finished {
-            target.finished = true
-            owner.answerEnded(target, completed: false)
-        }
+        if answering { owner.answerEnded(target, completed: completed) }
         report(.streamClosed, streamID: target.id)
         if streams.isEmpty {
             idleSince = clock()
