@@ -47,6 +47,20 @@ final class UpstreamHTTP2ServiceTests: XCTestCase {
         XCTAssertEqual(upstream.connections, 1, "one connection carried the page and the sixteen avatars\n\(upstream.output.suffix(2000))")
     }
 
+    func testAClientThatLeavesMidAvatarResetsTheAvatarStreamsUpstream() throws {
+        // Large avatars, so that they are still arriving when the client goes.
+        let upstream = try NGHTTPDUpstream(users: 8, avatarBytes: 4 << 20)
+        let service = try startService(upstream)
+        var client: RawHTTPClient? = try RawHTTPClient(port: service.port, timeout: 15)
+        try client?.send("GET /users?limit=8 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let deadline = Date().addingTimeInterval(10)
+        while !upstream.output.contains(":path: /avatars/") && Date() < deadline { usleep(5_000) }
+        client = nil
+        while !upstream.resetsReceived.contains("CANCEL") && Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(upstream.resetsReceived.contains("CANCEL"), "nghttpd saw no RST_STREAM CANCEL\n\(upstream.output.suffix(3000))")
+        XCTAssertEqual(upstream.connections, 1)
+    }
+
     func testAProfileComesOverHTTP2() throws {
         let upstream = try NGHTTPDUpstream(users: 3)
         let service = try startService(upstream)
