@@ -73,6 +73,8 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             return
         }
         guard machine.canOpenStream, !stream.isClosed else {
+            // Taken out of the pool's choice first, so that the retry goes to another connection.
+            retire()
             retries.append(exchange)
             pool.streamEnded(on: self)
             return
@@ -82,6 +84,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             return
         }
         guard let opened = machine.openStream(fields: HTTP2RequestFields.fields(of: exchange.request), endStream: true) else {
+            retire()
             retries.append(exchange)
             pool.streamEnded(on: self)
             return

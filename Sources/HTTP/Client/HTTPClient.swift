@@ -85,7 +85,8 @@ public final class HTTPClient: Sendable {
     /// finds it ready (TCP, TLS and SETTINGS done); PING keeps it open while idle. Nothing for an
     /// HTTP/1.1 origin.
     public func warm(_ url: URL) {
-        guard let http2, let request = Optional(HTTPClientRequest(url: url)), http2.carries(request) else { return }
+        let request = HTTPClientRequest(url: url)
+        guard let http2, http2.carries(request) else { return }
         http2.warm(.init(secure: request.isSecure, host: request.host, port: request.port))
     }
 
