@@ -12,7 +12,10 @@ extension HTTP2ConnectionStateMachine {
         ]
         if limits.initialWindowSize != 65_535 { settings.append(HTTP2Setting(.initialWindowSize, UInt32(limits.initialWindowSize))) }
         if limits.maxFrameSize != 16_384 { settings.append(HTTP2Setting(.maxFrameSize, UInt32(limits.maxFrameSize))) }
-        if role == .client { sender.sendPreface() }
+        if role == .client {
+            settings.append(HTTP2Setting(.enablePush, 0))
+            sender.sendPreface()
+        }
         sender.send(HTTP2Frame(streamID: 0, payload: .settings(settings)))
         if limits.connectionWindowSize > 65_535 {
             sender.send(HTTP2Frame(streamID: 0, payload: .windowUpdate(increment: UInt32(limits.connectionWindowSize - 65_535))))
@@ -144,6 +147,10 @@ extension HTTP2ConnectionStateMachine {
 
     /// END_STREAM went out: the response is complete.
     private func responseSent(_ target: HTTP2Stream) {
+        if role == .client {
+            requestSent(target)
+            return
+        }
         switch target.state {
         case .halfClosedRemote:
             close(target, as: .ended, completed: true)
