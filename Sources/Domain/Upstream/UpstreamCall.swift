@@ -80,7 +80,7 @@ final class UpstreamCall: Sendable {
             // The stage twin bounds the call outside the attempts: nothing to bound here.
             let left = client.deadlineKeeping == .bounds ? timeLeft : .seconds(Int64.max)
             // A back-off cut at the deadline ends here, where the stage twin's timeout fired.
-            guard left > .zero else { return .just(error: deadlineExceeded) }
+            guard left > .zero else { return DataStream<UpstreamResponse>.just(error: deadlineExceeded) }
             let meter = AttemptMeter(metrics: client.metrics)
             var request = client.request(url)
             request.usage = trace?.usage
