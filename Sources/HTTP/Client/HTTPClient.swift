@@ -1,6 +1,11 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import NetCore
 import Streams
 
@@ -27,6 +32,8 @@ public final class HTTPClient: Sendable {
     let requestFields = RequestFieldsCache()
     /// Names whose connections go elsewhere (curl's `--connect-to`).
     let connectTargets: [ConnectTarget]
+    /// HTTP/2 connections, for the origins `http2` sends there; nil when HTTP/2 is off.
+    let http2: HTTP2ClientPool?
 
     /// - Parameters:
     ///   - connectTimeout: limit for getting a connection, waiting for a free one included.
@@ -37,9 +44,12 @@ public final class HTTPClient: Sendable {
     ///   - tlsConfiguration: how https origins are verified (system CAs by default).
     ///   - connectTo: names in URLs whose connections go to another address; TLS then verifies
     ///     the address's host.
+    ///   - http2: when to speak HTTP/2 (`HTTP2ClientSettings.Mode`); off by default. Either way the
+    ///     answers are the same `HTTPClientResponse`s.
     public init(
         connectTimeout: Duration = .seconds(5), maxConnectionsPerOrigin: Int = 64, maxIdlePerOrigin: Int = 64,
-        tlsConfiguration: TLSConfiguration = .client(), loops: EventLoopGroup = .shared, connectTo: [ConnectTarget] = []
+        tlsConfiguration: TLSConfiguration = .client(), loops: EventLoopGroup = .shared, connectTo: [ConnectTarget] = [],
+        http2: HTTP2ClientSettings = .off
     ) {
         connectTargets = connectTo
         pool = ConnectionPool(maxPerOrigin: maxConnectionsPerOrigin, maxIdlePerOrigin: maxIdlePerOrigin)
@@ -54,6 +64,36 @@ public final class HTTPClient: Sendable {
         }
         self.loops = loops
         timers = CurrentLoopScheduler(fallback: loops.next())
+        if http2.mode == .off {
+            self.http2 = nil
+        } else {
+            // Its own context: the HTTP/1.1 client's offers `http/1.1` alone, as before.
+            var alpn = tlsConfiguration
+            alpn.alpnProtocols = ["h2", "http/1.1"]
+            let context = Result { try TLSContext(configuration: alpn) }
+            self.http2 = HTTP2ClientPool(
+                settings: http2, tls: try? context.get(), tlsFailure: tlsFailure ?? context.failureText, connectTimeout: connectTimeout,
+                connectTargets: connectTo, loops: loops)
+        }
+    }
+
+    deinit {
+        http2?.shutdown()
+    }
+
+    /// Opens a connection to `url`'s origin now, when it goes over HTTP/2, so that the first request
+    /// finds it ready (TCP, TLS and SETTINGS done); PING keeps it open while idle. Nothing for an
+    /// HTTP/1.1 origin.
+    public func warm(_ url: URL) {
+        guard let http2, let request = Optional(HTTPClientRequest(url: url)), http2.carries(request) else { return }
+        http2.warm(.init(secure: request.isSecure, host: request.host, port: request.port))
+    }
+
+    /// Connections open to `url`'s origin: in use, idle or being opened over HTTP/1.1, plus HTTP/2 ones.
+    public func openConnections(to url: URL) -> Int {
+        let request = HTTPClientRequest(url: url)
+        let origin = ConnectionPool.Origin(secure: request.isSecure, host: request.host, port: request.port)
+        return pool.openCount(origin) + (http2?.connectionCount(origin) ?? 0)
     }
 
     /// Why https requests cannot be made (the TLS context could not be set up, e.g. an unreadable
@@ -83,8 +123,21 @@ public final class HTTPClient: Sendable {
     /// queue for one). `send` is this as a stream; a caller that wants its own answer and error
     /// types maps them in one stage (`send(…).map(_:errors:)`).
     func exchange(_ request: HTTPClientRequest, answered: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) -> Disposable {
+        if let http2, http2.carries(request) {
+            let exchange = HTTP2ClientExchange(request: request, client: self, answered: answered)
+            http2.send(exchange)
+            return Disposable { exchange.cancel(waitingIn: http2) }
+        }
         let exchange = ClientExchange(request: request, client: self, answered: answered)
         exchange.start()
         return Disposable { exchange.cancel() }
+    }
+}
+
+extension Result where Failure == any Error {
+    /// The error's text, or nil on success.
+    fileprivate var failureText: String? {
+        if case .failure(let error) = self { return String(describing: error) }
+        return nil
     }
 }

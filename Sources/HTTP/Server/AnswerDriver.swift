@@ -12,7 +12,7 @@ import Streams
 /// head, a body piece, an end and a reset go on its wire.
 protocol AnswerDriver: AnyObject, Sendable {
     /// One answer's progress on this protocol: `Exchange` (HTTP/1.1) or `HTTP2Stream`.
-    associatedtype Answer: AnswerState
+    associatedtype Answer: AnswerLife
     var context: ServerContext { get }
     /// Brings the handler's and the body's events onto the connection's loop, in order.
     var loopDelivery: OrderedLoopDelivery { get }
@@ -66,7 +66,7 @@ extension AnswerDriver {
             return
         }
         let subscription = loopDelivery.watch(responses) { [self] event in handlerEvent(event, for: answer) }
-        answer.keepHandler(subscription, current: owns(answer))
+        answer.keepHandler(subscription, wanted: !answer.responded && !answer.finished && owns(answer))
     }
 
     private func handlerEvent(_ event: Event<Response>, for answer: Answer) {
@@ -82,7 +82,7 @@ extension AnswerDriver {
         case .end:
             response = .problem(status: .internalServerError, detail: "The handler produced no response", instance: path)
         }
-        answer.responded = true
+        answer.markResponded()
         answer.handlerSubscription?.dispose()
         answer.handlerSubscription = nil
         respond(with: response, to: answer)
@@ -105,7 +105,7 @@ extension AnswerDriver {
         guard owns(answer), !answer.finished else { return }
         beginBody(of: answer) {
             let subscription = loopDelivery.watch(chunks) { [self] event in bodyEvent(event, for: answer) }
-            if answer.keepBody(subscription, current: owns(answer)), isDraining { endForShutdown(answer) }
+            if answer.keepBody(subscription, wanted: !answer.finished && owns(answer)), isDraining { endForShutdown(answer) }
         }
     }
 

@@ -3,9 +3,10 @@
 
 import Streams
 
-/// The state of answering one request, on either protocol (`AnswerDriver`'s `Answer`): the
-/// handler's and the streamed body's subscriptions, whether the answer has started and finished,
-/// and what the access log reports.
+/// The bookkeeping of answering one request, on either protocol (`AnswerDriver`'s `Answer`): the
+/// handler's and the streamed body's subscriptions, and what the access log reports. Where the
+/// answer is in its life (`AnswerLife`) is each protocol's own: `Exchange`'s two flags on
+/// HTTP/1.1, the stream's `HTTP2StreamState` on HTTP/2.
 /// `Exchange` (HTTP/1.1) and `HTTP2Stream` (HTTP/2) are this plus what their protocol needs.
 /// The stored properties are `final`: reading them is a plain load, as it was in each subclass.
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
@@ -16,8 +17,6 @@ class AnswerState: @unchecked Sendable {
     @exclusivity(unchecked) final var startedAt: ContinuousClock.Instant
     final var handlerSubscription: Disposable?
     final var bodySubscription: Disposable?
-    final var responded = false
-    final var finished = false
     final var status = 0
     final var bodyBytes = 0
     /// A streamed response's last words at a graceful shutdown (an SSE event).
@@ -30,10 +29,10 @@ class AnswerState: @unchecked Sendable {
     /// A streamed response's body is being watched.
     final var isStreaming: Bool { bodySubscription != nil }
 
-    /// Keeps the handler's subscription, or disposes it when it is not wanted: the handler already
-    /// answered while it was being watched, or the request is no longer `current` on its connection.
-    final func keepHandler(_ subscription: Disposable, current: Bool) {
-        if responded || finished || !current {
+    /// Keeps the handler's subscription, or disposes it when it is not `wanted` (the handler
+    /// answered while it was being watched, or the request is no longer its connection's).
+    final func keepHandler(_ subscription: Disposable, wanted: Bool) {
+        if !wanted {
             subscription.dispose()
         } else {
             handlerSubscription = subscription
@@ -41,9 +40,10 @@ class AnswerState: @unchecked Sendable {
     }
 
     /// Keeps the streamed body's subscription and returns true, or disposes it and returns false
-    /// when the answer finished while it was being watched or the request is no longer `current`.
-    final func keepBody(_ subscription: Disposable, current: Bool) -> Bool {
-        guard !finished, current else {
+    /// when it is not `wanted` (the answer finished while it was being watched, or the request is
+    /// no longer its connection's).
+    final func keepBody(_ subscription: Disposable, wanted: Bool) -> Bool {
+        guard wanted else {
             subscription.dispose()
             return false
         }
@@ -58,4 +58,14 @@ class AnswerState: @unchecked Sendable {
         bodySubscription?.dispose()
         bodySubscription = nil
     }
+}
+
+/// Where one answer is in its life, as its protocol keeps it (`AnswerDriver` reads it).
+protocol AnswerLife: AnswerState {
+    /// The handler's answer, or a problem in its place, is taken: later handler events are dropped.
+    var responded: Bool { get }
+    /// Takes the answer, before its head is written.
+    func markResponded()
+    /// The answer is over: its end was written, or its connection or stream closed before it.
+    var finished: Bool { get }
 }

@@ -7,8 +7,11 @@ import Streams
 /// One request being answered on an HTTP/1.1 connection: the answer's progress, and what
 /// HTTP/1.1 adds to it (keep-alive, body framing, the head held for the body's first bytes).
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
-final class Exchange: AnswerState, @unchecked Sendable {
+final class Exchange: AnswerState, AnswerLife, @unchecked Sendable {
     let request: Request
+    /// The answer's life on HTTP/1.1: taken, then over (its last byte queued, or the connection gone).
+    var responded = false
+    var finished = false
     /// What the request's head asked of the connection and named as its client, as the parser
     /// noted them (the request's own header list is not searched per exchange).
     let wantsKeepAlive: Bool
@@ -24,4 +27,6 @@ final class Exchange: AnswerState, @unchecked Sendable {
         self.userAgent = userAgent
         super.init(startedAt: startedAt)
     }
+
+    func markResponded() { responded = true }
 }

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import HTTP
 import Logging
 
 /// What the first log line says beside the address: what is protected, limited, shared and
@@ -16,6 +17,7 @@ struct EffectiveConfiguration {
             "redis": .string(configuration.redisSentinels?.description ?? configuration.redisURL.map(String.init(describing:)) ?? "none (events, cache and budgets in this process)"),
             "tls": .string(configuration.tls == nil ? "off" : "on"),
             "http2": .string(http2),
+            "upstream_http2": .string(upstreamHTTP2),
         ]
     }
 
@@ -41,6 +43,15 @@ struct EffectiveConfiguration {
     var http2: String {
         guard configuration.http2 else { return "off" }
         return configuration.tls == nil ? "h2c (prior knowledge)" : "h2 (ALPN)"
+    }
+
+    /// `auto (h2 by ALPN over TLS, else HTTP/1.1)`, …
+    var upstreamHTTP2: String {
+        switch configuration.upstreamHTTP2 {
+        case .auto: "auto (h2 by ALPN over TLS, HTTP/1.1 in cleartext)"
+        case .priorKnowledge: "prior-knowledge (h2 by ALPN over TLS, h2c in cleartext)"
+        case .off: "off (HTTP/1.1)"
+        }
     }
 
     static func describe(_ policy: RatePolicy) -> String {

@@ -18,7 +18,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case authJwtSecret, authJwtPublicKey, authProtect, authCookie, authAudience, authIssuer
     case trustedProxies
     case clientUpstreamRate, clientUpstreamBurst, clientRequestRate, rateLimitIpv6Prefix, upstreamReserve
-    case http2
+    case http2, upstreamHttp2
 
     /// The long flag, e.g. `--demo-latency-ms`.
     public var flag: String {

@@ -67,6 +67,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Upstream requests kept back: at this x-ratelimit-remaining, uncached work gets 503 until the reset. [env: UPSTREAM_RESERVE] (default: 10 % of the reported limit with --github-token or --demo-rate-limit, else none)") var upstreamReserve: String?
     @Option(help: "on or off: HTTP/2 beside HTTP/1.1 on the same port (h2c with prior knowledge; h2 by ALPN over TLS). [env: HTTP2] (default: on)") var http2: String?
 
+    @Option(help: "auto, prior-knowledge or off: HTTP/2 to the upstream. auto offers h2 then http/1.1 by ALPN over TLS (one connection per origin, opened at start and kept alive with PING; HTTP/1.1 when the origin picks it) and speaks HTTP/1.1 in cleartext; prior-knowledge also speaks h2c to a cleartext upstream; off is HTTP/1.1 only. [env: UPSTREAM_HTTP2] (default: auto)") var upstreamHttp2: String?
+
     /// The options given on the command line, by setting.
     var flags: [ConfigurationSetting: String] {
         let values: [(ConfigurationSetting, String?)] = [
@@ -88,7 +90,7 @@ struct ServeCommand: ParsableCommand {
             (.trustedProxies, trustedProxies),
             (.clientUpstreamRate, clientUpstreamRate), (.clientUpstreamBurst, clientUpstreamBurst),
             (.clientRequestRate, clientRequestRate), (.rateLimitIpv6Prefix, rateLimitIpv6Prefix), (.upstreamReserve, upstreamReserve),
-            (.http2, http2),
+            (.http2, http2), (.upstreamHttp2, upstreamHttp2),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })
     }

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Domain
+import HTTP
 import Logging
 import NetCore
 import Redis
@@ -100,6 +101,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     }
     /// HTTP/2 beside HTTP/1.1 (h2c with prior knowledge, h2 by ALPN).
     public var http2 = true
+    /// HTTP/2 to the upstream: `auto` asks by ALPN over TLS (GitHub answers h2) and speaks
+    /// HTTP/1.1 in cleartext; `prior-knowledge` speaks h2c in cleartext too; `off` HTTP/1.1 only.
+    public var upstreamHTTP2 = HTTP2ClientSettings.Mode.auto
 
     public init() {}
 
@@ -167,6 +171,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.rateLimitIPv6Prefix = try reader.integer(.rateLimitIpv6Prefix, in: ClientAddressKey.ipv6PrefixLengths) ?? configuration.rateLimitIPv6Prefix
         configuration.upstreamReserve = try reader.integer(.upstreamReserve, in: 0...10_000_000)
         configuration.http2 = try reader.choice(.http2, [("on", true), ("off", false)]) ?? configuration.http2
+        configuration.upstreamHTTP2 = try reader.choice(.upstreamHttp2, HTTP2ClientSettings.Mode.allCases.map { ($0.rawValue, $0) })
+            ?? configuration.upstreamHTTP2
         return configuration
     }
 

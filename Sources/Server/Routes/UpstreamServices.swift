@@ -59,11 +59,15 @@ public final class UpstreamServices: Sendable {
         if let local, let sharedCache { cache = TieredUpstreamCache(front: local, back: sharedCache) }
         // Timeouts and retry back-offs on the loop that runs the exchange (see `CurrentLoopScheduler`):
         // arming one is a heap push there, where a `QueueScheduler` made a Dispatch timer per attempt.
-        let http = HTTPClient(connectTo: connectTargets)
+        let http = HTTPClient(connectTo: connectTargets, http2: HTTP2ClientSettings(mode: configuration.upstreamHTTP2))
         if baseURL.scheme == "https", let reason = http.tlsUnavailable {
             demoServer?.stop()
             throw UpstreamTLSUnavailable(reason: reason)
         }
+        // The first request finds its connection open (TCP, TLS, SETTINGS): the cold answer pays
+        // one round trip, not three. Only an HTTP/2 origin is warmed: it is one connection, kept
+        // with PING, where HTTP/1.1 would need a guess at how many.
+        http.warm(baseURL)
         let client = GitHubClient(
             configuration: .init(baseURL: baseURL, token: configuration.githubToken, timeout: configuration.upstreamTimeout,
                 retry: RetryPolicy(maxRetries: configuration.upstreamRetries), deadline: configuration.upstreamDeadline, cache: cache,

@@ -55,7 +55,7 @@ extension HTTP2Connection {
         for target in machine.streams.ordered {
             guard target.request != nil else { continue }
             if !target.responded {
-                target.responded = true
+                target.markResponded()
                 target.disposeSubscriptions()
                 respond(
                     with: .problem(status: .serviceUnavailable, detail: "The server is shutting down and this request did not finish in time"),

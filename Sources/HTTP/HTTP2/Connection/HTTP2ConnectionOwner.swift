@@ -19,8 +19,15 @@ protocol HTTP2ConnectionOwner: AnyObject {
     /// A stream's request body did not arrive within the body timeout.
     func bodyTimedOut(_ stream: HTTP2Stream, detail: String)
     func report(_ kind: HTTP2Event.Kind, streamID: UInt32, code: HTTP2ErrorCode?, reason: String?)
+    /// Client role: a stream's final response head arrived (its body follows, then `answerEnded`).
+    func receivedResponseHead(_ stream: HTTP2Stream, status: Int, fields: [(name: String, value: String)])
     /// The connection is over: what the owner does with the socket once `output` is written.
     func close(_ how: HTTP2ConnectionClose)
+}
+
+extension HTTP2ConnectionOwner {
+    /// A server's connection opens no streams of its own: it never receives a response.
+    func receivedResponseHead(_ stream: HTTP2Stream, status: Int, fields: [(name: String, value: String)]) {}
 }
 
 enum HTTP2ConnectionClose: Equatable {

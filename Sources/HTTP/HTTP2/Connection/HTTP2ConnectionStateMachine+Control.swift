@@ -12,7 +12,10 @@ extension HTTP2ConnectionStateMachine {
         ]
         if limits.initialWindowSize != 65_535 { settings.append(HTTP2Setting(.initialWindowSize, UInt32(limits.initialWindowSize))) }
         if limits.maxFrameSize != 16_384 { settings.append(HTTP2Setting(.maxFrameSize, UInt32(limits.maxFrameSize))) }
-        if role == .client { sender.sendPreface() }
+        if role == .client {
+            settings.append(HTTP2Setting(.enablePush, 0))
+            sender.sendPreface()
+        }
         sender.send(HTTP2Frame(streamID: 0, payload: .settings(settings)))
         if limits.connectionWindowSize > 65_535 {
             sender.send(HTTP2Frame(streamID: 0, payload: .windowUpdate(increment: UInt32(limits.connectionWindowSize - 65_535))))
@@ -24,8 +27,8 @@ extension HTTP2ConnectionStateMachine {
     /// a broadcast event asked three times per stream, each a likely cache miss among 50,000 streams.
     /// Debug builds (the tests) check that both answers agree.
     func isOpen(_ target: HTTP2Stream) -> Bool {
-        assert((streams[target.id] === target) == (target.state != .closed), "stream \(target.id): its state and the stream table disagree")
-        return target.state != .closed
+        assert((streams[target.id] === target) == !target.state.isClosed, "stream \(target.id): its state and the stream table disagree")
+        return !target.state.isClosed
     }
 
     func report(_ kind: HTTP2Event.Kind, streamID: UInt32 = 0, code: HTTP2ErrorCode? = nil, reason: String? = nil) {
@@ -42,7 +45,7 @@ extension HTTP2ConnectionStateMachine {
             return
         }
         report(.resetReceived, streamID: id, code: code)
-        if !target.finished && !resetBudget.spend(now: clock()) {
+        if target.state.sendsToPeer && !resetBudget.spend(now: clock()) {
             report(.limitExceeded, streamID: id, code: .enhanceYourCalm, reason: "rapid reset")
             throw .connection(.enhanceYourCalm, "more than \(limits.resetBurst) streams reset before their response, and \(limits.resetsPerSecond) a second")
         }
@@ -107,6 +110,7 @@ extension HTTP2ConnectionStateMachine {
 
     /// A response's head; the owner built `fields` (`HTTP2ResponseFields`).
     func sendHeaders(of target: HTTP2Stream, fields: [(name: String, value: String)], endStream: Bool) {
+        target.state.respond()
         sender.sendHeaders(streamID: target.id, fields: fields, endStream: endStream)
         if endStream { responseSent(target) }
     }
@@ -139,33 +143,32 @@ extension HTTP2ConnectionStateMachine {
     func waitingBytes(of target: HTTP2Stream) -> Int { target.outbound.count }
 
     /// Whether END_STREAM is queued behind the stream's waiting bytes.
-    func isEnding(_ target: HTTP2Stream) -> Bool { target.outbound.endsStream }
+    func isEnding(_ target: HTTP2Stream) -> Bool { target.state.isEnding }
 
     /// END_STREAM went out: the response is complete.
     private func responseSent(_ target: HTTP2Stream) {
-        guard !target.finished else { return }
-        target.finished = true
-        target.outbound.endsStream = false
-        owner.answerEnded(target, completed: true)
+        if role == .client {
+            requestSent(target)
+            return
+        }
         switch target.state {
         case .halfClosedRemote:
-            close(target, as: .ended)
+            close(target, as: .ended, completed: true)
         case .open:
             // Answered before the request's body ended (413, 431): the rest is not wanted (RFC 9113 §8.1).
-            target.state = .halfClosedLocal
+            target.state.localEnded()
+            owner.answerEnded(target, completed: true)
             sender.send(HTTP2Frame(streamID: target.id, payload: .rstStream(.noError)))
             close(target, as: .resetLocally)
-        case .halfClosedLocal, .closed:
+        case .idle, .halfClosedLocal, .closed:
             break
         }
     }
 
     /// A request answered without its handler (408, 413, 431): its remaining DATA is dropped, the owner sends the problem.
     func answerWithoutHandler(_ target: HTTP2Stream, _ status: HTTPStatus, detail: String, requestEnds: Bool) {
-        target.discardsBody = true
-        target.responded = true
+        target.state.answerEarly(peerEnded: requestEnds)
         target.status = status.code
-        if requestEnds && target.state == .open { target.state = .halfClosedRemote }
         owner.answerWithoutHandler(target, status: status, detail: detail)
     }
 

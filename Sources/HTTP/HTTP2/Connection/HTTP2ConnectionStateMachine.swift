@@ -27,7 +27,8 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
     private var frames: HTTP2FrameDecoder
     private var decoder: HPACKDecoder
     var peer = HTTP2PeerSettings()
-    private(set) var streams: HTTP2StreamTable
+    // Settable here and where the client role opens its streams (`+Client`).
+    var streams: HTTP2StreamTable
     // Internal, not private, where the other half in `+Control` changes them (its own file for length).
     var sender: HTTP2Sender
     var bodies: HTTP2RequestBodies
@@ -133,14 +134,18 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
             try spendControlBudget("SETTINGS")
             try receivedSettings(settings)
         case .pushPromise:
-            throw .connection(.protocolError, "a client sent PUSH_PROMISE")
+            // A server never receives it; this client turns push off in its SETTINGS (RFC 9113 §8.4).
+            throw .connection(.protocolError, role == .server ? "a client sent PUSH_PROMISE" : "PUSH_PROMISE although push is off")
         case .ping(let opaque):
             guard !frame.flags.contains(.ack) else { return }
             try spendControlBudget("PING")
             try checkPeerReads("PING")
             sender.send(HTTP2Frame(streamID: 0, flags: .ack, payload: .ping(opaque)))
-        case .goAway(_, let code, _):
-            report(.goAwayReceived, code: code)
+        case .goAway(let lastStreamID, let code, _):
+            // The client hears which of its streams the server will not process (§6.8): the report
+            // names the last one, and the streams above it close now, for the owner to retry.
+            report(.goAwayReceived, streamID: role == .client ? lastStreamID : 0, code: code)
+            if role == .client { closeStreams(above: lastStreamID) }
             if case .active = phase { phase = .draining(goAwaySent: nil) }
             if streams.isEmpty { closeWhenFlushed() }
         case .windowUpdate(let increment):
@@ -157,7 +162,10 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
 
     private func receivedHeaders(_ frame: HTTP2Frame, fragment: [UInt8], dependsOn: UInt32?) throws(HTTP2ProtocolError) {
         let id = frame.streamID
-        guard role.peerOpens(id) else { throw .connection(.protocolError, "HEADERS on stream \(id), which the peer cannot open") }
+        // A client's peer answers on the streams the client opened (odd ids, push is off).
+        guard role == .server ? role.peerOpens(id) : id & 1 == 1 && id <= streams.highestStreamID else {
+            throw .connection(.protocolError, "HEADERS on stream \(id), which the peer cannot open")
+        }
         if fragment.isEmpty && !frame.endHeaders { try spendControlBudget("empty HEADERS") }
         let block = PendingHeaderBlock(
             streamID: id, fragments: fragment, endStream: frame.endStream, selfDependent: dependsOn == id, frameCount: 0)
@@ -192,6 +200,10 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
         // Decoded whatever becomes of the stream: the table must stay in step with the peer's (RFC 9113 §4.3).
         let decoded: HPACKDecoder.Block
         do { decoded = try decoder.decode(block.fragments) } catch { throw .connection(.compressionError, error.description) }
+        if role == .client {
+            try responseHeaderBlock(id, decoded, endStream: block.endStream)
+            return
+        }
         if let existing = streams[id] {
             guard existing.state.receivesFromPeer else { throw .stream(id, .streamClosed, "HEADERS after the request's END_STREAM") }
             guard block.endStream else { throw .stream(id, .protocolError, "trailers without END_STREAM") }
@@ -250,17 +262,19 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
             throw .stream(id, .streamClosed, "DATA on closed stream \(id)")
         }
         guard target.state.receivesFromPeer else { throw .stream(id, .streamClosed, "DATA after the request's END_STREAM") }
+        if target.state.awaitsPeerHead { throw .stream(id, .protocolError, "DATA before the response's HEADERS") }
         guard length <= target.receiveWindow.value else {
             throw .stream(id, .flowControlError, "DATA of \(length) bytes beyond the stream window of \(target.receiveWindow.value)")
         }
         target.receiveWindow.consume(length)
         if bytes.isEmpty && !frame.endStream { try spendControlBudget("empty DATA") }
-        if !target.discardsBody {
+        if !target.state.discardsInbound {
             bodies.hold(bytes, for: target)
             if let declared = target.declaredContentLength, target.body.count > declared {
                 throw .stream(id, .protocolError, "DATA beyond the content-length of \(declared)")
             }
             if target.body.count > bodies.maxBodyBytes {
+                if role == .client { throw .stream(id, .cancel, "a response body above \(bodies.maxBodyBytes) bytes") }
                 bodies.release(target)
                 answerWithoutHandler(target, .payloadTooLarge, detail: "The request body is larger than \(bodies.maxBodyBytes) bytes", requestEnds: frame.endStream)
                 return
@@ -296,15 +310,20 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
 
     /// The peer's request is complete (END_STREAM): the handler runs now.
     private func requestEnded(_ target: HTTP2Stream) {
+        if role == .client {
+            responseEnded(target)
+            return
+        }
+        let runs = target.state == .openedByPeer
         switch target.state {
-        case .open: target.state = .halfClosedRemote
+        case .open: target.state.peerEnded()
         case .halfClosedLocal:
             close(target, as: .ended)
             return
-        case .halfClosedRemote, .closed: return
+        case .idle, .halfClosedRemote, .closed: return
         }
-        if target.discardsBody { return }
-        owner.startRequest(target)
+        // A stream answered without its handler (its body dropped) runs none.
+        if runs { owner.startRequest(target) }
     }
 
     // MARK: - Errors and closing
@@ -329,21 +348,22 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
     func fail(_ error: HTTP2ProtocolError) {
         guard phase != .failed, phase != .closed else { return }
         phase = .failed
-        sender.send(HTTP2Frame(streamID: 0, payload: .goAway(lastStreamID: streams.highestStreamID, code: error.code, debugData: Array(error.reason.utf8.prefix(256)))))
+        sender.send(HTTP2Frame(streamID: 0, payload: .goAway(lastStreamID: goAwayLastStreamID, code: error.code, debugData: Array(error.reason.utf8.prefix(256)))))
         report(.goAwaySent, code: error.code, reason: error.reason)
         for target in streams.ordered { close(target, as: .resetLocally) }
         owner.close(.lingerAfterFlush)
     }
 
-    func close(_ target: HTTP2Stream, as how: HTTP2StreamEnding) {
+    /// Takes a stream out of the table; an answer that had not ended is reported, as `completed`
+    /// when its END_STREAM is what closed the stream.
+    func close(_ target: HTTP2Stream, as how: HTTP2StreamEnding, completed: Bool = false) {
         guard streams.remove(target, as: how) else { return }
-        target.state = .closed
+        // What the owner is waiting for: a server's answer going out, a client's response coming in.
+        let answering = role == .server ? target.state.sendsToPeer : target.state.receivesFromPeer
+        target.state = .closed(how)
         bodies.release(target)
         target.outbound.clear()
-        if !target.finished {
-            target.finished = true
-            owner.answerEnded(target, completed: false)
-        }
+        if answering { owner.answerEnded(target, completed: completed) }
         report(.streamClosed, streamID: target.id)
         if streams.isEmpty {
             idleSince = clock()
@@ -354,7 +374,7 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
     /// GOAWAY NO_ERROR unless one went out, then the close once the output is flushed.
     func closeWhenFlushed() {
         if !phase.goAwaySent {
-            sender.send(HTTP2Frame(streamID: 0, payload: .goAway(lastStreamID: streams.highestStreamID, code: .noError, debugData: [])))
+            sender.send(HTTP2Frame(streamID: 0, payload: .goAway(lastStreamID: goAwayLastStreamID, code: .noError, debugData: [])))
             report(.goAwaySent, code: .noError)
         }
         if phase != .failed { phase = .closing }
@@ -375,7 +395,7 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
         case .awaitingPreface, .awaitingSettings, .active:
             break
         }
-        sender.send(HTTP2Frame(streamID: 0, payload: .goAway(lastStreamID: streams.highestStreamID, code: .noError, debugData: [])))
+        sender.send(HTTP2Frame(streamID: 0, payload: .goAway(lastStreamID: goAwayLastStreamID, code: .noError, debugData: [])))
         report(.goAwaySent, code: .noError, reason: "shutting down")
         phase = .draining(goAwaySent: streams.highestStreamID)
         for target in streams.ordered where target.isStreaming { owner.endForShutdown(target) }

@@ -58,7 +58,7 @@ struct HTTP2RequestBodies {
     /// At END_STREAM a body is as long as its content-length said, also when that is the HEADERS'
     /// END_STREAM and the body is empty (RFC 9113 §8.1.1): otherwise the request is malformed.
     static func checkDeclaredLength(of stream: HTTP2Stream) throws(HTTP2ProtocolError) {
-        guard let declared = stream.declaredContentLength, !stream.discardsBody, stream.body.count != declared else { return }
+        guard let declared = stream.declaredContentLength, !stream.state.discardsInbound, stream.body.count != declared else { return }
         throw .stream(stream.id, .protocolError, "a body of \(stream.body.count) bytes, not the content-length of \(declared)")
     }
 
@@ -67,7 +67,7 @@ struct HTTP2RequestBodies {
     mutating func expired(now: UInt64, after timeout: UInt64) -> [HTTP2Stream] {
         var expired: [HTTP2Stream] = []
         receiving.removeAll { stream in
-            guard stream.state == .open, !stream.responded else { return true }
+            guard stream.state.awaitsPeerBody else { return true }
             guard now &- stream.bodyStartedAt > timeout else { return false }
             expired.append(stream)
             return true

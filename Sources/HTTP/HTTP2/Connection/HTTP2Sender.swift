@@ -7,7 +7,7 @@
 struct HTTP2Sender {
     /// What a stream's DATA did.
     enum Progress {
-        /// END_STREAM went out: the response is complete.
+        /// END_STREAM went out: the response is complete (the state machine moves the stream on).
         case ended
         /// The windows shut and the stream began to wait for them (once per stall, for the metric).
         case stalled
@@ -82,7 +82,7 @@ struct HTTP2Sender {
             return end ? .ended : .sent
         }
         stream.outbound.append(bytes)
-        if end { stream.outbound.endsStream = true }
+        if end { stream.state.endQueued() }
         return flush(stream, backlog: backlog, now: now)
     }
 
@@ -107,19 +107,15 @@ struct HTTP2Sender {
                 stall.sentSince += allowed
                 stream.outbound.stall = stall.sentSince >= limits.stallProgressBytes ? nil : stall
             }
-            let last = allowed == stream.outbound.count && stream.outbound.endsStream
+            let last = allowed == stream.outbound.count && stream.state.isEnding
             HTTP2FrameEncoder.appendData(streamID: stream.id, stream.outbound.take(allowed), endStream: last, into: &output)
             stream.sendWindow.consume(allowed)
             window.consume(allowed)
-            if last {
-                stream.outbound.endsStream = false
-                return .ended
-            }
+            if last { return .ended }
         }
         stream.outbound.stall = nil
         stream.outbound.compact()
-        if stream.outbound.endsStream {
-            stream.outbound.endsStream = false
+        if stream.state.isEnding {
             HTTP2FrameEncoder.appendData(streamID: stream.id, [], endStream: true, into: &output)
             return .ended
         }

@@ -20,14 +20,14 @@ struct HTTP2WriteScheduler {
         let taken = waiting
         waiting = []
         for stream in taken { stream.outbound.isWaiting = false }
-        return taken.filter { $0.state != .closed }
+        return taken.filter { !$0.state.isClosed }
     }
 
     /// Streams whose window stayed shut longer than `timeout` with bytes still to send. Only a waiting
     /// stream can be stalled, so the sweep visits these, not every stream of every connection.
     func stalled(now: UInt64, longerThan timeout: UInt64) -> [HTTP2Stream] {
         waiting.filter { stream in
-            guard stream.state != .closed, let stall = stream.outbound.stall else { return false }
+            guard !stream.state.isClosed, let stall = stream.outbound.stall else { return false }
             return stream.outbound.count > 0 && now &- stall.since > timeout
         }
     }

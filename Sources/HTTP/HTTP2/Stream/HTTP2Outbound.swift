@@ -1,8 +1,9 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
-/// A stream's response bytes on their way out: what waits for window (from `start` on), whether
-/// END_STREAM follows them, and the write scheduler's notes on the stream (`isWaiting`, `stall`).
+/// A stream's response bytes on their way out: what waits for window (from `start` on), and the
+/// write scheduler's notes on the stream (`isWaiting`, `stall`). Whether END_STREAM follows them is
+/// the stream's state (`HTTP2StreamState.Sending.ending`).
 struct HTTP2Outbound {
     /// A window that stays shut: since when, and how much went out since (a window opened a few
     /// bytes at a time does not end a stall, `HTTP2ConnectionLimits.stallProgressBytes`).
@@ -13,8 +14,6 @@ struct HTTP2Outbound {
 
     private(set) var bytes: [UInt8] = []
     private(set) var start = 0
-    /// END_STREAM goes out once `bytes` are sent.
-    var endsStream = false
     /// Listed in the connection's `HTTP2WriteScheduler` (so it is listed once, without a search).
     var isWaiting = false
     var stall: Stall?

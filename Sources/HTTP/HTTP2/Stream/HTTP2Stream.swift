@@ -3,12 +3,13 @@
 
 import Streams
 
-/// One stream of an HTTP/2 connection: the request as it arrives, then the response as it leaves
-/// (its progress as on HTTP/1.1), queued while the stream's flow-control window is shut.
+/// One stream of an HTTP/2 connection: the request as it arrives, then the response as it leaves,
+/// queued while the stream's flow-control window is shut. Its life is `state` alone: the answer's
+/// (`AnswerLife`) is read from it, and only the state machine moves it.
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
-final class HTTP2Stream: AnswerState, @unchecked Sendable {
+final class HTTP2Stream: AnswerState, AnswerLife, @unchecked Sendable {
     let id: UInt32
-    var state = HTTP2StreamState.open
+    var state: HTTP2StreamState
     /// What the peer may still send on this stream, and what this side may.
     var receiveWindow: HTTP2FlowWindow
     var sendWindow: HTTP2FlowWindow
@@ -19,8 +20,6 @@ final class HTTP2Stream: AnswerState, @unchecked Sendable {
     var requestHead: HTTP2RequestHead?
     var body: [UInt8] = []
     var declaredContentLength: Int?
-    /// The request was answered without reaching a handler (408, 413, 431): its remaining DATA is dropped.
-    var discardsBody = false
     /// When the HEADERS came without END_STREAM: the body timeout runs from here.
     var bodyStartedAt: UInt64 = 0
     /// Body bytes counted in the connection's `bufferedRequestBytes`, until the stream closes (the
@@ -32,9 +31,14 @@ final class HTTP2Stream: AnswerState, @unchecked Sendable {
     /// Response body bytes waiting for window, and the write scheduler's notes on the stream.
     var outbound = HTTP2Outbound()
 
-    init(id: UInt32, receiveWindow: Int, sendWindow: Int) {
+    init(id: UInt32, state: HTTP2StreamState = .openedByPeer, receiveWindow: Int, sendWindow: Int) {
         self.id = id
+        self.state = state
         self.receiveWindow = HTTP2FlowWindow(receiveWindow)
         self.sendWindow = HTTP2FlowWindow(sendWindow)
     }
+
+    var responded: Bool { state.responded }
+    func markResponded() { state.respond() }
+    var finished: Bool { state.finished }
 }

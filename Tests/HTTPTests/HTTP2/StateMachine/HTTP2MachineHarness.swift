@@ -86,7 +86,7 @@ final class HTTP2MachineHarness: HTTP2ConnectionOwner {
     func startRequest(_ stream: HTTP2Stream) {
         started.append(stream.id)
         guard answers else { return }
-        stream.responded = true
+        stream.markResponded()
         machine.sendHeaders(of: stream, fields: [(":status", "200")], endStream: answerBody.isEmpty)
         if !answerBody.isEmpty { machine.enqueue(answerBody, on: stream, end: true) }
     }

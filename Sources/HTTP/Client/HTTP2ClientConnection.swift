@@ -1,0 +1,259 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import Dispatch
+import NetCore
+
+/// One HTTP/2 connection to an upstream origin: a client-role `HTTP2ConnectionStateMachine` over a
+/// `ByteStream`, an exchange per stream. Everything here runs on the connection's loop. Answers and
+/// retries are handed out after the machine has handled the read (`afterInput`), so a caller that
+/// reacts to its answer by cancelling another request never re-enters the machine.
+// @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
+final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
+    let stream: ByteStream
+    let origin: ConnectionPool.Origin
+    /// Strong: the pool drops this connection when it closes (`retire`), and closes it when the client goes.
+    private let pool: HTTP2ClientPool
+    private var machine: HTTP2ConnectionStateMachine!
+    private var exchanges: [UInt32: HTTP2ClientExchange] = [:]
+    /// Given to this connection while the peer's SETTINGS_MAX_CONCURRENT_STREAMS streams are open.
+    private var queued: [HTTP2ClientExchange] = []
+    private var outcomes: [(HTTP2ClientExchange, Result<HTTPClientResponse, HTTPClientError>)] = []
+    private var retries: [HTTP2ClientExchange] = []
+    /// Codes of RST_STREAMs received, until their stream's end is handled.
+    private var resetCodes: [UInt32: HTTP2ErrorCode] = [:]
+    private var goAwayLastStreamID: UInt32?
+    private var closeRequest: HTTP2ConnectionClose?
+    private var reportedCapacity = 100
+    private var retired = false
+    private var timer: LoopTimer?
+    private var lastRead: UInt64
+    private var pingSentAt: UInt64?
+
+    var loop: EventLoop { stream.loop }
+
+    init(stream: ByteStream, origin: ConnectionPool.Origin, pool: HTTP2ClientPool) {
+        self.stream = stream
+        self.origin = origin
+        self.pool = pool
+        lastRead = DispatchTime.now().uptimeNanoseconds
+        machine = HTTP2ConnectionStateMachine(
+            owner: self, role: .client, limits: pool.settings.limits, maxBodyBytes: pool.settings.maxResponseBodyBytes)
+    }
+
+    /// The preface and SETTINGS, the handlers, the liveness timer.
+    func start() {
+        stream.onRead = { [self] bytes in received(bytes) }
+        stream.onClose = { [self] _ in closed() }
+        machine.start()
+        flushOutput()
+        let interval = pool.settings.pingInterval.nanoseconds
+        let timer = loop.makeTimer()
+        timer.setEventHandler { [weak self] in self?.checkLiveness(interval: interval) }
+        timer.schedule(deadline: .now() + .nanoseconds(Int(interval / 2)), repeating: .nanoseconds(Int(interval / 2)))
+        timer.resume()
+        self.timer = timer
+    }
+
+    /// Starts `exchange` on a new stream (from any thread); queued here while the peer's limit is reached.
+    func run(_ exchange: HTTP2ClientExchange) {
+        guard loop.inLoop else { return loop.execute { self.run(exchange) } }
+        // Granted while the machine is handling a read: opened once it is done.
+        if handling { return queued.append(exchange) }
+        open(exchange)
+        afterInput()
+    }
+
+    /// The machine is handling input; what it triggers waits for `afterInput`.
+    private var handling = false
+
+    private func open(_ exchange: HTTP2ClientExchange) {
+        if let limit = machine.peer.maxConcurrentStreams, machine.streams.count >= limit {
+            queued.append(exchange)
+            return
+        }
+        guard machine.canOpenStream, !stream.isClosed else {
+            retries.append(exchange)
+            pool.streamEnded(on: self)
+            return
+        }
+        guard exchange.attach(to: self) else {
+            pool.streamEnded(on: self)
+            return
+        }
+        guard let opened = machine.openStream(fields: HTTP2RequestFields.fields(of: exchange.request), endStream: true) else {
+            retries.append(exchange)
+            pool.streamEnded(on: self)
+            return
+        }
+        exchanges[opened.id] = exchange
+    }
+
+    /// The caller disposed: RST_STREAM CANCEL goes out, so the upstream stops sending.
+    func cancel(_ exchange: HTTP2ClientExchange) {
+        if handling { return loop.execute { self.cancel(exchange) } }
+        if let index = queued.firstIndex(where: { $0 === exchange }) {
+            queued.remove(at: index)
+            pool.streamEnded(on: self)
+            return
+        }
+        guard let id = exchanges.first(where: { $0.value === exchange })?.key, let target = machine.streams[id] else { return }
+        machine.cancel(target)
+        afterInput()
+    }
+
+    /// A PING when the peer has been quiet for an interval; the close when it stays quiet for
+    /// another one after it (a dead peer, or a path that dropped the connection).
+    private func checkLiveness(interval: UInt64) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if let sentAt = pingSentAt, lastRead < sentAt, now &- sentAt >= interval {
+            stream.close(.failed("no answer to PING within \(pool.settings.pingInterval.text)"))
+            return
+        }
+        guard now &- lastRead >= interval, pingSentAt.map({ lastRead >= $0 }) ?? true else { return }
+        pingSentAt = now
+        machine.ping(now)
+        flushOutput()
+    }
+
+    /// The client is going: GOAWAY, then the close.
+    func shutdown() {
+        guard loop.inLoop else { return loop.execute { self.shutdown() } }
+        guard !stream.isClosed else { return }
+        machine.closeWhenFlushed()
+        afterInput()
+    }
+
+    // MARK: - Input
+
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        lastRead = DispatchTime.now().uptimeNanoseconds
+        handling = true
+        machine.receive(bytes)
+        handling = false
+        let capacity = machine.peer.maxConcurrentStreams ?? 100
+        if capacity != reportedCapacity {
+            reportedCapacity = capacity
+            pool.capacityChanged(of: self, to: capacity)
+        }
+        afterInput()
+    }
+
+    /// Frames out, then the queued streams, retries and answers, then the close the machine asked for.
+    private func afterInput() {
+        let limit = machine.peer.maxConcurrentStreams ?? Int.max
+        while !queued.isEmpty && machine.streams.count < limit && !stream.isClosed {
+            open(queued.removeFirst())
+        }
+        flushOutput()
+        let outcomes = self.outcomes
+        self.outcomes = []
+        let retries = self.retries
+        self.retries = []
+        for exchange in retries {
+            if exchange.detachForRetry() {
+                pool.send(exchange)
+            } else {
+                exchange.finish(.failure(.connection("the upstream refused the request on HTTP/2 \(HTTP2ClientExchange.maxAttempts) times")))
+            }
+        }
+        for (exchange, result) in outcomes { exchange.finish(result) }
+    }
+
+    private func flushOutput() {
+        if machine.outputCount > 0 {
+            var output: [UInt8] = []
+            machine.swapOutput(&output)
+            stream.write(output)
+        }
+        guard let how = closeRequest else { return }
+        closeRequest = nil
+        retire()
+        switch how {
+        case .afterFlush, .lingerAfterFlush: stream.closeAfterFlush()
+        case .now(let failure): stream.close(.failed(failure))
+        }
+    }
+
+    private func closed() {
+        timer?.cancel()
+        timer = nil
+        handling = true
+        machine.closed()
+        handling = false
+        for exchange in queued { retries.append(exchange) }
+        queued = []
+        retire(closed: true)
+        afterInput()
+    }
+
+    private func retire(closed: Bool = false) {
+        guard !retired || closed else { return }
+        retired = true
+        pool.retire(self, closed: closed)
+    }
+
+    // MARK: - HTTP2ConnectionOwner
+
+    var socketBacklog: Int { stream.bufferedByteCount }
+
+    func receivedResponseHead(_ target: HTTP2Stream, status: Int, fields: [(name: String, value: String)]) {
+        guard let exchange = exchanges[target.id] else { return }
+        exchange.head = (status, fields)
+        // A HEAD's content-length describes the body a GET would get.
+        if exchange.request.method.rawValue == "HEAD" { target.declaredContentLength = nil }
+    }
+
+    func answerEnded(_ target: HTTP2Stream, completed: Bool) {
+        guard let exchange = exchanges.removeValue(forKey: target.id) else { return }
+        let resetCode = resetCodes.removeValue(forKey: target.id)
+        pool.streamEnded(on: self)
+        if completed, let head = exchange.head {
+            outcomes.append((exchange, HTTP2ResponseBody.response(status: head.status, fields: head.fields, body: target.body)))
+            return
+        }
+        // Not processed by the server, so safe to send again: above its GOAWAY's last stream (for
+        // an idempotent request, RFC 9113 §6.8), or refused (any request, §8.7).
+        if let last = goAwayLastStreamID, target.id > last, exchange.isIdempotent {
+            retries.append(exchange)
+        } else if resetCode == .refusedStream {
+            retries.append(exchange)
+        } else if let resetCode {
+            outcomes.append((exchange, .failure(.connection("the upstream reset the stream (\(resetCode))"))))
+        } else if let failure = localFailure.removeValue(forKey: target.id) {
+            outcomes.append((exchange, .failure(.malformed(failure))))
+        } else {
+            outcomes.append((exchange, .failure(.connection("the HTTP/2 connection closed before the response was complete"))))
+        }
+    }
+
+    /// Why this side reset a stream or failed the connection (the peer broke the protocol).
+    private var localFailure: [UInt32: String] = [:]
+    private var connectionFailure: String?
+
+    func report(_ kind: HTTP2Event.Kind, streamID: UInt32, code: HTTP2ErrorCode?, reason: String?) {
+        switch kind {
+        case .resetReceived:
+            if let code { resetCodes[streamID] = code }
+        case .goAwayReceived:
+            goAwayLastStreamID = streamID
+            retire()
+        case .resetSent where code != .cancel:
+            localFailure[streamID] = reason ?? "stream error \(code.map { "\($0)" } ?? "")"
+        case .goAwaySent where code != .noError:
+            connectionFailure = reason
+            for id in exchanges.keys { localFailure[id] = reason ?? "connection error" }
+        default:
+            break
+        }
+    }
+
+    func close(_ how: HTTP2ConnectionClose) {
+        closeRequest = how
+    }
+
+    func startRequest(_ stream: HTTP2Stream) {}
+    func answerWithoutHandler(_ stream: HTTP2Stream, status: HTTPStatus, detail: String) {}
+    func endForShutdown(_ stream: HTTP2Stream) {}
+    func bodyTimedOut(_ stream: HTTP2Stream, detail: String) {}
+}

@@ -1,0 +1,117 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import StreamServiceConcurrency
+import NetCore
+import Streams
+
+/// One request for an HTTP/2-capable origin, from its queueing to its answer: it waits for a
+/// connection, runs on one of its streams (maybe again on another connection after a GOAWAY or a
+/// REFUSED_STREAM), or goes to the HTTP/1.1 client when the origin chose HTTP/1.1. `cancel()` may
+/// come from any thread: it leaves the queue, resets the stream, or cancels the HTTP/1.1 exchange.
+// @unchecked: `state` is a `Locked`; the stream id and head are touched only on the connection's loop.
+final class HTTP2ClientExchange: @unchecked Sendable {
+    private struct State {
+        var cancelled = false
+        var finished = false
+        var connection: HTTP2ClientConnection?
+        /// The HTTP/1.1 exchange this one became.
+        var fallback: Disposable?
+        /// Attempts made on HTTP/2 streams; a retry after GOAWAY or REFUSED_STREAM counts one more.
+        var attempts = 0
+    }
+
+    let request: HTTPClientRequest
+    /// For the HTTP/1.1 exchange this one becomes when the origin chose HTTP/1.1.
+    let client: HTTPClient
+    let origin: ConnectionPool.Origin
+    /// Where the caller made the request: a new connection opens on this loop.
+    let home: EventLoop?
+    private let answered: @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
+    private let state = Locked(State())
+    /// The response head, once it arrived (on the connection's loop).
+    var head: (status: Int, fields: [(name: String, value: String)])?
+
+    /// Attempts on HTTP/2 before the exchange fails: a GOAWAY or refused stream each time is a broken upstream.
+    static let maxAttempts = 3
+
+    init(request: HTTPClientRequest, client: HTTPClient, answered: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) {
+        self.request = request
+        origin = .init(secure: request.isSecure, host: request.host, port: request.port)
+        home = EventLoop.current
+        self.client = client
+        self.answered = answered
+    }
+
+    /// The origin speaks HTTP/1.1: the pooled client's exchange answers instead.
+    func sendOverHTTP1() {
+        let exchange = ClientExchange(request: request, client: client) { [self] result in finish(result) }
+        fellBack(to: Disposable { exchange.cancel() })
+        exchange.start()
+    }
+
+    /// Safe to send again on a new connection after the server said it did not process it (RFC 9110 §9.2.2).
+    var isIdempotent: Bool {
+        switch request.method.rawValue {
+        case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE": true
+        default: false
+        }
+    }
+
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Runs on `connection` now; false when cancelled meanwhile (the caller gives the stream back).
+    func attach(to connection: HTTP2ClientConnection) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled, !state.finished else { return false }
+            state.connection = connection
+            state.attempts += 1
+            return true
+        }
+    }
+
+    /// Off its connection again, for a retry; false when no attempt is left (or it was cancelled).
+    func detachForRetry() -> Bool {
+        head = nil
+        return state.withLock { state in
+            state.connection = nil
+            return !state.cancelled && !state.finished && state.attempts < Self.maxAttempts
+        }
+    }
+
+    /// Became an HTTP/1.1 exchange: a cancel goes there from now on.
+    func fellBack(to exchange: Disposable) {
+        let cancelled = state.withLock { state -> Bool in
+            state.fallback = exchange
+            return state.cancelled
+        }
+        if cancelled { exchange.dispose() }
+    }
+
+    /// The outcome, once; nothing after a cancel.
+    func finish(_ result: Result<HTTPClientResponse, HTTPClientError>) {
+        let deliver = state.withLock { state -> Bool in
+            guard !state.finished, !state.cancelled else { return false }
+            state.finished = true
+            state.connection = nil
+            return true
+        }
+        if deliver { answered(result) }
+    }
+
+    /// The caller's dispose: the stream is reset (RST_STREAM CANCEL), or the queue left.
+    func cancel(waitingIn pool: HTTP2ClientPool) {
+        let (connection, fallback, proceed) = state.withLock { state -> (HTTP2ClientConnection?, Disposable?, Bool) in
+            guard !state.cancelled, !state.finished else { return (nil, nil, false) }
+            state.cancelled = true
+            return (state.connection, state.fallback, true)
+        }
+        guard proceed else { return }
+        if let fallback { fallback.dispose(); return }
+        if let connection {
+            connection.loop.execute { connection.cancel(self) }
+        } else {
+            pool.leaveQueue(self)
+        }
+    }
+}

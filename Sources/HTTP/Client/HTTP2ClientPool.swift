@@ -1,0 +1,233 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import StreamServiceConcurrency
+import NetCore
+
+/// HTTP/2 connections per origin: one, carrying up to the peer's SETTINGS_MAX_CONCURRENT_STREAMS,
+/// and another only when that is reached. Requests that find no stream free wait for the connection
+/// being opened (one connect at a time per origin, so a burst of sixteen requests to a cold origin
+/// is one TCP and TLS handshake, not sixteen). Over TLS the first connection learns by ALPN whether the
+/// origin speaks HTTP/2; one that picks `http/1.1` (or nothing) sends its requests, then and from then
+/// on, to the pooled HTTP/1.1 client.
+final class HTTP2ClientPool: Sendable {
+    fileprivate struct Slot {
+        let connection: HTTP2ClientConnection
+        /// Streams given to the connection (open, or about to be opened on its loop).
+        var reserved = 0
+        /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS (100, RFC 9113's recommended floor, until it says).
+        var capacity = 100
+        /// False after a GOAWAY: the connection finishes its streams and takes no new one.
+        var accepting = true
+    }
+
+    fileprivate struct Entry {
+        /// The origin chose HTTP/1.1 by ALPN.
+        var speaksHTTP1 = false
+        var slots: [Slot] = []
+        var connecting = false
+        var waiting: [HTTP2ClientExchange] = []
+    }
+
+    enum Route {
+        case stream(HTTP2ClientConnection)
+        case http1
+        case wait
+        case connect
+    }
+
+    private let state = Locked([ConnectionPool.Origin: Entry]())
+    let settings: HTTP2ClientSettings
+    let tls: TLSContext?
+    let tlsFailure: String?
+    let connectTimeout: Duration
+    let connectTargets: [ConnectTarget]
+    let loops: EventLoopGroup
+    init(settings: HTTP2ClientSettings, tls: TLSContext?, tlsFailure: String?, connectTimeout: Duration, connectTargets: [ConnectTarget],
+         loops: EventLoopGroup) {
+        self.settings = settings
+        self.tls = tls
+        self.tlsFailure = tlsFailure
+        self.connectTimeout = connectTimeout
+        self.connectTargets = connectTargets
+        self.loops = loops
+    }
+
+    /// Whether `request` goes this way: https unless HTTP/2 is off, http with prior knowledge only.
+    func carries(_ request: HTTPClientRequest) -> Bool {
+        request.isSecure ? settings.mode != .off : settings.mode == .priorKnowledge
+    }
+
+    func send(_ exchange: HTTP2ClientExchange) {
+        let route = state.withLock { entries in
+            entries[exchange.origin, default: Entry()].route(exchange)
+        }
+        switch route {
+        case .stream(let connection): connection.run(exchange)
+        case .http1: exchange.sendOverHTTP1()
+        case .wait: break
+        case .connect: connect(exchange.origin, near: exchange.home)
+        }
+    }
+
+    /// Opens (and keeps open with PING) a connection to `origin` before any request needs it.
+    func warm(_ origin: ConnectionPool.Origin) {
+        let start = state.withLock { entries -> Bool in
+            let entry = entries[origin, default: Entry()]
+            guard !entry.speaksHTTP1, !entry.connecting, entry.slots.isEmpty else { return false }
+            entries[origin, default: Entry()].connecting = true
+            return true
+        }
+        if start { connect(origin, near: nil) }
+    }
+
+    func leaveQueue(_ exchange: HTTP2ClientExchange) {
+        state.withLock { entries in entries[exchange.origin]?.waiting.removeAll { $0 === exchange } }
+    }
+
+    /// Connections open to `origin` (HTTP/2 ones, draining or not).
+    func connectionCount(_ origin: ConnectionPool.Origin) -> Int {
+        state.withLock { $0[origin]?.slots.count ?? 0 }
+    }
+
+    /// The client is going: every connection sends GOAWAY and closes.
+    func shutdown() {
+        let connections = state.withLock { entries in entries.values.flatMap { $0.slots.map(\.connection) } }
+        for connection in connections { connection.shutdown() }
+    }
+
+    // MARK: - Connecting
+
+    private func connect(_ origin: ConnectionPool.Origin, near home: EventLoop?) {
+        if origin.secure && tls == nil {
+            return failWaiting(origin, .connection("TLS is unavailable: \(tlsFailure ?? "no context")"))
+        }
+        let address = connectTargets.address(host: origin.host, port: origin.port)
+        ByteStreamConnector.connect(
+            host: address.host, port: address.port, tls: origin.secure ? tls : nil, timeout: connectTimeout, loop: home ?? loops.next()
+        ) { [self] result in
+            switch result {
+            case .failure(let error):
+                failWaiting(origin, .connection(String(describing: error)))
+            case .success(let stream):
+                // Over TLS the origin says by ALPN; in cleartext this is prior knowledge.
+                if origin.secure && stream.applicationProtocol != "h2" {
+                    stream.close()
+                    speaksHTTP1(origin)
+                } else {
+                    let connection = HTTP2ClientConnection(stream: stream, origin: origin, pool: self)
+                    connection.start()
+                    connected(connection)
+                }
+            }
+        }
+    }
+
+    private func connected(_ connection: HTTP2ClientConnection) {
+        let (granted, more) = state.withLock { entries in
+            entries[connection.origin, default: Entry()].withEntry { entry -> ([HTTP2ClientExchange], Bool) in
+                entry.connecting = false
+                entry.slots.append(Slot(connection: connection))
+                let granted = entry.grant(to: entry.slots.count - 1)
+                entry.connecting = !entry.waiting.isEmpty
+                return (granted, entry.connecting)
+            }
+        }
+        for exchange in granted { connection.run(exchange) }
+        if more { connect(connection.origin, near: connection.loop) }
+    }
+
+    private func speaksHTTP1(_ origin: ConnectionPool.Origin) {
+        let waiting = state.withLock { entries in
+            entries[origin, default: Entry()].withEntry { entry -> [HTTP2ClientExchange] in
+                entry.speaksHTTP1 = true
+                entry.connecting = false
+                defer { entry.waiting = [] }
+                return entry.waiting
+            }
+        }
+        for exchange in waiting { exchange.sendOverHTTP1() }
+    }
+
+    private func failWaiting(_ origin: ConnectionPool.Origin, _ error: HTTPClientError) {
+        let waiting = state.withLock { entries in
+            entries[origin, default: Entry()].withEntry { entry -> [HTTP2ClientExchange] in
+                entry.connecting = false
+                defer { entry.waiting = [] }
+                return entry.waiting
+            }
+        }
+        for exchange in waiting { exchange.finish(.failure(error)) }
+    }
+
+    // MARK: - What connections report
+
+    /// A stream of `connection` ended: a waiting request may take its place.
+    func streamEnded(on connection: HTTP2ClientConnection) {
+        let granted = update(connection) { entry, index in
+            entry.slots[index].reserved -= 1
+            return entry.grant(to: index)
+        }
+        for exchange in granted ?? [] { connection.run(exchange) }
+    }
+
+    /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS.
+    func capacityChanged(of connection: HTTP2ClientConnection, to capacity: Int) {
+        let granted = update(connection) { entry, index in
+            entry.slots[index].capacity = capacity
+            return entry.grant(to: index)
+        }
+        for exchange in granted ?? [] { connection.run(exchange) }
+    }
+
+    /// GOAWAY received, or the connection closed: no new stream goes there. Requests still waiting
+    /// need another connection.
+    func retire(_ connection: HTTP2ClientConnection, closed: Bool) {
+        let reconnect = state.withLock { entries -> Bool in
+            guard var entry = entries[connection.origin], let index = entry.slots.firstIndex(where: { $0.connection === connection }) else { return false }
+            if closed { entry.slots.remove(at: index) } else { entry.slots[index].accepting = false }
+            let reconnect = !entry.waiting.isEmpty && !entry.connecting
+            if reconnect { entry.connecting = true }
+            entries[connection.origin] = entry
+            return reconnect
+        }
+        if reconnect { connect(connection.origin, near: connection.loop) }
+    }
+
+    private func update(_ connection: HTTP2ClientConnection, _ body: (inout Entry, Int) -> [HTTP2ClientExchange]) -> [HTTP2ClientExchange]? {
+        state.withLock { entries in
+            guard var entry = entries[connection.origin], let index = entry.slots.firstIndex(where: { $0.connection === connection }) else { return nil }
+            let granted = body(&entry, index)
+            entries[connection.origin] = entry
+            return granted
+        }
+    }
+}
+
+extension HTTP2ClientPool.Entry {
+    /// Where a new request goes: a connection with a stream free, HTTP/1.1, or the queue (opening a
+    /// connection when none is being opened).
+    fileprivate mutating func route(_ exchange: HTTP2ClientExchange) -> HTTP2ClientPool.Route {
+        if speaksHTTP1 { return .http1 }
+        if let index = slots.firstIndex(where: { $0.accepting && $0.reserved < $0.capacity }) {
+            slots[index].reserved += 1
+            return .stream(slots[index].connection)
+        }
+        waiting.append(exchange)
+        if connecting { return .wait }
+        connecting = true
+        return .connect
+    }
+
+    /// The waiting requests slot `index` takes now, oldest first.
+    fileprivate mutating func grant(to index: Int) -> [HTTP2ClientExchange] {
+        guard slots[index].accepting else { return [] }
+        let count = min(waiting.count, max(0, slots[index].capacity - slots[index].reserved))
+        guard count > 0 else { return [] }
+        slots[index].reserved += count
+        defer { waiting.removeFirst(count) }
+        return Array(waiting.prefix(count))
+    }
+
+    fileprivate mutating func withEntry<Result>(_ body: (inout Self) -> Result) -> Result { body(&self) }
+}
