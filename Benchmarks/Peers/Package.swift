@@ -39,6 +39,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // The HTTP/2 peer of scripts/bench-h2: TLS with ALPN, or h2c with prior knowledge.

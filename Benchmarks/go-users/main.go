@@ -12,16 +12,17 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 )
 
 func main() {
 	port := flag.Int("port", 8081, "port on 127.0.0.1")
-	upstream := flag.String("upstream", "", "the demo upstream's base URL, http://127.0.0.1:PORT")
+	upstream := flag.String("upstream", "", "the upstream's base URL, http://127.0.0.1:PORT or https://… (trusted through SSL_CERT_FILE)")
 	gzip := flag.String("upstream-gzip", "true", "true: ask the upstream for gzip, as Go's Transport does by default; false: identity bodies")
 	flag.Parse()
-	if flag.NArg() > 0 || len(*upstream) < len("http://") || (*upstream)[:len("http://")] != "http://" {
-		fmt.Fprintln(os.Stderr, "usage: go-users [--port N] --upstream http://127.0.0.1:PORT [--upstream-gzip true|false]")
+	if flag.NArg() > 0 || !(strings.HasPrefix(*upstream, "http://") || strings.HasPrefix(*upstream, "https://")) {
+		fmt.Fprintln(os.Stderr, "usage: go-users [--port N] --upstream http(s)://HOST:PORT [--upstream-gzip true|false]")
 		os.Exit(2)
 	}
 	asksGzip, err := strconv.ParseBool(*gzip)

@@ -34,6 +34,10 @@ func newUpstreamAPI(baseURL string, asksGzip bool) upstreamAPI {
 	transport.IdleConnTimeout = 60 * time.Second
 	// Go asks for gzip and inflates it transparently unless told not to.
 	transport.DisableCompression = !asksGzip
+	// Over TLS the clone of DefaultTransport offers h2 by ALPN (ForceAttemptHTTP2, as
+	// DefaultTransport sets it: a Transport with custom dial or TLS settings would otherwise
+	// drop to HTTP/1.1), so an h2 upstream gets one multiplexed connection per origin.
+	transport.ForceAttemptHTTP2 = true
 	return upstreamAPI{client: &http.Client{Transport: transport, Timeout: 5 * time.Second}, baseURL: baseURL}
 }
 

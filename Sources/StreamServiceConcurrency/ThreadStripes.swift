@@ -15,15 +15,18 @@ import Darwin
 /// a `/users` request (futex calls, `perf`). A reader wanting all of them takes every lock.
 package final class ThreadStripes<Value>: Sendable {
     /// 16: the 4 server loops, the client's loops and Dispatch's threads rarely share one.
+    @inlinable
     package static var count: Int { 16 }
 
-    private let stripes: [Locked<Value>]
+    @usableFromInline let stripes: [Locked<Value>]
 
     package init(_ make: () -> Value) {
         stripes = (0..<Self.count).map { _ in Locked(make()) }
     }
 
-    /// The calling thread's stripe.
+    /// The calling thread's stripe. Inlinable, so that its caller (another module) specialises it:
+    /// unspecialised, the array's element type `Locked<Value>` was looked up at run time on every call.
+    @inlinable
     package var current: Locked<Value> { stripes[Self.index(of: Self.threadIdentity)] }
 
     /// Runs `body` holding every stripe's lock (taken in index order, the one order any reader
@@ -41,11 +44,13 @@ package final class ThreadStripes<Value>: Sendable {
 
     /// A stripe for a thread identity: the identity's page number, mixed (Fibonacci hashing),
     /// top bits. Thread identities are addresses of thread control blocks, megabytes apart.
+    @inlinable
     package static func index(of identity: UInt) -> Int {
         Int(truncatingIfNeeded: ((identity >> 12) &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - 4)) & (count - 1)
     }
 
-    private static var threadIdentity: UInt {
+    @usableFromInline
+    static var threadIdentity: UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
         #else

@@ -86,9 +86,25 @@ public final class GitHubClient: Sendable {
     /// `onRetry` (building it per call made three closure contexts).
     let backoff: RetryBackoff
 
+    /// How a call keeps its deadline (see `UpstreamCall`).
+    let deadlineKeeping: DeadlineKeeping
+
+    /// How a call keeps `Configuration.deadline`.
+    enum DeadlineKeeping {
+        /// Each attempt's timeout and each back-off bounded by the time left: no stage or timer of its own.
+        case bounds
+        /// The slow twin: a second `timeout` over the retries, which tests hold `bounds` to.
+        case stage
+    }
+
     /// - Parameter transport: sends single exchanges; the client wraps it in the quota, cache and
     ///   single-flight stages.
-    public init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = UpstreamMetrics()) {
+    public convenience init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = UpstreamMetrics()) {
+        self.init(configuration: configuration, transport: transport, scheduler: scheduler, metrics: metrics, deadlineKeeping: .bounds)
+    }
+
+    init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics, deadlineKeeping: DeadlineKeeping) {
+        self.deadlineKeeping = deadlineKeeping
         self.configuration = configuration
         // The quota stage sits below the cache, where it sees what really goes upstream (a 304 included).
         let metered: any UpstreamTransport = QuotaTransport(transport, quota: configuration.quota, api: UpstreamOrigin(configuration.baseURL))

@@ -70,5 +70,6 @@ extension UpstreamResponse {
         } else {
             self.init(status: response.status.code, received: response.headers, body: response.body)
         }
+        rateLimit = response.rateLimit
     }
 }

@@ -12,8 +12,13 @@ import Synchronization
 
 /// One GET of `GitHubClient` for one subscriber, written in Streams' operators: each attempt is
 /// `send` → `timeout` → `map` (status check) → `call` (metrics), `retry` repeats it as the
-/// policy says, a second `timeout` bounds the whole (the deadline), `recover` names the stage
-/// that failed, and `redirect` follows a redirect.
+/// policy says, `recover` names the stage that failed, and `redirect` follows a redirect.
+///
+/// The whole call's deadline is kept without a stage or a timer of its own: the call notes when
+/// it is due at its start, each attempt's `timeout` is the shorter of the attempt timeout and the
+/// time left (failing with `deadlineExceeded` when the time left is the shorter), a back-off
+/// never waits past it (`RetryBackoff.waitLimit`), and an attempt due at or after it fails at
+/// once. Its slow twin, a second `timeout` over the retries, is `DeadlineKeeping.stage`.
 ///
 ///     attempts:   --503|  --503|  --302(b)|
 ///     retried:                    --302(b)|
@@ -32,8 +37,11 @@ final class UpstreamCall: Sendable {
     private let hopsLeft: Int
     /// The retries spent so far, for the final failure.
     private let retries = Atomic<Int>(0)
+    /// When the whole call is due, on the scheduler's clock: a call is made per subscription.
+    private let due: Duration
 
     init(client: GitHubClient, url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int) {
+        due = client.scheduler.now + client.configuration.deadline
         self.client = client
         self.url = url
         self.stage = stage
@@ -46,21 +54,42 @@ final class UpstreamCall: Sendable {
     var response: DataStream<UpstreamResponse> {
         var backoff = client.backoff
         backoff.onRetry = { [self] retry in retrying(retry) }
-        return attempt
-            .retry(client.configuration.retry.maxRetries, backoff: backoff, scheduler: client.scheduler)
-            .timeout(client.configuration.deadline, scheduler: client.scheduler)
+        let retried: DataStream<UpstreamResponse>
+        switch client.deadlineKeeping {
+        case .bounds:
+            backoff.waitLimit = { [self] in timeLeft }
+            retried = attempt.retry(client.configuration.retry.maxRetries, backoff: backoff, scheduler: client.scheduler)
+        case .stage:
+            retried = attempt.retry(client.configuration.retry.maxRetries, backoff: backoff, scheduler: client.scheduler)
+                .timeout(client.configuration.deadline, scheduler: client.scheduler)
+        }
+        return retried
             .recover { [self] error -> DataStream<UpstreamResponse> in .just(error: failure(error)) }
             .redirect { [self] response in following(response) }
     }
 
+    /// The time left before the call's deadline (zero or less once it passed).
+    private var timeLeft: Duration { due - client.scheduler.now }
+
+    private var deadlineExceeded: UpstreamError { .deadlineExceeded(after: client.configuration.deadline) }
+
     /// One attempt: timed out, checked for a 2xx (or a redirect to follow), and measured.
     private var attempt: DataStream<UpstreamResponse> {
         DataStream.deferred { [self] in
+            let timeout = client.configuration.timeout
+            // The stage twin bounds the call outside the attempts: nothing to bound here.
+            let left = client.deadlineKeeping == .bounds ? timeLeft : .seconds(Int64.max)
+            // A back-off cut at the deadline ends here, where the stage twin's timeout fired.
+            guard left > .zero else { return DataStream<UpstreamResponse>.just(error: deadlineExceeded) }
             let meter = AttemptMeter(metrics: client.metrics)
             var request = client.request(url)
             request.usage = trace?.usage
-            return client.transport.send(request)
-                .timeout(client.configuration.timeout, scheduler: client.scheduler)
+            let sent = client.transport.send(request)
+            // The deadline cuts this attempt when it comes first (or together: then saying so is true).
+            let bounded = left > timeout
+                ? sent.timeout(timeout, scheduler: client.scheduler)
+                : sent.timeout(left, scheduler: client.scheduler, fallback: DataStream<UpstreamResponse>.just(error: deadlineExceeded))
+            return bounded
                 .map { response throws(UpstreamError) in try Self.checked(response) }
                 .call(
                     data: { _ in meter.finish(.success) },

@@ -8,6 +8,9 @@ public struct UpstreamResponse: Sendable, Equatable {
     public var status: Int
     public var body: [UInt8]
     private var fields: Fields
+    /// The `x-ratelimit-*` fields as the HTTP client's parser read them; `unread` for an answer
+    /// made otherwise (then `UpstreamQuota` reads the fields).
+    var rateLimit = RateLimitFields.unread
 
     /// The header fields as the HTTP transport received them, or as a dictionary given by the
     /// caller. A received answer's dictionary is built only when `headers` is asked for: the

@@ -7,6 +7,8 @@ public struct HTTPClientResponse: Sendable, Equatable {
     public var status: HTTPStatus
     public var body: [UInt8]
     private var fields: Fields
+    /// The `x-ratelimit-*` fields as the parser read them (`unread` for an answer made otherwise).
+    public internal(set) var rateLimit = RateLimitFields.unread
 
     /// A parsed answer's fields stay as received (`ReceivedFields`) until `headers` is asked
     /// for or set. One reference in either case: the answer is copied on its way out.

@@ -58,6 +58,8 @@ struct HTTPResponseParser {
     /// field cost three more scans of the head.
     private var hasTransferEncodingField = false
     private var connectionOptions = ConnectionOptions()
+    /// The `x-ratelimit-*` fields, noted as the fields are read.
+    private var rateLimit = RateLimitReading()
     private var body: [UInt8] = []
     private var keepAlive = true
     private let expectsBody: Bool
@@ -171,6 +173,8 @@ struct HTTPResponseParser {
             case 14 where contentLengthField == nil && HTTPSyntax.sameToken(name, "content-length"): contentLengthField = builder.count
             case 16 where contentEncodingField == nil && HTTPSyntax.sameToken(name, "content-encoding"): contentEncodingField = builder.count
             case 17 where HTTPSyntax.sameToken(name, "transfer-encoding"): hasTransferEncodingField = true
+            case 17, 21:
+                if let kind = RateLimitReading.field(named: name) { rateLimit.note(kind, value: UnsafeRawBufferPointer(rebasing: line[field.value])) }
             default: break
             }
             builder.add(name: (start + field.name.lowerBound)..<(start + field.name.upperBound),
@@ -258,6 +262,7 @@ struct HTTPResponseParser {
             gzipCoded = false
             hasTransferEncodingField = false
             connectionOptions = ConnectionOptions()
+            rateLimit = RateLimitReading()
             return nil
         }
         if !expectsBody || status == 204 || status == 304 {
@@ -282,13 +287,16 @@ struct HTTPResponseParser {
         phase = .done
         // No body (HEAD, 204, 304, or empty): the coding names a representation that is not here.
         guard !body.isEmpty, gzipCoded else {
-            return .complete(HTTPClientResponse(status: HTTPStatus(code: status), received: fields, body: body), reusable: keepAlive && trailing == 0)
+            var response = HTTPClientResponse(status: HTTPStatus(code: status), received: fields, body: body)
+            response.rateLimit = rateLimit.fields
+            return .complete(response, reusable: keepAlive && trailing == 0)
         }
         guard let inflated = try? Gzip.decompress(body) else { throw Failure.malformed("bad gzip body") }
         var headers = fields.headers
         headers.remove(name: "Content-Encoding")
         headers.replaceOrAdd(name: "Content-Length", value: String(inflated.count))
-        let response = HTTPClientResponse(status: HTTPStatus(code: status), headers: headers, body: inflated)
+        var response = HTTPClientResponse(status: HTTPStatus(code: status), headers: headers, body: inflated)
+        response.rateLimit = rateLimit.fields
         return .complete(response, reusable: keepAlive && trailing == 0)
     }
 }

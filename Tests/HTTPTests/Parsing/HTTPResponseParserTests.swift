@@ -14,6 +14,20 @@ final class HTTPResponseParserTests: XCTestCase {
         XCTAssertEqual(progress, .complete(HTTPClientResponse(status: .ok, headers: ["Content-Length": "5", "X-A": "b"], body: bytes("hello")), reusable: true))
     }
 
+    func testTheRateLimitFieldsAreNotedAsTheHeadIsRead() throws {
+        var parser = HTTPResponseParser()
+        let progress = try parser.feed(bytes("HTTP/1.1 200 OK\r\nX-RateLimit-Limit: 5000\r\nx-ratelimit-remaining: 4990\r\nX-RATELIMIT-RESET: 1764644400\r\nContent-Length: 0\r\n\r\n"))
+        guard case .complete(let response, _) = progress else { return XCTFail("incomplete") }
+        XCTAssertEqual(response.rateLimit, .numbers(limit: 5000, remaining: 4990, reset: 1_764_644_400))
+    }
+
+    func testAnInterimAnswersRateLimitFieldsAreNotTheFinalOnes() throws {
+        var parser = HTTPResponseParser()
+        let progress = try parser.feed(bytes("HTTP/1.1 103 Early Hints\r\nX-RateLimit-Limit: 1\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
+        guard case .complete(let response, _) = progress else { return XCTFail("incomplete") }
+        XCTAssertEqual(response.rateLimit, .absent)
+    }
+
     func testBytesArrivingOneAtATimeGiveTheSameResponse() throws {
         var parser = HTTPResponseParser()
         let wire = bytes("HTTP/1.1 201 Created\r\nContent-Length: 3\r\n\r\nabc")

@@ -64,6 +64,23 @@ final class RetryBackoffHookTests: XCTestCase {
         XCTAssertEqual(log.times, [.zero, .seconds(2)])
     }
 
+    func testAWaitBeyondTheWaitLimitIsCutToItAndReportedSo() {
+        let scheduler = TestScheduler()
+        let log = RetryLog()
+        var backoff = RetryBackoff(
+            initialDelay: .milliseconds(100), multiplier: 2, maxDelay: .seconds(1), jitter: 0,
+            delayOverride: { error, _ in (error as? Failure)?.attempt == 2 ? .seconds(5) : nil },
+            onRetry: { log.record($0, at: scheduler.now) })
+        // What is left of 250 ms from the subscription.
+        backoff.waitLimit = { .milliseconds(250) - scheduler.now }
+        let recorder = EventRecorder<Int>()
+        _ = flaky(failures: 3).retry(5, backoff: backoff, scheduler: scheduler).watch(using: recorder.watcher)
+        scheduler.run()
+        XCTAssertEqual(log.delays, [.milliseconds(100), .milliseconds(150), .zero], "the 5 s a server asked for is cut to the 150 ms left; past the limit, no wait")
+        XCTAssertEqual(log.times, [.zero, .milliseconds(100), .milliseconds(250)])
+        XCTAssertEqual(recorder.values, [42])
+    }
+
     func testHookIsSilentForAnErrorThatIsNotRetried() {
         let scheduler = TestScheduler()
         let log = RetryLog()

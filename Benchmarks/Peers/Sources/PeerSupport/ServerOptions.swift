@@ -7,26 +7,30 @@ import Foundation
 /// upstream `--upstream URL`, `--upstream-gzip true|false` (default false: identity bodies, as
 /// ours' `--upstream-gzip false`) and `--sorted-keys true|false` (default false: the answer's JSON
 /// keys as the encoder leaves them; true sorts them, the setting of the figures before issue 25); for
-/// the peers that serve TLS `--tls-cert PEM --tls-key PEM` (both or neither). They always bind 127.0.0.1. Anything else, `--help` included, prints the usage instead of
+/// the peers that serve TLS `--tls-cert PEM --tls-key PEM` (both or neither); an `https://` upstream
+/// signed by a test CA is trusted with `--upstream-ca-file PEM`. They always bind 127.0.0.1. Anything else, `--help` included, prints the usage instead of
 /// starting a server.
 public struct ServerOptions: Sendable {
     public let host = "127.0.0.1"
     public let port: Int
-    /// The demo upstream's base URL (`http://127.0.0.1:PORT`), nil when not given.
+    /// The upstream's base URL (`http://127.0.0.1:PORT`, or `https://…`), nil when not given.
     public let upstream: String?
     /// Ask the upstream for `Accept-Encoding: gzip` and inflate what it sends.
     public let upstreamGzip: Bool
     /// Encode the answer with `JSONEncoder.OutputFormatting.sortedKeys`.
     public let sortedKeys: Bool
+    /// The CA (PEM) an `https://` upstream's certificate is checked against, nil for the system's.
+    public let upstreamCAFile: String?
     /// The PEM certificate and private key to serve TLS with, nil for cleartext.
     public let tls: (certificate: String, key: String)?
 
     public init(arguments: [String] = CommandLine.arguments) {
         let name = URL(fileURLWithPath: arguments.first ?? "server").lastPathComponent
         let usage = "usage: \(name) [--port N] [--upstream URL] [--upstream-gzip true|false] [--sorted-keys true|false]"
-            + " [--tls-cert PEM --tls-key PEM]   (binds 127.0.0.1; default port 8081, both switches false)\n"
+            + " [--upstream-ca-file PEM] [--tls-cert PEM --tls-key PEM]   (binds 127.0.0.1; default port 8081, both switches false)\n"
         var port = 8081
         var upstream: String?
+        var upstreamCAFile: String?
         var upstreamGzip = false
         var sortedKeys = false
         var tlsCert: String?
@@ -47,10 +51,15 @@ public struct ServerOptions: Sendable {
                 }
                 port = value
             case "--upstream":
-                guard let value = rest.next(), value.hasPrefix("http://") else {
-                    Self.exit(usage: "--upstream needs an http:// URL\n" + usage, status: 2)
+                guard let value = rest.next(), value.hasPrefix("http://") || value.hasPrefix("https://") else {
+                    Self.exit(usage: "--upstream needs an http:// or https:// URL\n" + usage, status: 2)
                 }
                 upstream = value
+            case "--upstream-ca-file":
+                guard let value = rest.next(), !value.hasPrefix("--") else {
+                    Self.exit(usage: "--upstream-ca-file needs a PEM file path\n" + usage, status: 2)
+                }
+                upstreamCAFile = value
             case "--upstream-gzip":
                 upstreamGzip = flag(argument, rest.next())
             case "--sorted-keys":
@@ -68,6 +77,7 @@ public struct ServerOptions: Sendable {
         }
         self.port = port
         self.upstream = upstream
+        self.upstreamCAFile = upstreamCAFile
         self.upstreamGzip = upstreamGzip
         self.sortedKeys = sortedKeys
         switch (tlsCert, tlsKey) {

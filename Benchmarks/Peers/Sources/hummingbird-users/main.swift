@@ -5,6 +5,7 @@ import AsyncHTTPClient
 import HummingbirdPeerSupport
 import PeerSupport
 import Hummingbird
+import NIOSSL
 
 // The main-job peer: Hummingbird 2 + AsyncHTTPClient answering `GET /users?limit=&concurrency=`
 // like stream-service does (the upstream's user list, then each avatar, at most `concurrency` at
@@ -22,6 +23,15 @@ clientConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrent
 // With `--upstream-gzip true` gzip is asked for in UpstreamAPI, as ours asks with the same switch, and
 // inflated as it arrives, at most 64× the compressed size; otherwise the client's default (off).
 if options.upstreamGzip { clientConfiguration.decompression = .enabled(limit: .ratio(64)) }
+// Over TLS the client offers h2 then http/1.1 by ALPN (`.automatic`, AsyncHTTPClient's default,
+// written out): an h2 upstream gets one multiplexed connection. A test CA is trusted the
+// library's way, as its trust roots (scripts/bench-upstream-rtt).
+clientConfiguration.httpVersion = .automatic
+if let caFile = options.upstreamCAFile {
+    var tls = TLSConfiguration.makeClientConfiguration()
+    tls.trustRoots = .file(caFile)
+    clientConfiguration.tlsConfiguration = tls
+}
 let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
 let users = UsersService(
     api: UpstreamAPI(client: httpClient, baseURL: upstream, asksGzip: options.upstreamGzip), sortedKeys: options.sortedKeys)

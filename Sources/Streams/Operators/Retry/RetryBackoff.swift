@@ -42,6 +42,11 @@ public struct RetryBackoff: Sendable {
     /// Told of each retry once it is decided, before its wait starts: which retry it is,
     /// the error that caused it and how long the wait will be.
     public var onRetry: @Sendable (Retry) -> Void
+    /// The longest wait allowed when a retry is decided, or nil for no limit: a computed or
+    /// overridden wait beyond it is cut to it (never below zero). A caller bounding all its
+    /// attempts by one deadline returns the time left, so that no back-off waits past it and
+    /// the deadline needs no timer of its own.
+    public var waitLimit: (@Sendable () -> Duration)?
 
     /// One retry as `onRetry` sees it.
     public struct Retry: Sendable {
@@ -79,9 +84,10 @@ public struct RetryBackoff: Sendable {
 
     /// The wait before retry number `retry` (1-based) after `error`, or nil when `error` is not
     /// retried. The retry operator asks this once per retry, so a non-nil answer is a retry
-    /// decided: it is reported to `onRetry` before being returned.
+    /// decided: it is reported to `onRetry` before being returned. It is at most `waitLimit`'s answer.
     public func delay(beforeRetry retry: Int, after error: Error) -> Duration? {
-        guard let delay = computedDelay(beforeRetry: retry, after: error) else { return nil }
+        guard var delay = computedDelay(beforeRetry: retry, after: error) else { return nil }
+        if let waitLimit { delay = min(delay, max(waitLimit(), .zero)) }
         onRetry(Retry(number: retry, error: error, delay: delay))
         return delay
     }

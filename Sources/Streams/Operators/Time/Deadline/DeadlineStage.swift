@@ -39,11 +39,10 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
         var closed = false
         /// The deadline passed: the upstream's subscription is disposed without stopping the downstream.
         var expired = false
-        /// An event is on its way downstream; those decided meanwhile wait in `outbox`.
+        /// An event is on its way downstream; those decided meanwhile wait in `waiting`'s outbox.
         var delivering = false
-        var outbox = Outbox<Element>()
-        /// `take(for:)`'s last value, sent before the end when the deadline passes.
-        var last: Element?
+        /// Made when first needed: an event decided while another is delivered, or `take(for:)`'s last value.
+        var waiting: DeadlineWaiting<Element>?
         /// The upstream's subscription, disposed when the deadline passes. It leads back to this
         /// stage through the watchers, a cycle that closing the stage breaks.
         var upstream: Disposable?
@@ -62,7 +61,8 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
     init(dueTime: Duration, scheduler: any Scheduler, expiry: DeadlineExpiry<Element>, downstream: Watcher<Element>) {
         // The expiry is kept as its parts, not as the generic enum: a stage's deinit is not
         // specialized, and a stored `DeadlineExpiry<Element>` made it look the enum's metadata up at
-        // run time, once per `timeout` subscription (the figure: Benchmarks/README.md).
+        // run time, once per `timeout` subscription (the figure: Benchmarks/README.md). For the
+        // same reason no stored property's layout depends on `Element` (see `DeadlineWaiting`).
         var last: Element?
         switch expiry {
         case .silence(let failure):
@@ -73,7 +73,7 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
             failure = nil
             last = value
         }
-        state = State(deadline: scheduler.now + dueTime, last: last)
+        state = State(deadline: scheduler.now + dueTime, waiting: last.map { DeadlineWaiting(last: $0) })
         self.scheduler = scheduler
         self.dueTime = dueTime
         self.downstream = downstream
@@ -99,7 +99,7 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
         guard !state.closed else { return lock.unlock() }
         if let deadline { state.deadline = deadline }
         if state.delivering {
-            state.outbox.data(value)
+            waiting().outbox.data(value)
             return lock.unlock()
         }
         state.delivering = true
@@ -120,7 +120,7 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
         lock.lock()
         if state.expired { return lock.unlock() }
         let (timer, upstream) = state.closed ? (nil, nil) : close()
-        state.outbox = Outbox()
+        state.waiting?.outbox = Outbox()
         lock.unlock()
         timer?.dispose()
         withExtendedLifetime(upstream) {}   // the last reference goes here, outside the lock
@@ -159,7 +159,7 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
         if movesDeadline {
             send(.error(failure?() ?? StreamTimeoutError(timeout: dueTime)))
         } else {
-            send(.end, after: state.last.take())
+            send(.end, after: state.waiting?.last.take())
         }
     }
 
@@ -172,8 +172,9 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
         if deliverNow {
             state.delivering = true
         } else {
-            if let last { state.outbox.data(last) }
-            state.outbox.event(terminal)
+            let waiting = waiting()
+            if let last { waiting.outbox.data(last) }
+            waiting.outbox.event(terminal)
         }
         let expired = state.expired
         lock.unlock()
@@ -201,7 +202,7 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
                     try downstream.handOnData(value)
                 } catch {
                     lock.lock()
-                    state.outbox = Outbox()
+                    state.waiting?.outbox = Outbox()
                     let (timer, upstream) = close()
                     lock.unlock()
                     timer?.dispose()
@@ -212,10 +213,18 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
             case .end: downstream.end()
             }
             lock.lock()
-            next = state.outbox.next()
+            next = state.waiting?.outbox.next()
             if next == nil { state.delivering = false }
             lock.unlock()
         }
+    }
+
+    /// Called holding the lock: the waiting room, made on first use.
+    private func waiting() -> DeadlineWaiting<Element> {
+        if let waiting = state.waiting { return waiting }
+        let waiting = DeadlineWaiting<Element>(last: nil)
+        state.waiting = waiting
+        return waiting
     }
 
     /// Called holding the lock: nothing more is accepted; returns the timer to cancel and the
@@ -223,5 +232,21 @@ final class DeadlineStage<Element: Sendable>: StoppableWatcher, @unchecked Senda
     private func close() -> (timer: Disposable?, upstream: Disposable?) {
         state.closed = true
         return (state.timer.take(), state.upstream.take())
+    }
+}
+
+/// A `DeadlineStage`'s events decided while another is on its way downstream, and `take(for:)`'s
+/// last value. In an object of its own, made only when needed (most subscriptions deliver each
+/// event at once), so that the stage's state is one reference whatever `Element` is: the stage's
+/// deinit, never specialised, then destroys it without looking up the state's generic metadata at
+/// run time, as it did once per `timeout` subscription while the outbox and the value lay inline.
+// @unchecked: only touched under its stage's lock.
+final class DeadlineWaiting<Element: Sendable>: @unchecked Sendable {
+    @exclusivity(unchecked) var outbox = Outbox<Element>()
+    /// `take(for:)`'s last value, sent before the end when the deadline passes.
+    @exclusivity(unchecked) var last: Element?
+
+    init(last: Element?) {
+        self.last = last
     }
 }

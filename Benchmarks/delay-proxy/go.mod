@@ -1,0 +1,3 @@
+module delayproxy
+
+go 1.19
