@@ -240,7 +240,8 @@ public final class Application: Sendable {
         }
         state.withLock { $0.budgetConnection = connection }
         connection.start()
-        return UpstreamBudget(policy: policy, redis: connection, addresses: addresses, maximumClients: clients)
+        return UpstreamBudget(
+            policy: policy, redis: connection, addresses: addresses, maximumClients: clients, redisTimeout: configuration.budgetRedisTimeout)
     }
 
     /// `--rate-limit-ipv6-prefix`, for every per-client limit.
