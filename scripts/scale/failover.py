@@ -30,14 +30,21 @@ import tempfile
 import threading
 import time
 
+def positive(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 parser = argparse.ArgumentParser(prog="scripts/cluster failover")
-parser.add_argument("--subscribers", type=int, default=60)
-parser.add_argument("--failovers", type=int, default=1)
+parser.add_argument("--subscribers", type=positive, default=60)
+parser.add_argument("--failovers", type=positive, default=1)
 parser.add_argument("--rate", type=float, default=100, help="pipeline events per second")
 parser.add_argument("--loss", type=float, default=1.0, help="seconds of writes on the primary alone before the kill")
-parser.add_argument("--per-process", type=int, default=5000, help="subscribers per client process")
+parser.add_argument("--per-process", type=positive, default=5000, help="subscribers per client process")
 parser.add_argument("--settle", type=float, default=3.0, help="seconds of steady load between failovers")
-parser.add_argument("--replicas", type=int, default=3, help="(read by scripts/cluster) service replicas")
+parser.add_argument("--replicas", type=positive, default=3, help="(read by scripts/cluster) service replicas")
 args = parser.parse_args(sys.argv[1:])
 if os.environ.get("FAILOVER_CHECK_ONLY"):
     sys.exit(0)  # scripts/cluster checks the options before it builds and starts anything
