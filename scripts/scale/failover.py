@@ -183,7 +183,9 @@ def restart(port, replica_of):
     NODES[port] = process.pid
 
 
-def failover(number):
+def failover(number, times):
+    """One failover; its (kill, promotion) times go into `times` as soon as they are known, so a
+    failover that does not complete still has its kill counted."""
     old = primary()
     holes = []
     if args.loss > 0:
@@ -195,8 +197,10 @@ def failover(number):
         time.sleep(args.loss)
     killed = time.time()
     os.kill(NODES[old], signal.SIGKILL)
+    times.append((killed, killed))
     wait("the sentinels promoted a replica", lambda: primary() not in (None, old), 30)
     promoted = time.time()
+    times[-1] = (killed, promoted)
     new = primary()
     print(f"failover {number}: killed {old} after {args.loss:.1f} s of unreplicated writes; the sentinels named {new} "
           f"after {promoted - killed:.2f} s", flush=True)
@@ -205,7 +209,6 @@ def failover(number):
     restart(old, new)
     wait("the killed node rejoined as a replica and the sentinels know it", lambda: settled(new), 60)
     wait("every service replica shares the feed again", lambda: all(shared(port) for port in REPLICAS), 60)
-    return killed, promoted
 
 
 def summarize(lines, failovers):
@@ -256,7 +259,7 @@ def main():
         times = []
         for number in range(1, args.failovers + 1):
             try:
-                times.append(failover(number))
+                failover(number, times)
             except SystemExit as error:
                 # What the subscribers saw until then is still reported (the exit status says it stopped).
                 print(f"{error} — stopping after {len(times)} failovers", flush=True)
