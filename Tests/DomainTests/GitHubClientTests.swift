@@ -137,9 +137,7 @@ final class GitHubClientTests: XCTestCase {
         let recorder = EventRecorder<GitHubUser>()
         recorder.watch(client(transport).user(login: "ada1", trace: PipelineTrace(hub: hub, pipeline: "profile", requestId: "r1")))
         scheduler.run()
-        let events = EventRecorder<PipelineEventHub.Delivery>()
-        events.watch(hub.events(after: 0))
-        let details = events.values.compactMap { delivery -> String? in
+        let details = hub.recorded(after: 0).compactMap { delivery -> String? in
             if case .event(let event) = delivery, event.kind == .retry { return event.detail }
             return nil
         }

@@ -2,12 +2,15 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import Dispatch
+import Foundation
 import StreamServiceConcurrency
 import Streams
 import StreamsTesting
 import XCTest
 @testable import Domain
 
+/// The hub as the process's one event log: one numbering, one replay buffer, the JSON written
+/// once with the id; shared, events leave through the shared feed and come back numbered there.
 final class PipelineEventHubTests: XCTestCase {
     func event(_ kind: PipelineEvent.Kind = .data, pipeline: String = "users") -> PipelineEvent {
         PipelineEvent(kind: kind, pipeline: pipeline, requestId: "r1", stage: "s")
@@ -21,59 +24,75 @@ final class PipelineEventHubTests: XCTestCase {
         deliveries.compactMap { if case .event(let event) = $0 { event.kind } else { nil } }
     }
 
+    /// The SSE messages a subscriber received, as (id, data) pairs.
+    static func messages(_ chunks: [[UInt8]]) -> [(id: Int, data: String)] {
+        let text = chunks.map { String(decoding: $0, as: UTF8.self) }.joined()
+        return text.split(separator: "\n\n").compactMap { block in
+            let lines = block.split(separator: "\n")
+            guard let id = lines.first(where: { $0.hasPrefix("id: ") }).flatMap({ Int($0.dropFirst(4)) }),
+                  let data = lines.first(where: { $0.hasPrefix("data: ") }) else { return nil }
+            return (id, String(data.dropFirst(6)))
+        }
+    }
+
     func testPublishedEventsGetIncreasingIdsFromOne() {
         let hub = PipelineEventHub()
         XCTAssertEqual((0..<3).map { _ in hub.publish(event()).id }, [1, 2, 3])
     }
 
-    func testLiveSubscriberReceivesOnlyLaterEvents() {
+    func testALiveSubscriberGetsTheEventsJSONWrittenWithItsLogId() throws {
         let hub = PipelineEventHub()
         hub.publish(event())
-        let recorder = EventRecorder<PipelineEventHub.Delivery>()
-        recorder.watch(hub.events())
-        hub.publish(event())
-        XCTAssertEqual(ids(recorder.values), [2])
+        let chunks = Locked<[[UInt8]]>([])
+        let subscription = hub.log.subscribe().watch(data: { bytes in chunks.withLock { $0.append(bytes) } })
+        defer { subscription.dispose() }
+        hub.publish(event(.end))
+
+        let received = Self.messages(chunks.withLock { $0 })
+        XCTAssertEqual(received.map(\.id), [2])
+        let decoded = try JSONDecoder().decode(PipelineEvent.self, from: Data(try XCTUnwrap(received.first).data.utf8))
+        XCTAssertEqual(decoded.id, 2, "the JSON's id is the SSE id")
+        XCTAssertEqual(decoded.kind, .end)
     }
 
-    func testResumeReplaysExactlyTheMissedEventsThenContinuesLive() {
+    func testClockTicksAndEventsShareOneNumbering() {
+        let hub = PipelineEventHub()
+        hub.publish(event())
+        hub.log.publish(.clockTick(0))
+        XCTAssertEqual(hub.publish(event()).id, 3)
+    }
+
+    func testResumeReplaysExactlyTheMissedEvents() {
         let hub = PipelineEventHub()
         for _ in 0..<5 { hub.publish(event()) }
-        let recorder = EventRecorder<PipelineEventHub.Delivery>()
-        recorder.watch(hub.events(after: 3))
-        hub.publish(event())
-        XCTAssertEqual(ids(recorder.values), [4, 5, 6])
+        XCTAssertEqual(ids(hub.recorded(after: 3)), [4, 5])
     }
 
     func testResumeOlderThanTheBufferStartsWithReset() {
         let hub = PipelineEventHub(replayCapacity: 3)
         for _ in 0..<6 { hub.publish(event()) }
-        let recorder = EventRecorder<PipelineEventHub.Delivery>()
-        recorder.watch(hub.events(after: 1))
-        XCTAssertEqual(recorder.values.first, .reset(oldestAvailable: 4))
-        XCTAssertEqual(ids(recorder.values), [4, 5, 6])
+        let replay = hub.recorded(after: 1)
+        XCTAssertEqual(replay.first, .reset(oldestAvailable: 4))
+        XCTAssertEqual(ids(replay), [4, 5, 6])
     }
 
     func testResumeAtTheNewestIdReplaysNothing() {
         let hub = PipelineEventHub(replayCapacity: 3)
         for _ in 0..<6 { hub.publish(event()) }
-        let recorder = EventRecorder<PipelineEventHub.Delivery>()
-        recorder.watch(hub.events(after: 6))
-        XCTAssertTrue(recorder.values.isEmpty)
+        XCTAssertTrue(hub.recorded(after: 6).isEmpty)
     }
 
     func testFiltersByPipelineAndKinds() throws {
         let hub = PipelineEventHub()
-        let recorder = EventRecorder<PipelineEventHub.Delivery>()
-        recorder.watch(hub.events(matching: PipelineEventFilter(pipeline: "profile", kinds: [.error, .end])))
         hub.publish(event(.error, pipeline: "users"))
         hub.publish(event(.data, pipeline: "profile"))
         hub.publish(event(.end, pipeline: "profile"))
-        XCTAssertEqual(ids(recorder.values), [3])
+        XCTAssertEqual(ids(hub.recorded(after: 0, matching: PipelineEventFilter(pipeline: "profile", kinds: [.error, .end]))), [3])
     }
 
     func testDisposingRemovesTheSubscriber() {
         let hub = PipelineEventHub()
-        let subscription = hub.events().watch { _ in }
+        let subscription = hub.log.subscribe().watch { _ in }
         XCTAssertEqual(hub.subscriberCount, 1)
         subscription.dispose()
         XCTAssertEqual(hub.subscriberCount, 0)
@@ -83,29 +102,28 @@ final class PipelineEventHubTests: XCTestCase {
         let hub = PipelineEventHub()
         let trace = PipelineTrace(hub: hub, pipeline: "users", requestId: "r9")
         DataStream.just(data: [1, 2]).traced(trace, stage: "numbers").watch { _ in }
-        let recorder = EventRecorder<PipelineEventHub.Delivery>()
-        recorder.watch(hub.events(after: 0))
-        XCTAssertEqual(kinds(recorder.values), [.subscribe, .data, .data, .end])
+        XCTAssertEqual(kinds(hub.recorded(after: 0)), [.subscribe, .data, .data, .end])
     }
 
-    func testATracedEventFiledWhileNobodyWatchedReadsBackAsALiveOneIsDelivered() throws {
+    func testATracedEventFiledWhileNobodyWatchedIsSentAsALiveOneIs() throws {
         let hub = PipelineEventHub()
         let trace = PipelineTrace(hub: hub, pipeline: "users", requestId: "r7")
         trace.publish(.data, stage: "avatar", detail: "ada: 165 bytes")
-        let live = EventRecorder<PipelineEventHub.Delivery>()
-        live.watch(hub.events())
+        let live = Locked<[[UInt8]]>([])
+        let subscription = hub.log.subscribe().watch(data: { bytes in live.withLock { $0.append(bytes) } })
+        defer { subscription.dispose() }
         trace.publish(.data, stage: "avatar", detail: "ada: 165 bytes")
-        let replay = EventRecorder<PipelineEventHub.Delivery>()
-        replay.watch(hub.events(after: 0))
+        let replay = Locked<[[UInt8]]>([])
+        hub.log.subscribe(after: 0).watch(data: { bytes in replay.withLock { $0.append(bytes) } }).dispose()
 
-        guard case .event(let filed) = replay.values.first, case .event(let delivered) = live.values.first else {
-            return XCTFail("expected one filed and one delivered event, got \(replay.values) and \(live.values)")
-        }
+        let filed = try XCTUnwrap(Self.messages(replay.withLock { $0 }).first)
+        let delivered = try XCTUnwrap(Self.messages(live.withLock { $0 }).first)
         XCTAssertEqual([filed.id, delivered.id], [1, 2])
-        XCTAssertEqual(filed.kind, delivered.kind)
-        XCTAssertEqual([filed.pipeline, filed.requestId, filed.stage], [delivered.pipeline, delivered.requestId, delivered.stage])
-        XCTAssertEqual(filed.detail, delivered.detail)
-        XCTAssertEqual(filed.timestamp.count, delivered.timestamp.count, "RFC 3339 with milliseconds: \(filed.timestamp)")
+        let decode = { (text: String) in try JSONDecoder().decode(PipelineEvent.self, from: Data(text.utf8)) }
+        let (a, b) = (try decode(filed.data), try decode(delivered.data))
+        XCTAssertEqual([a.id, b.id], [1, 2])
+        XCTAssertEqual([a.pipeline, a.requestId, a.stage, a.detail], [b.pipeline, b.requestId, b.stage, b.detail])
+        XCTAssertEqual(a.timestamp.count, b.timestamp.count, "RFC 3339 with milliseconds: \(a.timestamp)")
     }
 
     func testAHubHoldingTracedEventsIsFreedOnceNothingElseHoldsIt() {
@@ -116,7 +134,7 @@ final class PipelineEventHubTests: XCTestCase {
             PipelineTrace(hub: hub, pipeline: "users", requestId: "r8").publish(.subscribe, stage: "users")
             XCTAssertEqual(hub.lastEventId, 1)
         }
-        XCTAssertNil(freed, "the hub's record of a traced event must not keep the hub")
+        XCTAssertNil(freed, "the log's record of a traced event must not keep the hub")
     }
 
     func testTracedStreamPublishesDisposeWhenCancelled() {
@@ -124,9 +142,31 @@ final class PipelineEventHubTests: XCTestCase {
         let trace = PipelineTrace(hub: hub, pipeline: "users", requestId: "r9")
         DataStream<Int>.never().traced(trace, stage: "wait").watch { _ in }.dispose()
         XCTAssertEqual(hub.lastEventId, 2)
-        let recorder = EventRecorder<PipelineEventHub.Delivery>()
-        recorder.watch(hub.events(after: 1))
-        XCTAssertEqual(kinds(recorder.values), [.dispose])
+        XCTAssertEqual(kinds(hub.recorded(after: 1)), [.dispose])
+    }
+
+    func testWhileSharedEventsGoToTheSharedFeedUnnumberedAndNotIntoTheLog() {
+        let hub = PipelineEventHub()
+        let forwarded = Locked<[PipelineEvent]>([])
+        let sharing = hub.share(through: { event in forwarded.withLock { $0.append(event) } })
+        hub.publish(event())
+        PipelineTrace(hub: hub, pipeline: "users", requestId: "r2").publish(.end, stage: "list")
+        XCTAssertEqual(forwarded.withLock { $0 }.map(\.id), [0, 0], "numbered by the shared stream, not here")
+        XCTAssertEqual(forwarded.withLock { $0 }.map(\.kind), [.data, .end])
+        XCTAssertEqual(hub.lastEventId, 0)
+
+        sharing.dispose()
+        XCTAssertEqual(hub.publish(event()).id, 1, "back to numbering locally")
+    }
+
+    func testAnEventNumberedElsewhereIsLoggedUnderThatIdWithItInItsJSON() throws {
+        let hub = PipelineEventHub()
+        hub.log.publish(.pipeline(event()), id: 41)
+        let replay = Locked<[[UInt8]]>([])
+        hub.log.subscribe(after: 40).watch(data: { bytes in replay.withLock { $0.append(bytes) } }).dispose()
+        let message = try XCTUnwrap(Self.messages(replay.withLock { $0 }).first)
+        XCTAssertEqual(message.id, 41)
+        XCTAssertEqual(try JSONDecoder().decode(PipelineEvent.self, from: Data(message.data.utf8)).id, 41)
     }
 }
 
@@ -180,8 +220,8 @@ final class PipelineEventHubConcurrencyTests: XCTestCase {
         // deliveries together must be every id, once each, in order.
         let deadline = ContinuousClock.now + .seconds(5)
         while hub.lastEventId < 100, ContinuousClock.now < deadline {}
-        let subscription = hub.events(after: 0).watch(data: { delivery in
-            if case .event(let event) = delivery { received.withLock { $0.append(event.id) } }
+        let subscription = hub.log.subscribe(after: 0).watch(data: { bytes in
+            received.withLock { $0 += PipelineEventHubTests.messages([bytes]).map(\.id) }
         })
         publishing.wait()
         subscription.dispose()
@@ -191,9 +231,9 @@ final class PipelineEventHubConcurrencyTests: XCTestCase {
 
     func testAfterTheLastSubscriberLeavesPublishingFromThreadsStillNumbersEveryEvent() {
         let hub = PipelineEventHub(replayCapacity: 2 * Self.threads * Self.perThread)
-        hub.events().watch { _ in }.dispose()
+        hub.log.subscribe().watch { _ in }.dispose()
         Self.publishFromThreads(hub)
-        let subscription = hub.events().watch { _ in }
+        let subscription = hub.log.subscribe().watch { _ in }
         Self.publishFromThreads(hub)
         subscription.dispose()
 

@@ -116,9 +116,7 @@ final class UsersWithAvatarsPipelineTests: XCTestCase {
         let trace = PipelineTrace(hub: hub, pipeline: "users", requestId: "r1")
         pipeline(latency: .zero).list(UsersQuery(limit: 2), trace: trace).watch { _ in }
         scheduler.run()
-        let recorder = EventRecorder<PipelineEventHub.Delivery>()
-        recorder.watch(hub.events(after: 0))
-        let stages = recorder.values.compactMap { delivery -> String? in
+        let stages = hub.recorded(after: 0).compactMap { delivery -> String? in
             if case .event(let event) = delivery { return "\(event.stage):\(event.kind.rawValue)" }
             return nil
         }
@@ -134,9 +132,7 @@ final class UsersWithAvatarsPipelineTests: XCTestCase {
         // As the HTTP server does: it stops watching once it has the answer.
         pipeline(latency: .zero).list(UsersQuery(limit: 2), trace: trace).take(1).watch { _ in }
         scheduler.run()
-        let recorder = EventRecorder<PipelineEventHub.Delivery>()
-        recorder.watch(hub.events(after: 0))
-        let list = recorder.values.compactMap { delivery -> String? in
+        let list = hub.recorded(after: 0).compactMap { delivery -> String? in
             if case .event(let event) = delivery, event.stage == "list" { return event.kind.rawValue }
             return nil
         }

@@ -1,14 +1,24 @@
-"""A Redis failover under load, as the /events subscribers saw it (run by scripts/cluster failover).
+"""Redis failovers under load, as the /events subscribers saw them (run by scripts/cluster failover).
 
-Subscribers (SUBSCRIBERS, default 60) read /events?pipeline=users from the three replicas
-directly, reconnecting with Last-Event-ID as EventSource does should a stream end; /users
-requests through HAProxy (RATE per second, default 100) produce pipeline events. After 3 s the
-Redis primary is killed (SIGKILL); the sentinels promote a replica; load goes on for AFTER
-seconds (default 10). Then, per subscriber: events, resets, silent gaps (an id jump with no
-reset before it), ids naming two different events (across all subscribers), and how long after
-the kill its first event of the new history (after its reset) came. Exit 1 on a silent gap or a reused id.
-SHOW_RESETS=1 prints the messages around each reset the first subscriber got.
+Subscribers (--subscribers, default 60) read the whole /events feed of the service replicas,
+spread over them and over client processes (Benchmarks/sse-load/sse-failover.c, at most
+--per-process each, so no process nears its descriptor limit), reconnecting with Last-Event-ID as
+EventSource does should a stream end. /users?limit=1 requests, spread over the replicas, produce
+pipeline events at --rate events per second (default 100; the requests per second are set from a
+measured events-per-request). Then --failovers times (default 1), a few seconds apart: with
+--loss S (default 1; 0 = none) the replication stream stops (every Redis replica is re-pointed
+at a listener that moves no bytes) and writes go on for S seconds on the primary alone; the
+primary is killed (SIGKILL); the sentinels promote a replica; the killed node comes back as a
+replica of the new primary and the next failover waits until the sentinels know it again.
+
+Prints: silent gaps (an id jump with no reset before it), ids naming two different events,
+resets per subscriber per failover (the most any subscriber got in one), and per replica of the
+service the distribution of delivery resume times (kill → first event of the new history; see
+sse-failover.c). Exit 1 on a silent gap, a reused id, more than one reset per subscriber per
+failover, or a subscriber that never resumed.
 """
+import argparse
+import http.client
 import json
 import os
 import signal
@@ -16,142 +26,268 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-import http.client
 
-LB = int(sys.argv[1])
+def positive(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+parser = argparse.ArgumentParser(prog="scripts/cluster failover")
+parser.add_argument("--subscribers", type=positive, default=60)
+parser.add_argument("--failovers", type=positive, default=1)
+parser.add_argument("--rate", type=float, default=100, help="pipeline events per second")
+parser.add_argument("--loss", type=float, default=1.0, help="seconds of writes on the primary alone before the kill")
+parser.add_argument("--per-process", type=positive, default=5000, help="subscribers per client process")
+parser.add_argument("--settle", type=float, default=3.0, help="seconds of steady load between failovers")
+parser.add_argument("--replicas", type=positive, default=3, help="(read by scripts/cluster) service replicas")
+args = parser.parse_args(sys.argv[1:])
+if os.environ.get("FAILOVER_CHECK_ONLY"):
+    sys.exit(0)  # scripts/cluster checks the options before it builds and starts anything
+
 REPLICAS = [int(p) for p in os.environ["REPLICA_PORTS"].split(",")]
-PRIMARY_PID = int(os.environ["PRIMARY_PID"])
-SENTINEL = os.environ["SENTINEL"]
-SUBSCRIBERS = int(os.environ.get("SUBSCRIBERS", "60"))
-RATE = float(os.environ.get("RATE", "100"))
-AFTER = float(os.environ.get("AFTER", "10"))
+SENTINELS = os.environ["SENTINELS"].split(",")
+MASTER = "streamservice"
+# port:pid of every Redis node, and how to start one again (scripts/cluster's redis_node).
+NODES = {int(port): int(pid) for port, pid in (item.split(":") for item in os.environ["REDIS_NODES"].split(","))}
+LOGS = os.environ["CLUSTER_LOGS"]
+CLIENT = os.environ["SSE_FAILOVER"]
 stop = threading.Event()
+incomplete = threading.Event()  # a failover did not complete (the summary covers the ones before)
+started = []  # Redis nodes started here (pids), killed on exit
 
 
-class Subscriber(threading.Thread):
-    def __init__(self, port):
-        super().__init__(daemon=True)
-        self.port = port
-        self.received = []  # (time, id, event, data)
-        self.last_id = None
-
-    def run(self):
-        while not stop.is_set():
-            try:
-                self.read()
-            except OSError:
-                time.sleep(0.2)  # EventSource's retry, shortened
-
-    def read(self):
-        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock:
-            sock.settimeout(None)  # a quiet feed is no failure; the threads are daemons
-            resume = f"Last-Event-ID: {self.last_id}\r\n" if self.last_id is not None else ""
-            sock.sendall(f"GET /events?pipeline=users HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n{resume}\r\n".encode())
-            stream = sock.makefile("rb")
-            while stream.readline().strip():
-                pass  # status line and headers
-            fields = {}
-            while not stop.is_set():
-                raw = stream.readline()
-                if not raw:
-                    return
-                line = raw.decode().rstrip("\r\n")
-                if line == "":
-                    if "id" in fields:
-                        self.received.append((time.monotonic(), int(fields["id"]), fields.get("event", "message"), fields.get("data", "")))
-                        self.last_id = fields["id"]
-                    fields = {}
-                elif ": " in line and not line.startswith(":"):
-                    name, _, value = line.partition(": ")
-                    if name in ("id", "event", "data"):
-                        fields[name] = value
-                # chunk-size lines (hex) are skipped: they hold no ": "
-
-
-def load():
-    pause = 1 / RATE
-    while not stop.is_set():
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", LB, timeout=2)
-            connection.request("GET", "/users?limit=1")
-            connection.getresponse().read()
-            connection.close()
-        except OSError:
-            pass
-        time.sleep(pause)
+def cli(port, *command):
+    return subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(port), *command], capture_output=True, text=True, timeout=5).stdout
 
 
 def primary():
-    host, port = SENTINEL.rsplit(":", 1)
-    reply = subprocess.run(["redis-cli", "-h", host, "-p", port, "SENTINEL", "get-master-addr-by-name", "streamservice"],
-                           capture_output=True, text=True).stdout.split()
-    return ":".join(reply)
+    """The primary every sentinel names, or None while they disagree or one does not answer."""
+    named = set()
+    for sentinel in SENTINELS:
+        try:
+            named.add(":".join(cli(sentinel.rsplit(":", 1)[1], "SENTINEL", "get-master-addr-by-name", MASTER).split()))
+        except subprocess.TimeoutExpired:
+            return None
+    return int(named.pop().rsplit(":", 1)[1]) if len(named) == 1 and "" not in named else None
+
+
+def settled(port):
+    """Every sentinel knows two replicas of `port`, both online there, and the other sentinels."""
+    info = cli(port, "INFO", "replication")
+    if info.count("state=online") < len(NODES) - 1:
+        return False
+    for sentinel in SENTINELS:
+        state = " ".join(cli(sentinel.rsplit(":", 1)[1], "SENTINEL", "master", MASTER).split())
+        if f"num-slaves {len(NODES) - 1} " not in state + " " or f"num-other-sentinels {len(SENTINELS) - 1} " not in state + " ":
+            return False
+    return True
+
+
+def wait(what, condition, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"error: {what} within {timeout:.0f} s; see {LOGS}/")
+
+
+def shared(port):
+    try:
+        # A loaded replica may take seconds to answer: slow is not degraded.
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/ready")
+        return json.loads(connection.getresponse().read()).get("events") == "shared"
+    except (OSError, ValueError):
+        return False
+
+
+class BlackHole:
+    """A listener that accepts and never reads or writes: a replication link that moves no bytes."""
+    def __init__(self):
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(16)
+        self.port = self.server.getsockname()[1]
+        self.held = []
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                self.held.append(self.server.accept()[0])
+            except OSError:
+                return
+
+    def close(self):
+        self.server.close()
+        for sock in self.held:
+            sock.close()
+
+
+def events_per_request():
+    """Pipeline events one /users?limit=1 produces, read from one subscriber of the first replica."""
+    sock = socket.create_connection(("127.0.0.1", REPLICAS[0]), timeout=5)
+    sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+    time.sleep(0.5)
+    count = 10
+    for index in range(count):
+        request(REPLICAS[index % len(REPLICAS)])
+    time.sleep(1.5)
+    sock.settimeout(0.5)
+    data = b""
+    try:
+        while chunk := sock.recv(1 << 20):
+            data += chunk
+    except OSError:
+        pass
+    sock.close()
+    return max(1, data.count(b"\nid: ") // count)
+
+
+def request(port):
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        connection.request("GET", "/users?limit=1")
+        connection.getresponse().read()
+        connection.close()
+    except OSError:
+        pass
+
+
+def load(per_second, offset):
+    """Requests at `per_second` (one thread of several), round-robin over the replicas."""
+    pause, due, index = 1 / per_second, time.monotonic(), offset
+    while not stop.is_set():
+        request(REPLICAS[index % len(REPLICAS)])
+        index += 1
+        due += pause
+        time.sleep(max(0, due - time.monotonic()))
+
+
+def restart(port, replica_of):
+    name = f"redis-failover-{port}"
+    os.makedirs(f"{LOGS}/{name}", exist_ok=True)
+    dump = f"{LOGS}/{name}/dump.rdb"
+    if os.path.exists(dump):
+        os.remove(dump)
+    process = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
+                                "--dir", f"{LOGS}/{name}", "--maxmemory", "256mb", "--maxmemory-policy", "volatile-lru",
+                                "--logfile", f"{LOGS}/{name}.log", "--replicaof", "127.0.0.1", str(replica_of)])
+    started.append(process.pid)
+    NODES[port] = process.pid
+
+
+def failover(number, times):
+    """One failover; its (kill, promotion) times go into `times` as soon as they are known, so a
+    failover that does not complete still has its kill counted."""
+    old = primary()
+    holes = []
+    if args.loss > 0:
+        for port in NODES:
+            if port != old:
+                hole = BlackHole()
+                holes.append(hole)
+                cli(port, "REPLICAOF", "127.0.0.1", str(hole.port))
+        time.sleep(args.loss)
+    killed = time.time()
+    os.kill(NODES[old], signal.SIGKILL)
+    times.append((killed, killed))
+    wait("the sentinels promoted a replica", lambda: primary() not in (None, old), 30)
+    promoted = time.time()
+    times[-1] = (killed, promoted)
+    new = primary()
+    print(f"failover {number}: killed {old} after {args.loss:.1f} s of unreplicated writes; the sentinels named {new} "
+          f"after {promoted - killed:.2f} s", flush=True)
+    for hole in holes:
+        hole.close()
+    restart(old, new)
+    wait("the killed node rejoined as a replica and the sentinels know it", lambda: settled(new), 60)
+    wait("every service replica shares the feed again", lambda: all(shared(port) for port in REPLICAS), 60)
+
+
+def summarize(lines, failovers):
+    processes = [line["process"] for line in lines if "process" in line]
+    subscribers = [line for line in lines if "port" in line]
+    gaps = sum(s["gaps"] for s in subscribers)
+    reused = sum(p["ids_naming_two_events"] for p in processes)
+    most_resets = max((resets for s in subscribers for resets, _ in s["failovers"]), default=0)
+    resets = sum(resets for s in subscribers for resets, _ in s["failovers"])
+    never = sum(1 for s in subscribers for _, resumed in s["failovers"] if resumed < 0)
+    print(f"{len(subscribers)} subscribers, {sum(s['events'] for s in subscribers)} events delivered, "
+          f"{max((p['distinct_ids'] for p in processes), default=0)} distinct ids, {failovers} failovers")
+    print(f"silent gaps: {gaps}; ids naming two events: {reused}; resets: {resets} "
+          f"({resets / max(1, len(subscribers) * failovers):.2f} per subscriber per failover, at most {most_resets} in one)")
+    for port in REPLICAS:
+        times = sorted(resumed for s in subscribers if s["port"] == port for _, resumed in s["failovers"] if resumed >= 0)
+        if not times:
+            print(f"replica :{port}: no delivery resumed")
+            continue
+        pick = lambda q: times[min(len(times) - 1, int(len(times) * q))]
+        print(f"replica :{port}: delivery resumed after the kill in s (detection and promotion included): "
+              f"min {times[0]:.2f}, median {statistics.median(times):.2f}, p90 {pick(0.9):.2f}, p99 {pick(0.99):.2f}, max {times[-1]:.2f} "
+              f"({len(times)} subscriber-failovers)")
+    if never:
+        print(f"subscriber-failovers with no delivery after: {never}")
+    return 1 if gaps or reused or most_resets > 1 or never else 0
 
 
 def main():
-    subscribers = [Subscriber(REPLICAS[i % len(REPLICAS)]) for i in range(SUBSCRIBERS)]
-    for subscriber in subscribers:
-        subscriber.start()
-    loaders = [threading.Thread(target=load, daemon=True) for _ in range(4)]
+    wait("the sentinels agree on a primary with both replicas", lambda: primary() is not None and settled(primary()), 30)
+    per_request = events_per_request()
+    requests_per_second = args.rate / per_request
+    print(f"{per_request} events per /users?limit=1: {requests_per_second:.1f} requests/s for {args.rate:.0f} events/s", flush=True)
+    failovers_file = tempfile.NamedTemporaryFile("w", suffix=".failovers", delete=False)
+    clients = []
+    for offset in range(0, args.subscribers, args.per_process):
+        count = min(args.per_process, args.subscribers - offset)
+        clients.append(subprocess.Popen(
+            [CLIENT, "--ports", ",".join(map(str, REPLICAS)), "--clients", str(count), "--offset", str(offset),
+             "--failovers-file", failovers_file.name, "--max-seconds", str(120 + args.failovers * 90)],
+            stdout=subprocess.PIPE, text=True))
+    threads = max(1, min(16, int(requests_per_second / 10) + 1))
+    loaders = [threading.Thread(target=load, args=(requests_per_second / threads, i), daemon=True) for i in range(threads)]
     for loader in loaders:
         loader.start()
-    time.sleep(3)
-    before = primary()
-    killed = time.monotonic()
-    os.kill(PRIMARY_PID, signal.SIGKILL)
-    print(f"killed the Redis primary {before} (pid {PRIMARY_PID}) under load", flush=True)
-    promoted = None
-    while time.monotonic() - killed < 30:
-        now = primary()
-        if now and now != before:
-            promoted = time.monotonic()
-            print(f"the sentinels named {now} after {promoted - killed:.2f} s", flush=True)
-            break
-        time.sleep(0.05)
-    time.sleep(AFTER)
-    stop.set()
-
-    by_id, gaps, resets, resumed = {}, 0, [], []
-    for subscriber in subscribers:
-        previous, told = None, False
-        for when, id, event, data in subscriber.received:
-            if event == "reset":
-                told = True
-                resets.append(when)
-            else:
-                by_id.setdefault(id, set()).add(data)
-                if previous is not None and id > previous + 1 and not told:
-                    gaps += 1
-                told = False
-            previous = id
-        # Delivery resumed: the first event after the reset (the new history), else after the switch.
-        after_reset = [i for i, (when, _, event, _) in enumerate(subscriber.received) if event == "reset" and when > killed]
-        start = after_reset[0] + 1 if after_reset else None
-        later = [when for when, _, event, _ in subscriber.received[start:] if event != "reset"] if start is not None else \
-            [when for when, _, event, _ in subscriber.received if event != "reset" and when > (promoted or killed)]
-        if later:
-            resumed.append(later[0] - killed)
-    if os.environ.get("SHOW_RESETS"):
-        received = subscribers[0].received
-        for index, (when, id, event, data) in enumerate(received):
-            if event == "reset":
-                around = [(round(w - killed, 3), i, e) for w, i, e, _ in received[max(0, index - 2):index + 3]]
-                print(f"reset seen by subscriber 0 (:{subscribers[0].port}): {around} {data}")
-    reused = sum(1 for datas in by_id.values() if len(datas) > 1)
-    per_subscriber = len(resets) / max(1, len(subscribers))
-    print(f"{len(subscribers)} subscribers, {sum(len(s.received) for s in subscribers)} messages, "
-          f"{len(by_id)} distinct ids")
-    print(f"silent gaps: {gaps}; ids naming two events: {reused}; resets: {len(resets)} ({per_subscriber:.2f} per subscriber)")
-    if resumed:
-        resumed.sort()
-        print(f"deliveries resumed, seconds after the kill (detection and promotion included): "
-              f"median {statistics.median(resumed):.2f}, p90 {resumed[int(len(resumed) * 0.9)]:.2f}, max {resumed[-1]:.2f} "
-              f"({len(resumed)}/{len(subscribers)} subscribers)")
-    else:
-        print("no subscriber got an event after the kill")
-    return 1 if gaps or reused or not resumed else 0
+    try:
+        time.sleep(args.settle + 2)
+        times = []
+        for number in range(1, args.failovers + 1):
+            try:
+                failover(number, times)
+            except SystemExit as error:
+                # What the subscribers saw until then is still reported (the exit status says it stopped).
+                print(f"{error} — stopping after {len(times)} failovers", flush=True)
+                incomplete.set()
+                break
+            time.sleep(args.settle)
+        for killed, promoted in times:
+            failovers_file.write(f"{killed:.6f} {promoted:.6f}\n")
+        failovers_file.close()
+        stop.set()
+        lines = []
+        for client in clients:
+            client.send_signal(signal.SIGTERM)
+            output, _ = client.communicate(timeout=120)
+            lines += [json.loads(line) for line in output.splitlines() if line.strip()]
+        status = summarize(lines, len(times))
+        return 1 if incomplete.is_set() else status
+    finally:
+        stop.set()
+        for client in clients:
+            if client.poll() is None:
+                client.kill()
+        for pid in started:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        os.unlink(failovers_file.name)
 
 
 if __name__ == "__main__":

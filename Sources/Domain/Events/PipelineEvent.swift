@@ -19,8 +19,9 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
         case subscribe, data, error, retry, end, dispose
     }
 
-    /// Assigned by the hub: strictly increasing, starting at 1. Inline, so numbering an event
-    /// does not copy its fields.
+    /// Assigned by the event log (`PipelineEventHub.log`): strictly increasing, starting at 1;
+    /// 0 while not numbered yet (then left out of the JSON). Inline, so numbering an event does not
+    /// copy its fields.
     public var id: Int
     private var fields: Fields
 
@@ -108,7 +109,7 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
     /// The fields as the synthesized conformance had them: optionals absent when nil.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(Int.self, forKey: .id)
+        id = try container.decodeIfPresent(Int.self, forKey: .id) ?? 0
         fields = Fields(Values(
             kind: try container.decode(Kind.self, forKey: .kind),
             pipeline: try container.decode(String.self, forKey: .pipeline),
@@ -119,9 +120,11 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
             replica: try container.decodeIfPresent(String.self, forKey: .replica)))
     }
 
+    /// The event's JSON, as `/events` sends it and the shared stream carries it: the one writer
+    /// of an event's fields (a new field is a line here and one in `init(from:)`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
+        if id != 0 { try container.encode(id, forKey: .id) }
         try container.encode(kind, forKey: .kind)
         try container.encode(pipeline, forKey: .pipeline)
         try container.encode(requestId, forKey: .requestId)
@@ -135,6 +138,13 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
     public static func == (lhs: PipelineEvent, rhs: PipelineEvent) -> Bool {
         lhs.id == rhs.id && lhs.kind == rhs.kind && lhs.pipeline == rhs.pipeline && lhs.requestId == rhs.requestId
             && lhs.stage == rhs.stage && lhs.detail == rhs.detail && lhs.replica == rhs.replica && lhs.timestamp == rhs.timestamp
+    }
+
+    /// The JSON text (`encode(to:)`, keys sorted): written once per event, with its id.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     static func format(_ date: Date) -> String {

@@ -6,162 +6,99 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 import StreamServiceConcurrency
 import Streams
-import NetCore
 import Synchronization
 
-/// The in-process feed of pipeline events behind `/events`: numbers every event, keeps
-/// the last `replayCapacity` of them, and fans them out to live subscribers.
+/// Where pipelines publish their events, and the process's one numbered event log behind
+/// `/events` (`log`): one numbering, one replay buffer, each event's JSON written once with its id.
 ///
-/// An event nobody watches is numbered by one atomic increment and filed in the publishing
-/// thread's stripe (`ThreadStripes`) under that stripe's lock, which no other loop takes: a
-/// `/users` request publishes about 100 events from the 4 server loops, and one lock for all of
-/// them was contended about twice a request (futex calls, `perf`), with a second lock to keep
-/// deliveries in order on top. While someone is subscribed, publishing goes through
-/// `publishing` instead, so every subscriber sees ids in order.
+/// Alone, the log numbers the events itself, on the publishing thread. Shared through Redis
+/// (`share(through:)`), an event goes to the shared stream instead and enters the log when the
+/// stream hands it back, under the id Redis gave it (`log.publish(_:id:)`); the log's rules for
+/// given ids — a repeat is ignored, a jump or a `restart` tells live clients `reset`, a client
+/// ahead waits `catchUpWait` — are then the failover rules, in one place.
+///
+/// An event nobody watches costs one turn of the log's lock (`publishIfUnwatched`); a traced
+/// stage's is filed as its parts (`EventLogItem.traced`) and encoded only if a resume reads it.
 public final class PipelineEventHub: Sendable {
-    /// What a subscriber receives: either an event or, once at the start, a note that
-    /// its resume id is older than the replay buffer and some events are gone.
+    /// What a reader of the log gets: either an event or, once at the start, a note that
+    /// events after its id have already left the buffer.
     public enum Delivery: Sendable, Equatable {
         case event(PipelineEvent)
         case reset(oldestAvailable: Int)
     }
 
-    private struct Subscribers {
-        var byKey: [Int: (PipelineEventFilter, Watcher<Delivery>)] = [:] {
-            didSet { list = Array(byKey.values) }
-        }
-        /// `byKey`'s values, rebuilt when they change: each publish takes this array (a
-        /// retain) instead of filtering the dictionary into new arrays (two allocations an
-        /// event, about 100 events a `/users` request).
-        private(set) var list: [(PipelineEventFilter, Watcher<Delivery>)] = []
-        var nextKey = 0
-    }
+    /// The event log: `/events` subscribes here; see `SSEBroadcaster` for its rules.
+    public let log: SSEBroadcaster<EventLogItem>
+    /// True while events go to a shared feed; read on every publish, hence an atomic beside the lock.
+    private let sharing = Atomic<Bool>(false)
+    private let share = Locked<(@Sendable (PipelineEvent) -> Void)?>(nil)
 
-    public let replayCapacity: Int
-    /// The replay buffer, split by publishing thread: each ring keeps up to `replayCapacity`
-    /// events, and when one is full its oldest is at least that many ids older than the newest
-    /// anywhere, so out of the window. The price is memory: a stripe that stops publishing keeps
-    /// its last events until it publishes again.
-    private let stripes: ThreadStripes<EventRing>
-    /// The last id given out; ids come from here on both paths, so they never repeat.
-    private let lastId = Atomic<Int>(0)
-    /// True while anyone is subscribed. Set under every stripe's lock (see `events`), read
-    /// under the publishing thread's, so a publish either was filed before a subscriber joined
-    /// (and is in its replay) or sees the subscriber and delivers to it.
-    private let watched = Atomic<Bool>(false)
-    private let subscribers = Locked(Subscribers())
-    /// Serializes watched publishing and joining, so every subscriber sees ids in order and a
-    /// resume misses nothing; delivery happens outside `subscribers`, so a subscriber may
-    /// unsubscribe (a client disconnecting) from within its own delivery.
-    private let publishing = Locked(false)
-
-    public init(replayCapacity: Int = 1000) {
-        self.replayCapacity = max(1, replayCapacity)
-        let capacity = self.replayCapacity
-        stripes = ThreadStripes { EventRing(capacity: capacity) }
+    /// - Parameters:
+    ///   - replayCapacity: events kept for `Last-Event-ID` resume (`--events-history`).
+    ///   - catchUpWait: see `SSEBroadcaster.catchUpWait`; set by a shared feed.
+    public init(replayCapacity: Int = 1000, catchUpWait: Duration? = nil) {
+        log = SSEBroadcaster(capacity: replayCapacity, catchUpWait: catchUpWait) { item, id in item.message(id: id) }
     }
 
     /// Shared by the whole service.
     public static let shared = PipelineEventHub()
 
-    public var lastEventId: Int { lastId.load(ordering: .acquiring) }
+    public var replayCapacity: Int { log.capacity }
 
-    /// Numbers and records the event, then hands it to matching subscribers.
+    /// The id of the last event in the log (0 before the first).
+    public var lastEventId: Int { log.lastID }
+
+    /// Files `event` in the log under the next id and returns it numbered; shared, hands it to the
+    /// shared feed and returns it unnumbered (the log gets it back from there).
     @discardableResult
     public func publish(_ event: PipelineEvent) -> PipelineEvent {
-        let stripe = stripes.current
-        let unwatched = stripe.withLock { ring -> PipelineEvent? in
-            guard !watched.load(ordering: .relaxed) else { return nil }
-            var numbered = event
-            numbered.id = nextId()
-            ring.append(EventRecord(id: numbered.id, body: .event(numbered)))
-            return numbered
+        if let forward = sharedFeed() {
+            forward(event)
+            return event
         }
-        return unwatched ?? publishWatched(event, on: stripe)
+        var numbered = event
+        numbered.id = log.publish(.pipeline(event)) ?? 0
+        return numbered
     }
 
-    /// A traced stage's event (see `PipelineTrace`): while nobody watches, filed as its parts
-    /// (see `EventRecord`), else published as a `PipelineEvent`.
+    /// A traced stage's event (see `PipelineTrace`): while nobody watches, filed as its parts.
     func publish(_ kind: PipelineEvent.Kind, of run: PipelineRun, stage: String, detail: String?) {
-        let date = Date()
-        let stripe = stripes.current
-        let filed = stripe.withLock { ring -> Bool in
-            guard !watched.load(ordering: .relaxed) else { return false }
-            ring.append(EventRecord(id: nextId(), body: .traced(run, kind, stage: stage, at: date, detail: detail)))
-            return true
+        let item = EventLogItem.traced(run, kind, stage: stage, at: Date(), detail: detail)
+        if let forward = sharedFeed() {
+            if let event = item.event(id: 0) { forward(event) }
+            return
         }
-        guard !filed else { return }
-        publishWatched(
-            PipelineEvent(kind: kind, pipeline: run.pipeline, requestId: run.requestId, stage: stage, timestamp: date, detail: detail),
-            on: stripe)
+        if log.publishIfUnwatched(item) == nil { log.publish(item) }
     }
 
-    /// Numbers, records and delivers `event` in order with every other watched publish.
-    @discardableResult
-    private func publishWatched(_ event: PipelineEvent, on stripe: Locked<EventRing>) -> PipelineEvent {
-        publishing.withLock { _ in
-            var numbered = event
-            stripe.withLock { ring in
-                numbered.id = nextId()
-                ring.append(EventRecord(id: numbered.id, body: .event(numbered)))
-            }
-            let targets = subscribers.withLock { $0.list }
-            for (filter, watcher) in targets where filter.admits(numbered) { watcher.data(.event(numbered)) }
-            return numbered
+    private func sharedFeed() -> (@Sendable (PipelineEvent) -> Void)? {
+        guard sharing.load(ordering: .acquiring) else { return nil }
+        return share.withLock { $0 }
+    }
+
+    /// From now on events go to `forward` (a shared feed's publish) instead of the log, until the
+    /// returned disposable is disposed.
+    public func share(through forward: @escaping @Sendable (PipelineEvent) -> Void) -> Disposable {
+        share.withLock { $0 = forward }
+        sharing.store(true, ordering: .releasing)
+        return Disposable { [self] in
+            sharing.store(false, ordering: .releasing)
+            share.withLock { $0 = nil }
         }
     }
 
-    private func nextId() -> Int {
-        lastId.add(1, ordering: .acquiringAndReleasing).newValue
-    }
-
-    /// The buffered events with ids above `lastSeen`, oldest first, preceded by `.reset` when
-    /// some of those have already left the buffer: what a subscriber resuming after `lastSeen`
-    /// would be replayed, for a reader that catches up now and then instead of subscribing.
+    /// The logged pipeline events with ids above `lastSeen` matching `filter`, oldest first,
+    /// preceded by `.reset` when some after `lastSeen` have already left the buffer: what a
+    /// client resuming after `lastSeen` would be replayed, for a reader that looks now and then.
     public func recorded(after lastSeen: Int, matching filter: PipelineEventFilter = PipelineEventFilter()) -> [Delivery] {
-        publishing.withLock { _ in stripes.withAll(collecting: { $0.events(after: lastSeen) }) { replay($0, after: lastSeen, matching: filter) } }
+        let (oldest, items) = log.recorded(after: lastSeen)
+        let events = items.compactMap { $0.item.event(id: $0.id) }.filter(filter.admits).map(Delivery.event)
+        return (oldest.map { [.reset(oldestAvailable: $0)] } ?? []) + events
     }
 
-    /// Live events matching `filter`. With `after` (a `Last-Event-ID`), first replays the
-    /// buffered events with larger ids, exactly once each, then continues live; if events
-    /// after that id have already left the buffer, starts with `.reset`.
-    public func events(matching filter: PipelineEventFilter = PipelineEventFilter(), after lastSeen: Int? = nil) -> DataStream<Delivery> {
-        DataStream { watcher in
-            let key: Int = self.publishing.withLock { _ in
-                // Every stripe held: no unwatched publish is between taking its id and filing it.
-                let (missed, key) = self.stripes.withAll(collecting: { $0.events(after: lastSeen ?? .max) }) { buffered -> ([Delivery], Int) in
-                    let missed = lastSeen.map { self.replay(buffered, after: $0, matching: filter) } ?? []
-                    let key = self.subscribers.withLock { subscribers in
-                        defer { subscribers.nextKey += 1 }
-                        subscribers.byKey[subscribers.nextKey] = (filter, watcher)
-                        self.watched.store(true, ordering: .relaxed)
-                        return subscribers.nextKey
-                    }
-                    return (missed, key)
-                }
-                for delivery in missed { watcher.data(delivery) }
-                return key
-            }
-            return Disposable {
-                self.subscribers.withLock { subscribers in
-                    subscribers.byKey.removeValue(forKey: key)
-                    // Under this lock, as every join's store: the last to run sees who is left.
-                    if subscribers.byKey.isEmpty { self.watched.store(false, ordering: .relaxed) }
-                }
-            }
-        }
-    }
-
-    public var subscriberCount: Int { subscribers.withLock { $0.byKey.count } }
-
-    /// What `events(after:)` replays, from the `buffered` events above `lastSeen`; call with
-    /// every stripe held.
-    private func replay(_ buffered: [PipelineEvent], after lastSeen: Int, matching filter: PipelineEventFilter) -> [Delivery] {
-        let oldest = max(1, lastId.load(ordering: .acquiring) - replayCapacity + 1)
-        var missed: [Delivery] = []
-        if lastSeen < oldest - 1 { missed.append(.reset(oldestAvailable: oldest)) }
-        return missed + buffered.filter { $0.id >= oldest && filter.admits($0) }.sorted { $0.id < $1.id }.map(Delivery.event)
-    }
+    /// Clients subscribed to the log.
+    public var subscriberCount: Int { log.subscriberCount }
 }

@@ -32,7 +32,7 @@ public final class PipelineTrace: Sendable {
 }
 
 /// One pipeline run's names: the pipeline and the request it serves.
-final class PipelineRun: Sendable {
+public final class PipelineRun: Sendable {
     let pipeline: String
     let requestId: String
 

@@ -6,8 +6,9 @@ import Dispatch
 import NetCore
 import Streams
 
-/// A hot SSE feed shared by many clients: each published item is numbered
-/// (1, 2, 3, … as its SSE `id`), encoded once, and the same bytes go to every
+/// A hot SSE feed shared by many clients — the engine of the service's one
+/// numbered event log (`PipelineEventHub.log`): each published item is numbered
+/// (1, 2, 3, … as its SSE `id`), encoded once with that id, and the same bytes go to every
 /// subscriber whose filter admits it; the last `capacity` items are kept for
 /// `Last-Event-ID` resume.
 ///
@@ -89,6 +90,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
         var subscribers: [Int: Subscriber] = [:]
         var nextSubscriber = 0
         var ended = false
+        var catchUpWait: Duration?
         /// `subscribers` grouped for delivery; rebuilt after the set changes.
         var groups: [DeliveryGroup]?
 
@@ -115,7 +117,13 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
 
         /// Numbers `item` (or takes the shared feed's `id`) and keeps it in the ring: nil for a
         /// repeated id; a jump in ids clears the ring and gives the `reset` to send first.
-        mutating func record(_ item: Item, id given: Int?, message: ServerSentEvent?, capacity: Int) -> Recorded? {
+        /// `encoded` is the message made for the id the item was expected to get; with another
+        /// id (an unwatched publish came first) `encode` makes it again; with neither, the bytes
+        /// wait for a resume to need them.
+        mutating func record(
+            _ item: Item, id given: Int?, encoded: (id: Int, message: ServerSentEvent)? = nil,
+            encode: (@Sendable (Item, Int) -> ServerSentEvent)? = nil, capacity: Int
+        ) -> Recorded? {
             guard !ended else { return nil }
             // `lastID` stays below Int.max (a shared feed's id of Int.max is refused, as `restart`
             // clamps), so `lastID + 1` here and wherever the next id is named cannot trap.
@@ -127,6 +135,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                 ringStart = 0
                 reset = SSEBroadcaster.reset(oldestAvailable: id)
             }
+            let message = encoded.flatMap { $0.id == id ? $0.message : nil } ?? encode.map { $0(item, id) }
             let entry = Entry(id: id, item: item, bytes: message.map { SSEBroadcaster.numbered($0, id: id) })
             if ring.count < capacity {
                 ring.append(entry)
@@ -145,8 +154,12 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
 
     public let capacity: Int
     /// How long a subscriber whose id is ahead of the feed waits for it; nil = reset at once.
-    public let catchUpWait: Duration?
-    private let encode: @Sendable (Item) -> ServerSentEvent
+    /// Set when the feed becomes shared (the ids then come from elsewhere and may lag a client's).
+    public var catchUpWait: Duration? {
+        get { state.withLock { $0.catchUpWait } }
+        set { state.withLock { $0.catchUpWait = newValue } }
+    }
+    private let encode: @Sendable (Item, Int) -> ServerSentEvent
     private let state = Locked(State())
     /// Publishing is serialized, so every subscriber sees items in id order even
     /// though delivery happens outside `state`'s lock.
@@ -155,10 +168,16 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     private let publishing = Locked(false)
 
     /// - Parameter encode: the message for an item; its `id` field is replaced by the item's number.
-    public init(capacity: Int, catchUpWait: Duration? = nil, encode: @escaping @Sendable (Item) -> ServerSentEvent) {
+    public convenience init(capacity: Int, catchUpWait: Duration? = nil, encode: @escaping @Sendable (Item) -> ServerSentEvent) {
+        self.init(capacity: capacity, catchUpWait: catchUpWait, encodeNumbered: { item, _ in encode(item) })
+    }
+
+    /// - Parameter encodeNumbered: the message for an item and its number, for items whose data
+    ///   carries their id (written once, with it); the message's `id` field is set to the number.
+    public init(capacity: Int, catchUpWait: Duration? = nil, encodeNumbered: @escaping @Sendable (Item, Int) -> ServerSentEvent) {
         self.capacity = max(1, capacity)
-        self.catchUpWait = catchUpWait
-        self.encode = encode
+        self.encode = encodeNumbered
+        state.withLock { $0.catchUpWait = catchUpWait }
     }
 
     /// The id of the last published item (0 before the first).
@@ -166,8 +185,10 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
 
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// Numbers and encodes `item` once, records it and hands its bytes to every admitting subscriber.
-    public func publish(_ item: Item) {
+    /// Numbers and encodes `item` once, records it and hands its bytes to every admitting subscriber;
+    /// returns its id (nil once the feed has ended).
+    @discardableResult
+    public func publish(_ item: Item) -> Int? {
         publish(item, id: nil)
     }
 
@@ -175,13 +196,14 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     /// repeat and ignored; one beyond the next means items were lost in between, so the buffer
     /// is cleared and live subscribers get `reset` first (never a silent gap).
     public func publish(_ item: Item, id: Int) {
-        publish(item, id: Optional(id))
+        _ = publish(item, id: Optional(id))
     }
 
-    /// Records `item` and returns true when nobody is subscribed; false, recording nothing, when
-    /// someone is (then `publish` it). One turn of one lock: a busy feed comes here for every
-    /// event, mostly with nobody watching.
-    public func publishIfUnwatched(_ item: Item) -> Bool {
+    /// Records `item` and returns its id when nobody is subscribed (0 when it was refused: the feed
+    /// has ended, or a given id repeats one);
+    /// nil, recording nothing, when someone is (then `publish` it). One turn of one lock: a busy
+    /// feed comes here for every event, mostly with nobody watching.
+    public func publishIfUnwatched(_ item: Item) -> Int? {
         recordUnwatched(item, id: nil)
     }
 
@@ -190,29 +212,32 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     /// Needs no turn of `publishing`: with nobody subscribed there is no delivery to keep in
     /// order, and a subscriber joining takes `state` too, so it either finds the item in the
     /// ring or is there before it (then this returns false).
-    private func recordUnwatched(_ item: Item, id given: Int?) -> Bool {
-        state.withLock { state -> Bool in
-            guard state.subscribers.isEmpty else { return false }
-            _ = state.record(item, id: given, message: nil, capacity: capacity)
-            return true
+    private func recordUnwatched(_ item: Item, id given: Int?) -> Int? {
+        state.withLock { state -> Int? in
+            guard state.subscribers.isEmpty else { return nil }
+            return state.record(item, id: given, capacity: capacity)?.id ?? 0
         }
     }
 
-    private func publish(_ item: Item, id given: Int?) {
-        if recordUnwatched(item, id: given) { return }
-        publishing.withLock { _ in
-            let message = encode(item)
+    private func publish(_ item: Item, id given: Int?) -> Int? {
+        if let id = recordUnwatched(item, id: given) { return id == 0 ? nil : id }
+        return publishing.withLock { _ -> Int? in
+            // Encoded outside `state` for the id it will most likely get (its data carries the id):
+            // only an unwatched publish, after every subscriber left, can take that id first.
+            let expected = given ?? state.withLock { $0.lastID } + 1
+            let message = (id: expected, message: encode(item, expected))
             var groups: [DeliveryGroup] = []
             let recorded = state.withLock { state -> Recorded? in
-                let recorded = state.record(item, id: given, message: message, capacity: capacity)
+                let recorded = state.record(item, id: given, encoded: message, encode: encode, capacity: capacity)
                 if recorded != nil { groups = state.deliveryGroups() }
                 return recorded
             }
-            guard let recorded else { return }
+            guard let recorded else { return nil }
             if let reset = recorded.reset { Self.deliver(.data(reset), admitting: { _ in true }, to: groups) }
             if let bytes = recorded.bytes {
                 Self.deliver(.data(bytes), admitting: { $0.wants(recorded.id, item) }, to: groups)
             }
+            return recorded.id
         }
     }
 
@@ -256,6 +281,17 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
         }
     }
 
+    /// The buffered items with ids above `lastSeen`, oldest first, and the oldest id still
+    /// available when some after `lastSeen` have left the buffer (what a resume would be told
+    /// with `reset`): for a reader that looks now and then instead of subscribing.
+    public func recorded(after lastSeen: Int) -> (oldestAvailable: Int?, items: [(id: Int, item: Item)]) {
+        state.withLock { state in
+            let oldest = state.oldestID ?? state.lastID + 1
+            let items = state.replay.filter { $0.id > lastSeen }.map { (id: $0.id, item: $0.item) }
+            return (lastSeen < oldest - 1 ? oldest : nil, items)
+        }
+    }
+
     /// Ends every subscriber's feed; later subscribers end at once.
     public func end() {
         publishing.withLock { _ in
@@ -281,9 +317,9 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
         DataStream { watcher in
             // Holding `publishing` makes replay-then-join atomic with respect to
             // publishes: nothing is missed or delivered twice in between.
-            let key: Int? = self.publishing.withLock { _ in
-                let (replay, key) = self.state.withLock { state -> ([[UInt8]], Int?) in
-                    guard !state.ended else { return ([], nil) }
+            let (key, catchUpWait): (Int?, Duration?) = self.publishing.withLock { _ in
+                let (replay, key, wait) = self.state.withLock { state -> ([[UInt8]], Int?, Duration?) in
+                    guard !state.ended else { return ([], nil, nil) }
                     var replay: [[UInt8]] = []
                     var after = 0
                     if let lastSeen {
@@ -291,7 +327,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                         // Too old for the buffer, or from before a restart (ids start again at 1):
                         // reset, then everything still buffered.
                         var resumeAfter = lastSeen
-                        if lastSeen > state.lastID, self.catchUpWait != nil {
+                        if lastSeen > state.lastID, state.catchUpWait != nil {
                             // Ahead of this process: wait for the feed to catch up (see catchUpExpired).
                             after = lastSeen
                         } else if lastSeen < oldest - 1 || lastSeen > state.lastID {
@@ -305,16 +341,16 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                     state.nextSubscriber += 1
                     state.subscribers[key] = Subscriber(admits: admits, watcher: watcher, loop: loop, after: after)
                     state.groups = nil
-                    return (replay, key)
+                    return (replay, key, state.catchUpWait)
                 }
                 for bytes in replay { watcher.data(bytes) }
-                return key
+                return (key, wait)
             }
             guard let key else {
                 watcher.end()
                 return Disposable()
             }
-            if let catchUpWait = self.catchUpWait, let lastSeen, lastSeen > 0 {
+            if let catchUpWait, let lastSeen, lastSeen > 0 {
                 DispatchQueue.global().asyncAfter(deadline: .now() + catchUpWait.dispatchInterval) { self.catchUpExpired(key) }
             }
             return Disposable {
@@ -350,7 +386,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     /// An entry's bytes, encoded now if it was published while nobody watched. Called under the
     /// state lock on the rare resume path; `encode` only formats the item and never calls back here.
     private func encoded(_ entry: Entry) -> [UInt8] {
-        entry.bytes ?? Self.numbered(encode(entry.item), id: entry.id)
+        entry.bytes ?? Self.numbered(encode(entry.item, entry.id), id: entry.id)
     }
 
     /// The message telling a resuming client that events it missed are gone. Its `id:` is

@@ -32,8 +32,8 @@ public final class Application: Sendable {
     private let responder: EventStreamResponder
     private let shutdownFlag = ShutdownFlag()
     private let state = Locked(Running())
-    /// Where this application's pipelines publish: a hub of its own, keeping `--events-history`
-    /// events, unless a test passes one (several replicas in one process, or the process-wide hub).
+    /// Where this application's pipelines publish, and its event log: a hub of its own, keeping
+    /// `--events-history` events, unless a test passes one (to publish into it directly).
     private let hub: PipelineEventHub
     /// With `--redis-sentinels`: where every Redis connection of this process finds the primary.
     private let redisSentinel: RedisSentinel?
@@ -96,8 +96,7 @@ public final class Application: Sendable {
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }
         // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
-        let feed = PipelineEventFeed(
-            hub: upstream.hub, history: configuration.eventsHistory, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
+        let feed = PipelineEventFeed(hub: upstream.hub, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
         let ceiling = ConnectionCeiling.clamp(configuration.maxConnections, openFilesLimit: fileLimit)
         let server = makeServer(upstream: upstream, feed: feed, access: access, budget: budget, maxConnections: ceiling.maxConnections)
         let port: Int
@@ -242,7 +241,8 @@ public final class Application: Sendable {
         }
         state.withLock { $0.budgetConnection = connection }
         connection.start()
-        return UpstreamBudget(policy: policy, redis: connection, addresses: addresses, maximumClients: clients)
+        return UpstreamBudget(
+            policy: policy, redis: connection, addresses: addresses, maximumClients: clients, redisTimeout: configuration.budgetRedisTimeout)
     }
 
     /// `--rate-limit-ipv6-prefix`, for every per-client limit.

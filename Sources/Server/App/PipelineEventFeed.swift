@@ -12,8 +12,8 @@ import NetCore
 import StreamServiceConcurrency
 import Streams
 
-/// `/events`' source: the Domain hub's pipeline events, plus optional clock
-/// ticks, each encoded once into an SSE message and shared by every client.
+/// `/events`' source: the hub's event log (`PipelineEventHub.log`), plus optional clock ticks
+/// filed in the same log, so they share its numbering.
 ///
 /// - a pipeline event: `event: <kind>` (subscribe, data, …), `data: <PipelineEvent JSON>`;
 /// - a clock tick (with `--events-clock`): `event: tick`, `data: tick K`, the
@@ -21,77 +21,44 @@ import Streams
 ///   line `: at <Unix seconds>` is when it was published to the clients, so a load client
 ///   measures delivery lag from the event itself (browsers ignore comments).
 ///
-/// SSE ids number the feed's messages (1, 2, 3, …) for `Last-Event-ID` resume.
+/// SSE ids are the log's (1, 2, 3, …, or Redis' when shared) for `Last-Event-ID` resume.
 public final class PipelineEventFeed: Sendable {
-    public enum Item: Sendable {
-        case pipeline(PipelineEvent)
-        /// A pipeline event read from the shared stream, its JSON kept as published (no decode and re-encode per replica).
-        case shared(kind: PipelineEvent.Kind, pipeline: String, json: String)
-        case clockTick(Int)
-    }
+    public typealias Item = EventLogItem
 
     /// The pipeline name clock ticks are filed under.
-    public static let clockPipeline = "clock"
+    public static let clockPipeline = EventLogItem.clockPipeline
 
-    public let broadcaster: SSEBroadcaster<Item>
     private let hub: PipelineEventHub
-    /// Set while the feed runs without a shared feed.
-    private let relay = Locked<PipelineEventRelay?>(nil)
 
-    /// - Parameters:
-    ///   - history: messages kept for `Last-Event-ID` resume (`--events-history`); nil = as many as
-    ///     the hub keeps. More than the hub keeps would not help: what the hub has dropped before a
-    ///     catch-up never reaches the feed.
-    ///   - catchUpWait: how long a client whose `Last-Event-ID` is ahead of this replica
-    ///     waits for the shared feed to reach it; nil (one process) = `reset` at once.
-    public init(hub: PipelineEventHub, history: Int? = nil, catchUpWait: Duration? = nil) {
+    /// - Parameter catchUpWait: how long a client whose `Last-Event-ID` is ahead of this replica
+    ///   waits for the shared feed to reach it; nil (one process) = `reset` at once.
+    public init(hub: PipelineEventHub, catchUpWait: Duration? = nil) {
         self.hub = hub
-        broadcaster = SSEBroadcaster(capacity: history ?? hub.replayCapacity, catchUpWait: catchUpWait) { item in
-            switch item {
-            case .pipeline(let event): ServerSentEvent(event: event.kind.rawValue, data: Self.json(event))
-            case .shared(let kind, _, let json): ServerSentEvent(event: kind.rawValue, data: json)
-            case .clockTick(let index): ServerSentEvent(event: Self.tickEvent, data: Self.tickData(index), comment: Self.stamp())
-            }
-        }
+        hub.log.catchUpWait = catchUpWait
     }
 
-    static let tickEvent = "tick"
+    /// The event log clients subscribe to.
+    public var log: SSEBroadcaster<Item> { hub.log }
 
-    static func tickData(_ index: Int) -> String { "tick \(index)" }
+    static let tickEvent = EventLogItem.tickEvent
 
-    /// `at 1732456789.123456`: now, in Unix seconds to the microsecond. A tick is encoded when it
-    /// is published to its first clients (or, published to nobody, when a resume first replays it).
-    static func stamp() -> String {
-        let microseconds = Int((Date().timeIntervalSince1970 * 1_000_000).rounded())
-        let fraction = String(microseconds % 1_000_000)
-        return "at \(microseconds / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
-    }
+    static func tickData(_ index: Int) -> String { EventLogItem.tickData(index) }
 
-    /// Starts forwarding the hub's events and, when `clock` is given, a tick every `clock`; dispose to stop.
+    /// Starts a tick every `clock` when given; with `shared`, sends this process's events and
+    /// ticks to Redis, and the log gets them back from there. Dispose to stop.
     ///
-    /// Ticks are published from `scheduler` (one serial queue), and so are pipeline events
-    /// while clients are connected (see `PipelineEventRelay`): the hub delivers under its
-    /// lock on whichever thread ran the pipeline, often an event loop, and fanning an event
-    /// out to thousands of clients there would stall that loop's requests.
-    ///
-    /// With `shared`, both go to Redis instead, and reach the broadcaster from there.
+    /// Ticks are published from `scheduler` (one serial queue); pipeline events are filed on the
+    /// thread that ran the pipeline, and the log hands each subscriber's copy to that
+    /// subscriber's own event loop, so fanning one out never runs on the pipeline's thread.
     func start(clock: Duration?, scheduler: any Scheduler = QueueScheduler(label: "events.feed"), shared: SharedEventFeed? = nil) -> Disposable {
         let events: Disposable
         let tick: @Sendable (Int) -> Void
         if let shared {
-            events = hub.events().observe(on: scheduler).watch(data: { delivery in
-                guard case .event(let event) = delivery else { return }
-                shared.publish(event)
-            })
+            events = hub.share(through: { shared.publish($0) })
             tick = { shared.publishTick($0) }
         } else {
-            let relay = PipelineEventRelay(hub: hub, to: broadcaster, on: scheduler)
-            self.relay.withLock { $0 = relay }
-            events = Disposable {
-                self.relay.withLock { $0 = nil }
-                relay.stop()
-            }
-            tick = { relay.tick($0) }
+            events = Disposable()
+            tick = { [log] in log.publish(.clockTick($0)) }
         }
         guard let clock, clock > .zero else { return events }
         let ticks = DataStream.interval(clock, scheduler: scheduler).watch(data: { tick($0) })
@@ -101,66 +68,32 @@ public final class PipelineEventFeed: Sendable {
         }
     }
 
-    /// The feed for one client, as `SSEBroadcaster.subscribe` gives it; while the feed runs
-    /// without `shared`, the pipeline events published so far are in the broadcaster before the
-    /// client's resume is read, and events reach it live until it leaves.
+    /// The feed for one client, as `SSEBroadcaster.subscribe` gives it.
     public func subscribe(
         after lastSeen: Int? = nil, on loop: EventLoop? = nil, where admits: @escaping @Sendable (Item) -> Bool = { _ in true }
     ) -> DataStream<[UInt8]> {
-        let feed = broadcaster.subscribe(after: lastSeen, on: loop, where: admits)
-        guard let relay = relay.withLock({ $0 }) else { return feed }
-        return feed.call(watched: { relay.join() }, disposed: { relay.leave() })
+        log.subscribe(after: lastSeen, on: loop, where: admits)
     }
 
-    /// The id of the last item, pipeline events published so far included.
-    public var lastID: Int {
-        relay.withLock { $0 }?.catchUp()
-        return broadcaster.lastID
-    }
+    /// The id of the last item in the log.
+    public var lastID: Int { log.lastID }
 
-    /// The item a shared-stream entry carries, its JSON id set to the entry's (the same on every replica).
+    /// The item a shared-stream entry carries: the event as published (its JSON read back); the
+    /// log writes its JSON again with the entry's id, the same on every replica.
     static func item(from entry: SharedFeedIngest.Entry) -> Item? {
         if entry.event == tickEvent {
             return Int(entry.data.dropFirst("tick ".count)).map(Item.clockTick)
         }
-        guard let kind = PipelineEvent.Kind(rawValue: entry.event) else { return nil }
-        return .shared(kind: kind, pipeline: entry.pipeline, json: numbered(entry.data, id: entry.id))
-    }
-
-    /// The JSON of an event published with id 0 (see `SharedEventFeed.publish`), with `id` set.
-    /// With sorted keys the object's own `"id":0,` is the only unescaped one: inside a string
-    /// value the quotes would be escaped.
-    static func numbered(_ json: String, id: Int) -> String {
-        var json = json
-        guard let range = json.firstRange(of: #""id":0,"#) else { return json }
-        json.replaceSubrange(range, with: #""id":\#(id),"#)
-        return json
+        guard PipelineEvent.Kind(rawValue: entry.event) != nil,
+              let event = try? JSONDecoder().decode(PipelineEvent.self, from: Data(entry.data.utf8)) else { return nil }
+        return .pipeline(event)
     }
 
     /// Whether a subscriber with `filter` wants `item`; clock ticks count as `data` events of pipeline `clock`.
     static func admits(_ item: Item, _ filter: PipelineEventFilter) -> Bool {
-        switch item {
-        case .pipeline(let event):
-            return filter.admits(event)
-        case .shared(let kind, let pipeline, _):
-            return (filter.pipeline == nil || filter.pipeline == pipeline) && (filter.kinds?.contains(kind) ?? true)
-        case .clockTick:
-            return (filter.pipeline == nil || filter.pipeline == clockPipeline) && (filter.kinds?.contains(.data) ?? true)
-        }
+        (filter.pipeline == nil || filter.pipeline == item.pipeline) && (filter.kinds?.contains(item.kind) ?? true)
     }
 
     /// The pipeline `item` belongs to; clock ticks to `clock`.
-    static func pipeline(of item: Item) -> String {
-        switch item {
-        case .pipeline(let event): event.pipeline
-        case .shared(_, let pipeline, _): pipeline
-        case .clockTick: clockPipeline
-        }
-    }
-
-    static func json(_ event: PipelineEvent) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    static func pipeline(of item: Item) -> String { item.pipeline }
 }

@@ -89,6 +89,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var rateLimitIPv6Prefix = ClientAddressKey.standard.ipv6PrefixLength
     /// Clients each per-client limit remembers at most (tests make it small).
     var rateLimitClients = LocalRateLimiter<AddressDebts>.defaultMaximumClients
+    /// How long a shared budget's check waits for Redis before deciding alone (tests that show
+    /// the sharing, not the timeout, make it long: a busy machine can take 100 ms to answer).
+    var budgetRedisTimeout = UpstreamBudget.defaultRedisTimeout
     /// Upstream requests kept back from clients; nil = a tenth of the limit the upstream reports.
     public var upstreamReserve: Int?
 

@@ -23,9 +23,11 @@ final class UpstreamBudget: Sendable {
     let redis: RedisConnection?
     /// How clients without a token subject are told apart by address.
     let addresses: ClientAddressKey
-    /// 100 ms: Redis on the same network answers in about 1 ms; a request should not pay much
-    /// more than that for a check, even when Redis is frozen.
-    static let redisTimeout: Duration = .milliseconds(100)
+    /// 100 ms by default: Redis on the same network answers in about 1 ms; a request should not
+    /// pay much more than that for a check, even when Redis is frozen. Past it the replica decides
+    /// alone (`redisPause`), so a check that is merely slow (a busy machine) is not shared either.
+    static let defaultRedisTimeout: Duration = .milliseconds(100)
+    let redisTimeout: Duration
     /// After a failed call, the replica decides alone this long before asking Redis again.
     static let redisPause: Double = 5
     private let redisAwayUntil = Locked<Double>(0)
@@ -33,9 +35,11 @@ final class UpstreamBudget: Sendable {
 
     init(
         policy: RatePolicy, redis: RedisConnection? = nil, addresses: ClientAddressKey = .standard,
-        maximumClients: Int = LocalRateLimiter<BoundedDebts<String>>.defaultMaximumClients
+        maximumClients: Int = LocalRateLimiter<BoundedDebts<String>>.defaultMaximumClients,
+        redisTimeout: Duration = UpstreamBudget.defaultRedisTimeout
     ) {
         self.policy = policy
+        self.redisTimeout = redisTimeout
         local = LocalRateLimiter(policy: policy, maximumClients: maximumClients)
         self.redis = redis
         self.addresses = addresses
@@ -102,7 +106,7 @@ final class UpstreamBudget: Sendable {
     ) {
         let loading = !scriptLoaded.withLock { $0 }
         let command = BudgetScript.call(key: key, cost: cost, fitting: fitting, policy: policy, loading: loading)
-        redis.send(command, timeout: Self.redisTimeout) { [self] result in
+        redis.send(command, timeout: redisTimeout) { [self] result in
             switch result {
             case .success(let value):
                 if loading { scriptLoaded.withLock { $0 = true } }

@@ -9,8 +9,9 @@ import Redis
 
 /// `/events` shared by every replica with the same `--redis-url`: this replica's
 /// events are published to one Redis stream (`SharedFeedPublisher`) and every
-/// replica's broadcaster is fed from that stream (`SharedFeedIngest`), so all of
-/// them show the same ids, data and order, and `Last-Event-ID` resumes on any.
+/// replica's event log is fed from that stream (`SharedFeedIngest`) under the ids
+/// Redis gave them, so all of them show the same ids, data and order, and
+/// `Last-Event-ID` resumes on any.
 ///
 /// Two connections: publishing is pipelined, reading blocks in XREAD. Requests
 /// never wait on either; while one is down the feed is "degraded" (`/ready`).
@@ -36,16 +37,16 @@ final class SharedEventFeed: Sendable {
         let readRelay = Locked<(@Sendable (RedisConnectionState) -> Void)?>(nil)
         publishConnection = try RedisConnection(configuration: configuration) { state in publishRelay.withLock { $0 }?(state) }
         readConnection = try RedisConnection(configuration: configuration) { state in readRelay.withLock { $0 }?(state) }
-        let broadcaster = feed.broadcaster
-        publisher = SharedFeedPublisher(connection: publishConnection, keys: keys, history: broadcaster.capacity, floor: { broadcaster.lastID })
+        let log = feed.log
+        publisher = SharedFeedPublisher(connection: publishConnection, keys: keys, history: log.capacity, floor: { log.lastID })
         ingest = SharedFeedIngest(
-            connection: readConnection, keys: keys, replayCount: broadcaster.capacity,
+            connection: readConnection, keys: keys, replayCount: log.capacity,
             sink: SharedFeedIngest.Sink(
                 publish: { entry in
-                    if let item = PipelineEventFeed.item(from: entry) { broadcaster.publish(item, id: entry.id) }
+                    if let item = PipelineEventFeed.item(from: entry) { log.publish(item, id: entry.id) }
                 },
-                restart: { lastID, notifying in broadcaster.restart(at: lastID, notifying: notifying) },
-                lastID: { broadcaster.lastID }),
+                restart: { lastID, notifying in log.restart(at: lastID, notifying: notifying) },
+                lastID: { log.lastID }),
             onError: { message in logger.error("\(message)") },
             onHistoryChange: { message in logger.warning("\(message)", metadata: ["redis": .string(configuration.target)]) })
         let publisher = self.publisher, ingest = self.ingest
@@ -82,9 +83,10 @@ final class SharedEventFeed: Sendable {
     func publish(_ event: PipelineEvent) {
         var event = event
         event.replica = replicaID
-        // The shared stream numbers events; every replica writes that number over this 0.
+        // Not numbered yet (no id in the JSON): the shared stream numbers it, and each replica's
+        // log writes the event's JSON with that number.
         event.id = 0
-        publisher.enqueue(.init(event: event.kind.rawValue, data: PipelineEventFeed.json(event), pipeline: event.pipeline))
+        publisher.enqueue(.init(event: event.kind.rawValue, data: event.json, pipeline: event.pipeline))
     }
 
     /// Queues clock tick `index`; Redis appends it only while this replica holds the clock lease

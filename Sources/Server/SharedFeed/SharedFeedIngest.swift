@@ -5,7 +5,7 @@ import StreamServiceConcurrency
 import Dispatch
 import Redis
 
-/// Reads the shared stream into this replica's broadcaster: one blocking XREAD
+/// Reads the shared stream into this replica's event log: one blocking XREAD
 /// loop on a connection of its own, so every replica shows the same items with
 /// the same ids in the same order (its own events arrive this way too).
 ///
@@ -13,13 +13,13 @@ import Redis
 /// (XREVRANGE). Each round also runs `SharedFeedScript.observe` with the last id
 /// read as floor, which answers the dataset's epoch: a new epoch means the history
 /// changed (Redis restarted empty or from older data, flushed, or failed over before
-/// replicating what this or another replica read), so the broadcaster restarts past
+/// replicating what this or another replica read), so the log restarts past
 /// every id it handed out and past the new history's base, and live clients get
 /// `reset` there. After every reconnection the first round checks that the last
 /// entry read is still in the stream as it was read, which catches a changed history
 /// behind an unchanged counter (another writer reused the lost ids first). A
 /// reconnect to the same history just continues after the last id; if the stream was
-/// trimmed past it meanwhile, the jump in ids makes the broadcaster send `reset`.
+/// trimmed past it meanwhile, the jump in ids makes the log send `reset`.
 final class SharedFeedIngest: Sendable {
     /// One stream entry: its SSE id, event name and data.
     struct Entry: Sendable, Equatable {
@@ -29,7 +29,7 @@ final class SharedFeedIngest: Sendable {
         let data: String
     }
 
-    /// Where entries go: the broadcaster's publish(id:), restart(at:) and lastID.
+    /// Where entries go: the event log's publish(id:), restart(at:) and lastID.
     struct Sink: Sendable {
         let publish: @Sendable (Entry) -> Void
         let restart: @Sendable (_ lastID: Int, _ notifying: Bool) -> Void

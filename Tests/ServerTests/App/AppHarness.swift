@@ -13,10 +13,12 @@ import HTTPTestSupport
 /// memory, shut down gracefully at the end of the test.
 final class AppHarness {
     let application: Application
+    /// Where the application's pipelines publish, and its event log (one per harness, as per process).
+    let hub: PipelineEventHub
     let port: Int
     let output = CapturedOutput()
 
-    init(_ test: XCTestCase, hub: PipelineEventHub = .shared, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+    init(_ test: XCTestCase, hub: PipelineEventHub? = nil, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
         var configuration = ServiceConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -24,6 +26,8 @@ final class AppHarness {
         configure(&configuration)
         let writer = output.writer
         let logger = Logger(label: "test-app") { StdoutLogHandler(label: $0, level: .info, format: .json, writer: writer) }
+        let hub = hub ?? PipelineEventHub(replayCapacity: configuration.eventsHistory)
+        self.hub = hub
         application = Application(configuration: configuration, logger: logger, hub: hub)
         port = try application.start()
         let application = self.application

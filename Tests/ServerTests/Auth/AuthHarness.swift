@@ -37,8 +37,8 @@ struct AuthHarness {
         return try SSETestClient(port: app.port, target: target, headers: headers)
     }
 
-    static func publish(_ kind: PipelineEvent.Kind = .data, pipeline: String) {
-        PipelineEventHub.shared.publish(PipelineEvent(kind: kind, pipeline: pipeline, requestId: "r", stage: "s"))
+    func publish(_ kind: PipelineEvent.Kind = .data, pipeline: String) {
+        app.hub.publish(PipelineEvent(kind: kind, pipeline: pipeline, requestId: "r", stage: "s"))
     }
 }
 

@@ -17,8 +17,8 @@ final class EventsAccessTests: XCTestCase {
         let feed = try auth.events(token: try auth.mint.token(subscribeClaim(["granted-a"])))
         XCTAssertEqual(feed.status, 200)
         XCTAssertNotNil(try feed.next()) // the retry prelude: subscribed from here on
-        AuthHarness.publish(.subscribe, pipeline: "withheld-b")
-        AuthHarness.publish(.end, pipeline: "granted-a")
+        auth.publish(.subscribe, pipeline: "withheld-b")
+        auth.publish(.end, pipeline: "granted-a")
         let message = try XCTUnwrap(feed.nextEvent())
         XCTAssertEqual(message.event, "end", "the withheld pipeline's subscribe came first and was not sent")
         XCTAssertTrue(message.data?.contains(#""pipeline":"granted-a""#) ?? false, message.data ?? "")
@@ -28,7 +28,7 @@ final class EventsAccessTests: XCTestCase {
         let auth = try AuthHarness(self)
         let feed = try auth.events("/events?pipeline=avatar", token: try auth.mint.token(subscribeClaim(["*"])))
         XCTAssertNotNil(try feed.next())
-        AuthHarness.publish(.data, pipeline: "avatar")
+        auth.publish(.data, pipeline: "avatar")
         XCTAssertEqual(try feed.nextEvent()?.event, "data")
     }
 
@@ -36,10 +36,10 @@ final class EventsAccessTests: XCTestCase {
         let auth = try AuthHarness(self)
         let everything = try auth.events(token: try auth.mint.token(subscribeClaim(["*"])))
         XCTAssertNotNil(try everything.next())
-        AuthHarness.publish(.subscribe, pipeline: "replay-granted")
+        auth.publish(.subscribe, pipeline: "replay-granted")
         let before = try XCTUnwrap(everything.nextEvent()?.id)
-        AuthHarness.publish(.data, pipeline: "replay-withheld")
-        AuthHarness.publish(.end, pipeline: "replay-granted")
+        auth.publish(.data, pipeline: "replay-withheld")
+        auth.publish(.end, pipeline: "replay-granted")
         XCTAssertEqual(try everything.nextEvent()?.event, "data")
         XCTAssertEqual(try everything.nextEvent()?.event, "end")
         let resumed = try auth.events(token: try auth.mint.token(subscribeClaim(["replay-granted"])), headers: ["Last-Event-ID": before])
@@ -54,7 +54,7 @@ final class EventsAccessTests: XCTestCase {
         let feed = try auth.events("/events?pipeline=profile", token: token)
         XCTAssertEqual(feed.status, 200)
         XCTAssertNotNil(try feed.next())
-        AuthHarness.publish(.data, pipeline: "profile")
+        auth.publish(.data, pipeline: "profile")
         XCTAssertEqual(try feed.nextEvent()?.event, "data")
         XCTAssertEqual(try auth.app.get("/health").status, 200)
     }

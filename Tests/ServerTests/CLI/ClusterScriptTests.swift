@@ -33,11 +33,13 @@ final class ClusterScriptTests: XCTestCase {
     func testTheUsageNamesTheFailoverModeAndTheSentinelTopology() throws {
         let usage = try run(["--help"]).output
         XCTAssertTrue(usage.contains("failover  the HA topology under load"), usage)
+        XCTAssertTrue(usage.contains("--subscribers N") && usage.contains("--failovers N") && usage.contains("--replicas N"), usage)
         XCTAssertTrue(usage.contains("REDIS_HA=1"), usage)
     }
 
     func testAnUnknownModeOrFlagExits64BeforeStartingAnything() throws {
-        for arguments in [["--bogus"], ["sideways"], ["up", "--bogus"], ["failover", "--bogus"]] {
+        let failoverMistakes = [["failover", "--bogus"], ["failover", "--subscribers", "many"], ["failover", "--replicas", "0"]]
+        for arguments in [["--bogus"], ["sideways"], ["up", "--bogus"]] + failoverMistakes {
             let run = try run(arguments)
             XCTAssertEqual(run.termination, .exited(64), "\(arguments): \(run.errorOutput)")
             XCTAssertTrue(run.errorOutput.contains("usage: scripts/cluster"), "\(arguments): \(run.errorOutput)")

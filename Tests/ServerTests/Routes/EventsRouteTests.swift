@@ -9,15 +9,15 @@ import HTTP
 import HTTPTestSupport
 
 final class EventsRouteTests: XCTestCase {
-    private func publish(_ kind: PipelineEvent.Kind, pipeline: String = "avatar") {
-        PipelineEventHub.shared.publish(PipelineEvent(kind: kind, pipeline: pipeline, requestId: "r", stage: "s"))
+    private func publish(_ kind: PipelineEvent.Kind, pipeline: String = "avatar", to app: AppHarness) {
+        app.hub.publish(PipelineEvent(kind: kind, pipeline: pipeline, requestId: "r", stage: "s"))
     }
 
     func testLivePipelineEventsArriveAsEventsNamedByKind() throws {
         let app = try AppHarness(self)
         let feed = try SSETestClient(port: app.port, target: "/events?pipeline=avatar")
         XCTAssertNotNil(try feed.next()) // the retry prelude: subscribed from here on
-        publish(.subscribe)
+        publish(.subscribe, to: app)
         let message = try XCTUnwrap(feed.nextEvent())
         XCTAssertEqual(message.event, "subscribe")
         XCTAssertNotNil(message.id)
@@ -30,9 +30,9 @@ final class EventsRouteTests: XCTestCase {
         let app = try AppHarness(self)
         let feed = try SSETestClient(port: app.port, target: "/events?pipeline=avatar&kinds=end,error")
         XCTAssertNotNil(try feed.next())
-        publish(.subscribe)
-        publish(.data)
-        publish(.end)
+        publish(.subscribe, to: app)
+        publish(.data, to: app)
+        publish(.end, to: app)
         XCTAssertEqual(try feed.nextEvent()?.event, "end")
     }
 
@@ -76,10 +76,10 @@ final class EventsRouteTests: XCTestCase {
         let app = try AppHarness(self) { $0.eventsHistory = 2 }
         let live = try SSETestClient(port: app.port, target: "/events?pipeline=avatar")
         XCTAssertNotNil(try live.next())
-        publish(.subscribe)
+        publish(.subscribe, to: app)
         let first = try XCTUnwrap(live.nextEvent()?.id)
         for kind in [PipelineEvent.Kind.data, .data, .end] {
-            publish(kind)
+            publish(kind, to: app)
             XCTAssertEqual(try live.nextEvent()?.event, kind.rawValue)
         }
         // Three events after `first`, two kept: the resume starts with a reset, then the two.
@@ -93,10 +93,10 @@ final class EventsRouteTests: XCTestCase {
         let app = try AppHarness(self)
         let first = try SSETestClient(port: app.port, target: "/events?pipeline=avatar")
         XCTAssertNotNil(try first.next())
-        publish(.subscribe, pipeline: "avatar")
+        publish(.subscribe, pipeline: "avatar", to: app)
         let seen = try XCTUnwrap(first.nextEvent()?.id)
-        publish(.data, pipeline: "avatar")
-        publish(.end, pipeline: "avatar")
+        publish(.data, pipeline: "avatar", to: app)
+        publish(.end, pipeline: "avatar", to: app)
         let resumed = try SSETestClient(port: app.port, target: "/events?pipeline=avatar", headers: ["Last-Event-ID": seen])
         XCTAssertEqual(try resumed.nextEvent()?.event, "data")
         XCTAssertEqual(try resumed.nextEvent()?.event, "end")

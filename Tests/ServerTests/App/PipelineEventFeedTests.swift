@@ -7,10 +7,9 @@ import Streams
 import XCTest
 @testable import Server
 
-/// How the `/events` feed takes the hub's pipeline events: left in the hub while no client is
-/// connected and caught up, in order, when needed; through the feed's scheduler while one is,
-/// never out of order.
-final class PipelineEventRelayTests: XCTestCase {
+/// The `/events` feed over the hub's one event log: pipeline events and clock ticks share one
+/// numbering and one replay buffer, whether or not a client was connected when they were published.
+final class PipelineEventFeedTests: XCTestCase {
     private func event(_ stage: String) -> PipelineEvent {
         PipelineEvent(kind: .data, pipeline: "users", requestId: "r", stage: stage)
     }
@@ -36,20 +35,6 @@ final class PipelineEventRelayTests: XCTestCase {
         let replay = Locked<[[UInt8]]>([])
         feed.subscribe(after: lastSeen).watch(data: { bytes in replay.withLock { $0.append(bytes) } }).dispose()
         return replay.withLock { $0 }
-    }
-
-    func testWithoutClientsEventsStayInTheHubUntilTheFeedIsAsked() {
-        let hub = PipelineEventHub()
-        let feed = PipelineEventFeed(hub: hub)
-        let running = feed.start(clock: nil, scheduler: TestScheduler())
-        defer { running.dispose() }
-
-        hub.publish(event("a"))
-        hub.publish(event("b"))
-
-        XCTAssertEqual(feed.broadcaster.lastID, 0, "not relayed while nobody watches")
-        XCTAssertEqual(hub.subscriberCount, 0, "the feed is not subscribed to the hub")
-        XCTAssertEqual(feed.lastID, 2, "caught up when asked")
     }
 
     func testAClientResumingGetsTheEventsPublishedWhileNobodyWatchedInOrderWithTheirIds() {
@@ -83,7 +68,7 @@ final class PipelineEventRelayTests: XCTestCase {
         XCTAssertEqual(ids(replayed), Array(1...(ticks.count + 2)))
     }
 
-    func testEventsBeyondTheReplayWindowWhileNobodyWatchedAreGoneAsIfRelayedAtOnce() {
+    func testEventsBeyondTheReplayWindowAreGoneForAResume() {
         let hub = PipelineEventHub(replayCapacity: 3)
         let feed = PipelineEventFeed(hub: hub)
         let running = feed.start(clock: nil, scheduler: TestScheduler())
@@ -96,35 +81,22 @@ final class PipelineEventRelayTests: XCTestCase {
         XCTAssertEqual(ids(replayed).suffix(3), [3, 4, 5])
     }
 
-    func testWithAClientEventsWaitForTheSchedulerAndLaterOnesNeverOvertakeThem() {
+    func testAConnectedClientGetsEachEventAsItIsPublishedAfterWhatCameBefore() {
         let hub = PipelineEventHub()
         let feed = PipelineEventFeed(hub: hub)
-        let scheduler = TestScheduler()
-        let running = feed.start(clock: nil, scheduler: scheduler)
+        let running = feed.start(clock: nil, scheduler: TestScheduler())
         defer { running.dispose() }
         hub.publish(event("before"))
         let chunks = Locked<[[UInt8]]>([])
-        let client = feed.subscribe().watch(data: { bytes in chunks.withLock { $0.append(bytes) } })
-        XCTAssertEqual(feed.broadcaster.lastID, 1, "caught up before the client subscribed")
+        let client = feed.subscribe(after: 0).watch(data: { bytes in chunks.withLock { $0.append(bytes) } })
 
-        hub.publish(event("queued-1"))
-        hub.publish(event("queued-2"))
-        XCTAssertEqual(feed.broadcaster.lastID, 1, "queued for the scheduler while a client is connected")
-        scheduler.run()
-        XCTAssertEqual(stages(chunks.withLock { $0 }), ["queued-1", "queued-2"])
-
-        hub.publish(event("queued-3"))
+        hub.publish(event("live-1"))
+        hub.publish(event("live-2"))
         client.dispose()
-        // No client any more, but the relay is still subscribed until the scheduler runs.
         hub.publish(event("after-client-left"))
-        XCTAssertEqual(feed.broadcaster.lastID, 3)
-        scheduler.run()
-        XCTAssertEqual(feed.broadcaster.lastID, 5)
-        XCTAssertEqual(hub.subscriberCount, 0, "unsubscribed after the last client left")
-        hub.publish(event("unwatched-again"))
-        XCTAssertEqual(feed.broadcaster.lastID, 5, "left in the hub again")
 
-        XCTAssertEqual(
-            stages(replay(feed)), ["before", "queued-1", "queued-2", "queued-3", "after-client-left", "unwatched-again"])
+        XCTAssertEqual(stages(chunks.withLock { $0 }), ["before", "live-1", "live-2"])
+        XCTAssertEqual(ids(chunks.withLock { $0 }), [1, 2, 3])
+        XCTAssertEqual(stages(replay(feed)), ["before", "live-1", "live-2", "after-client-left"])
     }
 }
