@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The ecosystem's tracing API (Tracer, ServiceContext; NIO-free): spans are placed through it,
+        // so libraries instrumented for it join the same traces.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // `swift package generate-documentation` for the Streams and StreamsTesting catalogues
         // (scripts/docs); a command plugin only, nothing of it is linked into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -35,7 +38,9 @@ let package = Package(
         // Release builds of the service pass -cross-module-optimization on the command line
         // (scripts/lib/release-build.sh, the Dockerfile), not here: unsafeFlags would make every
         // product over Streams unusable as a versioned dependency.
-        .target(name: "Streams", dependencies: ["StreamServiceConcurrency"]),
+        // Instrumentation (swift-distributed-tracing's ServiceContext, no further dependencies): the
+        // context a subscription carries across threads (`ContextPropagation`).
+        .target(name: "Streams", dependencies: ["StreamServiceConcurrency", .product(name: "Instrumentation", package: "swift-distributed-tracing")]),
         .target(name: "StreamsTesting", dependencies: ["StreamServiceConcurrency", "Streams"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
@@ -47,8 +52,8 @@ let package = Package(
         // Domain's answers and upstream pages and the server's tokens; HTTP does not use it.
         .target(name: "StreamServiceJSON", dependencies: ["StreamServiceText", "NetCore"]),
         // HTTP/1.1 and HTTP/2 server, HTTP/1.1 client: parsing, routing, response writing, SSE, event-loop scheduling.
-        .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
-        .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "StreamServiceJSON", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Tracing", package: "swift-distributed-tracing")]),
+        .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "StreamServiceJSON", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Tracing", package: "swift-distributed-tracing")]),
         // The embedded GitHub-shaped upstream (`serve` without `--upstream`, `demo-upstream`):
         // Domain's models on the HTTP library's server, kept out of Domain, which is the domain.
         .target(name: "DemoUpstream", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", "Domain", .product(name: "CoreMetrics", package: "swift-metrics")]),

@@ -28,7 +28,8 @@ struct EventRecord {
             return event
         case .traced(let run, let kind, let stage, let date, let detail):
             return PipelineEvent(
-                id: id, kind: kind, pipeline: run.pipeline, requestId: run.requestId, stage: stage, timestamp: date, detail: detail)
+                id: id, kind: kind, pipeline: run.pipeline, requestId: run.requestId, stage: stage, timestamp: date, detail: detail,
+                traceId: run.traceId)
         }
     }
 }

@@ -94,7 +94,8 @@ public final class PipelineEventHub: Sendable {
         }
         guard !filed else { return }
         publishWatched(
-            PipelineEvent(kind: kind, pipeline: run.pipeline, requestId: run.requestId, stage: stage, timestamp: date, detail: detail),
+            PipelineEvent(
+                kind: kind, pipeline: run.pipeline, requestId: run.requestId, stage: stage, timestamp: date, detail: detail, traceId: run.traceId),
             on: stripe)
     }
 

@@ -32,6 +32,9 @@ final class UpstreamCall: Sendable {
     private let hopsLeft: Int
     /// The retries spent so far, for the final failure.
     private let retries = Atomic<Int>(0)
+    /// The exchange's CLIENT span, begun with the call (made when its stream is subscribed, in
+    /// the subscriber's context); nil when the client does not trace.
+    private let span: UpstreamSpan?
 
     init(client: GitHubClient, url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int) {
         self.client = client
@@ -39,6 +42,7 @@ final class UpstreamCall: Sendable {
         self.stage = stage
         self.trace = trace
         self.hopsLeft = hopsLeft
+        span = client.tracer.map { UpstreamSpan(tracer: $0, url: url, stage: stage) }
     }
 
     /// The answer, redirects followed; a final failure is an `UpstreamFailure` naming the stage
@@ -46,10 +50,19 @@ final class UpstreamCall: Sendable {
     var response: DataStream<UpstreamResponse> {
         var backoff = client.backoff
         backoff.onRetry = { [self] retry in retrying(retry) }
-        return attempt
+        let answered = attempt
             .retry(client.configuration.retry.maxRetries, backoff: backoff, scheduler: client.scheduler)
             .timeout(client.configuration.deadline, scheduler: client.scheduler)
             .recover { [self] error -> DataStream<UpstreamResponse> in .just(error: failure(error)) }
+        guard let span else { return answered.redirect { [self] response in following(response) } }
+        // The attempts, their timers and retries are subscribed in the span's context; the
+        // redirect's hop is not (a sibling exchange, in the caller's context).
+        return answered
+            .inContext(span.context)
+            .call(
+                data: { response in span.end(status: response.status) },
+                error: { error in span.end(failure: UpstreamError(classifying: error)) },
+                disposed: { span.endCancelled() })
             .redirect { [self] response in following(response) }
     }
 
@@ -59,6 +72,7 @@ final class UpstreamCall: Sendable {
             let meter = AttemptMeter(metrics: client.metrics)
             var request = client.request(url)
             request.usage = trace?.usage
+            request.span = span
             return client.transport.send(request)
                 .timeout(client.configuration.timeout, scheduler: client.scheduler)
                 .map { response throws(UpstreamError) in try Self.checked(response) }
@@ -79,6 +93,7 @@ final class UpstreamCall: Sendable {
     private func retrying(_ retry: RetryBackoff.Retry) {
         retries.store(retry.number, ordering: .relaxed)
         client.metrics.retried()
+        span?.retrying(retry.number, after: retry.delay, error: retry.error)
         trace?.publish(.retry, stage: stage.name, detail: "retry \(retry.number) in \(retry.delay.text) after \(UpstreamError(classifying: retry.error))")
     }
 

@@ -202,7 +202,7 @@ public final class Application: Sendable {
             corsOrigins: configuration.corsOrigins, access: access,
             budget: budget,
             requestRate: configuration.clientRequestRate.map { LocalRateLimiter<AddressDebts>(policy: $0, maximumClients: configuration.rateLimitClients) },
-            addresses: addresses
+            addresses: addresses, traceLinkTemplate: configuration.traceLinkTemplate
         ).build()
         let accessLog = AccessLog(logger: logger)
         let events = ServerEventLog(logger: logger)

@@ -19,6 +19,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case trustedProxies
     case clientUpstreamRate, clientUpstreamBurst, clientRequestRate, rateLimitIpv6Prefix, upstreamReserve
     case http2
+    case traceLinkTemplate
 
     /// The long flag, e.g. `--demo-latency-ms`.
     public var flag: String {

@@ -66,6 +66,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Bits of an IPv6 client address the per-client limits count it by (1 to 128; 64: a subscriber's /64 is one client). [env: RATE_LIMIT_IPV6_PREFIX] (default: 64)") var rateLimitIpv6Prefix: String?
     @Option(help: "Upstream requests kept back: at this x-ratelimit-remaining, uncached work gets 503 until the reset. [env: UPSTREAM_RESERVE] (default: 10 % of the reported limit with --github-token or --demo-rate-limit, else none)") var upstreamReserve: String?
     @Option(help: "on or off: HTTP/2 beside HTTP/1.1 on the same port (h2c with prior knowledge; h2 by ALPN over TLS). [env: HTTP2] (default: on)") var http2: String?
+    @Option(help: "Where the page at / links a traced run: an http(s) URL with {traceId} for the trace id, e.g. http://localhost:16686/trace/{traceId} (Jaeger) or a Grafana Tempo explore URL. [env: TRACE_LINK_TEMPLATE] (default: the id shown, no link)") var traceLinkTemplate: String?
 
     /// The options given on the command line, by setting.
     var flags: [ConfigurationSetting: String] {
@@ -89,6 +90,7 @@ struct ServeCommand: ParsableCommand {
             (.clientUpstreamRate, clientUpstreamRate), (.clientUpstreamBurst, clientUpstreamBurst),
             (.clientRequestRate, clientRequestRate), (.rateLimitIpv6Prefix, rateLimitIpv6Prefix), (.upstreamReserve, upstreamReserve),
             (.http2, http2),
+            (.traceLinkTemplate, traceLinkTemplate),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })
     }

@@ -69,6 +69,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var logFormat: LogFormat = .text
     /// Pages of these origins may read the answers (CORS); none by default.
     public var corsOrigins: CORSOrigins = .none
+    /// The page's link to a traced run's trace (`{traceId}` replaced); nil = the id without a link.
+    public var traceLinkTemplate: String?
     /// Replicas with the same Redis share `/events`; nil = the in-process feed only. With
     /// `redisSentinels`, only its credentials, database and TLS are used.
     public var redisURL: RedisURL?
@@ -144,6 +146,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.logLevel = try reader.choice(.logLevel, Logger.Level.allCases.map { ($0.rawValue, $0) }) ?? configuration.logLevel
         configuration.logFormat = try reader.choice(.logFormat, LogFormat.allCases.map { ($0.rawValue, $0) }) ?? configuration.logFormat
         configuration.corsOrigins = try reader.corsOrigins(.corsOrigins) ?? configuration.corsOrigins
+        configuration.traceLinkTemplate = try reader.traceLinkTemplate(.traceLinkTemplate)
         configuration.redisURL = try reader.redisURL(.redisUrl)
         if let sentinels = try reader.redisSentinels(alongside: configuration.redisURL) {
             configuration.redisURL = sentinels.list.url
@@ -239,6 +242,19 @@ private struct SettingReader {
             throw failure(setting, found, "expected seconds \(range), e.g. 2.5")
         }
         return .milliseconds(Int((value * 1000).rounded()))
+    }
+
+    /// An http(s) URL template with `{traceId}` in it.
+    func traceLinkTemplate(_ setting: ConfigurationSetting) throws(ConfigurationError) -> String? {
+        guard let found = raw(setting) else { return nil }
+        let template = found.value.trimmingWhitespace()
+        let lowered = template.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), template.contains("{traceId}"),
+            URL(string: template.replacingOccurrences(of: "{traceId}", with: "0")) != nil
+        else {
+            throw failure(setting, found, "expected an http:// or https:// URL with {traceId} in it, e.g. http://localhost:16686/trace/{traceId}")
+        }
+        return template
     }
 
     func httpURL(_ setting: ConfigurationSetting) throws(ConfigurationError) -> URL? {
