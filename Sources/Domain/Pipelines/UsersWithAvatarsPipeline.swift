@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Streams
+import Tracing
 
 /// A page of users, each with its avatar fetched and described (content type, size,
 /// SHA-256, optionally a data: URI), and with `profile=true` its public profile too.
@@ -38,7 +39,7 @@ public struct UsersWithAvatarsPipeline: Sendable {
             guard query.profile else { return avatar }
             let profile = client.user(login: user.login, trace: trace).traced(trace, stage: "profile") { "\($0.login): \($0.name ?? "no name")" }
             return DataStream.zip(avatar, profile).map { outcome, profile in outcome.with(profile: profile) }
-                .spanned("zip", tracer: tracer, attributes: ["streamservice.user.login": "\(user.login)"])
+                .spanned("zip", tracer: tracer, attributes: ["streamservice.user.login": .string(user.login)])
         }
         return client.users(since: query.since, perPage: query.limit, trace: trace)
             .traced(trace, stage: "users") { "\($0.count) users" }
@@ -51,8 +52,8 @@ public struct UsersWithAvatarsPipeline: Sendable {
                 }
                 guard tracer != nil else { return fanOut }
                 return fanOut.spanned("avatars", tracer: tracer, attributes: [
-                    "streamservice.fan_out.users": min(page.count, query.limit),
-                    "streamservice.fan_out.concurrency": query.avatars == .serial ? 1 : query.concurrency,
+                    "streamservice.fan_out.users": .int64(Int64(min(page.count, query.limit))),
+                    "streamservice.fan_out.concurrency": .int64(Int64(query.avatars == .serial ? 1 : query.concurrency)),
                 ])
             }
     }

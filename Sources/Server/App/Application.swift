@@ -9,6 +9,7 @@ import Logging
 import NetCore
 import Redis
 import Streams
+import Tracing
 
 #if canImport(Glibc)
 import Glibc
@@ -37,6 +38,9 @@ public final class Application: Sendable {
     private let hub: PipelineEventHub
     /// With `--redis-sentinels`: where every Redis connection of this process finds the primary.
     private let redisSentinel: RedisSentinel?
+    /// The tracer of the server's and the upstream client's spans; nil: the one bootstrapped in
+    /// `InstrumentationSystem` when the application starts (none: nothing traced, at no cost).
+    private let tracer: (any Tracer)?
 
     private struct Running: Sendable {
         var server: HTTPServer?
@@ -52,8 +56,12 @@ public final class Application: Sendable {
     }
 
     /// `metrics` is this application's own registry (see `ServiceMetrics` for why not the global one).
-    public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(), hub: PipelineEventHub? = nil) {
+    public init(
+        configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(), hub: PipelineEventHub? = nil,
+        tracer: (any Tracer)? = nil
+    ) {
         self.configuration = configuration
+        self.tracer = tracer
         self.logger = logger
         self.metrics = metrics
         self.hub = hub ?? PipelineEventHub(replayCapacity: configuration.eventsHistory)
@@ -89,7 +97,7 @@ public final class Application: Sendable {
         let budget = try upstreamBudget()
         let upstream: UpstreamServices
         do {
-            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub, sharedCache: cache)
+            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub, sharedCache: cache, tracer: tracer)
         } catch let error as UpstreamTLSUnavailable {
             throw ConfigurationError(.upstream, value: configuration.upstream?.absoluteString, reason: error.description)
         } catch {
@@ -260,6 +268,7 @@ public final class Application: Sendable {
         server.limits.maxConnectionsPerClient = configuration.maxConnectionsPerClient
         server.perClientConnectionKey = Self.perClientConnectionKey(trusting: configuration.trustedProxies)
         server.http2Enabled = configuration.http2
+        server.tracer = tracer
         server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
         if configuration.redisURL != nil {
             // Replicas share one feed, so the ids of their requests must not collide there.

@@ -250,7 +250,7 @@ private struct SettingReader {
         let template = found.value.trimmingWhitespace()
         let lowered = template.lowercased()
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), template.contains("{traceId}"),
-            URL(string: template.replacingOccurrences(of: "{traceId}", with: "0")) != nil
+            URL(string: template.split(separator: "{traceId}", omittingEmptySubsequences: false).joined(separator: "0")) != nil
         else {
             throw failure(setting, found, "expected an http:// or https:// URL with {traceId} in it, e.g. http://localhost:16686/trace/{traceId}")
         }
