@@ -60,7 +60,14 @@ public struct W3CTestTracer: Tracer {
 extension FinishedInMemorySpan {
     /// An attribute's value as text (`"200"` for an integer 200), nil when absent.
     public func attribute(_ name: String) -> String? {
-        guard let value = attributes.get(name) else { return nil }
+        attributes.text(name)
+    }
+}
+
+extension SpanAttributes {
+    /// An attribute's value as text (`"200"` for an integer 200), nil when absent.
+    public func text(_ name: String) -> String? {
+        guard let value = get(name) else { return nil }
         switch value {
         case .string(let text): return text
         case .int64(let number): return String(number)
