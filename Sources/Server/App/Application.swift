@@ -9,6 +9,7 @@ import Logging
 import NetCore
 import Redis
 import Streams
+import Telemetry
 
 #if canImport(Glibc)
 import Glibc
@@ -47,6 +48,8 @@ public final class Application: Sendable {
         /// The shared upstream budgets' connection (`--client-upstream-rate` with `--redis-url`).
         var budgetConnection: RedisConnection?
         var feed: PipelineEventFeed?
+        /// With an OTLP endpoint: the tracer installed while this application runs.
+        var tracing: TracingPipeline?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var stopped = false
     }
@@ -98,6 +101,9 @@ public final class Application: Sendable {
         // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
         let feed = PipelineEventFeed(
             hub: upstream.hub, history: configuration.eventsHistory, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
+        // Before the first request: every request of this run is traced by the same tracer.
+        let tracing = configuration.tracing.map { TracingPipeline(settings: $0, factory: metrics.factory) }
+        if let tracing { TracingSystem.install(tracing.tracer) }
         let ceiling = ConnectionCeiling.clamp(configuration.maxConnections, openFilesLimit: fileLimit)
         let server = makeServer(upstream: upstream, feed: feed, access: access, budget: budget, maxConnections: ceiling.maxConnections)
         let port: Int
@@ -105,6 +111,7 @@ public final class Application: Sendable {
             port = try server.start()
         } catch {
             upstream.stop()
+            if let tracing { TracingSystem.uninstall(tracing.tracer) }
             throw StartupFailure.configurationError(for: error, configuration: configuration)
         }
         let shared: SharedEventFeed?
@@ -123,6 +130,7 @@ public final class Application: Sendable {
             $0.eventFeed = feedSubscription
             $0.sharedFeed = shared
             $0.feed = feed
+            $0.tracing = tracing
         }
         let scheme = configuration.tls == nil ? "http" : "https"
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -312,8 +320,8 @@ public final class Application: Sendable {
         }
         if alreadyStopped { completion(); return }
         guard shutdownFlag.raise() else { return }
-        let (server, upstream, feed, shared, cacheConnection, budgetConnection) = state.withLock {
-            ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection, $0.budgetConnection)
+        let (server, upstream, feed, shared, cacheConnection, budgetConnection, tracing) = state.withLock {
+            ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection, $0.budgetConnection, $0.tracing)
         }
         logger.info("shutting down", metadata: ["deadline_s": .stringConvertible(configuration.shutdownTimeout.seconds)])
         let finish: @Sendable () -> Void = { [self] in
@@ -325,6 +333,11 @@ public final class Application: Sendable {
             redisSentinel?.close()
             Task {
                 await upstream?.shutdown()
+                // The spans of the last requests leave now, within one export timeout.
+                if let tracing {
+                    await withCheckedContinuation { done in tracing.shutdown(deadline: tracing.settings.timeout) { done.resume() } }
+                    TracingSystem.uninstall(tracing.tracer)
+                }
                 let waiters = state.withLock { state -> [@Sendable () -> Void] in
                     state.stopped = true
                     defer { state.shutdownWaiters = [] }
