@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "NetCore", targets: ["NetCore"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Redis", targets: ["Redis"]),
+        // The OpenTelemetry tracer and OTLP/HTTP exporter (for the Benchmarks package's exporter bench).
+        .library(name: "Telemetry", targets: ["Telemetry"]),
         .executable(name: "stream-service", targets: ["Server"]),
     ],
     dependencies: [

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The OTel resource every exported span belongs to: `service.name`, `OTEL_RESOURCE_ATTRIBUTES`
 /// and the `telemetry.sdk.*` attributes naming this SDK.
 public struct Resource: Sendable, Equatable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The OpenTelemetry environment variables this SDK reads (the `serve` flags of the same names
 /// set them too: `--otel-exporter-otlp-endpoint` for `OTEL_EXPORTER_OTLP_ENDPOINT`, …).
 public enum TelemetrySetting: String, CaseIterable, Sendable {

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Lowercase hex, the only form W3C Trace Context and OTLP/JSON accept for ids.
 enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// A W3C/OpenTelemetry trace id: 16 bytes, never all zero when valid, written as 32 lowercase hex digits.
 public struct TraceID: Sendable, Hashable, CustomStringConvertible {
     /// The first eight bytes, big-endian.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// When an OTLP export is tried again (https://opentelemetry.io/docs/specs/otlp/#otlphttp-throttling):
 /// after 429, 502, 503 and 504, a connection failure or a timeout, with exponential back-off, or
 /// after the server's `Retry-After` (delta-seconds) when it gives one; never after other answers.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// The protobuf wire format, as much of it as the OTLP trace request needs: varints, fixed64,
 /// fixed32, doubles and length-delimited fields (strings, bytes, nested messages).
 struct ProtobufWriter {

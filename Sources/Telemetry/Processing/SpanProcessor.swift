@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Receives every sampled span as it ends (the OTel SDK's span processor, end side only).
 public protocol SpanProcessor: Sendable {
     /// Called on the thread that ended the span: must not block.

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 import CoreMetrics
 import HTTP
 import StreamServiceConcurrency
@@ -16,7 +19,7 @@ public final class TracingPipeline: Sendable {
 
     /// Exports from a serial queue of its own (never a request's thread) over an `HTTPClient` of
     /// its own; counters in `factory`.
-    public convenience init(settings: TracingSettings, factory: any MetricsFactory) {
+    public convenience init(settings: TracingSettings, factory: any MetricsFactory = MetricsSystem.factory) {
         let scheduler = QueueScheduler(label: "stream-service.otlp-export")
         // Two connections: one export at a time, and one spare while the other is being closed.
         let client = HTTPClient(connectTimeout: settings.timeout, maxConnectionsPerOrigin: 2, maxIdlePerOrigin: 1)

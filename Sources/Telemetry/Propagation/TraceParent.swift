@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 /// Strict parsing of W3C Trace Context headers (https://www.w3.org/TR/trace-context/).
 /// Whatever does not parse is ignored: the request then starts a new trace, it is never refused.
 public enum TraceParent {

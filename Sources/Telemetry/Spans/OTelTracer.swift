@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 import Tracing
 
 /// An OpenTelemetry tracer for swift-distributed-tracing: W3C Trace Context in and out, the SDK's
