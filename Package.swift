@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "NetCore", targets: ["NetCore"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Redis", targets: ["Redis"]),
+        // The OpenTelemetry tracer and OTLP/HTTP exporter (for the Benchmarks package's exporter bench).
+        .library(name: "Telemetry", targets: ["Telemetry"]),
         .executable(name: "stream-service", targets: ["Server"]),
     ],
     dependencies: [
@@ -18,8 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // The ecosystem's tracing API (Tracer, ServiceContext; NIO-free): spans are placed through it,
-        // so libraries instrumented for it join the same traces.
+        // The ecosystem's tracing API (`Tracer`, `ServiceContext`; NIO-free): `Telemetry` implements it; spans are
+        // placed through it, so libraries instrumented for it join the same traces.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // `swift package generate-documentation` for the Streams and StreamsTesting catalogues
         // (scripts/docs); a command plugin only, nothing of it is linked into a product.
@@ -56,18 +58,21 @@ let package = Package(
         .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "StreamServiceJSON", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Tracing", package: "swift-distributed-tracing")]),
         // The embedded GitHub-shaped upstream (`serve` without `--upstream`, `demo-upstream`):
         // Domain's models on the HTTP library's server, kept out of Domain, which is the domain.
-        .target(name: "DemoUpstream", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", "Domain", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "DemoUpstream", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", "Domain", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Tracing", package: "swift-distributed-tracing")]),
         // RESP2 client on NetCore sockets: the shared event feed and cache tier of scaled-out replicas.
         .target(name: "Redis", dependencies: ["StreamServiceConcurrency", "NetCore"]),
+        // The OpenTelemetry tracer behind swift-distributed-tracing: W3C Trace Context, samplers, the batch
+        // span processor and the OTLP/HTTP exporter on HTTP's client (not named Tracing: that is the API's module).
+        .target(name: "Telemetry", dependencies: ["StreamServiceConcurrency", "StreamServiceJSON", "Streams", "NetCore", "HTTP", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "CoreMetrics", package: "swift-metrics")]),
         .executableTarget(
             name: "Server",
             dependencies: [
-                "StreamServiceConcurrency", "StreamServiceJSON", "Streams", "Domain", "DemoUpstream", "NetCore", "HTTP", "Redis",
+                "StreamServiceConcurrency", "StreamServiceJSON", "Streams", "Domain", "DemoUpstream", "NetCore", "HTTP", "Redis", "Telemetry",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             // Compiled into the binary, so /openapi.yaml needs no file at run time (e.g. in the container).
             resources: [
@@ -91,6 +96,8 @@ let package = Package(
         .testTarget(name: "ProcessTestSupportTests", dependencies: ["ProcessTestSupport"]),
         // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
         .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "StreamServiceConcurrency", "ProcessTestSupport"], path: "Tests/HTTPTestSupport"),
+        // The tracer, propagation, samplers, batching and the OTLP exporter against a real receiver (Tests/OTLPReceiver).
+        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "HTTP", "HTTPTestSupport", "ProcessTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "MetricsTestKit", package: "swift-metrics")]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "ProcessTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // swift-distributed-tracing's InMemoryTracer speaking W3C Trace Context: the spans a test reads.
         .target(name: "TracingTestSupport", dependencies: [
@@ -101,7 +108,7 @@ let package = Package(
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "HTTPTestSupport", "StreamServiceConcurrency", "NetCore"]),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "Domain", "DemoUpstream", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "Redis", "RedisTestSupport", "ProcessTestSupport", "TracingTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "InMemoryTracing", package: "swift-distributed-tracing")],
+            dependencies: ["Server", "Domain", "DemoUpstream", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "Redis", "RedisTestSupport", "ProcessTestSupport", "Telemetry", "TracingTestSupport", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "InMemoryTracing", package: "swift-distributed-tracing"), .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
             // An extract of GitHub's published REST schemas the demo upstream is checked against.
             resources: [.copy("Routes/Resources")]),
     ],

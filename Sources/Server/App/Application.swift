@@ -9,6 +9,7 @@ import Logging
 import NetCore
 import Redis
 import Streams
+import Telemetry
 import Tracing
 
 #if canImport(Glibc)
@@ -51,6 +52,8 @@ public final class Application: Sendable {
         /// The shared upstream budgets' connection (`--client-upstream-rate` with `--redis-url`).
         var budgetConnection: RedisConnection?
         var feed: PipelineEventFeed?
+        /// With an OTLP endpoint: the tracer installed while this application runs.
+        var tracing: TracingPipeline?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var stopped = false
     }
@@ -95,24 +98,32 @@ public final class Application: Sendable {
         // cache or budget that quietly went local would split the fleet without a word.
         let cache = try sharedCache()
         let budget = try upstreamBudget()
+        // Before the upstream client and the server are made: both take their tracer when made
+        // (`ActiveTracer`), and every request of this run is traced by the same one.
+        let tracing = configuration.tracing.map { TracingPipeline(settings: $0, factory: metrics.factory) }
+        if let tracing { TracingSystem.install(tracing.tracer) }
+        let spans: (any Tracer)? = tracer ?? tracing?.tracer
         let upstream: UpstreamServices
         do {
-            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub, sharedCache: cache, tracer: tracer)
+            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub, sharedCache: cache, tracer: spans)
         } catch let error as UpstreamTLSUnavailable {
+            if let tracing { TracingSystem.uninstall(tracing.tracer) }
             throw ConfigurationError(.upstream, value: configuration.upstream?.absoluteString, reason: error.description)
         } catch {
+            if let tracing { TracingSystem.uninstall(tracing.tracer) }
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }
         // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
         let feed = PipelineEventFeed(
             hub: upstream.hub, history: configuration.eventsHistory, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
         let ceiling = ConnectionCeiling.clamp(configuration.maxConnections, openFilesLimit: fileLimit)
-        let server = makeServer(upstream: upstream, feed: feed, access: access, budget: budget, maxConnections: ceiling.maxConnections)
+        let server = makeServer(upstream: upstream, feed: feed, access: access, budget: budget, maxConnections: ceiling.maxConnections, tracer: spans)
         let port: Int
         do {
             port = try server.start()
         } catch {
             upstream.stop()
+            if let tracing { TracingSystem.uninstall(tracing.tracer) }
             throw StartupFailure.configurationError(for: error, configuration: configuration)
         }
         let shared: SharedEventFeed?
@@ -131,6 +142,7 @@ public final class Application: Sendable {
             $0.eventFeed = feedSubscription
             $0.sharedFeed = shared
             $0.feed = feed
+            $0.tracing = tracing
         }
         let scheme = configuration.tls == nil ? "http" : "https"
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -189,7 +201,8 @@ public final class Application: Sendable {
     }
 
     private func makeServer(
-        upstream: UpstreamServices, feed: PipelineEventFeed, access: AccessControl, budget: UpstreamBudget?, maxConnections: Int
+        upstream: UpstreamServices, feed: PipelineEventFeed, access: AccessControl, budget: UpstreamBudget?, maxConnections: Int,
+        tracer: (any Tracer)?
     ) -> HTTPServer {
         let shutdownFlag = self.shutdownFlag
         let state = self.state
@@ -221,7 +234,7 @@ public final class Application: Sendable {
             acceptPauseChanged: { pause in events.acceptPause(pause) },
             shutdownDeadlineReached: { report in events.deadlineReached(report, deadline: deadline) },
             http2Event: { event in events.http2(event) })
-        return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections), router: router, observer: observer, metrics: metrics.http)
+        return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections, tracer: tracer), router: router, observer: observer, metrics: metrics.http)
     }
 
     /// Tokens (`--auth-*`) and client identity (`--trusted-proxies`). A key that cannot be made
@@ -258,7 +271,8 @@ public final class Application: Sendable {
     }
 
     /// `maxConnections`: `--max-connections` after `ConnectionCeiling` had its say.
-    func serverConfiguration(maxConnections: Int) -> HTTPServerConfiguration {
+    /// `tracer`: the requests' SERVER spans' (nil: none bootstrapped, none made).
+    func serverConfiguration(maxConnections: Int, tracer: (any Tracer)? = nil) -> HTTPServerConfiguration {
         var server = HTTPServerConfiguration(host: configuration.host, port: configuration.port)
         server.timeouts.header = configuration.headerTimeout
         server.timeouts.idle = configuration.idleTimeout
@@ -321,8 +335,8 @@ public final class Application: Sendable {
         }
         if alreadyStopped { completion(); return }
         guard shutdownFlag.raise() else { return }
-        let (server, upstream, feed, shared, cacheConnection, budgetConnection) = state.withLock {
-            ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection, $0.budgetConnection)
+        let (server, upstream, feed, shared, cacheConnection, budgetConnection, tracing) = state.withLock {
+            ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection, $0.budgetConnection, $0.tracing)
         }
         logger.info("shutting down", metadata: ["deadline_s": .stringConvertible(configuration.shutdownTimeout.seconds)])
         let finish: @Sendable () -> Void = { [self] in
@@ -334,6 +348,11 @@ public final class Application: Sendable {
             redisSentinel?.close()
             Task {
                 await upstream?.shutdown()
+                // The spans of the last requests leave now, within one export timeout.
+                if let tracing {
+                    await withCheckedContinuation { done in tracing.shutdown(deadline: tracing.settings.timeout) { done.resume() } }
+                    TracingSystem.uninstall(tracing.tracer)
+                }
                 let waiters = state.withLock { state -> [@Sendable () -> Void] in
                     state.stopped = true
                     defer { state.shutdownWaiters = [] }

@@ -16,6 +16,7 @@ struct EffectiveConfiguration {
             "redis": .string(configuration.redisSentinels?.description ?? configuration.redisURL.map(String.init(describing:)) ?? "none (events, cache and budgets in this process)"),
             "tls": .string(configuration.tls == nil ? "off" : "on"),
             "http2": .string(http2),
+            "tracing": .string(configuration.tracing.map { "otlp \($0.summary)" } ?? "off (no OTEL_EXPORTER_OTLP_ENDPOINT, or OTEL_SDK_DISABLED=true)"),
         ]
     }
 

@@ -10,6 +10,7 @@ import Domain
 import Logging
 import NetCore
 import Redis
+import Telemetry
 
 /// The validated settings of `stream-service serve`.
 ///
@@ -102,6 +103,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     }
     /// HTTP/2 beside HTTP/1.1 (h2c with prior knowledge, h2 by ALPN).
     public var http2 = true
+    /// Traces exported over OTLP/HTTP; nil = no endpoint or `OTEL_SDK_DISABLED=true`: nothing is bootstrapped.
+    public var tracing: TracingSettings?
 
     public init() {}
 
@@ -170,6 +173,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.rateLimitIPv6Prefix = try reader.integer(.rateLimitIpv6Prefix, in: ClientAddressKey.ipv6PrefixLengths) ?? configuration.rateLimitIPv6Prefix
         configuration.upstreamReserve = try reader.integer(.upstreamReserve, in: 0...10_000_000)
         configuration.http2 = try reader.choice(.http2, [("on", true), ("off", false)]) ?? configuration.http2
+        configuration.tracing = try reader.tracing()
         return configuration
     }
 
@@ -397,6 +401,16 @@ private struct SettingReader {
         switch TrustedProxies.parse(found.value) {
         case .success(let proxies): return proxies
         case .failure(let error): throw failure(setting, found, error.reason)
+        }
+    }
+
+    /// The `--otel-*` flags over the `OTEL_*` variables, read by Telemetry's rules; its error names our flag.
+    func tracing() throws(ConfigurationError) -> TracingSettings? {
+        do {
+            return try TracingSettings.resolve { raw(ConfigurationSetting(telemetry: $0))?.value }
+        } catch {
+            let setting = ConfigurationSetting(telemetry: error.setting)
+            throw ConfigurationError(setting, value: error.value, reason: error.reason, fromEnvironment: raw(setting)?.fromEnvironment ?? false)
         }
     }
 
