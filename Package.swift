@@ -13,6 +13,8 @@ let package = Package(
         // Runs a Router in process, with no socket, for unit tests of routes (as HummingbirdTesting).
         .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
         .library(name: "Redis", targets: ["Redis"]),
+        // The OpenTelemetry tracer and OTLP/HTTP exporter (for the Benchmarks package's exporter bench).
+        .library(name: "Telemetry", targets: ["Telemetry"]),
         .executable(name: "stream-service", targets: ["Server"]),
     ],
     dependencies: [
@@ -20,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The ecosystem's tracing API (`Tracer`, `ServiceContext`; NIO-free): `Telemetry` implements it; spans are
+        // placed through it, so libraries instrumented for it join the same traces.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // `swift package generate-documentation` for the Streams and StreamsTesting catalogues
         // (scripts/docs); a command plugin only, nothing of it is linked into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -37,7 +42,9 @@ let package = Package(
         // Release builds of the service pass -cross-module-optimization on the command line
         // (scripts/lib/release-build.sh, the Dockerfile), not here: unsafeFlags would make every
         // product over Streams unusable as a versioned dependency.
-        .target(name: "Streams", dependencies: ["StreamServiceConcurrency"]),
+        // Instrumentation (swift-distributed-tracing's ServiceContext, no further dependencies): the
+        // context a subscription carries across threads (`ContextPropagation`).
+        .target(name: "Streams", dependencies: ["StreamServiceConcurrency", .product(name: "Instrumentation", package: "swift-distributed-tracing")]),
         .target(name: "StreamsTesting", dependencies: ["StreamServiceConcurrency", "Streams"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
@@ -49,18 +56,22 @@ let package = Package(
         // Domain's answers and upstream pages and the server's tokens; HTTP does not use it.
         .target(name: "StreamServiceJSON", dependencies: ["StreamServiceText", "NetCore"]),
         // HTTP/1.1 and HTTP/2 server, HTTP/1.1 client: parsing, routing, response writing, SSE, event-loop scheduling.
-        .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "HTTP", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "Streams", "NetCore", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Tracing", package: "swift-distributed-tracing")]),
         .target(name: "HTTPTesting", dependencies: ["HTTP", "Streams"]),
-        .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "StreamServiceJSON", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "Domain", dependencies: ["StreamServiceConcurrency", "StreamServiceText", "StreamServiceJSON", "Streams", "NetCore", "HTTP", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Tracing", package: "swift-distributed-tracing")]),
         // The embedded GitHub-shaped upstream (`serve` without `--upstream`, `demo-upstream`):
         // Domain's models on the HTTP library's server, kept out of Domain, which is the domain.
-        .target(name: "DemoUpstream", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", "Domain", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "DemoUpstream", dependencies: ["StreamServiceConcurrency", "Streams", "NetCore", "HTTP", "Domain", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Tracing", package: "swift-distributed-tracing")]),
         // RESP2 client on NetCore sockets: the shared event feed and cache tier of scaled-out replicas.
         .target(name: "Redis", dependencies: ["StreamServiceConcurrency", "NetCore"]),
+        // The OpenTelemetry tracer behind swift-distributed-tracing: W3C Trace Context, samplers, the batch
+        // span processor and the OTLP/HTTP exporter on HTTP's client (not named Tracing: that is the API's module).
+        .target(name: "Telemetry", dependencies: ["StreamServiceConcurrency", "StreamServiceJSON", "Streams", "NetCore", "HTTP", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "CoreMetrics", package: "swift-metrics")]),
         .executableTarget(
             name: "Server",
             dependencies: [
-                "StreamServiceConcurrency", "StreamServiceJSON", "Streams", "Domain", "DemoUpstream", "NetCore", "HTTP", "Redis",
+                "StreamServiceConcurrency", "StreamServiceJSON", "Streams", "Domain", "DemoUpstream", "NetCore", "HTTP", "Redis", "Telemetry",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -78,8 +89,8 @@ let package = Package(
         ),
         .testTarget(name: "StreamServiceTextTests", dependencies: ["StreamServiceText"]),
         .testTarget(name: "StreamServiceJSONTests", dependencies: ["StreamServiceJSON", "HTTPTestSupport"]),
-        .testTarget(name: "StreamsTests", dependencies: ["StreamServiceConcurrency", "Streams", "StreamsTesting"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "DemoUpstream", "HTTPTestSupport", "StreamServiceConcurrency", "StreamServiceJSON", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .testTarget(name: "StreamsTests", dependencies: ["StreamServiceConcurrency", "Streams", "StreamsTesting", .product(name: "Instrumentation", package: "swift-distributed-tracing")]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "DemoUpstream", "HTTPTestSupport", "TracingTestSupport", .product(name: "Tracing", package: "swift-distributed-tracing"), "StreamServiceConcurrency", "StreamServiceJSON", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         .testTarget(name: "DemoUpstreamTests", dependencies: ["DemoUpstream", "Domain", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Child processes (redis-server, redis-cli, openssl, stream-service) through posix_spawn, not Foundation.Process.
         .target(name: "ProcessTestSupport", dependencies: ["CProcessSpawn"], path: "Tests/ProcessTestSupport"),
@@ -88,13 +99,19 @@ let package = Package(
         .testTarget(name: "ProcessTestSupportTests", dependencies: ["ProcessTestSupport"]),
         // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
         .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "StreamServiceConcurrency", "ProcessTestSupport"], path: "Tests/HTTPTestSupport"),
+        // The tracer, propagation, samplers, batching and the OTLP exporter against a real receiver (Tests/OTLPReceiver).
+        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "HTTP", "HTTPTestSupport", "ProcessTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "MetricsTestKit", package: "swift-metrics")]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTesting", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "ProcessTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        // swift-distributed-tracing's InMemoryTracer speaking W3C Trace Context: the spans a test reads.
+        .target(name: "TracingTestSupport", dependencies: [
+            .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+        ], path: "Tests/TracingTestSupport"),
         // Starts, pauses and stops real redis-server processes for the tests that need one.
         .target(name: "RedisTestSupport", dependencies: ["NetCore", "ProcessTestSupport"], path: "Tests/RedisTestSupport"),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "HTTPTestSupport", "StreamServiceConcurrency", "NetCore"]),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "Domain", "DemoUpstream", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "Redis", "RedisTestSupport", "ProcessTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: ["Server", "Domain", "DemoUpstream", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "Redis", "RedisTestSupport", "ProcessTestSupport", "Telemetry", "TracingTestSupport", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "InMemoryTracing", package: "swift-distributed-tracing"), .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
             // An extract of GitHub's published REST schemas the demo upstream is checked against.
             resources: [.copy("Routes/Resources")]),
     ],

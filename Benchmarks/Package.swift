@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // Timing, medians, peak RSS, child-process probes and the result table shared by every executable.
@@ -28,6 +29,14 @@ let package = Package(
             dependencies: ["BenchSupport", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         .executableTarget(name: "bench-table", dependencies: ["BenchSupport"]),
+        // The OTLP exporter's throughput and its memory with the collector away (scripts/bench-otlp-export).
+        .executableTarget(
+            name: "otlp-export-bench",
+            dependencies: [
+                "BenchSupport", .product(name: "Telemetry", package: rootPackageIdentity), .product(name: "Streams", package: rootPackageIdentity),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

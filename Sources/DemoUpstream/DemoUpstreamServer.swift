@@ -12,6 +12,7 @@ import Foundation
 import HTTP
 import CoreMetrics
 import Streams
+import Tracing
 
 /// Puts the demo upstream on two sockets, as GitHub serves its API and its avatars
 /// (`avatars.githubusercontent.com`) from different origins: the API on `port`, the avatars
@@ -47,11 +48,15 @@ public final class DemoUpstreamServer: Sendable {
         if stableNames { upstream.serveAvatars(at: .named("http://\(StableName.avatars)")) }
         var serverConfiguration = HTTPServerConfiguration(host: host, port: port)
         serverConfiguration.serverName = "StreamService-demo-upstream"
+        // The stand-in for GitHub, which reports to nobody's collector: no spans of its own, even
+        // in the service's process (a /users trace would hold 31 more SERVER spans otherwise).
+        serverConfiguration.tracer = NoOpTracer()
         // Both origins compress with the same settings, so they share their stored encodings.
         let encodings = DemoGzipVariants(compressionMinimumBytes: serverConfiguration.compressionMinimumBytes)
         server = Self.unmetered(serverConfiguration, Self.handler(upstream, encodings, host: host, port: port))
         var avatarConfiguration = HTTPServerConfiguration(host: host, port: 0)
         avatarConfiguration.serverName = "StreamService-demo-avatars"
+        avatarConfiguration.tracer = NoOpTracer()
         avatarServer = Self.unmetered(avatarConfiguration, Self.handler(upstream, encodings, host: host, port: 0))
     }
 

@@ -35,7 +35,7 @@ public enum EventLogItem: Sendable {
             event.id = id
             return event
         case .traced(let run, let kind, let stage, let date, let detail):
-            return PipelineEvent(id: id, kind: kind, pipeline: run.pipeline, requestId: run.requestId, stage: stage, timestamp: date, detail: detail)
+            return PipelineEvent(id: id, kind: kind, pipeline: run.pipeline, requestId: run.requestId, stage: stage, timestamp: date, detail: detail, traceId: run.traceId)
         case .clockTick:
             return nil
         }

@@ -63,6 +63,13 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
         set { fields = fields.setting(\.replica, newValue) }
     }
 
+    /// The trace of the request whose pipeline made the event (W3C trace id, 32 hex digits),
+    /// when it was traced; nil (and absent from JSON) otherwise.
+    public var traceId: String? {
+        get { fields.values.traceId }
+        set { fields = fields.setting(\.traceId, newValue) }
+    }
+
     private enum Stamp: Sendable, Equatable {
         case date(Date)
         case text(String)
@@ -92,18 +99,20 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
         var stamp: Stamp
         var detail: String?
         var replica: String?
+        var traceId: String?
     }
 
     public init(
         id: Int = 0, kind: Kind, pipeline: String, requestId: String, stage: String,
-        timestamp: Date = Date(), detail: String? = nil
+        timestamp: Date = Date(), detail: String? = nil, traceId: String? = nil
     ) {
         self.id = id
-        fields = Fields(Values(kind: kind, pipeline: pipeline, requestId: requestId, stage: stage, stamp: .date(timestamp), detail: detail))
+        fields = Fields(Values(
+            kind: kind, pipeline: pipeline, requestId: requestId, stage: stage, stamp: .date(timestamp), detail: detail, traceId: traceId))
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, kind, pipeline, requestId, stage, timestamp, detail, replica
+        case id, kind, pipeline, requestId, stage, timestamp, detail, replica, traceId
     }
 
     /// The fields as the synthesized conformance had them: optionals absent when nil.
@@ -117,7 +126,8 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
             stage: try container.decode(String.self, forKey: .stage),
             stamp: .text(try container.decode(String.self, forKey: .timestamp)),
             detail: try container.decodeIfPresent(String.self, forKey: .detail),
-            replica: try container.decodeIfPresent(String.self, forKey: .replica)))
+            replica: try container.decodeIfPresent(String.self, forKey: .replica),
+            traceId: try container.decodeIfPresent(String.self, forKey: .traceId)))
     }
 
     /// The event's JSON, as `/events` sends it and the shared stream carries it: the one writer
@@ -132,12 +142,14 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
         try container.encode(timestamp, forKey: .timestamp)
         try container.encodeIfPresent(detail, forKey: .detail)
         try container.encodeIfPresent(replica, forKey: .replica)
+        try container.encodeIfPresent(traceId, forKey: .traceId)
     }
 
     /// Equal when every field reads the same (a timestamp as its text).
     public static func == (lhs: PipelineEvent, rhs: PipelineEvent) -> Bool {
         lhs.id == rhs.id && lhs.kind == rhs.kind && lhs.pipeline == rhs.pipeline && lhs.requestId == rhs.requestId
-            && lhs.stage == rhs.stage && lhs.detail == rhs.detail && lhs.replica == rhs.replica && lhs.timestamp == rhs.timestamp
+            && lhs.stage == rhs.stage && lhs.detail == rhs.detail && lhs.replica == rhs.replica && lhs.traceId == rhs.traceId
+            && lhs.timestamp == rhs.timestamp
     }
 
     /// The JSON text (`encode(to:)`, keys sorted): written once per event, with its id.

@@ -19,10 +19,12 @@ public final class PipelineTrace: Sendable {
 
     public var pipeline: String { run.pipeline }
     public var requestId: String { run.requestId }
+    /// The trace of the request the run answers (its events carry it); nil when not traced.
+    public var traceId: String? { run.traceId }
 
-    public init(hub: PipelineEventHub, pipeline: String, requestId: String, usage: UpstreamUsage? = nil) {
+    public init(hub: PipelineEventHub, pipeline: String, requestId: String, usage: UpstreamUsage? = nil, traceId: String? = nil) {
         self.hub = hub
-        run = PipelineRun(pipeline: pipeline, requestId: requestId)
+        run = PipelineRun(pipeline: pipeline, requestId: requestId, traceId: traceId)
         self.usage = usage
     }
 
@@ -35,10 +37,12 @@ public final class PipelineTrace: Sendable {
 public final class PipelineRun: Sendable {
     let pipeline: String
     let requestId: String
+    let traceId: String?
 
-    init(pipeline: String, requestId: String) {
+    init(pipeline: String, requestId: String, traceId: String?) {
         self.pipeline = pipeline
         self.requestId = requestId
+        self.traceId = traceId
     }
 }
 

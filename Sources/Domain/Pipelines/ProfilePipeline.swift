@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import Streams
+import Tracing
 
 /// `zip` of the user and the summary of their repos: both requests run at once and the
 /// profile appears when both have answered.
@@ -28,5 +29,6 @@ public struct ProfilePipeline: Sendable {
                     user: .init(id: user.id, login: user.login, name: user.name, avatarUrl: "/users/\(user.login)/avatar"),
                     repos: summary)
             }
+            .spanned("zip", tracer: client.tracer, attributes: ["streamservice.user.login": .string(login)])
     }
 }

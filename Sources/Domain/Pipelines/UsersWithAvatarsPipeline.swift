@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Streams
+import Tracing
 
 /// A page of users, each with its avatar fetched and described (content type, size,
 /// SHA-256, optionally a data: URI), and with `profile=true` its public profile too.
@@ -28,28 +29,40 @@ public struct UsersWithAvatarsPipeline: Sendable {
     }
 
     /// Each user as its avatar lands (parallel mode: not in upstream order).
+    ///
+    /// The fan-out runs inside the page's redirect (one page, so one inner stream), where an
+    /// INTERNAL span `avatars` holds the avatars' exchanges when the client traces.
     public func outcomes(_ query: UsersQuery, trace: PipelineTrace? = nil) -> DataStream<AvatarOutcome> {
-        let users = client.users(since: query.since, perPage: query.limit, trace: trace)
-            .traced(trace, stage: "users") { "\($0.count) users" }
-            .redirect { page in
-                DataStream.from(page.prefix(query.limit).enumerated().map { AvatarAttachment($0.element, index: $0.offset, query: query) })
-            }
+        let tracer = client.tracer
         let attach: @Sendable (AvatarAttachment) -> DataStream<AvatarOutcome> = { user in
             let avatar = avatarOutcome(user, trace: trace)
             guard query.profile else { return avatar }
             let profile = client.user(login: user.login, trace: trace).traced(trace, stage: "profile") { "\($0.login): \($0.name ?? "no name")" }
             return DataStream.zip(avatar, profile).map { outcome, profile in outcome.with(profile: profile) }
+                .spanned("zip", tracer: tracer, attributes: ["streamservice.user.login": .string(user.login)])
         }
-        switch query.avatars {
-        case .serial: return users.concatMap(attach)
-        case .parallel: return users.redirect(maxConcurrent: query.concurrency, attach)
-        }
+        return client.users(since: query.since, perPage: query.limit, trace: trace)
+            .traced(trace, stage: "users") { "\($0.count) users" }
+            .redirect { page in
+                let users = DataStream.from(page.prefix(query.limit).enumerated().map { AvatarAttachment($0.element, index: $0.offset, query: query) })
+                let fanOut: DataStream<AvatarOutcome>
+                switch query.avatars {
+                case .serial: fanOut = users.concatMap(attach)
+                case .parallel: fanOut = users.redirect(maxConcurrent: query.concurrency, attach)
+                }
+                guard tracer != nil else { return fanOut }
+                return fanOut.spanned("avatars", tracer: tracer, attributes: [
+                    "streamservice.fan_out.users": .int64(Int64(min(page.count, query.limit))),
+                    "streamservice.fan_out.concurrency": .int64(Int64(query.avatars == .serial ? 1 : query.concurrency)),
+                ])
+            }
     }
 
     /// All users with avatars, in upstream order (skipped ones left out).
     public func list(_ query: UsersQuery, trace: PipelineTrace? = nil) -> DataStream<[UserWithAvatar]> {
         outcomes(query, trace: trace)
             .toArray()
+            .spanned("toArray", tracer: client.tracer)
             .map { outcomes in outcomes.sorted { $0.index < $1.index }.compactMap(\.user) }
             .asSingle()
             .traced(trace, stage: "list") { "\($0.count) users" }

@@ -6,8 +6,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 import NetCore
 import Streams
+import Tracing
 
 /// The GitHub REST calls this service makes, each a cold `DataStream` written in Streams'
 /// operators: an attempt is `send` → `timeout` → `map` (status check) → `call` (metrics),
@@ -85,6 +87,8 @@ public final class GitHubClient: Sendable {
     /// `configuration.retry` as the retry operator's backoff, built once: each call sets only its
     /// `onRetry` (building it per call made three closure contexts).
     let backoff: RetryBackoff
+    /// The tracer of the exchanges' CLIENT spans; nil when none was bootstrapped (no span, no cost).
+    let tracer: (any Tracer)?
 
     /// How a call keeps its deadline (see `UpstreamCall`).
     let deadlineKeeping: DeadlineKeeping
@@ -99,13 +103,21 @@ public final class GitHubClient: Sendable {
 
     /// - Parameter transport: sends single exchanges; the client wraps it in the quota, cache and
     ///   single-flight stages.
-    public convenience init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = UpstreamMetrics()) {
-        self.init(configuration: configuration, transport: transport, scheduler: scheduler, metrics: metrics, deadlineKeeping: .bounds)
+    ///   - tracer: the tracer of its CLIENT spans; nil: the one bootstrapped in `InstrumentationSystem` now.
+    public convenience init(
+        configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = UpstreamMetrics(),
+        tracer: (any Tracer)? = nil
+    ) {
+        self.init(configuration: configuration, transport: transport, scheduler: scheduler, metrics: metrics, tracer: tracer, deadlineKeeping: .bounds)
     }
 
-    init(configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics, deadlineKeeping: DeadlineKeeping) {
+    init(
+        configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics,
+        tracer: (any Tracer)? = nil, deadlineKeeping: DeadlineKeeping
+    ) {
         self.deadlineKeeping = deadlineKeeping
         self.configuration = configuration
+        self.tracer = ActiveTracer.resolve(tracer)
         // The quota stage sits below the cache, where it sees what really goes upstream (a 304 included).
         let metered: any UpstreamTransport = QuotaTransport(transport, quota: configuration.quota, api: UpstreamOrigin(configuration.baseURL))
         let cached = configuration.cache.map { CachingTransport(metered, store: $0, metrics: metrics) } ?? metered

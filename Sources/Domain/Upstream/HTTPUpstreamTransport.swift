@@ -23,9 +23,10 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
     ///     client.send:  ----answer|         ----#(HTTPClientError)
     ///     send:         ----response|       ----#(UpstreamError)
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
+        var extraHeaders = request.conditions.isEmpty ? HTTPHeaders() : UpstreamRequest.fieldList(request.conditions)
+        request.span?.inject(into: &extraHeaders)
         let sent = HTTPClientRequest(
-            method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers),
-            extraHeaders: request.conditions.isEmpty ? HTTPHeaders() : UpstreamRequest.fieldList(request.conditions))
+            method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers), extraHeaders: extraHeaders)
         return client.send(sent).map(UpstreamResponse.init, errors: UpstreamError.init(classifying:))
     }
 }

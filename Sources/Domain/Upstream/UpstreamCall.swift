@@ -39,6 +39,9 @@ final class UpstreamCall: Sendable {
     private let retries = Atomic<Int>(0)
     /// When the whole call is due, on the scheduler's clock: a call is made per subscription.
     private let due: Duration
+    /// The exchange's CLIENT span, begun with the call (made when its stream is subscribed, in
+    /// the subscriber's context); nil when the client does not trace.
+    private let span: UpstreamSpan?
 
     init(client: GitHubClient, url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int) {
         due = client.scheduler.now + client.configuration.deadline
@@ -47,6 +50,7 @@ final class UpstreamCall: Sendable {
         self.stage = stage
         self.trace = trace
         self.hopsLeft = hopsLeft
+        span = client.tracer.map { UpstreamSpan(tracer: $0, url: url, stage: stage) }
     }
 
     /// The answer, redirects followed; a final failure is an `UpstreamFailure` naming the stage
@@ -63,8 +67,17 @@ final class UpstreamCall: Sendable {
             retried = attempt.retry(client.configuration.retry.maxRetries, backoff: backoff, scheduler: client.scheduler)
                 .timeout(client.configuration.deadline, scheduler: client.scheduler)
         }
-        return retried
+        let answered = retried
             .recover { [self] error -> DataStream<UpstreamResponse> in .just(error: failure(error)) }
+        guard let span else { return answered.redirect { [self] response in following(response) } }
+        // The attempts, their timers and retries are subscribed in the span's context; the
+        // redirect's hop is not (a sibling exchange, in the caller's context).
+        return answered
+            .inContext(span.context)
+            .call(
+                data: { response in span.end(status: response.status) },
+                error: { error in span.end(failure: UpstreamError(classifying: error)) },
+                disposed: { span.endCancelled() })
             .redirect { [self] response in following(response) }
     }
 
@@ -84,6 +97,7 @@ final class UpstreamCall: Sendable {
             let meter = AttemptMeter(metrics: client.metrics)
             var request = client.request(url)
             request.usage = trace?.usage
+            request.span = span
             let sent = client.transport.send(request)
             // The deadline cuts this attempt when it comes first (or together: then saying so is true).
             let bounded = left > timeout
@@ -108,6 +122,7 @@ final class UpstreamCall: Sendable {
     private func retrying(_ retry: RetryBackoff.Retry) {
         retries.store(retry.number, ordering: .relaxed)
         client.metrics.retried()
+        span?.retrying(retry.number, after: retry.delay, error: retry.error)
         trace?.publish(.retry, stage: stage.name, detail: "retry \(retry.number) in \(retry.delay.text) after \(UpstreamError(classifying: retry.error))")
     }
 

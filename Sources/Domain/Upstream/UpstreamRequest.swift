@@ -21,6 +21,9 @@ public struct UpstreamRequest: Sendable, Equatable {
     public var conditions: [String: String]
     /// The client request this exchange is spent for (per-client budgets); nil = nobody's.
     public var usage: UpstreamUsage?
+    /// The exchange's CLIENT span when the client traces: its context goes out as `traceparent`,
+    /// and the stages below note on it what answered. Nil when not traced.
+    public var span: UpstreamSpan?
 
     public init(method: String = "GET", url: URL, headers: [String: String] = [:], conditions: [String: String] = [:]) {
         self.method = method

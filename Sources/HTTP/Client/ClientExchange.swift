@@ -201,7 +201,10 @@ final class ClientExchange: @unchecked Sendable {
         // context to allocate, two allocations per exchange fewer.
         stream.onRead = { [self] bytes in received(bytes) }
         stream.onClose = { [self] reason in closed(reason: reason) }
-        stream.write(request.encodedHead(fields: client.requestFields.fields(for: request, origin: origin)))
+        var head = request.encodedHead(fields: client.requestFields.fields(for: request, origin: origin))
+        // One write for head and body: a small body leaves in the head's packet.
+        if !request.body.isEmpty { head.append(contentsOf: request.body) }
+        stream.write(head)
     }
 
     /// Parses the read where it lies: only an incomplete head is kept by the parser.

@@ -18,11 +18,14 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// request to request (a cached answer's `If-None-Match`), so that `headers`, the same list
     /// request after request, keep one encoding (`RequestFieldsCache`).
     public var extraHeaders: HTTPHeaders
+    /// Sent after the head with its `Content-Length` (an empty POST, PUT or PATCH says 0).
+    public var body: [UInt8]
     /// `url`'s parts, read once (nil: ask Foundation).
     private var parts: URLParts?
 
-    public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders()) {
+    public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.method = method
+        self.body = body
         self.url = url
         parts = URLParts(url)
         self.headers = headers
@@ -76,10 +79,12 @@ public struct HTTPClientRequest: Sendable, Equatable {
             head = Array("\(method.rawValue) \(path)\(query.isEmpty ? "" : "?")\(query) HTTP/1.1\r\n".utf8)
             head.append(contentsOf: fields)
         }
-        guard !extraHeaders.isEmpty else { return head }
+        let framesBody = !body.isEmpty || method == .post || method == .put || method == .patch
+        guard !extraHeaders.isEmpty || framesBody else { return head }
         // The extra fields go before the blank line that ends `fields`.
         head.removeLast(2)
         for (name, value) in extraHeaders { Self.appendLine(name, value, to: &head) }
+        if framesBody { Self.appendLine("Content-Length", String(body.count), to: &head) }
         head.append(contentsOf: [UInt8(ascii: "\r"), UInt8(ascii: "\n")])
         return head
     }

@@ -51,6 +51,9 @@ public struct Request: Sendable {
     /// Runs timed work on the event loop that serves this request's connection, so a
     /// timer-driven response is written with no thread hop; nil outside a server.
     public var loopScheduler: EventLoopScheduler?
+    /// The ids of the request's SERVER span when the server traces (for logs and events that
+    /// name the trace); nil otherwise. Its context is bound while the route runs (`ServiceContext.current`).
+    public var trace: TraceIdentity?
 
     /// A request with an HTTP/1.x target, e.g. for a test or a router called directly.
     public init(
@@ -142,6 +145,7 @@ public struct Request: Sendable {
         self.remoteAddress = remoteAddress
         peerAddress = nil
         self.loopScheduler = loopScheduler
+        trace = nil
     }
 
     /// The authority the client asked for: the `Host` field (an HTTP/2 request's `:authority`

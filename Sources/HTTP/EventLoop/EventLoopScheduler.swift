@@ -33,16 +33,16 @@ public final class EventLoopScheduler: RepeatingScheduler {
     public var now: Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds &- epoch) }
 
     public func schedule(_ work: @escaping @Sendable () -> Void) {
-        loop.execute(work)
+        loop.execute(ContextPropagation.carrying(work))
     }
 
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        add(ScheduledWork(work: work, period: nil, queue: queue), after: delay)
+        add(ScheduledWork(work: ContextPropagation.carrying(work), period: nil, queue: queue), after: delay)
     }
 
     public func scheduleRepeating(after delay: Duration, every period: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        add(ScheduledWork(work: work, period: max(1, period.nanoseconds), queue: queue), after: delay)
+        add(ScheduledWork(work: ContextPropagation.carrying(work), period: max(1, period.nanoseconds), queue: queue), after: delay)
     }
 
     /// Timers waiting in the heap (cancelled ones leave it at once).

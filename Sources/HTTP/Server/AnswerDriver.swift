@@ -3,6 +3,7 @@
 
 import NetCore
 import Streams
+import Tracing
 
 /// Driving a handler's `DataStream<Response>` onto a wire, written once for both protocols: follow
 /// the handler's events (its answer, its failure, or its silence), start a streamed body from a
@@ -128,14 +129,33 @@ extension AnswerDriver {
         end(answer, trailer: trailer, forShutdown: true)
     }
 
-    /// The access log's and the metrics' record of an answer that ended.
+    /// Routes `request` inside its SERVER span and follows the answer `answer` makes for it,
+    /// with the span's context bound: the handler's pipeline is built and subscribed in it, and
+    /// its subscriptions carry it on (`ContextPropagation`). `answer` keeps the span, ended in `report`.
+    func routeTraced(_ request: inout Request, tracer: any Tracer, answer: (inout Request) -> Answer) {
+        let span = ServerSpan(for: request, tracer: tracer)
+        request.trace = TraceIdentity(of: span.context, tracer: tracer)
+        ServiceContext.withValue(span.context) {
+            let responses = context.router.route(&request)
+            span.routed(request.routePattern)
+            let made = answer(&request)
+            made.serverSpan = span
+            follow(responses, for: made)
+        }
+    }
+
+    /// The access log's and the metrics' record of an answer that ended, and its span's end.
     func report(_ answer: Answer, request: Request, userAgent: String?, completed: Bool, protocolLabel: HTTPProtocolLabel) {
+        if let span = answer.serverSpan {
+            answer.serverSpan = nil
+            span.end(status: answer.status, completed: completed)
+        }
         guard let callback = context.observer.requestCompleted else { return }
         callback(CompletedRequest(
             method: request.method, path: request.path, target: request.target, routePattern: request.routePattern,
             status: answer.status, duration: .now - answer.startedAt, bodyBytes: answer.bodyBytes,
             requestID: request.id, remoteAddress: request.remoteAddress, userAgent: userAgent,
-            completed: completed, protocolLabel: protocolLabel
+            completed: completed, protocolLabel: protocolLabel, trace: request.trace
         ))
     }
 }

@@ -21,6 +21,8 @@ class AnswerState: @unchecked Sendable {
     final var bodyBytes = 0
     /// A streamed response's last words at a graceful shutdown (an SSE event).
     final var shutdownTrailer: [UInt8]?
+    /// The request's SERVER span when the server traces (`ServerContext.tracer`), ended with the answer.
+    final var serverSpan: ServerSpan?
 
     init(startedAt: ContinuousClock.Instant = .now) {
         self.startedAt = startedAt

@@ -21,8 +21,10 @@ public struct CompletedRequest: Sendable {
     public var completed: Bool
     /// The protocol the request came in on.
     public var protocolLabel: HTTPProtocolLabel
+    /// The request's SERVER span (trace and span id) when the server traces; nil otherwise.
+    public var trace: TraceIdentity?
 
-    public init(method: HTTPMethod, path: String, target: String, routePattern: String?, status: Int, duration: Duration, bodyBytes: Int, requestID: String, remoteAddress: String, userAgent: String?, completed: Bool, protocolLabel: HTTPProtocolLabel = .h1) {
+    public init(method: HTTPMethod, path: String, target: String, routePattern: String?, status: Int, duration: Duration, bodyBytes: Int, requestID: String, remoteAddress: String, userAgent: String?, completed: Bool, protocolLabel: HTTPProtocolLabel = .h1, trace: TraceIdentity? = nil) {
         self.method = method
         self.path = path
         self.target = target
@@ -35,6 +37,7 @@ public struct CompletedRequest: Sendable {
         self.userAgent = userAgent
         self.completed = completed
         self.protocolLabel = protocolLabel
+        self.trace = trace
     }
 }
 

@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import NetCore
+import Tracing
 
 /// Everything `HTTPServer` needs to know before `start()`.
 public struct HTTPServerConfiguration: Sendable {
@@ -31,6 +32,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var http2Enabled = true
     /// What an HTTP/2 connection allows its peer.
     public var http2 = HTTP2ConnectionLimits()
+    /// The tracer of the requests' SERVER spans; nil: the one bootstrapped in
+    /// `InstrumentationSystem` when `start()` runs (none: no spans, at no cost).
+    public var tracer: (any Tracer)?
 
     public init(host: String = "0.0.0.0", port: Int = 8080) {
         self.host = host

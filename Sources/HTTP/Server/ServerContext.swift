@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import NetCore
+import Tracing
 import Synchronization
 
 /// What every connection of a server shares: configuration, routes, hooks and
@@ -12,6 +13,8 @@ final class ServerContext: Sendable {
     let observer: HTTPServerObserver
     let tls: TLSContext?
     let writer: ResponseWriter
+    /// The tracer of the requests' SERVER spans; nil when none was bootstrapped (no span, no cost).
+    let tracer: (any Tracer)?
     private let shuttingDown = Atomic<Bool>(false)
 
     init(configuration: HTTPServerConfiguration, router: Router, observer: HTTPServerObserver, tls: TLSContext?) {
@@ -19,6 +22,7 @@ final class ServerContext: Sendable {
         self.router = router
         self.observer = observer
         self.tls = tls
+        tracer = ActiveTracer.resolve(configuration.tracer)
         writer = ResponseWriter(
             serverName: configuration.serverName,
             compressor: ResponseCompressor(minimumBytes: configuration.compressionMinimumBytes))

@@ -9,6 +9,8 @@ import Logging
 import NetCore
 import Redis
 import Streams
+import Telemetry
+import Tracing
 
 #if canImport(Glibc)
 import Glibc
@@ -37,6 +39,9 @@ public final class Application: Sendable {
     private let hub: PipelineEventHub
     /// With `--redis-sentinels`: where every Redis connection of this process finds the primary.
     private let redisSentinel: RedisSentinel?
+    /// The tracer of the server's and the upstream client's spans; nil: the one bootstrapped in
+    /// `InstrumentationSystem` when the application starts (none: nothing traced, at no cost).
+    private let tracer: (any Tracer)?
 
     private struct Running: Sendable {
         var server: HTTPServer?
@@ -47,13 +52,19 @@ public final class Application: Sendable {
         /// The shared upstream budgets' connection (`--client-upstream-rate` with `--redis-url`).
         var budgetConnection: RedisConnection?
         var feed: PipelineEventFeed?
+        /// With an OTLP endpoint: the tracer installed while this application runs.
+        var tracing: TracingPipeline?
         var shutdownWaiters: [@Sendable () -> Void] = []
         var stopped = false
     }
 
     /// `metrics` is this application's own registry (see `ServiceMetrics` for why not the global one).
-    public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(), hub: PipelineEventHub? = nil) {
+    public init(
+        configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(), hub: PipelineEventHub? = nil,
+        tracer: (any Tracer)? = nil
+    ) {
         self.configuration = configuration
+        self.tracer = tracer
         self.logger = logger
         self.metrics = metrics
         self.hub = hub ?? PipelineEventHub(replayCapacity: configuration.eventsHistory)
@@ -87,23 +98,31 @@ public final class Application: Sendable {
         // cache or budget that quietly went local would split the fleet without a word.
         let cache = try sharedCache()
         let budget = try upstreamBudget()
+        // Before the upstream client and the server are made: both take their tracer when made
+        // (`ActiveTracer`), and every request of this run is traced by the same one.
+        let tracing = configuration.tracing.map { TracingPipeline(settings: $0, factory: metrics.factory) }
+        if let tracing { TracingSystem.install(tracing.tracer) }
+        let spans: (any Tracer)? = tracer ?? tracing?.tracer
         let upstream: UpstreamServices
         do {
-            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub, sharedCache: cache)
+            upstream = try UpstreamServices.start(configuration, metrics: metrics.upstream(), hub: hub, sharedCache: cache, tracer: spans)
         } catch let error as UpstreamTLSUnavailable {
+            if let tracing { TracingSystem.uninstall(tracing.tracer) }
             throw ConfigurationError(.upstream, value: configuration.upstream?.absoluteString, reason: error.description)
         } catch {
+            if let tracing { TracingSystem.uninstall(tracing.tracer) }
             throw ConfigurationError(.upstream, value: nil, reason: "cannot start the embedded demo upstream: \(error)")
         }
         // A client ahead of this replica waits up to 2 s for the shared feed (Redis answers in about 1 ms).
         let feed = PipelineEventFeed(hub: upstream.hub, catchUpWait: configuration.redisURL == nil ? nil : .seconds(2))
         let ceiling = ConnectionCeiling.clamp(configuration.maxConnections, openFilesLimit: fileLimit)
-        let server = makeServer(upstream: upstream, feed: feed, access: access, budget: budget, maxConnections: ceiling.maxConnections)
+        let server = makeServer(upstream: upstream, feed: feed, access: access, budget: budget, maxConnections: ceiling.maxConnections, tracer: spans)
         let port: Int
         do {
             port = try server.start()
         } catch {
             upstream.stop()
+            if let tracing { TracingSystem.uninstall(tracing.tracer) }
             throw StartupFailure.configurationError(for: error, configuration: configuration)
         }
         let shared: SharedEventFeed?
@@ -122,6 +141,7 @@ public final class Application: Sendable {
             $0.eventFeed = feedSubscription
             $0.sharedFeed = shared
             $0.feed = feed
+            $0.tracing = tracing
         }
         let scheme = configuration.tls == nil ? "http" : "https"
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -180,7 +200,8 @@ public final class Application: Sendable {
     }
 
     private func makeServer(
-        upstream: UpstreamServices, feed: PipelineEventFeed, access: AccessControl, budget: UpstreamBudget?, maxConnections: Int
+        upstream: UpstreamServices, feed: PipelineEventFeed, access: AccessControl, budget: UpstreamBudget?, maxConnections: Int,
+        tracer: (any Tracer)?
     ) -> HTTPServer {
         let shutdownFlag = self.shutdownFlag
         let state = self.state
@@ -201,7 +222,7 @@ public final class Application: Sendable {
             corsOrigins: configuration.corsOrigins, access: access,
             budget: budget,
             requestRate: configuration.clientRequestRate.map { LocalRateLimiter<AddressDebts>(policy: $0, maximumClients: configuration.rateLimitClients) },
-            addresses: addresses
+            addresses: addresses, traceLinkTemplate: configuration.traceLinkTemplate
         ).build()
         let accessLog = AccessLog(logger: logger)
         let events = ServerEventLog(logger: logger)
@@ -213,7 +234,7 @@ public final class Application: Sendable {
             shutdownDeadlineReached: { report in events.deadlineReached(report, deadline: deadline) },
             http2Event: { event in events.http2(event) },
             handlerFailed: { failure in events.handlerFailed(failure) })
-        return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections), router: router, observer: observer, metrics: metrics.http)
+        return HTTPServer(configuration: serverConfiguration(maxConnections: maxConnections, tracer: tracer), router: router, observer: observer, metrics: metrics.http)
     }
 
     /// Tokens (`--auth-*`) and client identity (`--trusted-proxies`). A key that cannot be made
@@ -251,7 +272,8 @@ public final class Application: Sendable {
     }
 
     /// `maxConnections`: `--max-connections` after `ConnectionCeiling` had its say.
-    func serverConfiguration(maxConnections: Int) -> HTTPServerConfiguration {
+    /// `tracer`: the requests' SERVER spans' (nil: none bootstrapped, none made).
+    func serverConfiguration(maxConnections: Int, tracer: (any Tracer)? = nil) -> HTTPServerConfiguration {
         var server = HTTPServerConfiguration(host: configuration.host, port: configuration.port)
         server.timeouts.header = configuration.headerTimeout
         server.timeouts.idle = configuration.idleTimeout
@@ -261,6 +283,7 @@ public final class Application: Sendable {
         server.limits.maxConnectionsPerClient = configuration.maxConnectionsPerClient
         server.perClientConnectionKey = Self.perClientConnectionKey(trusting: configuration.trustedProxies)
         server.http2Enabled = configuration.http2
+        server.tracer = tracer
         server.tls = configuration.tls.map { .server(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey) }
         if configuration.redisURL != nil {
             // Replicas share one feed, so the ids of their requests must not collide there.
@@ -313,8 +336,8 @@ public final class Application: Sendable {
         }
         if alreadyStopped { completion(); return }
         guard shutdownFlag.raise() else { return }
-        let (server, upstream, feed, shared, cacheConnection, budgetConnection) = state.withLock {
-            ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection, $0.budgetConnection)
+        let (server, upstream, feed, shared, cacheConnection, budgetConnection, tracing) = state.withLock {
+            ($0.server, $0.upstream, $0.eventFeed, $0.sharedFeed, $0.cacheConnection, $0.budgetConnection, $0.tracing)
         }
         logger.info("shutting down", metadata: ["deadline_s": .stringConvertible(configuration.shutdownTimeout.seconds)])
         let finish: @Sendable () -> Void = { [self] in
@@ -326,6 +349,11 @@ public final class Application: Sendable {
             redisSentinel?.close()
             Task {
                 await upstream?.shutdown()
+                // The spans of the last requests leave now, within one export timeout.
+                if let tracing {
+                    await withCheckedContinuation { done in tracing.shutdown(deadline: tracing.settings.timeout) { done.resume() } }
+                    TracingSystem.uninstall(tracing.tracer)
+                }
                 let waiters = state.withLock { state -> [@Sendable () -> Void] in
                     state.stopped = true
                     defer { state.shutdownWaiters = [] }

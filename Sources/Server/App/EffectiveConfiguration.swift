@@ -18,6 +18,7 @@ struct EffectiveConfiguration {
             "tls": .string(configuration.tls == nil ? "off" : "on"),
             "http2": .string(http2),
             "upstream_http2": .string(upstreamHTTP2),
+            "tracing": .string(configuration.tracing.map { "otlp \($0.summary)" } ?? "off (no OTEL_EXPORTER_OTLP_ENDPOINT, or OTEL_SDK_DISABLED=true)"),
         ]
     }
 

@@ -1,6 +1,8 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import Telemetry
+
 /// One knob of `stream-service serve`: its command-line flag and the
 /// environment variable that sets it when the flag is absent.
 public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
@@ -19,6 +21,11 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     case trustedProxies
     case clientUpstreamRate, clientUpstreamBurst, clientRequestRate, rateLimitIpv6Prefix, upstreamReserve
     case http2, upstreamHttp2
+    case traceLinkTemplate
+    // Tracing: each flag is its OpenTelemetry environment variable's name (`--otel-service-name`, OTEL_SERVICE_NAME).
+    case otelExporterOtlpEndpoint, otelExporterOtlpTracesEndpoint, otelExporterOtlpProtocol, otelExporterOtlpHeaders
+    case otelExporterOtlpCompression, otelExporterOtlpTimeout, otelServiceName, otelResourceAttributes
+    case otelTracesSampler, otelTracesSamplerArg, otelBspScheduleDelay, otelBspMaxQueueSize, otelBspMaxExportBatchSize, otelSdkDisabled
 
     /// The long flag, e.g. `--demo-latency-ms`.
     public var flag: String {
@@ -37,6 +44,13 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable, Hashable {
     public var environmentVariable: String {
         if self == .upstream { return "UPSTREAM_URL" }
         return flag.dropFirst(2).replacingOccurrences(of: "-", with: "_").uppercased()
+    }
+}
+
+extension ConfigurationSetting {
+    /// The flag of an OpenTelemetry variable: the one whose environment variable it is.
+    init(telemetry setting: TelemetrySetting) {
+        self = Self.allCases.first { $0.environmentVariable == setting.environmentVariable }!
     }
 }
 

@@ -66,6 +66,22 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Bits of an IPv6 client address the per-client limits count it by (1 to 128; 64: a subscriber's /64 is one client). [env: RATE_LIMIT_IPV6_PREFIX] (default: 64)") var rateLimitIpv6Prefix: String?
     @Option(help: "Upstream requests kept back: at this x-ratelimit-remaining, uncached work gets 503 until the reset. [env: UPSTREAM_RESERVE] (default: 10 % of the reported limit with --github-token or --demo-rate-limit, else none)") var upstreamReserve: String?
     @Option(help: "on or off: HTTP/2 beside HTTP/1.1 on the same port (h2c with prior knowledge; h2 by ALPN over TLS). [env: HTTP2] (default: on)") var http2: String?
+    @Option(help: "Where the page at / links a traced run: an http(s) URL with {traceId} for the trace id, e.g. http://localhost:16686/trace/{traceId} (Jaeger) or a Grafana Tempo explore URL. [env: TRACE_LINK_TEMPLATE] (default: the id shown, no link)") var traceLinkTemplate: String?
+
+    @Option(help: "Export traces (OTLP/HTTP) to this collector; spans go to <url>/v1/traces. Absent = no tracing, no cost. [env: OTEL_EXPORTER_OTLP_ENDPOINT]") var otelExporterOtlpEndpoint: String?
+    @Option(help: "The full traces URL, instead of --otel-exporter-otlp-endpoint's <url>/v1/traces. [env: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT]") var otelExporterOtlpTracesEndpoint: String?
+    @Option(help: "http/protobuf or http/json. [env: OTEL_EXPORTER_OTLP_PROTOCOL] (default: http/protobuf)") var otelExporterOtlpProtocol: String?
+    @Option(help: "Fields sent with every export, name=value,… (values percent-encoded), e.g. api-key=secret. [env: OTEL_EXPORTER_OTLP_HEADERS]") var otelExporterOtlpHeaders: String?
+    @Option(help: "gzip or none. [env: OTEL_EXPORTER_OTLP_COMPRESSION] (default: none)") var otelExporterOtlpCompression: String?
+    @Option(help: "Milliseconds one export attempt may take. [env: OTEL_EXPORTER_OTLP_TIMEOUT] (default: 10000)") var otelExporterOtlpTimeout: String?
+    @Option(help: "service.name of the exported spans. [env: OTEL_SERVICE_NAME] (default: stream-service)") var otelServiceName: String?
+    @Option(help: "Resource attributes, key=value,… (values percent-encoded), e.g. deployment.environment=prod. [env: OTEL_RESOURCE_ATTRIBUTES]") var otelResourceAttributes: String?
+    @Option(help: "always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio. [env: OTEL_TRACES_SAMPLER] (default: parentbased_always_on)") var otelTracesSampler: String?
+    @Option(help: "The ratio (0.0-1.0) of the traceidratio samplers. [env: OTEL_TRACES_SAMPLER_ARG] (default: 1.0)") var otelTracesSamplerArg: String?
+    @Option(help: "Milliseconds between exports of the span queue. [env: OTEL_BSP_SCHEDULE_DELAY] (default: 5000)") var otelBspScheduleDelay: String?
+    @Option(help: "Spans kept waiting for export; more are dropped (and counted), never buffered. [env: OTEL_BSP_MAX_QUEUE_SIZE] (default: 2048)") var otelBspMaxQueueSize: String?
+    @Option(help: "Spans per export request. [env: OTEL_BSP_MAX_EXPORT_BATCH_SIZE] (default: 512)") var otelBspMaxExportBatchSize: String?
+    @Option(help: "true turns tracing off whatever else is set. [env: OTEL_SDK_DISABLED] (default: false)") var otelSdkDisabled: String?
 
     @Option(help: "auto, prior-knowledge or off: HTTP/2 to the upstream. auto offers h2 then http/1.1 by ALPN over TLS (one connection per origin, opened at start and kept alive with PING; HTTP/1.1 when the origin picks it) and speaks HTTP/1.1 in cleartext; prior-knowledge also speaks h2c to a cleartext upstream; off is HTTP/1.1 only. [env: UPSTREAM_HTTP2] (default: auto)") var upstreamHttp2: String?
 
@@ -91,6 +107,14 @@ struct ServeCommand: ParsableCommand {
             (.clientUpstreamRate, clientUpstreamRate), (.clientUpstreamBurst, clientUpstreamBurst),
             (.clientRequestRate, clientRequestRate), (.rateLimitIpv6Prefix, rateLimitIpv6Prefix), (.upstreamReserve, upstreamReserve),
             (.http2, http2), (.upstreamHttp2, upstreamHttp2),
+            (.traceLinkTemplate, traceLinkTemplate),
+            (.otelExporterOtlpEndpoint, otelExporterOtlpEndpoint), (.otelExporterOtlpTracesEndpoint, otelExporterOtlpTracesEndpoint),
+            (.otelExporterOtlpProtocol, otelExporterOtlpProtocol), (.otelExporterOtlpHeaders, otelExporterOtlpHeaders),
+            (.otelExporterOtlpCompression, otelExporterOtlpCompression), (.otelExporterOtlpTimeout, otelExporterOtlpTimeout),
+            (.otelServiceName, otelServiceName), (.otelResourceAttributes, otelResourceAttributes),
+            (.otelTracesSampler, otelTracesSampler), (.otelTracesSamplerArg, otelTracesSamplerArg),
+            (.otelBspScheduleDelay, otelBspScheduleDelay), (.otelBspMaxQueueSize, otelBspMaxQueueSize),
+            (.otelBspMaxExportBatchSize, otelBspMaxExportBatchSize), (.otelSdkDisabled, otelSdkDisabled),
         ]
         return Dictionary(uniqueKeysWithValues: values.compactMap { setting, value in value.map { (setting, $0) } })
     }

@@ -11,6 +11,7 @@ import HTTP
 import Logging
 import NetCore
 import Redis
+import Telemetry
 
 /// The validated settings of `stream-service serve`.
 ///
@@ -70,6 +71,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var logFormat: LogFormat = .text
     /// Pages of these origins may read the answers (CORS); none by default.
     public var corsOrigins: CORSOrigins = .none
+    /// The page's link to a traced run's trace (`{traceId}` replaced); nil = the id without a link.
+    public var traceLinkTemplate: String?
     /// Replicas with the same Redis share `/events`; nil = the in-process feed only. With
     /// `redisSentinels`, only its credentials, database and TLS are used.
     public var redisURL: RedisURL?
@@ -107,6 +110,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// HTTP/2 to the upstream: `auto` asks by ALPN over TLS (GitHub answers h2) and speaks
     /// HTTP/1.1 in cleartext; `prior-knowledge` speaks h2c in cleartext too; `off` HTTP/1.1 only.
     public var upstreamHTTP2 = HTTP2ClientSettings.Mode.auto
+    /// Traces exported over OTLP/HTTP; nil = no endpoint or `OTEL_SDK_DISABLED=true`: nothing is bootstrapped.
+    public var tracing: TracingSettings?
 
     public init() {}
 
@@ -151,6 +156,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.logLevel = try reader.choice(.logLevel, Logger.Level.allCases.map { ($0.rawValue, $0) }) ?? configuration.logLevel
         configuration.logFormat = try reader.choice(.logFormat, LogFormat.allCases.map { ($0.rawValue, $0) }) ?? configuration.logFormat
         configuration.corsOrigins = try reader.corsOrigins(.corsOrigins) ?? configuration.corsOrigins
+        configuration.traceLinkTemplate = try reader.traceLinkTemplate(.traceLinkTemplate)
         configuration.redisURL = try reader.redisURL(.redisUrl)
         if let sentinels = try reader.redisSentinels(alongside: configuration.redisURL) {
             configuration.redisURL = sentinels.list.url
@@ -176,6 +182,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         configuration.http2 = try reader.choice(.http2, [("on", true), ("off", false)]) ?? configuration.http2
         configuration.upstreamHTTP2 = try reader.choice(.upstreamHttp2, HTTP2ClientSettings.Mode.allCases.map { ($0.rawValue, $0) })
             ?? configuration.upstreamHTTP2
+        configuration.tracing = try reader.tracing()
         return configuration
     }
 

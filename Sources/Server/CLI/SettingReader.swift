@@ -10,6 +10,7 @@ import Domain
 import Logging
 import NetCore
 import Redis
+import Telemetry
 
 /// Looks a setting up (flag, then environment) and turns it into a typed value or a `ConfigurationError`.
 struct SettingReader {
@@ -238,6 +239,29 @@ struct SettingReader {
         let exists = FileManager.default.fileExists(atPath: found.value, isDirectory: &isDirectory)
         guard exists, !Bool(isDirectory), FileManager.default.isReadableFile(atPath: found.value) else {
             throw failure(setting, found, exists ? "not a readable file" : "no such file")
+        }
+    }
+
+    /// An http(s) URL template with `{traceId}` in it.
+    func traceLinkTemplate(_ setting: ConfigurationSetting) throws(ConfigurationError) -> String? {
+        guard let found = raw(setting) else { return nil }
+        let template = found.value.trimmingWhitespace()
+        let lowered = template.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), template.contains("{traceId}"),
+            URL(string: template.split(separator: "{traceId}", omittingEmptySubsequences: false).joined(separator: "0")) != nil
+        else {
+            throw failure(setting, found, "expected an http:// or https:// URL with {traceId} in it, e.g. http://localhost:16686/trace/{traceId}")
+        }
+        return template
+    }
+
+    /// The `--otel-*` flags over the `OTEL_*` variables, read by Telemetry's rules; its error names our flag.
+    func tracing() throws(ConfigurationError) -> TracingSettings? {
+        do {
+            return try TracingSettings.resolve { raw(ConfigurationSetting(telemetry: $0))?.value }
+        } catch {
+            let setting = ConfigurationSetting(telemetry: error.setting)
+            throw ConfigurationError(setting, value: error.value, reason: error.reason, fromEnvironment: raw(setting)?.fromEnvironment ?? false)
         }
     }
 }

@@ -29,6 +29,11 @@ public struct AccessLog: Sendable {
             "protocol": .string(request.protocolLabel.rawValue),
         ]
         if !request.completed { metadata["aborted"] = .stringConvertible(true) }
+        // The request's SERVER span, so a line leads to its trace (and the trace to the line).
+        if let trace = request.trace {
+            metadata["trace_id"] = .string(trace.traceID)
+            metadata["span_id"] = .string(trace.spanID)
+        }
         logger.info("\(request.method.rawValue) \(SecretRedaction.target(request.target)) \(request.status)", metadata: metadata)
     }
 }

@@ -7,6 +7,7 @@ import HTTP
 import Prometheus
 import StreamServiceConcurrency
 import Streams
+import Telemetry
 
 /// The application's metrics backend: one Prometheus registry per `Application`,
 /// the swift-metrics factory over it that the HTTP engine and the upstream client
@@ -48,6 +49,9 @@ public final class ServiceMetrics: Sendable {
         MetricDescription(UpstreamMetrics.cacheMissesName, help: "Upstream GETs sent without a cached answer."),
         MetricDescription(UpstreamMetrics.cacheRevalidationsName, help: "Conditional upstream GETs sent for a cached answer."),
         MetricDescription(UpstreamMetrics.coalescedName, help: "Upstream GETs that joined an identical request in flight."),
+        MetricDescription(TracingCounters.exportedName, help: "Spans the OTLP collector accepted."),
+        MetricDescription(TracingCounters.droppedName, help: "Spans never exported, by reason (queue_full: the collector was slow or away; export_failed: retries ran out; shutdown)."),
+        MetricDescription(TracingCounters.failuresName, help: "OTLP export requests given up after their retries."),
     ] + SharedFeedMetrics.descriptions + AccessControl.descriptions + QuotaReport.descriptions
 
     public let registry: PrometheusCollectorRegistry

@@ -118,6 +118,21 @@
     }
   }
 
+  // `--trace-link-template` (e.g. a Jaeger or Tempo URL with {traceId}); empty: the id alone.
+  const traceLinkTemplate = document.querySelector('meta[name="trace-link-template"]')?.content || '';
+
+  // The run's trace, once an event of it names one: its id, linked through the template.
+  function showTrace(run, traceId) {
+    if (!traceId || run.traceId) return;
+    run.traceId = traceId;
+    const id = el('code', { textContent: traceId });
+    const shown = traceLinkTemplate
+      ? el('a', { href: traceLinkTemplate.replaceAll('{traceId}', encodeURIComponent(traceId)), target: '_blank', rel: 'noopener noreferrer' }, [id])
+      : id;
+    run.trace.replaceChildren(document.createTextNode('trace '), shown);
+    run.article.dataset.traceId = traceId;
+  }
+
   function runFor(event, time) {
     let run = runs.get(event.requestId);
     if (run) return run;
@@ -126,6 +141,7 @@
     const own = ownRuns.get(event.requestId);
     const title = el('h3', { textContent: own ? `${event.pipeline} · ${own}` : event.pipeline });
     const info = el('p');
+    const trace = el('p', { className: 'run-trace' });
     const log = el('details', {}, [
       el('summary', { textContent: 'Event log' }),
       el('table', {}, [
@@ -133,10 +149,10 @@
         rows,
       ]),
     ]);
-    const article = el('article', { className: 'run' }, [el('header', {}, [title, info]), lanes, log]);
+    const article = el('article', { className: 'run' }, [el('header', {}, [title, info, trace]), lanes, log]);
     article.dataset.pipeline = event.pipeline;
     article.dataset.requestId = event.requestId;
-    run = { article, lanes: new Map(), lanesBox: lanes, rows, info, start: time, span: MIN_SPAN_MS, duration: 0, counts: {}, events: 0, requestId: event.requestId };
+    run = { article, lanes: new Map(), lanesBox: lanes, rows, info, start: time, span: MIN_SPAN_MS, duration: 0, counts: {}, events: 0, requestId: event.requestId, trace, traceId: null };
     runs.set(event.requestId, run);
     lanesBox.prepend(article);
     while (runs.size > MAX_RUNS) {
@@ -164,6 +180,7 @@
   function draw(event) {
     const time = Date.parse(event.timestamp);
     const run = runFor(event, time);
+    showTrace(run, event.traceId);
     const t = Math.max(0, time - run.start);
     run.duration = Math.max(run.duration, t);
     run.span = Math.max(run.span, t);

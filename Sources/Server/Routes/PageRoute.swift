@@ -24,7 +24,33 @@ enum PageRoute {
     static let feedScript = EmbeddedDocument(
         contentType: "text/javascript; charset=utf-8", bytes: PackageResources.page_feed_js, headers: ["X-Content-Type-Options": "nosniff"])
 
-    static func register(on router: inout Router) {
+    /// `index.html` with the trace link template in its `trace-link-template` meta element (the
+    /// page links a run's trace id through it; empty: the id alone).
+    static func page(traceLinkTemplate: String?) -> EmbeddedDocument {
+        guard let template = traceLinkTemplate else { return page }
+        let empty = Array(#"<meta name="trace-link-template" content="">"#.utf8)
+        let filled = Array(#"<meta name="trace-link-template" content="\#(htmlAttribute(template))">"#.utf8)
+        var bytes = PackageResources.index_html
+        if let range = bytes.firstRange(of: empty) { bytes.replaceSubrange(range, with: filled) }
+        return EmbeddedDocument(contentType: "text/html; charset=utf-8", bytes: bytes, headers: page.headers)
+    }
+
+    static func htmlAttribute(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "\"": escaped += "&quot;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    static func register(on router: inout Router, traceLinkTemplate: String? = nil) {
+        let page = page(traceLinkTemplate: traceLinkTemplate)
         router.get("/") { .just(page.response(to: $0)) }
         router.get("/page.css") { .just(style.response(to: $0)) }
         router.get("/page.js") { .just(script.response(to: $0)) }

@@ -22,6 +22,8 @@ struct ServiceRouter {
     var requestRate: LocalRateLimiter<AddressDebts>?
     /// How the request cap tells client addresses apart (`--rate-limit-ipv6-prefix`).
     var addresses = ClientAddressKey.standard
+    /// Where the page links a traced run (`--trace-link-template`); nil = the trace id alone.
+    var traceLinkTemplate: String?
 
     func build() -> Router {
         var router = Router()
@@ -41,7 +43,7 @@ struct ServiceRouter {
             router.get("/metrics") { metricsRoute.handle($0) }
         }
         router.get("/openapi.yaml") { OpenAPIRoute.handle($0) }
-        PageRoute.register(on: &router)
+        PageRoute.register(on: &router, traceLinkTemplate: traceLinkTemplate)
         router.get("/ticks") { ticks.handle($0) }
         if let access, access.readsTokens {
             router.get("/events") { access.guarded($0, .events) { request, caller in events.handle(request, caller: caller) } }

@@ -11,6 +11,7 @@ import Foundation
 import HTTP
 import NetCore
 import Streams
+import Tracing
 
 /// Everything the routes need from the upstream side, built from the service
 /// configuration: the GitHub client (real upstream, or the embedded demo upstream
@@ -34,7 +35,8 @@ public final class UpstreamServices: Sendable {
         _ configuration: ServiceConfiguration,
         metrics: UpstreamMetrics = UpstreamMetrics(),
         hub: PipelineEventHub = .shared,
-        sharedCache: (any UpstreamCacheStore)? = nil
+        sharedCache: (any UpstreamCacheStore)? = nil,
+        tracer: (any Tracer)? = nil
     ) throws -> UpstreamServices {
         var demoServer: DemoUpstreamServer?
         let baseURL: URL
@@ -73,7 +75,7 @@ public final class UpstreamServices: Sendable {
                 retry: RetryPolicy(maxRetries: configuration.upstreamRetries), deadline: configuration.upstreamDeadline, cache: cache,
                 singleFlight: configuration.upstreamSingleFlight, acceptsGzip: configuration.upstreamGzip,
                 quota: UpstreamQuota(reserve: configuration.upstreamReserve, holdsBack: configuration.upstreamReserveHoldsBack)),
-            transport: HTTPUpstreamTransport(client: http), scheduler: CurrentLoopScheduler(), metrics: metrics)
+            transport: HTTPUpstreamTransport(client: http), scheduler: CurrentLoopScheduler(), metrics: metrics, tracer: tracer)
         return UpstreamServices(client: client, hub: hub, demoServer: demoServer)
     }
 

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import Instrumentation
 import StreamServiceConcurrency
 import Synchronization
 
@@ -47,29 +48,44 @@ public final class Disposable: @unchecked Sendable {
     private let expectsSuccessor = Atomic<Bool>(false)
     /// `nothing` and `alreadyDisposed`, which every thread shares: never given a successor.
     private let isShared: Bool
+    /// The `ServiceContext` current when this subscription began (`ContextPropagation`), bound
+    /// again around the subscriptions an operator starts under it later, on any thread.
+    let serviceContext: ServiceContext?
 
     /// A disposable with nothing to cancel.
     public init() {
         state = State()
         isShared = false
+        serviceContext = nil
+    }
+
+    /// A container for the subscriptions an operator starts later on behalf of a subscription
+    /// whose context is `context` (`ContextPropagation`).
+    init(carrying context: ServiceContext?) {
+        state = State()
+        isShared = false
+        serviceContext = context
     }
 
     /// A disposable that runs `action` the first time it is disposed.
     public init(_ action: @escaping @Sendable () -> Void) {
         state = State(action: action)
         isShared = false
+        serviceContext = nil
     }
 
     /// A subscription's disposable: disposing it stops `fed` and counts the subscription ended.
     init(stopping fed: any StoppableWatcher) {
         state = State(fed: fed)
         isShared = false
+        serviceContext = ContextPropagation.capture()
     }
 
     /// One of the shared disposables.
     private init(shared: Void) {
         state = State()
         isShared = true
+        serviceContext = nil
     }
 
     /// What a source with nothing to cancel returns (`just`, `from`, …): shared, so

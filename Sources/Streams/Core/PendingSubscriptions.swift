@@ -51,7 +51,8 @@ enum PendingSubscriptions {
     static func watch(under parent: Disposable, _ watch: () -> Disposable) {
         let stack = self.stack
         push(stack, parent)
-        let subscription = watch()
+        // The context of the subscription this one is started for, not the delivering thread's.
+        let subscription = ContextPropagation.run(in: parent.serviceContext, watch)
         pop(stack)
         if !subscription.isDisposed { parent.adoptPendingChild(subscription) }
     }
@@ -62,7 +63,7 @@ enum PendingSubscriptions {
     static func run(under parent: Disposable, _ body: () -> Void) {
         let stack = self.stack
         push(stack, parent)
-        body()
+        ContextPropagation.run(in: parent.serviceContext, body)
         pop(stack)
     }
 

@@ -59,7 +59,7 @@ final class RecoverStage<Element: Sendable, Fallback: StreamType>: @unchecked Se
             guard let next = fallback(for: error) else { return }
             // Handed over before the fallback is set up, so disposing the source's subscription
             // during that setup (a synchronous fallback) reaches it through `fallbacks`.
-            let fallbacks = Disposable()
+            let fallbacks = Disposable(carrying: source.serviceContext)
             source.handOver(to: fallbacks)
             PendingSubscriptions.watch(under: fallbacks) { next.watch(using: downstream) }
         }

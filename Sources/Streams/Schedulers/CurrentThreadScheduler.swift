@@ -35,6 +35,7 @@ public struct CurrentThreadScheduler: Scheduler {
         if delay <= .zero {
             run(work, cancellation: cancellation)
         } else {
+            let work = ContextPropagation.carrying(work)
             let timer = delayed.schedule(after: delay) { [self] in run(work, cancellation: cancellation) }
             cancellation.appendAction { timer.dispose() }
         }
@@ -44,7 +45,8 @@ public struct CurrentThreadScheduler: Scheduler {
     private func run(_ work: @escaping @Sendable () -> Void, cancellation: Disposable?) {
         let queue = TrampolineQueue.forCurrentThread()
         if queue.running {
-            queue.pending.append((work, cancellation))
+            // Runs later, after whatever binds a context now has returned: it keeps its own.
+            queue.pending.append((ContextPropagation.carrying(work), cancellation))
             return
         }
         queue.running = true

@@ -59,6 +59,7 @@ public final class LimitedConcurrencyScheduler: Scheduler {
     }
 
     private func enqueue(_ work: @escaping @Sendable () -> Void, cancellation: Disposable) {
+        let work = ContextPropagation.carrying(work)
         let startNow = line.withLock { line -> Bool in
             guard line.running < maxConcurrentJobs else {
                 line.waiting.append((work, cancellation))

@@ -30,11 +30,12 @@ public struct QueueScheduler: Scheduler {
     public var now: Duration { ContinuousClock.now - epoch }
 
     public func schedule(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+        queue.async(execute: ContextPropagation.carrying(work))
     }
 
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        let work = ContextPropagation.carrying(work)
         guard delay > .zero else {
             // Already due: a plain async costs far less than arming a Dispatch timer,
             // which matters for observe(on:), which schedules one such job per batch.

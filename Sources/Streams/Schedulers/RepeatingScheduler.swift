@@ -33,6 +33,7 @@ extension QueueScheduler: RepeatingScheduler {
     ) -> Disposable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let cancellation = Disposable { timer.cancel() }
+        let work = ContextPropagation.carrying(work)
         timer.setEventHandler {
             guard !cancellation.isDisposed else { return }
             work()

@@ -42,7 +42,7 @@ public final class TestScheduler: Scheduler {
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
         let cancellation = Disposable()
         state.withLock { state in
-            let job = Job(due: state.now + max(delay, .zero), order: state.nextOrder, work: work, cancellation: cancellation)
+            let job = Job(due: state.now + max(delay, .zero), order: state.nextOrder, work: ContextPropagation.carrying(work), cancellation: cancellation)
             state.nextOrder += 1
             let index = state.jobs.partitionPoint { ($0.due, $0.order) > (job.due, job.order) }
             state.jobs.insert(job, at: index)

@@ -8,6 +8,7 @@ import XCTest
 import Domain
 import HTTP
 import HTTPTestSupport
+import Tracing
 
 /// A running `Application` on 127.0.0.1 and an ephemeral port, logging into
 /// memory, shut down gracefully at the end of the test.
@@ -18,7 +19,11 @@ final class AppHarness {
     let port: Int
     let output = CapturedOutput()
 
-    init(_ test: XCTestCase, hub: PipelineEventHub? = nil, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+    /// `tracer`: the server's and the upstream client's (nil: the bootstrapped one, none in tests).
+    init(
+        _ test: XCTestCase, hub: PipelineEventHub? = nil, tracer: (any Tracer)? = nil,
+        configure: (inout ServiceConfiguration) -> Void = { _ in }
+    ) throws {
         var configuration = ServiceConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -28,7 +33,7 @@ final class AppHarness {
         let logger = Logger(label: "test-app") { StdoutLogHandler(label: $0, level: .info, format: .json, writer: writer) }
         let hub = hub ?? PipelineEventHub(replayCapacity: configuration.eventsHistory)
         self.hub = hub
-        application = Application(configuration: configuration, logger: logger, hub: hub)
+        application = Application(configuration: configuration, logger: logger, hub: hub, tracer: tracer)
         port = try application.start()
         let application = self.application
         test.addTeardownBlock {

@@ -15,21 +15,25 @@ import NetCore
 /// GitHub's documented conventions, over real sockets: the service against upstreams on
 /// 127.0.0.1 that redirect, rate-limit and page as GitHub does.
 final class GitHubConventionsTests: XCTestCase {
-    /// An upstream whose answers a test scripts, recording each request's `Authorization` and `Accept-Encoding`.
+    /// An upstream whose answers a test scripts, recording each request's `Authorization`,
+    /// `Accept-Encoding` and `traceparent`.
     final class ScriptedUpstream {
+        typealias Seen = (path: String, authorization: String?, acceptEncoding: String?, traceparent: String?)
         let server: TestServer
-        private let seen = Locked<[(path: String, authorization: String?, acceptEncoding: String?)]>([])
+        private let seen = Locked<[Seen]>([])
 
         init(_ answer: @escaping @Sendable (Request, _ host: String) -> Response) throws {
             let seen = self.seen
             server = try TestServer(router: Router { request in
-                seen.withLock { $0.append((request.path, request.headers["Authorization"], request.headers["Accept-Encoding"])) }
+                seen.withLock {
+                    $0.append((request.path, request.headers["Authorization"], request.headers["Accept-Encoding"], request.headers["traceparent"]))
+                }
                 return .just(answer(request, request.headers["Host"] ?? "127.0.0.1"))
             })
         }
 
         var url: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
-        var requests: [(path: String, authorization: String?, acceptEncoding: String?)] { seen.withLock { $0 } }
+        var requests: [Seen] { seen.withLock { $0 } }
     }
 
     static func json(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> Response {

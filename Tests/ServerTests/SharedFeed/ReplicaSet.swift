@@ -6,6 +6,7 @@ import Foundation
 import HTTPTestSupport
 import Redis
 import RedisTestSupport
+import Tracing
 import XCTest
 @testable import Server
 
@@ -18,12 +19,15 @@ final class ReplicaSet {
     private(set) var replicas: [AppHarness] = []
     private(set) var hubs: [PipelineEventHub] = []
     private let test: XCTestCase
+    /// Every replica's tracer (nil: none).
+    private let tracer: (any Tracer)?
 
     init(
-        _ test: XCTestCase, count: Int, redis: RedisServerProcess? = nil, sentinels: RedisSentinelTopology? = nil,
+        _ test: XCTestCase, count: Int, redis: RedisServerProcess? = nil, sentinels: RedisSentinelTopology? = nil, tracer: (any Tracer)? = nil,
         configure: @escaping (inout ServiceConfiguration) -> Void = { _ in }
     ) throws {
         self.test = test
+        self.tracer = tracer
         self.sentinels = sentinels
         self.redis = try redis ?? sentinels?.nodes[0] ?? RedisServerProcess()
         let server = self.redis
@@ -39,7 +43,7 @@ final class ReplicaSet {
         let redisURL = try RedisURL(parsing: url ?? redis.url)
         let sentinelList = try sentinels.map { try RedisSentinelList(parsing: $0.sentinelList) }
         let masterName = sentinels?.masterName ?? ""
-        let replica = try AppHarness(test, hub: hub) {
+        let replica = try AppHarness(test, hub: hub, tracer: tracer) {
             $0.redisURL = redisURL
             if let sentinelList {
                 $0.redisURL = sentinelList.url

@@ -32,14 +32,17 @@ public struct CachingTransport: UpstreamTransport {
             var sent = request
             if let stored {
                 metrics.cacheRevalidated()
+                request.span?.noteCache("refreshed") // until a 304 confirms the stored answer
                 if let etag = stored.etag { sent.conditions["If-None-Match"] = etag }
                 if let lastModified = stored.lastModified { sent.conditions["If-Modified-Since"] = lastModified }
             } else {
                 metrics.cacheMissed()
+                request.span?.noteCache("miss")
             }
             return next.send(sent).map { response in
                 if response.status == 304, let stored {
                     metrics.cacheHit()
+                    request.span?.noteCache("hit")
                     return stored.response(confirmedBy: response)
                 }
                 if let entry = UpstreamCacheEntry(response) { store.store(entry, for: key) }

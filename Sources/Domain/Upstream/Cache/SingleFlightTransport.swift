@@ -48,6 +48,7 @@ public final class SingleFlightTransport: UpstreamTransport {
                 return (answer, false)
             }
             if joined { metrics.coalesced() }
+            request.span?.noteFlight(joined ? "joined" : "led")
             return answer
         }
     }

@@ -17,6 +17,14 @@ extension HTTP2Connection {
             body: target.body, version: .http2, id: id, remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
         request.peerAddress = stream.peerAddress
         target.body = []
+        if let tracer = context.tracer {
+            routeTraced(&request, tracer: tracer) { request in
+                target.request = request
+                target.startedAt = .now
+                return target
+            }
+            return
+        }
         let responses = context.router.route(&request)
         target.request = request
         target.startedAt = .now

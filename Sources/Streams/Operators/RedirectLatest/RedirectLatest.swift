@@ -20,6 +20,7 @@ extension StreamType {
         DataStream { downstream in
             let sink = SerializedSink(LatestInnerState(), downstream: downstream)
             let current = SerialDisposable()
+            let context = ContextPropagation.capture()
             let outer = self.watch(using: Watcher.relay { event in
                 switch event {
                 case .data(let value):
@@ -29,7 +30,7 @@ extension StreamType {
                         return state.generation
                     }
                     // Holds this inner subscription, even while it is still being set up.
-                    let slot = Disposable()
+                    let slot = Disposable(carrying: context)
                     current.replace(with: slot)
                     let inner: Inner
                     do {

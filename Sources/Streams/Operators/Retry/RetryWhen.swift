@@ -23,7 +23,7 @@ extension StreamType {
     ) -> DataStream<Element> {
         DataStream { downstream in
             let errors = Streamer<Error>()
-            let attempts = Disposable()
+            let attempts = Disposable(carrying: ContextPropagation.capture())
             let resubscriber = Resubscriber()
 
             @Sendable func watchAttempt() {

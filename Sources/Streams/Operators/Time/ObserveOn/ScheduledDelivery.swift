@@ -34,6 +34,9 @@ final class ScheduledDelivery<Element: Sendable>: Sendable {
     private let job = SerialDisposable()
 
     private let limit: BufferLimit
+    /// The subscriber's context (`ContextPropagation`), bound around each delivery: events
+    /// enqueued by a thread without it (an I/O loop's) still reach the watcher in it.
+    private let context = ContextPropagation.capture()
 
     init(to downstream: Watcher<Element>, on scheduler: any Scheduler, limit: BufferLimit) {
         self.downstream = downstream
@@ -91,7 +94,7 @@ final class ScheduledDelivery<Element: Sendable>: Sendable {
     }
 
     private func scheduleJob(_ generation: UInt64) {
-        job.schedule(generation, on: scheduler, after: .zero) { [self] in runJob() }
+        job.schedule(generation, on: scheduler, after: .zero) { [self] in ContextPropagation.run(in: context) { runJob() } }
     }
 
     private func runJob() {

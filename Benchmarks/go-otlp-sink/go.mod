@@ -1,0 +1,3 @@
+module otlpsink
+
+go 1.19

@@ -1,0 +1,41 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import Streams
+import Synchronization
+import Tracing
+
+/// An INTERNAL span over a pipeline stage (the avatar fan-out, `toArray`, a profile's zip), so a
+/// trace reads like the marble diagram: begun when the stage is subscribed, as a child of the
+/// subscription's context; the stage's upstream is subscribed in the span's context (the
+/// upstream exchanges under it become its children); ended by the stage's end, error or disposal.
+final class StageSpan: Sendable {
+    let span: any Span
+    private let ended = Atomic<Bool>(false)
+
+    init(_ name: String, tracer: any Tracer, attributes: SpanAttributes) {
+        span = tracer.startSpan(name, context: ServiceContext.current ?? .topLevel, ofKind: .internal)
+        if !attributes.isEmpty { span.attributes.merge(attributes) }
+    }
+
+    func end(error: (any Error)? = nil) {
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if let error {
+            span.recordError(error)
+            span.setStatus(SpanStatus(code: .error))
+        }
+        span.end()
+    }
+}
+
+extension StreamType {
+    /// This stage inside an INTERNAL span named `name` (see `StageSpan`); itself when `tracer` is nil.
+    func spanned(_ name: String, tracer: (any Tracer)?, attributes: SpanAttributes = [:]) -> DataStream<Element> {
+        guard let tracer else { return asDataStream() }
+        return DataStream.deferred {
+            let stage = StageSpan(name, tracer: tracer, attributes: attributes)
+            return self.inContext(stage.span.context)
+                .call(error: { stage.end(error: $0) }, end: { stage.end() }, disposed: { stage.end() })
+        }
+    }
+}

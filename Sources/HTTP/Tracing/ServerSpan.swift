@@ -1,0 +1,79 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import Tracing
+
+/// The SERVER span of one request (OpenTelemetry's stable HTTP semantic conventions): begun
+/// before the route runs, as a child of the request's propagated context (`traceparent`),
+/// named `GET /users` after the matched route once the router has it, ended when the answer
+/// ends, whatever ended it (written, cut by the client, a shutdown).
+/// A class, so an answer that is not traced pays one nil reference for it.
+// @unchecked: its one mutable field is only touched on the connection's loop, as the answer is.
+final class ServerSpan: @unchecked Sendable {
+    let span: any Span
+    let tracer: any Tracer
+    private let method: String
+    private var ended = false
+
+    init(for request: borrowing Request, tracer: any Tracer) {
+        self.tracer = tracer
+        method = request.method.rawValue
+        var parent = ServiceContext.topLevel
+        tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
+        span = tracer.startSpan(method, context: parent, ofKind: .server)
+        var attributes = SpanAttributes()
+        attributes["http.request.method"] = method
+        attributes["url.path"] = request.path
+        attributes["url.scheme"] = request.scheme
+        attributes["network.protocol.version"] = request.version.major == 2 ? "2" : "\(request.version.major).\(request.version.minor)"
+        if let (host, port) = Self.hostAndPort(request.authority, secure: request.scheme == "https") {
+            attributes["server.address"] = host
+            attributes["server.port"] = port
+        }
+        span.attributes.merge(attributes)
+    }
+
+    var context: ServiceContext { span.context }
+
+    /// The route is known: the span is named after its pattern (`GET /users/{login}`), the
+    /// low-cardinality name the conventions ask for, not the path.
+    func routed(_ pattern: String?) {
+        guard let pattern else { return }
+        span.operationName = "\(method) \(pattern)"
+        span.attributes["http.route"] = pattern
+    }
+
+    /// The answer ended with `status` (0: none was written); `completed`: its last byte was sent.
+    func end(status: Int, completed: Bool) {
+        guard !ended else { return }
+        ended = true
+        if status > 0 { span.attributes["http.response.status_code"] = status }
+        if status >= 500 {
+            span.attributes["error.type"] = String(status)
+            span.setStatus(SpanStatus(code: .error))
+        } else if status == 0 {
+            // The client or a shutdown ended the exchange before any answer was written.
+            span.attributes["error.type"] = "_OTHER"
+            span.setStatus(SpanStatus(code: .error, message: "no response was written"))
+        }
+        if !completed { span.attributes["streamservice.response.completed"] = false }
+        span.end()
+    }
+
+    /// `Host` (or `:authority`) split into the name and the port (the scheme's default without one).
+    static func hostAndPort(_ authority: String?, secure: Bool) -> (String, Int)? {
+        guard let authority, !authority.isEmpty else { return nil }
+        let defaultPort = secure ? 443 : 80
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            let host = String(authority[authority.index(after: authority.startIndex)..<close])
+            let rest = authority[authority.index(after: close)...]
+            if rest.hasPrefix(":"), let port = Int(rest.dropFirst()) { return (host, port) }
+            return (host, defaultPort)
+        }
+        if let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) {
+            return (String(authority[..<colon]), port)
+        }
+        return (authority, defaultPort)
+    }
+}

@@ -1,0 +1,46 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+/// Lowercase hex, the only form W3C Trace Context and OTLP/JSON accept for ids.
+enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// 16 lowercase hex digits, leading zeros kept.
+    static func string(_ value: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            for index in 0..<16 {
+                buffer[index] = digits[Int((value >> UInt64(60 - 4 * index)) & 0xF)]
+            }
+            return 16
+        }
+    }
+
+    /// One byte as two lowercase hex digits.
+    static func string(byte: UInt8) -> String {
+        String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+    }
+
+    static func bytes(_ value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> UInt64(56 - 8 * $0)) }
+    }
+
+    /// Up to 16 lowercase hex digits as a number; nil on any other character (uppercase included:
+    /// the W3C spec makes it invalid).
+    static func value(_ utf8: ArraySlice<UInt8>) -> UInt64? {
+        guard utf8.count <= 16 else { return nil }
+        var value: UInt64 = 0
+        for byte in utf8 {
+            guard let digit = digit(byte) else { return nil }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
+    static func digit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,96 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import HTTP
+import NetCore
+import StreamServiceConcurrency
+import Streams
+
+/// OTLP/HTTP on the project's own `HTTPClient` (no SwiftNIO): each batch is one POST of an
+/// `ExportTraceServiceRequest` (protobuf or OTLP/JSON, gzip when asked) to the traces endpoint,
+/// each attempt bounded by the timeout, retried as `ExportRetry` says. Timers run on `scheduler`.
+public final class OTLPHTTPExporter: SpanExporter {
+    public let settings: TracingSettings
+    public let retry: ExportRetry
+    private let client: HTTPClient
+    private let scheduler: any Scheduler
+    private let progress = Locked(Progress())
+
+    /// What the exporter did so far: attempts started, attempts ended, and the decision after the latest one.
+    public struct Progress: Sendable, Equatable {
+        public var attempts = 0
+        public var decisions = 0
+        public var lastDecision: ExportRetry.Decision?
+        /// No attempt is waiting for its answer.
+        public var isIdle: Bool { attempts == decisions }
+    }
+
+    /// Read by the tests and the benchmark, which step virtual time from one decision to the next.
+    public var progressSoFar: Progress { progress.withLock { $0 } }
+
+    public init(settings: TracingSettings, client: HTTPClient, scheduler: any Scheduler, retry: ExportRetry = ExportRetry()) {
+        self.settings = settings
+        self.client = client
+        self.scheduler = scheduler
+        self.retry = retry
+    }
+
+    /// The request body for `batch`, before compression.
+    public func encode(_ batch: [SpanRecord]) -> [UInt8] {
+        switch settings.wireProtocol {
+        case .protobuf: OTLPProtobufEncoding.encode(batch, resource: settings.resource)
+        case .json: OTLPJSONEncoding.encode(batch, resource: settings.resource)
+        }
+    }
+
+    public func export(_ batch: [SpanRecord], completion: @escaping @Sendable (Bool) -> Void) {
+        var body = encode(batch)
+        var headers = HTTPHeaders(settings.headers)
+        headers.replaceOrAdd(name: "Content-Type", value: settings.wireProtocol.contentType)
+        if settings.gzip, let compressed = try? Gzip.compress(body) {
+            body = compressed
+            headers.replaceOrAdd(name: "Content-Encoding", value: "gzip")
+        }
+        let request = HTTPClientRequest(method: .post, url: settings.tracesEndpoint, headers: headers, body: body)
+        attempt(request, number: 1, completion: completion)
+    }
+
+    private func attempt(_ request: HTTPClientRequest, number: Int, completion: @escaping @Sendable (Bool) -> Void) {
+        let ended = OnceFlag()
+        let subscription = Locked<Disposable?>(nil)
+        progress.withLock { $0.attempts += 1 }
+        let finish: @Sendable (ExportRetry.Outcome) -> Void = { [self] outcome in
+            let decision = retry.decide(after: number, outcome, jitter: Double.random(in: 0..<1))
+            if case .retry(let delay) = decision {
+                scheduler.schedule(after: delay) { [self] in attempt(request, number: number + 1, completion: completion) }
+            }
+            // Recorded once the retry is scheduled: a test that sees the decision may step time at once.
+            progress.withLock {
+                $0.decisions += 1
+                $0.lastDecision = decision
+            }
+            switch decision {
+            case .delivered: completion(true)
+            case .giveUp: completion(false)
+            case .retry: break
+            }
+        }
+        let timer = scheduler.schedule(after: settings.timeout) {
+            guard ended.set() else { return }
+            subscription.withLock { $0 }?.dispose()
+            finish(.noAnswer)
+        }
+        let watching = client.send(request).watch(
+            data: { response in
+                guard ended.set() else { return }
+                timer.dispose()
+                finish(.answered(status: response.status.code, retryAfter: response.header("Retry-After")))
+            },
+            error: { _ in
+                guard ended.set() else { return }
+                timer.dispose()
+                finish(.noAnswer)
+            })
+        subscription.withLock { $0 = watching }
+    }
+}

@@ -1,0 +1,124 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import Tracing
+
+/// `ExportTraceServiceRequest` (opentelemetry-proto, collector/trace/v1) in the protobuf wire
+/// format, written by hand for the fields this tracer fills: one resource, one scope, the spans.
+/// Field numbers are the .proto's; the tests decode the result with the proto's own Python classes.
+enum OTLPProtobufEncoding {
+    static func encode(_ spans: [SpanRecord], resource: Resource) -> [UInt8] {
+        var request = ProtobufWriter(reservingCapacity: 256 + spans.count * 200)
+        request.messageField(1) { resourceSpans in  // ResourceSpans
+            resourceSpans.messageField(1) { message in  // Resource
+                for (key, value) in resource.attributes { message.messageField(1) { keyValue(&$0, key, .string(value)) } }
+            }
+            resourceSpans.messageField(2) { scopeSpans in  // ScopeSpans
+                scopeSpans.messageField(1) { scope in  // InstrumentationScope
+                    scope.stringField(1, Resource.scopeName)
+                    scope.stringField(2, Resource.sdkVersion)
+                }
+                for span in spans { scopeSpans.messageField(2) { write(span, to: &$0) } }
+            }
+        }
+        return request.bytes
+    }
+
+    private static func write(_ span: SpanRecord, to message: inout ProtobufWriter) {
+        message.bytesField(1, span.context.traceID.bytes)
+        message.bytesField(2, span.context.spanID.bytes)
+        message.stringField(3, span.context.traceState ?? "")
+        if let parent = span.parentSpanID { message.bytesField(4, parent.bytes) }
+        message.stringField(5, span.name)
+        message.varintField(6, UInt64(OTLPKind.number(span.kind)))
+        message.fixed64Field(7, span.startNanoseconds)
+        message.fixed64Field(8, span.endNanoseconds)
+        span.attributes.forEach { key, value in message.messageField(9) { keyValue(&$0, key, value) } }
+        for event in span.events {
+            message.messageField(11) { event_ in
+                event_.fixed64Field(1, event.nanosecondsSinceEpoch)
+                event_.stringField(2, event.name)
+                event.attributes.forEach { key, value in event_.messageField(3) { keyValue(&$0, key, value) } }
+            }
+        }
+        for link in span.links {
+            message.messageField(13) { link_ in
+                link_.bytesField(1, link.context.traceID.bytes)
+                link_.bytesField(2, link.context.spanID.bytes)
+                link_.stringField(3, link.context.traceState ?? "")
+                link.attributes.forEach { key, value in link_.messageField(4) { keyValue(&$0, key, value) } }
+                link_.fixed32Field(6, UInt32(link.context.traceFlags))
+            }
+        }
+        if let status = span.status {
+            message.messageField(15) { status_ in
+                status_.stringField(2, status.message ?? "")
+                status_.varintField(3, UInt64(OTLPKind.statusCode(status.code)))
+            }
+        }
+        message.fixed32Field(16, UInt32(span.context.traceFlags))
+    }
+
+    private static func keyValue(_ message: inout ProtobufWriter, _ key: String, _ value: SpanAttribute) {
+        message.stringField(1, key, always: true)
+        message.messageField(2) { anyValue(&$0, OTLPValue(value)) }
+    }
+
+    /// `AnyValue`: one of string (1), bool (2), int (3), double (4), array (5).
+    private static func anyValue(_ message: inout ProtobufWriter, _ value: OTLPValue) {
+        switch value {
+        case .string(let text): message.stringField(1, text, always: true)
+        case .bool(let flag): message.varintFieldAlways(2, flag ? 1 : 0)
+        case .int(let number): message.varintFieldAlways(3, UInt64(bitPattern: number))
+        case .double(let number): message.doubleFieldAlways(4, number)
+        case .array(let values):
+            message.messageField(5) { array in
+                for value in values { array.messageField(1) { anyValue(&$0, value) } }
+            }
+        }
+    }
+}
+
+/// A span attribute as one of OTLP's `AnyValue` kinds.
+enum OTLPValue {
+    case string(String), bool(Bool), int(Int64), double(Double), array([OTLPValue])
+
+    init(_ attribute: SpanAttribute) {
+        switch attribute {
+        case .string(let value): self = .string(value)
+        case .bool(let value): self = .bool(value)
+        case .int32(let value): self = .int(Int64(value))
+        case .int64(let value): self = .int(value)
+        case .double(let value): self = .double(value)
+        case .stringArray(let values): self = .array(values.map { .string($0) })
+        case .boolArray(let values): self = .array(values.map { .bool($0) })
+        case .int32Array(let values): self = .array(values.map { .int(Int64($0)) })
+        case .int64Array(let values): self = .array(values.map { .int($0) })
+        case .doubleArray(let values): self = .array(values.map { .double($0) })
+        case .stringConvertible(let value): self = .string(value.description)
+        case .stringConvertibleArray(let values): self = .array(values.map { .string($0.description) })
+        default: self = .string("\(attribute)")
+        }
+    }
+
+}
+
+/// OTLP's enum numbers (the JSON mapping writes them as integers too).
+enum OTLPKind {
+    static func number(_ kind: SpanKind) -> Int {
+        switch kind {
+        case .internal: 1
+        case .server: 2
+        case .client: 3
+        case .producer: 4
+        case .consumer: 5
+        }
+    }
+
+    static func statusCode(_ code: SpanStatus.Code) -> Int {
+        switch code {
+        case .ok: 1
+        case .error: 2
+        }
+    }
+}

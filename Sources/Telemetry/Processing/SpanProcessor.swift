@@ -1,0 +1,18 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+/// Receives every sampled span as it ends (the OTel SDK's span processor, end side only).
+public protocol SpanProcessor: Sendable {
+    /// Called on the thread that ended the span: must not block.
+    func onEnd(_ span: SpanRecord)
+    /// Exports everything ended so far; `completion` runs once that is done or given up.
+    func forceFlush(completion: @escaping @Sendable () -> Void)
+    /// Flushes, then stops: spans ended afterwards are dropped.
+    func shutdown(completion: @escaping @Sendable () -> Void)
+}
+
+/// Sends batches of spans somewhere (the OTel SDK's span exporter). One `export` at a time.
+public protocol SpanExporter: Sendable {
+    /// `completion(true)` once the batch is delivered, `false` once it is given up (after retries).
+    func export(_ batch: [SpanRecord], completion: @escaping @Sendable (Bool) -> Void)
+}

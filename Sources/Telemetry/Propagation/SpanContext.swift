@@ -1,0 +1,48 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import Tracing
+
+/// What a span hands to its children and to the next hop: the W3C `traceparent` fields and
+/// `tracestate`, kept in the `ServiceContext` under `SpanContextKey`.
+public struct SpanContext: Sendable, Hashable {
+    public var traceID: TraceID
+    public var spanID: SpanID
+    /// The `sampled` flag (bit 0 of trace-flags): children of an unsampled span are not exported
+    /// under the parent-based samplers, but the ids still travel.
+    public var isSampled: Bool
+    /// The `tracestate` list as received (validated), passed on unchanged; nil when there was none.
+    public var traceState: String?
+    /// Extracted from a request rather than started in this process.
+    public var isRemote: Bool
+
+    public init(traceID: TraceID, spanID: SpanID, isSampled: Bool, traceState: String? = nil, isRemote: Bool = false) {
+        self.traceID = traceID
+        self.spanID = spanID
+        self.isSampled = isSampled
+        self.traceState = traceState
+        self.isRemote = isRemote
+    }
+
+    /// The W3C trace-flags byte.
+    public var traceFlags: UInt8 { isSampled ? 1 : 0 }
+
+    /// `00-<trace-id>-<parent-id>-<flags>`.
+    public var traceparent: String {
+        "00-\(traceID)-\(spanID)-\(Hex.string(byte: traceFlags))"
+    }
+}
+
+/// The `ServiceContext` key of the current span's `SpanContext`.
+public enum SpanContextKey: ServiceContextKey {
+    public typealias Value = SpanContext
+    public static var nameOverride: String? { "otel-span-context" }
+}
+
+extension ServiceContext {
+    /// The span context this context carries (the current span, or an extracted remote parent).
+    public var spanContext: SpanContext? {
+        get { self[SpanContextKey.self] }
+        set { self[SpanContextKey.self] = newValue }
+    }
+}

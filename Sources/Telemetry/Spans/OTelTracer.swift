@@ -1,0 +1,74 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import Tracing
+
+/// An OpenTelemetry tracer for swift-distributed-tracing: W3C Trace Context in and out, the SDK's
+/// samplers, and finished sampled spans handed to a `SpanProcessor` (usually the
+/// `BatchSpanProcessor` over the `OTLPHTTPExporter`).
+///
+/// ```swift
+/// let tracer = OTelTracer(sampler: .default, processor: processor)
+/// TracingSystem.install(tracer)   // InstrumentationSystem.bootstrap, once per process
+/// ```
+public final class OTelTracer: Tracer, Sendable {
+    public typealias Span = OTelSpan
+
+    public let sampler: Sampler
+    public let processor: any SpanProcessor
+
+    public init(sampler: Sampler = .default, processor: any SpanProcessor) {
+        self.sampler = sampler
+        self.processor = processor
+    }
+
+    /// A child of the context's span (local or extracted), or the root of a new trace. The sampler
+    /// decides; an unsampled span keeps its ids (trace-flags `00`) and records nothing.
+    public func startSpan<Instant: TracerInstant>(
+        _ operationName: String, context: @autoclosure () -> ServiceContext, ofKind kind: SpanKind,
+        at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
+    ) -> OTelSpan {
+        var context = context()
+        let parent = context.spanContext
+        let traceID = parent?.traceID ?? TraceID.random()
+        let sampled = sampler.shouldSample(traceID: traceID, parent: parent)
+        let spanContext = SpanContext(traceID: traceID, spanID: .random(), isSampled: sampled, traceState: parent?.traceState)
+        context.spanContext = spanContext
+        guard sampled else { return OTelSpan(context: context, recording: nil) }
+        let processor = self.processor
+        let recording = RecordingSpan(
+            name: operationName, context: spanContext, parentSpanID: parent?.spanID, kind: kind,
+            startNanoseconds: instant().nanosecondsSinceEpoch) { processor.onEnd($0) }
+        return OTelSpan(context: context, recording: recording)
+    }
+
+    /// Exports what has ended so far (in the background; `processor.forceFlush` reports when done).
+    public func forceFlush() {
+        processor.forceFlush {}
+    }
+
+    /// Reads `traceparent` and `tracestate`; a malformed `traceparent` leaves the context without a
+    /// parent (the request starts a new trace), and `tracestate` counts only beside a valid one.
+    public func extract<Carrier, Extract: Extractor>(_ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract)
+    where Extract.Carrier == Carrier {
+        guard let header = extractor.extract(key: W3CHeader.traceparent, from: carrier), var parent = TraceParent.parse(header) else { return }
+        parent.traceState = extractor.extract(key: W3CHeader.tracestate, from: carrier).flatMap(TraceState.validate)
+        context.spanContext = parent
+    }
+
+    /// Writes the context's span as `traceparent` (and its `tracestate`, when there is one).
+    public func inject<Carrier, Inject: Injector>(_ context: ServiceContext, into carrier: inout Carrier, using injector: Inject)
+    where Inject.Carrier == Carrier {
+        guard let spanContext = context.spanContext else { return }
+        injector.inject(spanContext.traceparent, forKey: W3CHeader.traceparent, into: &carrier)
+        if let state = spanContext.traceState {
+            injector.inject(state, forKey: W3CHeader.tracestate, into: &carrier)
+        }
+    }
+}
+
+/// The W3C Trace Context header names (lowercase: HTTP/2 requires it, HTTP/1.1 ignores case).
+public enum W3CHeader {
+    public static let traceparent = "traceparent"
+    public static let tracestate = "tracestate"
+}

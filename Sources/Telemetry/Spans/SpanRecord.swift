@@ -1,0 +1,50 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import Tracing
+
+/// A finished, sampled span as the exporter sends it: immutable, handed from the span's `end` to the
+/// batch processor's queue.
+public struct SpanRecord: Sendable {
+    /// An event of the span (`addEvent`, `recordError`).
+    public struct Event: Sendable {
+        public var name: String
+        public var nanosecondsSinceEpoch: UInt64
+        public var attributes: SpanAttributes
+    }
+
+    /// A link to another span (`addLink`).
+    public struct Link: Sendable {
+        public var context: SpanContext
+        public var attributes: SpanAttributes
+    }
+
+    public var context: SpanContext
+    /// nil for a root span.
+    public var parentSpanID: SpanID?
+    public var name: String
+    public var kind: SpanKind
+    public var startNanoseconds: UInt64
+    public var endNanoseconds: UInt64
+    public var attributes: SpanAttributes
+    public var events: [Event]
+    public var links: [Link]
+    /// nil: unset (OTLP `STATUS_CODE_UNSET`).
+    public var status: SpanStatus?
+
+    public init(
+        context: SpanContext, parentSpanID: SpanID?, name: String, kind: SpanKind, startNanoseconds: UInt64, endNanoseconds: UInt64,
+        attributes: SpanAttributes, events: [Event], links: [Link], status: SpanStatus?
+    ) {
+        self.context = context
+        self.parentSpanID = parentSpanID
+        self.name = name
+        self.kind = kind
+        self.startNanoseconds = startNanoseconds
+        self.endNanoseconds = endNanoseconds
+        self.attributes = attributes
+        self.events = events
+        self.links = links
+        self.status = status
+    }
+}

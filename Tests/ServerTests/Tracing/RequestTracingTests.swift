@@ -1,0 +1,270 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import Domain
+import Foundation
+import HTTP
+import HTTPTestSupport
+import InMemoryTracing
+import ProcessTestSupport
+import StreamServiceConcurrency
+import Tracing
+import TracingTestSupport
+import XCTest
+@testable import Server
+
+/// A request's trace as an operator reads it (OpenTelemetry's stable HTTP names): one SERVER span
+/// named after the route, the child of the caller's `traceparent`; under it the pipeline's
+/// stages (INTERNAL) and the upstream exchanges (CLIENT), over HTTP/1.1 and HTTP/2 alike.
+final class RequestTracingTests: XCTestCase {
+    static let curl = "/usr/bin/curl"
+
+    private func app(_ tracer: W3CTestTracer, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws -> AppHarness {
+        try AppHarness(self, hub: PipelineEventHubs.fresh(), tracer: tracer, configure: configure)
+    }
+
+    /// Checks the span tree of one `/users?limit=3` answer (the demo upstream): SERVER → toArray
+    /// → (CLIENT users list, INTERNAL avatars → 3 CLIENT avatars).
+    private func assertUsersTree(_ trace: RecordedTrace, parentSpanID: String?, protocolVersion: String, port: Int?, file: StaticString = #filePath, line: UInt = #line) throws {
+        let server = try XCTUnwrap(trace.server, trace.text, file: file, line: line)
+        XCTAssertEqual(server.operationName, "GET /users", file: file, line: line)
+        XCTAssertEqual(server.parentSpanID, parentSpanID, "the caller's span is the SERVER span's parent", file: file, line: line)
+        XCTAssertEqual(server.attribute("http.request.method"), "GET", file: file, line: line)
+        XCTAssertEqual(server.attribute("url.path"), "/users", file: file, line: line)
+        XCTAssertEqual(server.attribute("http.route"), "/users", file: file, line: line)
+        XCTAssertEqual(server.attribute("http.response.status_code"), "200", file: file, line: line)
+        XCTAssertEqual(server.attribute("network.protocol.version"), protocolVersion, file: file, line: line)
+        XCTAssertNotNil(server.attribute("server.address"), file: file, line: line)
+        if let port { XCTAssertEqual(server.attribute("server.port"), String(port), file: file, line: line) }
+        XCTAssertNil(server.attribute("error.type"), file: file, line: line)
+
+        let toArray = try XCTUnwrap(trace.child(of: server, named: "toArray", kind: .internal), trace.text, file: file, line: line)
+        let list = try XCTUnwrap(trace.children(of: toArray).first { $0.kind == .client }, trace.text, file: file, line: line)
+        XCTAssertEqual(list.attribute("streamservice.upstream.stage"), "users", file: file, line: line)
+        XCTAssertEqual(list.attribute("http.request.method"), "GET", file: file, line: line)
+        XCTAssertEqual(list.attribute("http.response.status_code"), "200", file: file, line: line)
+        XCTAssertEqual(list.attribute("server.address"), "api.demo.invalid", file: file, line: line)
+        XCTAssertTrue(list.attribute("url.full")?.hasPrefix("http://api.demo.invalid") == true, list.attribute("url.full") ?? "none", file: file, line: line)
+        XCTAssertNotNil(list.attribute("server.port"), file: file, line: line)
+        XCTAssertEqual(list.attribute("streamservice.upstream.single_flight"), "led", file: file, line: line)
+        XCTAssertNotNil(list.attribute("streamservice.upstream.cache"), file: file, line: line)
+
+        let avatars = try XCTUnwrap(trace.child(of: toArray, named: "avatars", kind: .internal), trace.text, file: file, line: line)
+        XCTAssertEqual(avatars.attribute("streamservice.fan_out.users"), "3", file: file, line: line)
+        // One exchange per user answered with its image; the demo sends some avatars through a
+        // redirect, whose hop is an exchange (a CLIENT span) of its own beside the first.
+        let fetches = trace.children(of: avatars)
+        XCTAssertEqual(Set(fetches.map(\.kind)), [.client], file: file, line: line)
+        XCTAssertEqual(Set(fetches.compactMap { $0.attribute("streamservice.upstream.stage") }), ["avatar"], file: file, line: line)
+        let images = fetches.filter { $0.attribute("http.response.status_code") == "200" }
+        XCTAssertEqual(images.count, 3, trace.text, file: file, line: line)
+        XCTAssertEqual(Set(images.compactMap { $0.attribute("server.address") }), ["avatars.demo.invalid"], file: file, line: line)
+        let hops = fetches.filter { $0.attribute("http.response.status_code") != "200" }
+        XCTAssertTrue(hops.allSatisfy { $0.attribute("http.response.status_code")?.hasPrefix("3") == true }, trace.text, file: file, line: line)
+        XCTAssertEqual(trace.spans.count, 7 + hops.count, "SERVER, toArray, users, avatars, 3 avatars and their redirects:\n\(trace.text)", file: file, line: line)
+    }
+
+    func testAUsersRequestOverHTTP1IsAServerSpanOverItsStagesAndUpstreamExchangesChildOfTheCallersTraceparent() throws {
+        let tracer = W3CTestTracer()
+        let app = try app(tracer)
+        let caller = W3C.callerTraceparent()
+        let response = try app.get("/users?limit=3", headers: ["traceparent": caller.header])
+        XCTAssertEqual(response.status, 200, response.bodyText)
+        try assertUsersTree(RecordedTrace(tracer, traceID: caller.traceID, test: self), parentSpanID: caller.parentSpanID, protocolVersion: "1.1", port: 80)
+    }
+
+    func testAUsersRequestOverH2IsTracedAsOverHTTP1() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.curl) else { return XCTFail("curl is missing (apt-get install -y curl; scripts/test installs it)") }
+        let tracer = W3CTestTracer()
+        let app = try app(tracer)
+        let caller = W3C.callerTraceparent()
+        let result = try ChildProcess.run(Self.curl, [
+            "-sS", "--http2-prior-knowledge", "-H", "traceparent: \(caller.header)", "http://127.0.0.1:\(app.port)/users?limit=3",
+        ])
+        XCTAssertTrue(result.output.hasPrefix("["), result.output + result.errorOutput)
+        try assertUsersTree(RecordedTrace(tracer, traceID: caller.traceID, test: self), parentSpanID: caller.parentSpanID, protocolVersion: "2", port: app.port)
+    }
+
+    func testARequestWithoutTraceparentStartsATraceOfItsOwn() throws {
+        let tracer = W3CTestTracer()
+        let app = try app(tracer)
+        XCTAssertEqual(try app.get("/health").status, 200)
+        waitUntil("the SERVER span of /health ended") { tracer.finishedSpans.contains { $0.kind == .server } }
+        let server = try XCTUnwrap(tracer.finishedSpans.first { $0.kind == .server })
+        XCTAssertEqual(server.operationName, "GET /health")
+        XCTAssertNil(server.parentSpanID)
+        XCTAssertEqual(server.traceID.count, 32)
+    }
+
+    func testAMalformedTraceparentIsIgnoredAndTheRequestAnsweredInATraceOfItsOwn() throws {
+        let tracer = W3CTestTracer()
+        let app = try app(tracer)
+        XCTAssertEqual(try app.get("/health", headers: ["traceparent": "00-not-a-trace-01"]).status, 200)
+        waitUntil("the SERVER span of /health ended") { tracer.finishedSpans.contains { $0.kind == .server } }
+        XCTAssertNil(tracer.finishedSpans.first { $0.kind == .server }?.parentSpanID)
+    }
+
+    func testTheUpstreamReceivesTraceparentNamingTheClientSpanOfEachExchange() throws {
+        let tracer = W3CTestTracer()
+        let upstream = try GitHubConventionsTests.userAndAvatar()
+        let app = try app(tracer) { $0.upstream = upstream.url }
+        let caller = W3C.callerTraceparent()
+        XCTAssertEqual(try app.get("/users/ada1/avatar", headers: ["traceparent": caller.header]).status, 200)
+        let trace = RecordedTrace(tracer, traceID: caller.traceID, test: self) { spans in spans.filter { $0.kind == .client }.count == 2 }
+        let clients = trace.spans.filter { $0.kind == .client }
+        let sent = upstream.requests
+        XCTAssertEqual(sent.map(\.path), ["/users/ada1", "/ada1.png"])
+        for request in sent {
+            let identity = try XCTUnwrap(request.traceparent.flatMap(TraceIdentity.init(traceparent:)), "no traceparent on \(request.path)")
+            XCTAssertEqual(identity.traceID, caller.traceID, request.path)
+            let span = try XCTUnwrap(clients.first { $0.spanID == identity.spanID }, "\(request.path) names no CLIENT span:\n\(trace.text)")
+            XCTAssertEqual(span.attribute("url.full"), upstream.url.absoluteString + request.path)
+        }
+    }
+
+    func testRetriesAfter503sAreEventsOfTheClientSpanAndEveryAttemptCarriesItsTraceparent() throws {
+        let tracer = W3CTestTracer()
+        let failures = StreamServiceConcurrencyCounter()
+        let upstream = try GitHubConventionsTests.ScriptedUpstream { request, host in
+            if request.path == "/users/ada1", failures.next() <= 2 { return GitHubConventionsTests.json(503, #"{"message":"busy"}"#) }
+            return request.path == "/users/ada1"
+                ? GitHubConventionsTests.json(200, #"{"login":"ada1","id":1,"avatar_url":"http://\#(host)/ada1.png"}"#)
+                : Response(status: .ok, headers: ["Content-Type": "image/png"], body: .bytes([1, 2, 3]))
+        }
+        let app = try app(tracer) { $0.upstream = upstream.url }
+        let caller = W3C.callerTraceparent()
+        XCTAssertEqual(try app.get("/users/ada1/avatar", headers: ["traceparent": caller.header]).status, 200)
+        let trace = RecordedTrace(tracer, traceID: caller.traceID, test: self) { spans in spans.filter { $0.kind == .client }.count == 2 }
+        let user = try XCTUnwrap(trace.spans.first { $0.kind == .client && $0.attribute("streamservice.upstream.stage") == "user" }, trace.text)
+        XCTAssertEqual(user.events.map(\.name), ["retry", "retry"])
+        XCTAssertEqual(user.events.compactMap { $0.attributes.text("error.type") }, ["503", "503"])
+        XCTAssertEqual(user.attribute("http.request.resend_count"), "2")
+        XCTAssertEqual(user.attribute("http.response.status_code"), "200")
+        let attempts = upstream.requests.filter { $0.path == "/users/ada1" }
+        XCTAssertEqual(attempts.count, 3)
+        XCTAssertEqual(Set(attempts.compactMap(\.traceparent)).count, 1, "the three attempts send the one CLIENT span's context")
+        XCTAssertEqual(attempts.first?.traceparent.flatMap(TraceIdentity.init(traceparent:))?.spanID, user.spanID)
+    }
+
+    func testAnUpstreamFailureMarksTheServerAndClientSpansWithTheirErrorType() throws {
+        let tracer = W3CTestTracer()
+        let upstream = try GitHubConventionsTests.ScriptedUpstream { _, _ in GitHubConventionsTests.json(500, #"{"message":"broken"}"#) }
+        let app = try app(tracer) {
+            $0.upstream = upstream.url
+            $0.upstreamRetries = 0
+        }
+        let caller = W3C.callerTraceparent()
+        let status = try app.get("/users/ada1", headers: ["traceparent": caller.header]).status
+        XCTAssertGreaterThanOrEqual(status, 500)
+        let trace = RecordedTrace(tracer, traceID: caller.traceID, test: self)
+        let server = try XCTUnwrap(trace.server)
+        XCTAssertEqual(server.operationName, "GET /users/{login}")
+        XCTAssertEqual(server.attribute("error.type"), String(status))
+        XCTAssertEqual(server.status?.code, .error)
+        let client = try XCTUnwrap(trace.spans.first { $0.kind == .client }, trace.text)
+        XCTAssertEqual(client.attribute("error.type"), "500")
+    }
+
+    func testAProfileIsAZipSpanOverItsUserAndReposExchanges() throws {
+        let tracer = W3CTestTracer()
+        let app = try app(tracer)
+        let caller = W3C.callerTraceparent()
+        let login = try XCTUnwrap(app.get("/users?limit=1").jsonArray?.first?["login"] as? String)
+        XCTAssertEqual(try app.get("/users/\(login)", headers: ["traceparent": caller.header]).status, 200)
+        let trace = RecordedTrace(tracer, traceID: caller.traceID, test: self)
+        let zip = try XCTUnwrap(trace.child(of: trace.server, named: "zip", kind: .internal), trace.text)
+        XCTAssertEqual(Set(trace.children(of: zip).compactMap { $0.attribute("streamservice.upstream.stage") }), ["user", "repos"], trace.text)
+    }
+
+    func testARepeatedRequestsExchangesAreAnsweredByTheCacheAndSaySo() throws {
+        let tracer = W3CTestTracer()
+        let app = try app(tracer)
+        XCTAssertEqual(try app.get("/users?limit=1").status, 200)
+        let caller = W3C.callerTraceparent()
+        XCTAssertEqual(try app.get("/users?limit=1", headers: ["traceparent": caller.header]).status, 200)
+        let trace = RecordedTrace(tracer, traceID: caller.traceID, test: self)
+        let clients = trace.spans.filter { $0.kind == .client }
+        XCTAssertEqual(clients.count, 2, trace.text)
+        XCTAssertEqual(clients.compactMap { $0.attribute("streamservice.upstream.cache") }, ["hit", "hit"], "revalidated with a 304")
+    }
+
+    func testAnEventStreamCutByItsClientEndsItsServerSpan() throws {
+        let tracer = W3CTestTracer()
+        let app = try app(tracer)
+        let caller = W3C.callerTraceparent()
+        do {
+            // Its socket is closed when it goes (deinit): the client hangs up mid-stream.
+            let client = try SSETestClient(port: app.port, target: "/events", headers: ["traceparent": caller.header])
+            XCTAssertEqual(client.status, 200)
+        }
+        let server = try XCTUnwrap(RecordedTrace(tracer, traceID: caller.traceID, test: self).server)
+        XCTAssertEqual(server.operationName, "GET /events")
+        XCTAssertEqual(server.attribute("http.response.status_code"), "200")
+        XCTAssertEqual(server.attribute("streamservice.response.completed"), "false")
+    }
+
+    func testTheAccessLogLineNamesTheTraceAndTheServerSpan() throws {
+        let tracer = W3CTestTracer()
+        let app = try app(tracer)
+        let caller = W3C.callerTraceparent()
+        XCTAssertEqual(try app.get("/health", headers: ["traceparent": caller.header]).status, 200)
+        let line = try XCTUnwrap(app.accessLogLines(count: 1).first)
+        let server = try XCTUnwrap(RecordedTrace(tracer, traceID: caller.traceID, test: self).server)
+        XCTAssertEqual(line["trace_id"] as? String, caller.traceID)
+        XCTAssertEqual(line["span_id"] as? String, server.spanID)
+    }
+
+    func testWithoutATracerTheAccessLogLineNamesNoTrace() throws {
+        let app = try AppHarness(self, hub: PipelineEventHubs.fresh())
+        XCTAssertEqual(try app.get("/health", headers: ["traceparent": W3C.callerTraceparent().header]).status, 200)
+        let line = try XCTUnwrap(app.accessLogLines(count: 1).first)
+        XCTAssertNil(line["trace_id"])
+        XCTAssertNil(line["span_id"])
+    }
+
+    func testThePipelineEventsOfATracedRequestCarryItsTraceId() throws {
+        let tracer = W3CTestTracer()
+        let app = try app(tracer)
+        let events = try SSETestClient(port: app.port, target: "/events?pipeline=users")
+        XCTAssertEqual(events.status, 200)
+        let caller = W3C.callerTraceparent()
+        XCTAssertEqual(try app.get("/users?limit=1", headers: ["traceparent": caller.header]).status, 200)
+        let received = try events.events(3)
+        XCTAssertEqual(Set(received.compactMap { $0.json["traceId"] as? String }), [caller.traceID])
+        XCTAssertEqual(received.compactMap { $0.json["traceId"] }.count, 3)
+    }
+
+    func testThePageLinksARunsTraceThroughTheOperatorsTemplate() throws {
+        let app = try AppHarness(self, hub: PipelineEventHubs.fresh()) { $0.traceLinkTemplate = "http://jaeger.local:16686/trace/{traceId}?x=1&y=2" }
+        let page = try app.get("/").bodyText
+        XCTAssertTrue(page.contains(#"<meta name="trace-link-template" content="http://jaeger.local:16686/trace/{traceId}?x=1&amp;y=2">"#), page)
+        let script = try app.get("/page.js").bodyText
+        XCTAssertTrue(script.contains("trace-link-template") && script.contains("event.traceId"), "page.js reads the template and the events' trace id")
+    }
+
+    func testATraceLinkTemplateWithoutTheTraceIdIsRefusedNamingTheFlag() {
+        XCTAssertThrowsError(try ServiceConfiguration.resolve(flags: [.traceLinkTemplate: "http://jaeger.local/trace/"], environment: [:])) { error in
+            XCTAssertTrue("\(error)".contains("--trace-link-template"), "\(error)")
+        }
+        XCTAssertEqual(
+            try ServiceConfiguration.resolve(flags: [:], environment: ["TRACE_LINK_TEMPLATE": "https://tempo.local/{traceId}"]).traceLinkTemplate,
+            "https://tempo.local/{traceId}")
+    }
+}
+
+/// A count shared by an upstream's handler (each call the next number, from 1).
+final class StreamServiceConcurrencyCounter: Sendable {
+    private let count = StreamServiceConcurrency.Locked(0)
+
+    func next() -> Int {
+        count.withLock { value in
+            value += 1
+            return value
+        }
+    }
+}
+
+enum PipelineEventHubs {
+    /// A hub of the test's own, so other tests' runs do not reach its `/events`.
+    static func fresh() -> PipelineEventHub { PipelineEventHub() }
+}

@@ -1,0 +1,120 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import StreamServiceConcurrency
+import Telemetry
+import Tracing
+import XCTest
+
+/// `OTelTracer` through the swift-distributed-tracing API: parentage, propagation, sampling.
+final class TracerTests: XCTestCase {
+    private let processor = CollectingProcessor()
+    private lazy var tracer = OTelTracer(sampler: .default, processor: processor)
+
+    func testAChildSpanSharesTheTraceAndNamesItsParent() throws {
+        let parent = tracer.startSpan("GET /users", ofKind: .server)
+        let child = tracer.startSpan("GET api.demo.invalid", context: parent.context, ofKind: .client)
+        child.attributes["http.request.method"] = "GET"
+        child.end()
+        parent.end()
+        let (childRecord, parentRecord) = (processor.spans[0], processor.spans[1])
+        XCTAssertEqual(childRecord.context.traceID, parentRecord.context.traceID)
+        XCTAssertEqual(childRecord.parentSpanID, parentRecord.context.spanID)
+        XCTAssertNil(parentRecord.parentSpanID)
+        XCTAssertEqual(childRecord.kind, .client)
+        XCTAssertEqual(childRecord.attributes["http.request.method"]?.toSpanAttribute(), .string("GET"))
+    }
+
+    func testAnIncomingTraceparentBecomesTheParentAndGoesOnWithTheChildsID() throws {
+        var context = ServiceContext.topLevel
+        tracer.extract(["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "tracestate": "rojo=1"], into: &context, using: DictionaryCarrier())
+        let span = tracer.startSpan("GET /users", context: context, ofKind: .server)
+        var outgoing: [String: String] = [:]
+        tracer.inject(span.context, into: &outgoing, using: DictionaryCarrier())
+        let spanContext = try XCTUnwrap(span.context.spanContext)
+        XCTAssertEqual(outgoing["traceparent"], "00-0af7651916cd43dd8448eb211c80319c-\(spanContext.spanID)-01")
+        XCTAssertEqual(outgoing["tracestate"], "rojo=1")
+        span.end()
+        XCTAssertEqual(processor.spans.first?.parentSpanID?.description, "b7ad6b7169203331")
+    }
+
+    func testAMalformedTraceparentStartsANewTrace() throws {
+        var context = ServiceContext.topLevel
+        tracer.extract(["traceparent": "00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01", "tracestate": "rojo=1"], into: &context, using: DictionaryCarrier())
+        XCTAssertNil(context.spanContext)
+        let span = tracer.startSpan("GET /users", context: context, ofKind: .server)
+        span.end()
+        let record = try XCTUnwrap(processor.spans.first)
+        XCTAssertNil(record.parentSpanID)
+        XCTAssertNotEqual(record.context.traceID.description, "0af7651916cd43dd8448eb211c80319c")
+        XCTAssertNil(record.context.traceState)
+    }
+
+    func testAnUnsampledParentsChildRecordsNothingButPropagatesWithFlagsZero() throws {
+        var context = ServiceContext.topLevel
+        tracer.extract(["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00"], into: &context, using: DictionaryCarrier())
+        let span = tracer.startSpan("GET /users", context: context, ofKind: .server)
+        XCTAssertFalse(span.isRecording)
+        var outgoing: [String: String] = [:]
+        tracer.inject(span.context, into: &outgoing, using: DictionaryCarrier())
+        let header = try XCTUnwrap(outgoing["traceparent"])
+        XCTAssertTrue(header.hasPrefix("00-0af7651916cd43dd8448eb211c80319c-"), header)
+        XCTAssertTrue(header.hasSuffix("-00"), header)
+        XCTAssertFalse(header.contains("b7ad6b7169203331"), "the child's own id goes on")
+        span.end()
+        XCTAssertTrue(processor.spans.isEmpty)
+    }
+
+    func testRatioZeroExportsNothingYetEverySpanHasIds() throws {
+        let tracer = OTelTracer(sampler: .parentBased(root: .traceIDRatio(0)), processor: processor)
+        let span = tracer.startSpan("GET /health", ofKind: .server)
+        XCTAssertFalse(try XCTUnwrap(span.context.spanContext).isSampled)
+        span.end()
+        XCTAssertTrue(processor.spans.isEmpty)
+    }
+
+    func testEventsLinksStatusAndErrorsAreRecorded() throws {
+        let other = tracer.startSpan("other")
+        let span = tracer.startSpan("GET api.demo.invalid", ofKind: .client)
+        span.addEvent(SpanEvent(name: "retry", attributes: ["http.request.resend_count": 1]))
+        span.addLink(SpanLink(context: other.context, attributes: [:]))
+        span.recordError(ErrorForTest())
+        span.setStatus(SpanStatus(code: .error, message: "503"))
+        span.end()
+        span.attributes["after.end"] = "ignored"
+        let record = try XCTUnwrap(processor.spans.first)
+        XCTAssertEqual(record.events.map(\.name), ["retry", "exception"])
+        XCTAssertEqual(record.links.first?.context.spanID, other.context.spanContext?.spanID)
+        XCTAssertEqual(record.status, SpanStatus(code: .error, message: "503"))
+        XCTAssertNil(record.attributes["after.end"])
+        XCTAssertGreaterThanOrEqual(record.endNanoseconds, record.startNanoseconds)
+    }
+
+    func testTheInstalledTracerIsTheOneInstrumentationSystemStartsSpansWith() throws {
+        TracingSystem.install(tracer)
+        defer { TracingSystem.uninstall(tracer) }
+        let span = InstrumentationSystem.tracer.startAnySpan("through the API", context: .topLevel)
+        span.end()
+        XCTAssertEqual(processor.spans.first?.name, "through the API")
+        var outgoing: [String: String] = [:]
+        InstrumentationSystem.instrument.inject(span.context, into: &outgoing, using: DictionaryCarrier())
+        XCTAssertNotNil(outgoing["traceparent"].flatMap(TraceParent.parse))
+    }
+}
+
+struct ErrorForTest: Error {}
+
+/// Headers as a dictionary, for extract and inject.
+struct DictionaryCarrier: Extractor, Injector {
+    func extract(key: String, from carrier: [String: String]) -> String? { carrier[key] }
+    func inject(_ value: String, forKey key: String, into carrier: inout [String: String]) { carrier[key] = value }
+}
+
+/// Keeps every span it is given, in the order they ended.
+final class CollectingProcessor: SpanProcessor {
+    private let collected = Locked<[SpanRecord]>([])
+    var spans: [SpanRecord] { collected.withLock { $0 } }
+    func onEnd(_ span: SpanRecord) { collected.withLock { $0.append(span) } }
+    func forceFlush(completion: @escaping @Sendable () -> Void) { completion() }
+    func shutdown(completion: @escaping @Sendable () -> Void) { completion() }
+}
