@@ -1,6 +1,8 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import NetCore
+
 /// The OTel resource every exported span belongs to: `service.name`, `OTEL_RESOURCE_ATTRIBUTES`
 /// and the `telemetry.sdk.*` attributes naming this SDK.
 public struct Resource: Sendable, Equatable {
@@ -37,11 +39,11 @@ enum KeyValueList {
     static func parse(_ text: String) -> [(String, String)]? {
         var pairs: [(String, String)] = []
         for member in text.split(separator: ",", omittingEmptySubsequences: true) {
-            let member = String(member).trimmingCharacters(in: " \t")
+            let member = String(member).trimmingWhitespace()
             if member.isEmpty { continue }
             guard let equals = member.firstIndex(of: "=") else { return nil }
-            let key = String(member[..<equals]).trimmingCharacters(in: " \t")
-            guard !key.isEmpty, let value = percentDecoded(String(member[member.index(after: equals)...]).trimmingCharacters(in: " \t")) else { return nil }
+            let key = String(member[..<equals]).trimmingWhitespace()
+            guard !key.isEmpty, let value = percentDecoded(String(member[member.index(after: equals)...]).trimmingWhitespace()) else { return nil }
             pairs.append((key, value))
         }
         return pairs

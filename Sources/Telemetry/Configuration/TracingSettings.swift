@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import NetCore
 
 /// Tracing as configured by the OpenTelemetry environment variables (or the matching flags):
 /// where and how spans are exported, what is sampled, the batch limits.
@@ -53,7 +54,7 @@ public struct TracingSettings: Sendable, Equatable {
             return text
         }
         if let disabled = raw(.sdkDisabled) {
-            switch disabled.trimmingCharacters(in: " \t").lowercased() {
+            switch disabled.trimmingWhitespace().lowercased() {
             case "true": return nil
             case "false": break
             default: throw TelemetryConfigurationError(.sdkDisabled, value: disabled, reason: "expected true or false")
@@ -62,7 +63,7 @@ public struct TracingSettings: Sendable, Equatable {
         guard let endpoint = try tracesEndpoint(raw(.tracesEndpoint), base: raw(.endpoint)) else { return nil }
         var settings = TracingSettings(tracesEndpoint: endpoint)
         if let text = raw(.protocol) {
-            switch text.trimmingCharacters(in: " \t").lowercased() {
+            switch text.trimmingWhitespace().lowercased() {
             case "http/protobuf": settings.wireProtocol = .protobuf
             case "http/json": settings.wireProtocol = .json
             case "grpc": throw TelemetryConfigurationError(.protocol, value: text, reason: "grpc is not supported (this SDK exports OTLP over HTTP); expected http/protobuf or http/json")
@@ -77,7 +78,7 @@ public struct TracingSettings: Sendable, Equatable {
             settings.headers = headers
         }
         if let text = raw(.compression) {
-            switch text.trimmingCharacters(in: " \t").lowercased() {
+            switch text.trimmingWhitespace().lowercased() {
             case "gzip": settings.gzip = true
             case "none": settings.gzip = false
             default: throw TelemetryConfigurationError(.compression, value: text, reason: "expected gzip or none")
@@ -91,7 +92,7 @@ public struct TracingSettings: Sendable, Equatable {
             }
             attributes = pairs
         }
-        let serviceName = raw(.serviceName)?.trimmingCharacters(in: " \t") ?? attributes.first { $0.0 == "service.name" }?.1 ?? "stream-service"
+        let serviceName = raw(.serviceName)?.trimmingWhitespace() ?? attributes.first { $0.0 == "service.name" }?.1 ?? "stream-service"
         guard !serviceName.isEmpty else { throw TelemetryConfigurationError(.serviceName, value: raw(.serviceName), reason: "expected a name, e.g. stream-service") }
         settings.resource = Resource(serviceName: serviceName, attributes: attributes)
         if let name = raw(.tracesSampler) {
@@ -121,7 +122,7 @@ public struct TracingSettings: Sendable, Equatable {
     }
 
     private static func httpURL(_ text: String, _ setting: TelemetrySetting) throws(TelemetryConfigurationError) -> URL {
-        let trimmed = text.trimmingCharacters(in: " \t")
+        let trimmed = text.trimmingWhitespace()
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty, url.query == nil
         else {
@@ -132,7 +133,7 @@ public struct TracingSettings: Sendable, Equatable {
 
     private static func integer(_ text: String?, _ setting: TelemetrySetting, in range: ClosedRange<Int>) throws(TelemetryConfigurationError) -> Int? {
         guard let text else { return nil }
-        guard let value = Int(text.trimmingCharacters(in: " \t")), range.contains(value) else {
+        guard let value = Int(text.trimmingWhitespace()), range.contains(value) else {
             throw TelemetryConfigurationError(setting, value: text, reason: "expected an integer from \(range.lowerBound) to \(range.upperBound) (milliseconds for times)")
         }
         return value

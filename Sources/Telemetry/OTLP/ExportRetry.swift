@@ -1,6 +1,8 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import NetCore
+
 /// When an OTLP export is tried again (https://opentelemetry.io/docs/specs/otlp/#otlphttp-throttling):
 /// after 429, 502, 503 and 504, a connection failure or a timeout, with exponential back-off, or
 /// after the server's `Retry-After` (delta-seconds) when it gives one; never after other answers.
@@ -40,7 +42,7 @@ public struct ExportRetry: Sendable, Equatable {
         case .noAnswer: retryAfter = nil
         }
         guard attempt < maxAttempts else { return .giveUp }
-        if let retryAfter, let seconds = Int(retryAfter.trimmingCharacters(in: " \t")), seconds >= 0 {
+        if let retryAfter, let seconds = Int(retryAfter.trimmingWhitespace()), seconds >= 0 {
             let delay = Duration.seconds(seconds)
             return delay <= maxRetryAfter ? .retry(after: delay) : .giveUp
         }

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import NetCore
 import Tracing
 
 /// The OpenTelemetry SDK samplers (https://opentelemetry.io/docs/specs/otel/trace/sdk/#built-in-samplers).
@@ -55,12 +56,12 @@ public indirect enum Sampler: Sendable, Equatable, CustomStringConvertible {
     public static func parse(name: String, argument: String?) throws(TelemetryConfigurationError) -> Sampler {
         func ratio() throws(TelemetryConfigurationError) -> Double {
             guard let argument else { return 1 }
-            guard let value = Double(argument.trimmingCharacters(in: " \t")), value >= 0, value <= 1 else {
+            guard let value = Double(argument.trimmingWhitespace()), value >= 0, value <= 1 else {
                 throw TelemetryConfigurationError(.tracesSamplerArg, value: argument, reason: "expected a ratio from 0.0 to 1.0")
             }
             return value
         }
-        switch name.trimmingCharacters(in: " \t").lowercased() {
+        switch name.trimmingWhitespace().lowercased() {
         case "always_on": return .alwaysOn
         case "always_off": return .alwaysOff
         case "traceidratio": return .traceIDRatio(try ratio())
@@ -72,13 +73,5 @@ public indirect enum Sampler: Sendable, Equatable, CustomStringConvertible {
                 .tracesSampler, value: name,
                 reason: "expected always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio")
         }
-    }
-}
-
-extension String {
-    /// Without the leading and trailing characters of `set`.
-    func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        return String(drop { characters.contains($0) }.reversed().drop { characters.contains($0) }.reversed())
     }
 }

@@ -16,6 +16,14 @@ final class HTTPClientRequestTests: XCTestCase {
         XCTAssertEqual(request("http://h/users/ada1/repos?per_page=100&page=2").target, "/users/ada1/repos?per_page=100&page=2")
     }
 
+    func testABodyIsFramedByItsContentLengthAndAnEmptyPostSaysZero() {
+        var post = HTTPClientRequest(method: .post, url: URL(string: "http://h/v1/traces")!, headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
+        XCTAssertTrue(String(decoding: post.encodedHead, as: UTF8.self).hasSuffix("Content-Length: 2\r\n\r\n"))
+        post.body = []
+        XCTAssertTrue(String(decoding: post.encodedHead, as: UTF8.self).hasSuffix("Content-Length: 0\r\n\r\n"))
+        XCTAssertFalse(String(decoding: request("http://h/users").encodedHead, as: UTF8.self).contains("Content-Length"))
+    }
+
     func testAnEmptyPathIsSentAsASlash() {
         XCTAssertEqual(request("http://h").target, "/")
         XCTAssertEqual(request("http://h?x=1").target, "/?x=1")

@@ -62,6 +62,8 @@ final class TracingBootstrapTests: XCTestCase {
         let app = try AppHarness(self) { configuration in
             var settings = TracingSettings(tracesEndpoint: URL(string: receiver.tracesURL)!)
             settings.limits.scheduleDelay = .milliseconds(10)
+            // The shutdown's flush waits at most one export timeout for the absent collector.
+            settings.timeout = .seconds(1)
             configuration.tracing = settings
         }
         for _ in 0..<20 {
