@@ -38,7 +38,8 @@ let package = Package(
         // ids, timestamps and pipeline details; `ByteWords`, eight bytes tested at once for the HTTP
         // parser and the JSON scan (`package` access).
         .target(name: "StreamServiceText"),
-        // Reactive library: Foundation and Dispatch only.
+        // Reactive library: Foundation and Dispatch, and swift-distributed-tracing's Instrumentation (ServiceContext,
+        // no further dependencies) so a subscription's context crosses threads and schedulers.
         // Release builds of the service pass -cross-module-optimization on the command line
         // (scripts/lib/release-build.sh, the Dockerfile), not here: unsafeFlags would make every
         // product over Streams unusable as a versioned dependency.

@@ -5,9 +5,10 @@
 BUILD_PACKAGES=(libssl-dev zlib1g-dev libjemalloc-dev)                                # the C libraries the package links
 BROWSER_PACKAGES=(chromium chromium-driver python3-selenium)            # a real headless browser, driven by Selenium
 JWT_PACKAGES=(python3-jwt python3-cryptography)                         # PyJWT: the tests' tokens come from a library nobody here wrote
-# HTTP/2 clients for the tests: curl (with nghttp2), nghttp and h2load, and Python's h2 (PyPI's `h2`,
-# packaged by Debian for the system interpreter, where PEP 668 keeps pip out) for frame-level cases.
-H2_PACKAGES=(curl nghttp2-client python3-h2)
+# HTTP/2 peers for the tests: curl (with nghttp2), nghttp and h2load as clients, nghttpd as the h2-only
+# TLS upstream of the HTTP/2 client's tests, and Python's h2 (PyPI's `h2`, packaged by Debian for the
+# system interpreter, where PEP 668 keeps pip out) for frame-level cases on either side.
+H2_PACKAGES=(curl nghttp2-client nghttp2-server python3-h2)
 CLUSTER_PACKAGES=(redis-server haproxy python3 openssl)                   # scripts/cluster: Redis, the balancer, its client and its certificate
 K8S_PACKAGES=(python3-venv)                                             # scripts/k8s-validate installs kubernetes-validate into a venv
 TEST_PACKAGES=("${BUILD_PACKAGES[@]}" redis-server "${BROWSER_PACKAGES[@]}" "${JWT_PACKAGES[@]}" "${H2_PACKAGES[@]}" "${K8S_PACKAGES[@]}")  # real Redis, a real browser, PyJWT, real HTTP/2 clients and a venv for the tests
