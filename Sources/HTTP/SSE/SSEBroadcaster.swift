@@ -143,6 +143,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
         var oldestID: Int? { ring.isEmpty ? nil : ring[ringStart].id }
     }
 
+    /// How many of the latest items are kept for subscribers that resume with `Last-Event-ID`.
     public let capacity: Int
     /// How long a subscriber whose id is ahead of the feed waits for it; nil = reset at once.
     public let catchUpWait: Duration?
@@ -164,6 +165,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     /// The id of the last published item (0 before the first).
     public var lastID: Int { state.withLock { $0.lastID } }
 
+    /// The subscribers watching now.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Numbers and encodes `item` once, records it and hands its bytes to every admitting subscriber.
