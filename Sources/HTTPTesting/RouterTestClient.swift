@@ -30,8 +30,12 @@ public struct RouterTestClient: Sendable {
     /// unread as `TestResponse.streamedBody`, to read as far as the test wants (`take`, a
     /// `TestScheduler`) or to its end with `readBody()`.
     /// - Parameters:
+    ///   - method: the request's method.
     ///   - target: the path with its query, e.g. `/users?limit=3`.
+    ///   - headers: the request's header fields.
+    ///   - body: the request's whole body.
     ///   - requestID: the request's id, as the server would have set it.
+    ///   - remoteAddress: the client's address, as the server would have set it.
     public func execute(
         _ method: HTTPMethod, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         requestID: String = "test-request", remoteAddress: String = "127.0.0.1"

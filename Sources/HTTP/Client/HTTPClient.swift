@@ -28,6 +28,9 @@ public final class HTTPClient: Sendable {
     /// Names whose connections go elsewhere (curl's `--connect-to`).
     let connectTargets: [ConnectTarget]
 
+    /// A client with its own connection pool; share one client across requests, so keep-alive
+    /// connections are reused.
+    ///
     /// - Parameters:
     ///   - connectTimeout: limit for getting a connection, waiting for a free one included.
     ///   - maxConnectionsPerOrigin: connections open at once to one origin (in use, connecting
@@ -35,6 +38,7 @@ public final class HTTPClient: Sendable {
     ///     of opening hundreds, while keeping a slow upstream's answers overlapping.
     ///   - maxIdlePerOrigin: idle keep-alive connections kept per origin.
     ///   - tlsConfiguration: how https origins are verified (system CAs by default).
+    ///   - loops: the event loops the connections live on (the process-wide group by default).
     ///   - connectTo: names in URLs whose connections go to another address; TLS then verifies
     ///     the address's host.
     public init(

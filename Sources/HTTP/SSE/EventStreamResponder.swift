@@ -41,8 +41,11 @@ public struct EventStreamResponder: Sendable {
     /// Counts the streams open (`sse_subscribers`); nil counts nothing.
     public let subscribers: Meter?
 
+    /// A responder for every event stream of a service.
+    ///
     /// - Parameters:
-    ///   - heartbeat: the clock whose beats every stream sends while idle; nil sends none.
+    ///   - heartbeat: the clock whose beats every stream sends while idle (started with
+    ///     ``HeartbeatClock/start()``); nil sends none.
     ///   - subscribers: the gauge of open streams; nil counts nothing.
     public init(heartbeat: HeartbeatClock?, subscribers: Meter?) {
         self.heartbeat = heartbeat

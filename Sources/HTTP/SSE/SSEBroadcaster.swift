@@ -155,7 +155,13 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     /// pointer's address, which ThreadSanitizer misreads as a race.
     private let publishing = Locked(false)
 
-    /// - Parameter encode: the message for an item; its `id` field is replaced by the item's number.
+    /// A feed keeping the last `capacity` items for subscribers that resume.
+    ///
+    /// - Parameters:
+    ///   - capacity: how many of the latest items are kept (at least 1).
+    ///   - catchUpWait: how long a subscriber whose id is ahead of the feed waits for it before
+    ///     it is told to reset; nil resets at once (a feed numbered by this process alone).
+    ///   - encode: the message for an item; its `id` field is replaced by the item's number.
     public init(capacity: Int, catchUpWait: Duration? = nil, encode: @escaping @Sendable (Item) -> ServerSentEvent) {
         self.capacity = max(1, capacity)
         self.catchUpWait = catchUpWait
