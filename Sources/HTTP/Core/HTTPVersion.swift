@@ -2,6 +2,9 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 /// The protocol version of a request (`HTTP/1.0`, `HTTP/1.1` or `HTTP/2.0`).
+// The attribute only keeps the type in the documentation: the symbol graph leaves out any name
+// that starts with the module's name and `Version` (meant for C headers' `FooVersionNumber`).
+@_documentation(visibility: public)
 public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
     /// The major version: 1 or 2.
     public let major: Int
