@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -16,6 +16,15 @@ let package = Package(
         // The OpenTelemetry tracer and OTLP/HTTP exporter (for the Benchmarks package's exporter bench).
         .library(name: "Telemetry", targets: ["Telemetry"]),
         .executable(name: "stream-service", targets: ["Server"]),
+    ],
+    // The executable's own dependencies (argument parsing, logging, Prometheus) come with the
+    // "Service" trait, on by default. A package that uses only the libraries depends on this one
+    // with `traits: []`, and those dependencies leave its resolution (SwiftPM resolves the
+    // dependencies of every product's targets, the executable's included, unless a trait guards
+    // them); what remains is swift-metrics, whose CoreMetrics `HTTP` records through.
+    traits: [
+        .trait(name: "Service", description: "The stream-service executable's own dependencies: argument parsing, logging, Prometheus."),
+        .default(enabledTraits: ["Service"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -73,10 +82,10 @@ let package = Package(
             dependencies: [
                 "StreamServiceConcurrency", "StreamServiceJSON", "Streams", "Domain", "DemoUpstream", "NetCore", "HTTP", "Redis", "Telemetry",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Service"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Service"])),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Service"])),
             ],
             // Compiled into the binary, so /openapi.yaml needs no file at run time (e.g. in the container).
             resources: [
@@ -112,7 +121,7 @@ let package = Package(
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTestSupport", "HTTPTestSupport", "StreamServiceConcurrency", "NetCore"]),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "Domain", "DemoUpstream", "HTTP", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "Redis", "RedisTestSupport", "ProcessTestSupport", "Telemetry", "TracingTestSupport", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "InMemoryTracing", package: "swift-distributed-tracing"), .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: ["Server", "Domain", "DemoUpstream", "HTTP", "HTTPTesting", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "Redis", "RedisTestSupport", "ProcessTestSupport", "Telemetry", "TracingTestSupport", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "InMemoryTracing", package: "swift-distributed-tracing"), .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")],
             // An extract of GitHub's published REST schemas the demo upstream is checked against.
             resources: [.copy("Routes/Resources")]),
     ],

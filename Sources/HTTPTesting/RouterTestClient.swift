@@ -15,10 +15,12 @@ import Streams
 ///     let response = try await RouterTestClient(router).execute(.get, "/hello")
 ///     XCTAssertEqual(response.bodyText, "hello")
 public struct RouterTestClient: Sendable {
+    /// The router the requests go to, with its gates and middlewares.
     public let router: Router
     /// Sees what the server's observer would: the handler failures behind a generic 500.
     public var observer: HTTPServerObserver
 
+    /// A client of `router`; `observer` sees the handler failures.
     public init(_ router: Router, observer: HTTPServerObserver = HTTPServerObserver()) {
         self.router = router
         self.observer = observer
@@ -28,8 +30,12 @@ public struct RouterTestClient: Sendable {
     /// unread as `TestResponse.streamedBody`, to read as far as the test wants (`take`, a
     /// `TestScheduler`) or to its end with `readBody()`.
     /// - Parameters:
+    ///   - method: the request's method.
     ///   - target: the path with its query, e.g. `/users?limit=3`.
+    ///   - headers: the request's header fields.
+    ///   - body: the request's whole body.
     ///   - requestID: the request's id, as the server would have set it.
+    ///   - remoteAddress: the client's address, as the server would have set it.
     public func execute(
         _ method: HTTPMethod, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         requestID: String = "test-request", remoteAddress: String = "127.0.0.1"
@@ -48,13 +54,16 @@ public struct RouterTestClient: Sendable {
 
 /// An answer as `RouterTestClient` read it.
 public struct TestResponse: Sendable {
+    /// The answer's status.
     public var status: HTTPStatus
+    /// The answer's fields, as the handler and middlewares set them (the server's own `Date`, framing and `X-Request-ID` are not there).
     public var headers: HTTPHeaders
     /// A fixed body; empty when the body is streamed.
     public var body: [UInt8]
     /// A streamed body, not yet read; nil for a fixed one.
     public var streamedBody: DataStream<[UInt8]>?
 
+    /// The fixed body as UTF-8 text.
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 
     /// The whole body: the fixed one, or the streamed one read to its end (never returns for a

@@ -8,11 +8,14 @@
 public struct ConnectTarget: Sendable, Hashable {
     /// The name and port as written in URLs (`api.demo.invalid`, 80).
     public let name: String
+    /// The port written in URLs for `name`.
     public let namePort: Int
     /// Where the connection goes instead (`127.0.0.1`, 41234).
     public let host: String
+    /// The port the connection goes to instead.
     public let port: Int
 
+    /// Connections for `name`:`namePort` go to `host`:`port` (the `Host` field still says `name`).
     public init(name: String, namePort: Int = 80, host: String, port: Int) {
         self.name = name
         self.namePort = namePort

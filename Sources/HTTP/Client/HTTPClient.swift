@@ -35,6 +35,9 @@ public final class HTTPClient: Sendable {
     /// HTTP/2 connections, for the origins `http2` sends there; nil when HTTP/2 is off.
     let http2: HTTP2ClientPool?
 
+    /// A client with its own connection pool; share one client across requests, so keep-alive
+    /// connections are reused.
+    ///
     /// - Parameters:
     ///   - connectTimeout: limit for getting a connection, waiting for a free one included.
     ///   - maxConnectionsPerOrigin: connections open at once to one origin (in use, connecting
@@ -42,6 +45,7 @@ public final class HTTPClient: Sendable {
     ///     of opening hundreds, while keeping a slow upstream's answers overlapping.
     ///   - maxIdlePerOrigin: idle keep-alive connections kept per origin.
     ///   - tlsConfiguration: how https origins are verified (system CAs by default).
+    ///   - loops: the event loops the connections live on (the process-wide group by default).
     ///   - connectTo: names in URLs whose connections go to another address; TLS then verifies
     ///     the address's host.
     ///   - http2: when to speak HTTP/2 (`HTTP2ClientSettings.Mode`); off by default. Either way the

@@ -8,6 +8,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// The peer's answer was not HTTP/1.1 the parser accepts.
     case malformed(String)
 
+    /// What failed and why, for a log line.
     public var description: String {
         switch self {
         case .connection(let reason): "connection failed: \(reason)"

@@ -9,10 +9,13 @@ import Foundation
 
 /// One request for `HTTPClient`, fully addressed by its URL (`http` or `https`).
 public struct HTTPClientRequest: Sendable, Equatable {
+    /// The request's method.
     public var method: HTTPMethod
+    /// The absolute `http://` or `https://` URL the request goes to.
     public var url: URL {
         didSet { parts = URLParts(url) }
     }
+    /// Fields sent after `Host`, the same list request after request (its encoding is kept for reuse).
     public var headers: HTTPHeaders
     /// Fields sent after `headers`, encoded for this request alone: values that change from
     /// request to request (a cached answer's `If-None-Match`), so that `headers`, the same list
@@ -23,6 +26,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// `url`'s parts, read once (nil: ask Foundation).
     private var parts: URLParts?
 
+    /// A request for `url` with these fields and `body` (sent with its `Content-Length`).
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.method = method
         self.body = body
@@ -40,7 +44,9 @@ public struct HTTPClientRequest: Sendable, Equatable {
 
     /// The scheme compared without a lower-cased copy: asked twice per exchange (origin, port).
     public var isSecure: Bool { parts?.secure ?? url.scheme.map { HTTPHeaders.sameName($0, "https") } ?? false }
+    /// The URL's host (`127.0.0.1` when it has none).
     public var host: String { parts?.host ?? url.host ?? "127.0.0.1" }
+    /// The URL's port, or the scheme's default (80, 443).
     public var port: Int { explicitPort ?? (isSecure ? 443 : 80) }
     private var explicitPort: Int? { parts.map(\.port) ?? url.port }
 

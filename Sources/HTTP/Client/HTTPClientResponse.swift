@@ -4,7 +4,9 @@
 /// A complete answer received by `HTTPClient`: status, header fields as sent, and the
 /// body with any gzip content coding already decoded.
 public struct HTTPClientResponse: Sendable, Equatable {
+    /// The answer's status: any status, 4xx and 5xx included, is delivered as a response.
     public var status: HTTPStatus
+    /// The whole body, decoded from chunked or gzip as sent.
     public var body: [UInt8]
     private var fields: Fields
     /// The `x-ratelimit-*` fields as the parser read them (`unread` for an answer made otherwise).
@@ -17,6 +19,7 @@ public struct HTTPClientResponse: Sendable, Equatable {
         case list(HTTPHeaders)
     }
 
+    /// An answer with these parts (tests build their own).
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         fields = .list(headers)
@@ -56,6 +59,7 @@ public struct HTTPClientResponse: Sendable, Equatable {
         }
     }
 
+    /// Equal when the status, the body and the fields (in order) are.
     public static func == (lhs: HTTPClientResponse, rhs: HTTPClientResponse) -> Bool {
         lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers == rhs.headers
     }

@@ -32,10 +32,12 @@ public struct ReceivedFields: Sendable, Equatable {
         self.storage = storage
     }
 
+    /// The number of fields, repeats counted.
     public var count: Int {
         storage.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: $0.count - 4, as: UInt32.self))) }
     }
 
+    /// True when the answer had no field.
     public var isEmpty: Bool { count == 0 }
 
     /// The fields as a list of `String` pairs, in order.
@@ -75,6 +77,7 @@ public struct ReceivedFields: Sendable, Equatable {
         return result
     }
 
+    /// True when a field is named `name` (any case).
     public func contains(_ name: String) -> Bool {
         var found = false
         forEachValue(named: name) { _ in
@@ -101,6 +104,7 @@ public struct ReceivedFields: Sendable, Equatable {
         }
     }
 
+    /// Equal when the same fields come in the same order.
     public static func == (lhs: ReceivedFields, rhs: ReceivedFields) -> Bool {
         lhs.headers == rhs.headers
     }

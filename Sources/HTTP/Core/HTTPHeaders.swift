@@ -7,12 +7,15 @@
 /// (e.g. several `Set-Cookie` fields); lookups compare names ASCII
 /// case-insensitively without allocating.
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One header field: its name as sent (case kept) and its value.
     public typealias Field = (name: String, value: String)
 
     private var storage: [Field] = []
 
+    /// An empty list.
     public init() {}
 
+    /// The fields in this order, duplicates kept.
     public init(_ fields: [(String, String)]) {
         // Room for the fields a writer and the middlewares add (`Cache-Control`, `Vary`, …) without regrowing.
         storage.reserveCapacity(fields.count + 2)
@@ -24,11 +27,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         storage.reserveCapacity(capacity)
     }
 
+    /// The fields of a literal, in its order: `["Content-Type": "text/plain"]`.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
 
+    /// The number of fields, duplicates counted.
     public var count: Int { storage.count }
+    /// True when there is no field.
     public var isEmpty: Bool { storage.isEmpty }
 
     /// The first value for `name`, or nil.
@@ -44,19 +50,23 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         storage.compactMap { Self.sameName($0.name, name) ? $0.value : nil }
     }
 
+    /// True when a field has this name (compared case-insensitively).
     public func contains(_ name: String) -> Bool {
         storage.contains { Self.sameName($0.name, name) }
     }
 
+    /// Appends a field, keeping any other of the same name (`Set-Cookie`, `Vary`).
     public mutating func add(name: String, value: String) {
         storage.append((name: name, value: value))
     }
 
+    /// Removes every field of this name, then appends this one.
     public mutating func replaceOrAdd(name: String, value: String) {
         remove(name: name)
         storage.append((name: name, value: value))
     }
 
+    /// Removes every field of this name.
     public mutating func remove(name: String) {
         storage.removeAll { Self.sameName($0.name, name) }
     }
@@ -83,10 +93,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         storage.withUnsafeBufferPointer(body)
     }
 
+    /// The fields in order, as sent or added.
     public func makeIterator() -> IndexingIterator<[Field]> {
         storage.makeIterator()
     }
 
+    /// Equal when the same fields come in the same order, names compared as written.
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.storage.count == rhs.storage.count
             && zip(lhs.storage, rhs.storage).allSatisfy { $0.name == $1.name && $0.value == $1.value }

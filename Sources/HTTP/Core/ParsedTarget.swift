@@ -11,20 +11,20 @@ import NetCore
 /// - absolute-form `http://host/path?query`: the same for the part from the path on (`/` when
 ///   the target has no path).
 /// - asterisk-form `*` and authority-form `host:port`: the target is its own path.
-public struct ParsedTarget: Sendable, Equatable {
+package struct ParsedTarget: Sendable, Equatable {
     /// The target exactly as sent, e.g. `/books?since=5`.
-    public let text: String
+    package let text: String
     /// The percent-decoded path, e.g. `/books`.
-    public let path: String
+    package let path: String
     /// The raw query text after the first `?`, e.g. `since=5`; empty without one.
-    public var query: Substring { queryStart.map { text[$0...] } ?? "" }
+    package var query: Substring { queryStart.map { text[$0...] } ?? "" }
     /// Where the query starts in `text`, after its `?`; nil without one. An index, not the
     /// `Substring`: kept and moved as a plain value until the query is asked for.
     private let queryStart: String.Index?
 
     /// Splits any target. The common targets (`/path` and `/path?query` with no `%` before the
     /// `?`) take the fast split; everything else `splitInGeneral`, its authoritative twin.
-    public init(_ target: String) {
+    package init(_ target: String) {
         let utf8 = target.utf8
         if utf8.first == UInt8(ascii: "/") {
             let stop = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "%") }

@@ -3,12 +3,18 @@
 
 /// An RFC 9457 problem document (`application/problem+json`).
 public struct ProblemDetails: Sendable, Equatable {
+    /// A URI naming the kind of problem; `about:blank` when the status says it all.
     public var type: String
+    /// A short summary of the kind of problem; the status's reason phrase by default.
     public var title: String
+    /// The response's status code.
     public var status: Int
+    /// What went wrong with this request, in words the client can act on.
     public var detail: String
+    /// The request's path (the server sets it for errors a handler's stream fails with).
     public var instance: String?
 
+    /// A problem document for `status` saying `detail`.
     public init(status: HTTPStatus, detail: String, title: String? = nil, type: String = "about:blank", instance: String? = nil) {
         self.type = type
         self.title = title ?? status.reasonPhrase
@@ -17,6 +23,7 @@ public struct ProblemDetails: Sendable, Equatable {
         self.instance = instance
     }
 
+    /// The document as JSON: `type`, `title`, `status`, `detail`, then `instance` if there is one.
     public var json: String {
         var out = "{\"type\":\(JSONString.quote(type)),\"title\":\(JSONString.quote(title)),\"status\":\(status),\"detail\":\(JSONString.quote(detail))"
         if let instance { out += ",\"instance\":\(JSONString.quote(instance))" }
@@ -25,6 +32,7 @@ public struct ProblemDetails: Sendable, Equatable {
 }
 
 extension Response {
+    /// The media type of a problem document: `application/problem+json`.
     public static let problemContentType = "application/problem+json"
 
     /// An RFC 9457 error response; every error the server or a route produces uses this shape.

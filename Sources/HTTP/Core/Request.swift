@@ -12,6 +12,7 @@ import NetCore
 /// the HTTP ledger in `Benchmarks/README.md`). An adapter to it belongs at the edge that needs it
 /// (an OpenAPI transport), not on every request.
 public struct Request: Sendable {
+    /// The request's method.
     public var method: HTTPMethod
     /// The scheme of the target URI (RFC 9110 §7.1): `http` or `https` as the HTTP/1.1
     /// connection is, or HTTP/2's `:scheme`.
@@ -33,8 +34,11 @@ public struct Request: Sendable {
     private var queryText: Substring
     /// A query set by assignment, which then replaces `queryText`'s.
     private var parsedQuery: QueryItems?
+    /// The protocol version the request arrived with (`.http2` for an HTTP/2 stream).
     public var version: HTTPVersion
+    /// The header fields in order (an HTTP/2 request's `:authority` as `Host`).
     public var headers: HTTPHeaders
+    /// The whole body, read before the handler runs (bounded by ``HTTPLimits/maxBodyBytes``).
     public var body: [UInt8]
     /// Values captured by `{name}` segments of the matched route.
     public var pathParameters: [String: String]

@@ -7,19 +7,25 @@ import Streams
 /// stream of chunks the server watches and writes as they arrive
 /// (chunked for HTTP/1.1, until close for HTTP/1.0).
 public enum ResponseBody: Sendable {
+    /// A body known in full; sent with `Content-Length`.
     case bytes([UInt8])
+    /// A body written chunk by chunk as the stream emits; the response ends when the stream completes.
     case stream(DataStream<[UInt8]>)
 }
 
 /// An HTTP response as handlers produce it.
 public struct Response: Sendable {
+    /// The response's status.
     public var status: HTTPStatus
+    /// The fields the handler sets; the server adds `Date`, `Content-Length` or the framing, and `X-Request-ID`.
     public var headers: HTTPHeaders
+    /// The body: bytes, or a stream of chunks.
     public var body: ResponseBody
     /// Written as a last chunk when the server shuts down gracefully while this
     /// response is still streaming (e.g. a final SSE event), before the stream ends.
     public var shutdownTrailer: [UInt8]?
 
+    /// A response with these parts; the defaults are an empty `200 OK`.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: ResponseBody = .bytes([]), shutdownTrailer: [UInt8]? = nil) {
         self.status = status
         self.headers = headers
@@ -52,6 +58,7 @@ public struct Response: Sendable {
         headers["Content-Type"].map { $0.lowercased().hasPrefix("text/event-stream") } ?? false
     }
 
+    /// True when the body is a stream.
     public var isStreaming: Bool {
         if case .stream = body { return true }
         return false

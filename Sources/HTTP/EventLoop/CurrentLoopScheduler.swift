@@ -24,6 +24,7 @@ public final class CurrentLoopScheduler: RepeatingScheduler {
     private static let keys = Atomic<Int>(0)
     private let epoch = DispatchTime.now().uptimeNanoseconds
 
+    /// A scheduler for whichever loop asks; callers on no loop get `fallback`'s, and timers may fire up to `leeway` late.
     public init(fallback: EventLoop = EventLoopGroup.shared.next(), leeway: Duration = .milliseconds(1)) {
         self.fallback = EventLoopScheduler(loop: fallback, leeway: leeway)
         self.leeway = leeway

@@ -20,11 +20,13 @@ import Streams
 /// Work never runs before its deadline; it may run up to `leeway` late, the
 /// slack that lets Dispatch and the kernel batch wake-ups.
 public final class EventLoopScheduler: RepeatingScheduler {
+    /// The loop every piece of work runs on.
     public let loop: EventLoop
     private let leeway: DispatchTimeInterval
     private let epoch = DispatchTime.now().uptimeNanoseconds
     private let queue = TimerQueue()
 
+    /// A scheduler running work on `loop`, its timers up to `leeway` late.
     public init(loop: EventLoop, leeway: Duration = .milliseconds(1)) {
         self.loop = loop
         self.leeway = .nanoseconds(Int(leeway.nanoseconds))

@@ -3,7 +3,7 @@
 
 /// Why a request could not be parsed; each maps to the status the client gets
 /// before the connection is closed.
-public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
     case requestLineTooLong
     case headersTooLarge(String)
     case bodyTooLarge
@@ -12,7 +12,7 @@ public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible 
     case unsupportedTransferCoding
     case unsupportedExpectation
 
-    public var status: HTTPStatus {
+    package var status: HTTPStatus {
         switch self {
         case .requestLineTooLong: .uriTooLong
         case .headersTooLarge: .requestHeaderFieldsTooLarge
@@ -24,7 +24,7 @@ public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .requestLineTooLong: "request line too long"
         case .headersTooLarge(let why): why

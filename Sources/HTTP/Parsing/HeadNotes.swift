@@ -5,11 +5,11 @@
 /// reads it: not part of the request (its header list says all of it), but a server asks it of
 /// every request, and searching the list again costs more than noting each field as it is read.
 /// The connection keeps it to itself; `Request` does not carry it.
-public struct HeadNotes: Sendable {
+package struct HeadNotes: Sendable {
     /// The first `X-Request-ID` field's value.
-    public internal(set) var requestID: String?
+    package internal(set) var requestID: String?
     /// The first `User-Agent` field's value, for the access log.
-    public internal(set) var userAgent: String?
+    package internal(set) var userAgent: String?
     /// What the `Connection` fields said.
     var connection = ConnectionOptions()
 
@@ -17,7 +17,7 @@ public struct HeadNotes: Sendable {
 
     /// Whether the connection persists after this request's response: `ConnectionOptions.persists(in:)`,
     /// the one keep-alive rule, on what the fields said.
-    public func persists(in version: HTTPVersion) -> Bool {
+    package func persists(in version: HTTPVersion) -> Bool {
         connection.persists(in: version)
     }
 }

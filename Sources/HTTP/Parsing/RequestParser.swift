@@ -21,8 +21,8 @@ import Darwin
 /// field's name and value), and the fields that decide the framing are noted as they are
 /// parsed (`FieldFacts`), so the head is not searched again at its end. A field block the
 /// connection sent before is not read again (`HeadReplay`).
-public struct RequestParser {
-    public enum Output {
+package struct RequestParser {
+    package enum Output {
         /// Headers are complete and the client waits for `100 Continue` before the body.
         case continueExpected(RequestHead)
         /// A complete request, with what the parser noted in its fields for the connection.
@@ -57,7 +57,7 @@ public struct RequestParser {
     private var body: [UInt8] = []
     private var replay = HeadReplay()
 
-    public init(limits: HTTPLimits = HTTPLimits()) {
+    package init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
         maxRequestLineBytes = limits.maxRequestLineBytes
         maxHeaderBytes = limits.maxHeaderBytes
@@ -65,23 +65,23 @@ public struct RequestParser {
     }
 
     /// True once any byte of a request not yet complete has arrived.
-    public private(set) var hasPartialRequest = false
+    package private(set) var hasPartialRequest = false
 
     /// True while the request line or header fields are being read.
-    public var isReadingHead: Bool {
+    package var isReadingHead: Bool {
         switch state {
         case .requestLine, .headerLines: hasPartialRequest
         default: false
         }
     }
 
-    public var hasFailed: Bool {
+    package var hasFailed: Bool {
         if case .failed = state { return true }
         return false
     }
 
     /// Consumes `bytes`, reporting each complete request (and any failure) to `output`.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer, _ output: (consuming Output) -> Void) {
         var index = 0
         let count = bytes.count
         replay.bufferStarted()

@@ -5,10 +5,12 @@ import NetCore
 
 /// Percent-decoded `name=value` pairs of a request target's query, in order.
 public struct QueryItems: Sendable, Equatable, Sequence {
+    /// One parameter: its decoded name and value (empty for a bare `flag`).
     public typealias Item = (name: String, value: String)
 
     private var items: [Item]
 
+    /// These pairs, in order.
     public init(_ items: [(String, String)] = []) {
         self.items = items.map { (name: $0.0, value: $0.1) }
     }
@@ -47,15 +49,20 @@ public struct QueryItems: Sendable, Equatable, Sequence {
         items.first { $0.name == name }?.value
     }
 
+    /// Every value for `name`, in order.
     public func values(for name: String) -> [String] {
         items.compactMap { $0.name == name ? $0.value : nil }
     }
 
+    /// The number of pairs, repeats counted.
     public var count: Int { items.count }
+    /// True when the query had no pair.
     public var isEmpty: Bool { items.isEmpty }
 
+    /// The pairs in the order they came.
     public func makeIterator() -> IndexingIterator<[Item]> { items.makeIterator() }
 
+    /// Equal when the same pairs come in the same order.
     public static func == (lhs: QueryItems, rhs: QueryItems) -> Bool {
         lhs.items.count == rhs.items.count && zip(lhs.items, rhs.items).allSatisfy { $0 == $1 }
     }

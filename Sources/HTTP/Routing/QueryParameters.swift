@@ -15,10 +15,12 @@ import Streams
 /// let limit = try parameters.integer("limit", in: 1...100, default: 30)
 /// ```
 public struct QueryParameters: Sendable {
+    /// The parsed query, for a read this type has no method for.
     public let items: QueryItems
     /// Every name asked for, present or not, in order (repeats included): the parameters the route reads.
     let consulted: Locked<[String]>
 
+    /// Validated reads of `items` (``Request/queryParameters`` makes one for a request).
     public init(_ items: QueryItems) {
         self.items = items
         // Room for a route's few names up front: growing 1, 2, 4, 8 cost three more allocations a request.
@@ -96,8 +98,10 @@ public struct QueryParameters: Sendable {
 
 /// A query parameter that failed validation: answered 400, naming the parameter and quoting the value.
 public struct InvalidQueryParameter: HTTPResponseError, Sendable, Equatable, CustomStringConvertible {
+    /// The problem document's `title` for every bad parameter.
     public static let title = "Invalid query parameter"
 
+    /// The parameter's name.
     public let name: String
     /// The value as sent (several, quoted and comma-separated, when repeated).
     public let value: String
@@ -106,6 +110,7 @@ public struct InvalidQueryParameter: HTTPResponseError, Sendable, Equatable, Cus
     /// What to send instead, when the reason alone does not say, e.g. `did you mean 'limit'?`.
     public let hint: String?
 
+    /// An error naming `name`, quoting `value`, saying what a valid one looks like and, optionally, what to send instead.
     public init(name: String, value: String, reason: String, hint: String? = nil) {
         self.name = name
         self.value = value
@@ -116,6 +121,7 @@ public struct InvalidQueryParameter: HTTPResponseError, Sendable, Equatable, Cus
     /// `Query parameter 'limit' must be an integer from 1 to 100, got '500'`, then `; ` and the hint if any.
     public var detail: String { "Query parameter '\(name)' \(reason), got '\(value)'" + (hint.map { "; \($0)" } ?? "") }
 
+    /// The problem's ``detail``.
     public var description: String { detail }
 
     /// The problem+json answer every route gives for a bad parameter.

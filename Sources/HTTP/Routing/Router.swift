@@ -32,6 +32,7 @@ public struct Router: Sendable {
     /// Asked in order before the middlewares; the first refusal answers.
     private var gates: [any RouterGate] = []
 
+    /// An empty table: every request resolves to 404 until routes are added.
     public init() {}
 
     /// A router that sends every request to `handler` (route pattern `*`).
@@ -40,6 +41,11 @@ public struct Router: Sendable {
         chainedFallback = handler
     }
 
+    /// Routes `method` requests for paths matching `pattern` to `handler`.
+    ///
+    /// `pattern` is a path of literal segments and `{name}` segments; a `{name}` segment matches any one
+    /// segment, and the handler reads it from ``Request/pathParameters``. The request's
+    /// ``Request/routePattern`` is `pattern` (the metrics' `route` label).
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping RequestHandler) {
         let route = Route(method: method, pattern: pattern, handler: handler)
         if let path = route.literalPath { literalRoutes[path, default: []].append(routes.count) }
@@ -59,18 +65,28 @@ public struct Router: Sendable {
         gates.append(gate)
     }
 
+    /// Routes `GET` (and so `HEAD`) requests for `pattern` to `handler`.
     public mutating func get(_ pattern: String, _ handler: @escaping RequestHandler) { add(.get, pattern, handler) }
+    /// Routes `POST` requests for `pattern` to `handler`.
     public mutating func post(_ pattern: String, _ handler: @escaping RequestHandler) { add(.post, pattern, handler) }
+    /// Routes `PUT` requests for `pattern` to `handler`.
     public mutating func put(_ pattern: String, _ handler: @escaping RequestHandler) { add(.put, pattern, handler) }
+    /// Routes `DELETE` requests for `pattern` to `handler`.
     public mutating func delete(_ pattern: String, _ handler: @escaping RequestHandler) { add(.delete, pattern, handler) }
 
     /// The outcome of looking a request up.
     public enum Resolution: Sendable {
+        /// A route matched: its handler (without the middlewares), its pattern and the values of its `{name}` segments.
         case matched(RequestHandler, pattern: String, parameters: [String: String])
+        /// No route has this path: the server answers 404.
         case notFound
+        /// Routes have this path, but none for this method: the server answers 405 with `Allow`.
         case methodNotAllowed(allowed: [HTTPMethod])
     }
 
+    /// The route a request for `path` with `method` would take, without running anything: for a
+    /// test of the table itself. To see a route's answer, with the gates and middlewares, run the
+    /// router in process with `HTTPTesting`'s `RouterTestClient`.
     public func resolve(method: HTTPMethod, path: String) -> Resolution {
         switch lookUp(method: method, path: path) {
         case .route(let index, let parameters): .matched(routes[index].handler, pattern: routes[index].pattern, parameters: parameters)

@@ -8,5 +8,6 @@ import Streams
 /// pass the request on with `next` and adjust the response. It sees the request
 /// after routing, so `routePattern` is set for a matched route (nil for a 404/405).
 public protocol RouterMiddleware: Sendable {
+    /// The response to `request`: this middleware's own, or `next(request)`'s, adjusted as it passes.
     func handle(_ request: Request, next: @escaping RequestHandler) -> DataStream<Response>
 }

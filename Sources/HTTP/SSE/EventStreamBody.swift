@@ -36,6 +36,7 @@ public enum EventStreamBody {
         var eventSinceBeat = false
     }
 
+    /// The body: `prelude` if any, then `events` with `heartbeats` mixed in as described above; `opened` and `closed` bracket each subscription.
     public static func make(
         prelude: [UInt8]? = nil,
         events: DataStream<[UInt8]>,

@@ -15,12 +15,15 @@ import Streams
 /// wait, and an `EventSource` reconnects with `Last-Event-ID` (`Request.lastEventID`), from where
 /// a feed with history (`SSEBroadcaster`) resumes or says `reset`.
 ///
-///     let responder = EventStreamResponder(heartbeat: HeartbeatClock(period: .seconds(15)), subscribers: nil)
+///     let heartbeat = HeartbeatClock(period: .seconds(15))
+///     heartbeat.start()   // a clock beats only once started
+///     let responder = EventStreamResponder(heartbeat: heartbeat, subscribers: nil)
 ///     router.get("/ticks") { _ in
 ///         .just(responder.response(DataStream.interval(.seconds(1), scheduler: scheduler)
 ///             .map { ServerSentEvent(id: String($0), data: "tick \($0)") }))
 ///     }
 public struct EventStreamResponder: Sendable {
+    /// The `Content-Type` of every event stream.
     public static let contentType = "text/event-stream; charset=utf-8"
     /// Sent as the last message when the server shuts down gracefully; clients
     /// may reconnect (to another instance) after their retry delay.
@@ -33,12 +36,16 @@ public struct EventStreamResponder: Sendable {
     /// and gets the response head and first bytes through proxies at once.
     static let prelude = ServerSentEvent(retry: reconnectDelayMilliseconds).encoded
 
+    /// The clock whose beats every stream sends while idle; nil sends none.
     public let heartbeat: HeartbeatClock?
     /// Counts the streams open (`sse_subscribers`); nil counts nothing.
     public let subscribers: Meter?
 
+    /// A responder for every event stream of a service.
+    ///
     /// - Parameters:
-    ///   - heartbeat: the clock whose beats every stream sends while idle; nil sends none.
+    ///   - heartbeat: the clock whose beats every stream sends while idle (started with
+    ///     ``HeartbeatClock/start()``); nil sends none.
     ///   - subscribers: the gauge of open streams; nil counts nothing.
     public init(heartbeat: HeartbeatClock?, subscribers: Meter?) {
         self.heartbeat = heartbeat

@@ -12,6 +12,7 @@ public final class HeartbeatClock: Sendable {
     /// The encoded comment, the same bytes for every stream.
     public static let beat = ServerSentEvent.comment("heartbeat").encoded
 
+    /// The time between beats.
     public let period: Duration
     /// The open streams' watchers by key. Not a `Streamer`: its watchers are an array searched
     /// on every unsubscribe, and 19,800 streams closing at once (a load balancer restarting)
@@ -20,6 +21,7 @@ public final class HeartbeatClock: Sendable {
     private let ticking = Locked<Disposable?>(nil)
     private let scheduler: any Scheduler
 
+    /// A clock beating every `period` on `scheduler` once started (``start()``).
     public init(period: Duration, scheduler: any Scheduler = QueueScheduler(label: "sse.heartbeat")) {
         self.period = period
         self.scheduler = scheduler
@@ -35,6 +37,7 @@ public final class HeartbeatClock: Sendable {
         }
     }
 
+    /// Stops beating; the streams stay open. ``start()`` starts again.
     public func stop() {
         ticking.withLock { ticking in
             ticking?.dispose()

@@ -152,6 +152,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
         var oldestID: Int? { ring.isEmpty ? nil : ring[ringStart].id }
     }
 
+    /// How many of the latest items are kept for subscribers that resume with `Last-Event-ID`.
     public let capacity: Int
     /// How long a subscriber whose id is ahead of the feed waits for it; nil = reset at once.
     /// Set when the feed becomes shared (the ids then come from elsewhere and may lag a client's).
@@ -167,11 +168,19 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     /// pointer's address, which ThreadSanitizer misreads as a race.
     private let publishing = Locked(false)
 
-    /// - Parameter encode: the message for an item; its `id` field is replaced by the item's number.
+    /// A feed keeping the last `capacity` items for subscribers that resume.
+    ///
+    /// - Parameters:
+    ///   - capacity: how many of the latest items are kept (at least 1).
+    ///   - catchUpWait: how long a subscriber whose id is ahead of the feed waits for it before
+    ///     it is told to reset; nil resets at once (a feed numbered by this process alone).
+    ///   - encode: the message for an item; its `id` field is replaced by the item's number.
     public convenience init(capacity: Int, catchUpWait: Duration? = nil, encode: @escaping @Sendable (Item) -> ServerSentEvent) {
         self.init(capacity: capacity, catchUpWait: catchUpWait, encodeNumbered: { item, _ in encode(item) })
     }
 
+    /// A feed as `init(capacity:catchUpWait:encode:)` makes, for items whose data carries their id.
+    ///
     /// - Parameter encodeNumbered: the message for an item and its number, for items whose data
     ///   carries their id (written once, with it); the message's `id` field is set to the number.
     public init(capacity: Int, catchUpWait: Duration? = nil, encodeNumbered: @escaping @Sendable (Item, Int) -> ServerSentEvent) {
@@ -183,6 +192,7 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
     /// The id of the last published item (0 before the first).
     public var lastID: Int { state.withLock { $0.lastID } }
 
+    /// The subscribers watching now.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Numbers and encodes `item` once, records it and hands its bytes to every admitting subscriber;

@@ -8,6 +8,7 @@
 /// are single-line fields: their CR, LF and NUL characters are dropped, so a value
 /// can never end the line early and inject fields of its own.
 public enum SSEEncoder {
+    /// The message's bytes: its fields, one per line, then the blank line that ends it.
     public static func encode(_ message: ServerSentEvent) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity((message.data?.utf8.count ?? 0) + 32)

@@ -17,6 +17,7 @@ public struct ServerSentEvent: Sendable, Equatable {
     /// A comment line (`: text`), ignored by clients.
     public var comment: String?
 
+    /// A message with these fields; leave out the ones it does not carry.
     public init(id: String? = nil, event: String? = nil, data: String? = nil, retry: Int? = nil, comment: String? = nil) {
         self.id = id
         self.event = event

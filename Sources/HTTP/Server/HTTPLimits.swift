@@ -33,5 +33,6 @@ public struct HTTPLimits: Sendable {
     /// stops reading from a pipelining client.
     public var maxPipelinedRequests = 32
 
+    /// The defaults above.
     public init() {}
 }

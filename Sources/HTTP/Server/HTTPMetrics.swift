@@ -17,11 +17,17 @@ import Synchronization
 /// - `http_accept_pauses_total` (counter: episodes of `accept()` failing, see `AcceptPause`)
 /// - `http_accept_paused` (meter: 1 while accepting is paused)
 public final class HTTPMetrics: Sendable {
+    /// `http_requests_total`: requests answered, by method, route pattern and status.
     public static let requestsName = "http_requests_total"
+    /// `http_request_duration_seconds`: time to answer, by route pattern.
     public static let durationName = "http_request_duration_seconds"
+    /// `http_connections_open`: connections open now.
     public static let connectionsName = "http_connections_open"
+    /// `http_rejections_total`: answers the server gave itself, by status and ``Rejection/Reason``.
     public static let rejectionsName = "http_rejections_total"
+    /// `http_accept_pauses_total`: episodes of `accept()` failing.
     public static let acceptPausesName = "http_accept_pauses_total"
+    /// `http_accept_paused`: 1 while accepting is paused, else 0.
     public static let acceptPausedName = "http_accept_paused"
 
     /// Upper bounds of the duration histogram: 1 ms to 10 s, from a fixed answer to a page

@@ -13,12 +13,19 @@ import Synchronization
 /// - `http2_resets_total{direction}`, `http2_goaways_total{direction}` (`received`, `sent`)
 /// - `http2_flow_control_stalls_total`, `http2_limits_exceeded_total` (counters)
 public final class HTTPProtocolMetrics: Sendable {
+    /// `http_protocol_requests_total{protocol}`: requests answered, by ``HTTPProtocolLabel``.
     public static let requestsName = "http_protocol_requests_total"
+    /// `http_protocol_connections_open{protocol}`: connections open now, by ``HTTPProtocolLabel``.
     public static let connectionsName = "http_protocol_connections_open"
+    /// `http2_streams_open`: HTTP/2 streams open now, over all connections.
     public static let streamsOpenName = "http2_streams_open"
+    /// `http2_resets_total{direction}`: RST_STREAM frames `received` and `sent`.
     public static let resetsName = "http2_resets_total"
+    /// `http2_goaways_total{direction}`: GOAWAY frames `received` and `sent`.
     public static let goAwaysName = "http2_goaways_total"
+    /// `http2_flow_control_stalls_total`: responses that waited for the client's flow-control window.
     public static let stallsName = "http2_flow_control_stalls_total"
+    /// `http2_limits_exceeded_total`: clients that ran into a limit meant for abusive ones.
     public static let limitsName = "http2_limits_exceeded_total"
 
     private let h1Requests: Counter

@@ -6,10 +6,11 @@ import Dispatch
 import NetCore
 import Synchronization
 
-/// The HTTP/1.1 server: a listener on the first event loop that accepts in bursts
-/// and spreads connections round-robin over a few event loops (one per core by
-/// default); each connection lives on one loop, driven by its readiness events,
-/// never a thread of its own.
+/// The HTTP/1.1 and HTTP/2 server: a listener that accepts in bursts and spreads connections
+/// over a few event loops (``HTTPServerConfiguration/loopCount``); each connection lives on one
+/// loop, driven by its readiness events, never a thread of its own. Every request goes to the
+/// ``Router``; what it answers, and every error the server answers itself, goes to the
+/// ``HTTPServerObserver`` and ``HTTPMetrics``.
 ///
 /// ```swift
 /// var router = Router()
@@ -20,6 +21,7 @@ import Synchronization
 /// await server.shutdown(deadline: .seconds(10))
 /// ```
 public final class HTTPServer: Sendable {
+    /// The configuration the server was made with.
     public let configuration: HTTPServerConfiguration
     private let router: Router
     private let observer: HTTPServerObserver

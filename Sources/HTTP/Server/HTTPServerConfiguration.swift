@@ -6,12 +6,15 @@ import Tracing
 
 /// Everything `HTTPServer` needs to know before `start()`.
 public struct HTTPServerConfiguration: Sendable {
+    /// The address to listen on: `0.0.0.0` for every IPv4 interface, `127.0.0.1` for loopback only, `::` for IPv6.
     public var host = "0.0.0.0"
     /// 0 asks the system for a free port; `start()` returns the bound one.
     public var port = 8080
+    /// Size and connection limits per request and per server.
     public var limits = HTTPLimits()
     /// Whose connections `limits.maxConnectionsPerClient` counts together.
     public var perClientConnectionKey = PerClientConnectionKey.peerAddress
+    /// How long a connection may take at each step before it is closed.
     public var timeouts = HTTPTimeouts()
     /// TLS for every connection when set (TLS 1.2 minimum by default).
     public var tls: TLSConfiguration?
@@ -36,6 +39,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// `InstrumentationSystem` when `start()` runs (none: no spans, at no cost).
     public var tracer: (any Tracer)?
 
+    /// A configuration listening on `host` and `port`, every other setting at its default.
     public init(host: String = "0.0.0.0", port: Int = 8080) {
         self.host = host
         self.port = port

@@ -22,6 +22,7 @@ public struct HTTPServerObserver: Sendable {
     /// got a generic 500 with the request id): the one place that sees the error itself.
     public var handlerFailed: (@Sendable (HandlerFailure) -> Void)?
 
+    /// An observer with the callbacks given; each one left out is not called.
     public init(
         requestCompleted: (@Sendable (CompletedRequest) -> Void)? = nil,
         connectionsChanged: (@Sendable (Int) -> Void)? = nil,

@@ -13,5 +13,6 @@ public struct HTTPTimeouts: Sendable {
     /// From the end of the headers to the end of the body; on expiry 408 then close.
     public var body: Duration = .seconds(30)
 
+    /// The defaults above.
     public init() {}
 }

@@ -8,11 +8,15 @@ import Streams
 /// `HTTPServerObserver.handlerFailed` — an error's text (host names, file paths, whatever it says)
 /// is for the operator's log, never for the client.
 public struct HandlerFailure: Sendable {
+    /// The error the handler's stream failed with.
     public let error: any Error
+    /// The failed request's method.
     public let method: HTTPMethod
+    /// The failed request's path.
     public let path: String
     /// The request id the client's problem document quotes, so a report finds the log line.
     public let requestID: String
+    /// The client's address, as `host:port`.
     public let remoteAddress: String
 
     /// The problem a client gets for it: no word of the error, the request id instead.

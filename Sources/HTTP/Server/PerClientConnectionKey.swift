@@ -8,8 +8,10 @@ import NetCore
 /// (each connection of a trusted proxy on its own) can swap it without touching the counting.
 /// Per-request client addresses behind proxies are the server application's business, not this.
 public struct PerClientConnectionKey: Sendable {
+    /// Maps a connection's peer address to the key its connections are counted under.
     public let key: @Sendable (SocketAddress) -> String
 
+    /// A policy that counts connections under the key `key` returns.
     public init(key: @escaping @Sendable (SocketAddress) -> String) {
         self.key = key
     }

@@ -13,6 +13,7 @@ public struct ShutdownDeadline: Sendable, Equatable {
     /// Connections with no request in progress, closed.
     public var idle = 0
 
+    /// A tally with these counts.
     public init(answered: Int = 0, ended: Int = 0, cut: Int = 0, idle: Int = 0) {
         self.answered = answered
         self.ended = ended

@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 @testable import Server
 import HTTP
+import HTTPTesting
 import HTTPTestSupport
 
 final class EventsRouteTests: XCTestCase {
@@ -36,17 +37,17 @@ final class EventsRouteTests: XCTestCase {
         XCTAssertEqual(try feed.nextEvent()?.event, "end")
     }
 
-    func testUnknownKindIs400ProblemNamingTheParameter() throws {
-        let app = try AppHarness(self)
-        let response = try app.get("/events?kinds=bogus")
-        XCTAssertEqual(response.status, 400)
+    // The route's own refusals, before it subscribes: read in process (`RouterTestClient.service()`).
+
+    func testUnknownKindIs400ProblemNamingTheParameter() async throws {
+        let response = try await RouterTestClient.service().execute(.get, "/events?kinds=bogus")
+        XCTAssertEqual(response.status, .badRequest)
         XCTAssertTrue(response.bodyText.contains("'kinds'") && response.bodyText.contains("bogus"), response.bodyText)
     }
 
-    func testAMisspeltPipelineIsRefusedWithTheSuggestionAndTheKnownPipelines() throws {
-        let app = try AppHarness(self)
-        let response = try app.get("/events?pipeline=user")
-        XCTAssertEqual(response.status, 400)
+    func testAMisspeltPipelineIsRefusedWithTheSuggestionAndTheKnownPipelines() async throws {
+        let response = try await RouterTestClient.service().execute(.get, "/events?pipeline=user")
+        XCTAssertEqual(response.status, .badRequest)
         XCTAssertEqual(
             response.bodyJSON?["detail"] as? String,
             "Query parameter 'pipeline' must be one of users, users-stream, profile, avatar, clock, got 'user'; did you mean 'users'?")

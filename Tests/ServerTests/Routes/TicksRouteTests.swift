@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 @testable import Server
 import HTTP
+import HTTPTesting
 import HTTPTestSupport
 
 final class TicksRouteTests: XCTestCase {
@@ -49,35 +50,37 @@ final class TicksRouteTests: XCTestCase {
         XCTAssertEqual(try feed.all().map(\.data), ["tick 3", "tick 4"])
     }
 
-    func testLastEventIDOfTheFinalTickGets204SoTheClientStopsReconnecting() throws {
-        let app = try AppHarness(self)
-        let response = try app.get("/ticks?everyMs=10&count=5", headers: ["Last-Event-ID": "4"])
-        XCTAssertEqual(response.status, 204)
+    // The route's own answers, before a tick is sent: read in process (`RouterTestClient.service()`).
+
+    func testLastEventIDOfTheFinalTickGets204SoTheClientStopsReconnecting() async throws {
+        let response = try await RouterTestClient.service().execute(.get, "/ticks?everyMs=10&count=5", headers: ["Last-Event-ID": "4"])
+        XCTAssertEqual(response.status, .noContent)
     }
 
-    func testInvalidEveryMsIs400ProblemNamingTheParameter() throws {
-        let app = try AppHarness(self)
-        let response = try app.get("/ticks?everyMs=fast&count=3")
-        XCTAssertEqual(response.status, 400)
-        XCTAssertEqual(response.header("Content-Type"), "application/problem+json")
+    func testInvalidEveryMsIs400ProblemNamingTheParameter() async throws {
+        let response = try await RouterTestClient.service().execute(.get, "/ticks?everyMs=fast&count=3")
+        XCTAssertEqual(response.status, .badRequest)
+        XCTAssertEqual(response.headers["Content-Type"], "application/problem+json")
         XCTAssertTrue(response.bodyText.contains("'everyMs'"), response.bodyText)
     }
 
-    func testEveryMsBelowTheTenMillisecondFloorIs400NamingTheFloor() throws {
-        let app = try AppHarness(self)
+    func testEveryMsBelowTheTenMillisecondFloorIs400NamingTheFloor() async throws {
+        let service = RouterTestClient.service()
         for everyMs in ["1", "9"] {
-            let response = try app.get("/ticks?everyMs=\(everyMs)&count=3")
-            XCTAssertEqual(response.status, 400, everyMs)
-            XCTAssertEqual(response.header("Content-Type"), "application/problem+json")
+            let response = try await service.execute(.get, "/ticks?everyMs=\(everyMs)&count=3")
+            XCTAssertEqual(response.status, .badRequest, everyMs)
+            XCTAssertEqual(response.headers["Content-Type"], "application/problem+json")
             XCTAssertTrue(response.bodyText.contains("Query parameter 'everyMs' must be an integer from 10 to 60000, got '\(everyMs)'"), response.bodyText)
         }
-        XCTAssertEqual(try app.get("/ticks?everyMs=10&count=1").status, 200, "the floor itself is allowed")
+        let floor = try await service.execute(.get, "/ticks?everyMs=10&count=1")
+        XCTAssertEqual(floor.status, .ok, "the floor itself is allowed")
+        let body = String(decoding: try await floor.readBody(), as: UTF8.self)
+        XCTAssertTrue(body.contains("data: tick 0"), "and its one tick is sent: \(body)")
     }
 
-    func testCountOutOfRangeIs400ProblemNamingTheParameter() throws {
-        let app = try AppHarness(self)
-        let response = try app.get("/ticks?everyMs=10&count=0")
-        XCTAssertEqual(response.status, 400)
+    func testCountOutOfRangeIs400ProblemNamingTheParameter() async throws {
+        let response = try await RouterTestClient.service().execute(.get, "/ticks?everyMs=10&count=0")
+        XCTAssertEqual(response.status, .badRequest)
         XCTAssertTrue(response.bodyText.contains("'count'"), response.bodyText)
     }
 

@@ -9,6 +9,7 @@ import Synchronization
 import XCTest
 @testable import Server
 import HTTP
+import HTTPTesting
 import HTTPTestSupport
 import NetCore
 
@@ -58,35 +59,32 @@ final class UserRoutesTests: XCTestCase {
         XCTAssertEqual(dataURI, "data:image/png;base64," + Data(Identicon(login: "ada1").png()).base64EncodedString())
     }
 
-    func testInvalidQueryParametersAre400ProblemsNamingTheParameter() throws {
-        let fixture = try UserAPIFixture()
+    /// A route's own answer, before any upstream call: read in process (`RouterTestClient.service()`).
+    func testInvalidQueryParametersAre400ProblemsNamingTheParameter() async throws {
+        let service = RouterTestClient.service()
         for (target, parameter) in [
             ("/users?limit=0", "limit"), ("/users?limit=101", "limit"), ("/users?concurrency=65", "concurrency"),
             ("/users?avatars=sideways", "avatars"), ("/users?onAvatarError=ignore", "onAvatarError"),
             ("/users?embed=base64", "embed"), ("/users?since=-1", "since"), ("/users/stream?limit=abc", "limit"),
         ] {
-            let response = try fixture.get(target)
-            XCTAssertEqual(response.status, 400, target)
-            XCTAssertEqual(response.header("Content-Type"), "application/problem+json", target)
+            let response = try await service.execute(.get, target)
+            XCTAssertEqual(response.status, .badRequest, target)
+            XCTAssertEqual(response.headers["Content-Type"], "application/problem+json", target)
             XCTAssertTrue((response.bodyJSON?["detail"] as? String)?.contains("'\(parameter)'") ?? false, response.bodyText)
             XCTAssertEqual(response.bodyJSON?["title"] as? String, "Invalid query parameter", target)
         }
     }
 
-    func testEveryRouteAnswersARepeatedQueryParameterWithTheSameProblem() throws {
-        let fixture = try UserAPIFixture()
-        for target in ["/users?limit=5&limit=6", "/users/stream?avatars=serial&avatars=parallel"] {
-            let response = try fixture.get(target)
-            XCTAssertEqual(response.status, 400, target)
-            XCTAssertEqual(response.bodyJSON?["title"] as? String, "Invalid query parameter", target)
-        }
-        let app = try AppHarness(self)
+    func testEveryRouteAnswersARepeatedQueryParameterWithTheSameProblem() async throws {
+        let service = RouterTestClient.service()
         for (target, detail) in [
+            ("/users?limit=5&limit=6", "Query parameter 'limit' must be given at most once, got '5', '6'"),
+            ("/users/stream?avatars=serial&avatars=parallel", "Query parameter 'avatars' must be given at most once, got 'serial', 'parallel'"),
             ("/ticks?count=1&count=2", "Query parameter 'count' must be given at most once, got '1', '2'"),
             ("/events?kinds=end&kinds=error", "Query parameter 'kinds' must be given at most once, got 'end', 'error'"),
         ] {
-            let response = try app.get(target)
-            XCTAssertEqual(response.status, 400, target)
+            let response = try await service.execute(.get, target)
+            XCTAssertEqual(response.status, .badRequest, target)
             XCTAssertEqual(response.bodyJSON?["title"] as? String, "Invalid query parameter", target)
             XCTAssertEqual(response.bodyJSON?["detail"] as? String, detail, target)
         }

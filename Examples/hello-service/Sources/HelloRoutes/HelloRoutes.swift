@@ -10,11 +10,16 @@ public struct HelloRoutes: Sendable {
     public var upstream: String
     public var scheduler: any Scheduler
     public var client: HTTPClient
+    /// Every event stream's headers, first message and heartbeats (one clock for all of them).
+    public var events: EventStreamResponder
 
     public init(upstream: String, scheduler: any Scheduler = QueueScheduler.global, client: HTTPClient = HTTPClient()) {
         self.upstream = upstream
         self.scheduler = scheduler
         self.client = client
+        let heartbeat = HeartbeatClock(period: .seconds(15), scheduler: scheduler)
+        heartbeat.start()
+        events = EventStreamResponder(heartbeat: heartbeat, subscribers: nil)
     }
 
     struct Greeting: Encodable {
@@ -50,9 +55,9 @@ public struct HelloRoutes: Sendable {
         }
         // One event a second, numbered, for as long as the client listens.
         router.get("/ticks") { _ in
-            let events = DataStream.interval(.seconds(1), scheduler: routes.scheduler)
-                .map { ServerSentEvent(id: String($0), data: "tick \($0)").encoded }
-            return .just(.stream(events, contentType: "text/event-stream"))
+            let ticks = DataStream.interval(.seconds(1), scheduler: routes.scheduler)
+                .map { ServerSentEvent(id: String($0), data: "tick \($0)") }
+            return .just(routes.events.response(ticks))
         }
         return router
     }

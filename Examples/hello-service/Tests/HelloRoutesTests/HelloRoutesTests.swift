@@ -24,13 +24,18 @@ final class HelloRoutesTests: XCTestCase {
         XCTAssertTrue(response.bodyText.contains("name"), response.bodyText)
     }
 
-    func testTicksComeOncePerSecondOnVirtualTime() async throws {
+    func testTicksComeOncePerSecondOnVirtualTimeAfterTheReconnectDelay() async throws {
         let scheduler = TestScheduler()
         let response = try await RouterTestClient(HelloRoutes(upstream: "http://127.0.0.1:1/", scheduler: scheduler).router).execute(.get, "/ticks")
         let body = try XCTUnwrap(response.streamedBody)
         let (recorder, subscription) = scheduler.record(body.map { String(decoding: $0, as: UTF8.self) })
         scheduler.advance(to: .milliseconds(1_500))
-        XCTAssertEqual(recorder.events, [.at(0, .data("id: 0\ndata: tick 0\n\n")), .at(1_000, .data("id: 1\ndata: tick 1\n\n"))])
+        XCTAssertEqual(response.headers["Content-Type"], "text/event-stream; charset=utf-8")
+        XCTAssertEqual(recorder.events, [
+            .at(0, .data("retry: 2000\n\n")),
+            .at(0, .data("id: 0\ndata: tick 0\n\n")),
+            .at(1_000, .data("id: 1\ndata: tick 1\n\n")),
+        ])
         subscription.dispose()
     }
 

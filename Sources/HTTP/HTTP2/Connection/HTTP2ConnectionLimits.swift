@@ -2,6 +2,9 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 /// What an HTTP/2 connection of this server allows its peer, and what it sends in its SETTINGS.
+///
+/// Set through ``HTTPServerConfiguration/http2``; the defaults follow RFC 9113 and the protections
+/// against the known HTTP/2 floods (rapid reset, CONTINUATION, control frames).
 public struct HTTP2ConnectionLimits: Sendable {
     /// SETTINGS_MAX_CONCURRENT_STREAMS: RFC 9113 §6.5.2 recommends no fewer than 100.
     public var maxConcurrentStreams = 100
@@ -17,11 +20,15 @@ public struct HTTP2ConnectionLimits: Sendable {
     /// The most CONTINUATION frames one header block may take: 64 × 16 KiB frames is far above
     /// `maxHeaderListSize`; a flood of them (CVE-2024-27316) ends in GOAWAY ENHANCE_YOUR_CALM.
     public var maxContinuationFrames = 64
-    /// Control and empty frames a connection may send in a burst, and per second after it.
+    /// Control and empty frames a connection may send in a burst, beyond which it is answered
+    /// GOAWAY ENHANCE_YOUR_CALM.
     public var controlFrameBurst = 1_000
+    /// Control and empty frames a connection may send per second once its burst is spent.
     public var controlFramesPerSecond = 200
-    /// Streams a client may reset before their response is complete, in a burst and per second.
+    /// Streams a client may reset before their response is complete, in a burst (rapid reset,
+    /// CVE-2023-44487, ends in GOAWAY ENHANCE_YOUR_CALM).
     public var resetBurst = 200
+    /// Streams a client may reset before their response is complete, per second once its burst is spent.
     public var resetsPerSecond = 100
     /// Bytes queued on the socket beyond which DATA waits for it to drain (per connection), and
     /// beyond which control frames the peer provokes (PING and SETTINGS acknowledgements, resets)
@@ -35,5 +42,6 @@ public struct HTTP2ConnectionLimits: Sendable {
     /// Streams whose end is remembered so a late frame on them gets RFC 9113 §5.1's answer.
     public var closedStreamMemory = 256
 
+    /// The defaults above.
     public init() {}
 }

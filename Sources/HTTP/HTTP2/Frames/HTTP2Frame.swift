@@ -2,8 +2,8 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 /// One frame (RFC 9113 §4.1, §6), padding removed.
-public struct HTTP2Frame: Sendable, Equatable {
-    public enum Payload: Sendable, Equatable {
+package struct HTTP2Frame: Sendable, Equatable {
+    package enum Payload: Sendable, Equatable {
         case data([UInt8])
         /// A header block fragment; the priority fields, when present, are parsed and dropped
         /// (RFC 9113 §5.3.2 deprecates the scheme) apart from the dependency, checked against self-dependency.
@@ -20,13 +20,13 @@ public struct HTTP2Frame: Sendable, Equatable {
         case unknown(type: UInt8, payload: [UInt8])
     }
 
-    public var streamID: UInt32
-    public var flags: HTTP2Flags
-    public var payload: Payload
+    package var streamID: UInt32
+    package var flags: HTTP2Flags
+    package var payload: Payload
     /// The length of the frame's payload on the wire, padding included (flow control counts it, §6.1).
-    public var flowControlledLength: Int
+    package var flowControlledLength: Int
 
-    public init(streamID: UInt32, flags: HTTP2Flags = [], payload: Payload, flowControlledLength: Int? = nil) {
+    package init(streamID: UInt32, flags: HTTP2Flags = [], payload: Payload, flowControlledLength: Int? = nil) {
         self.streamID = streamID
         self.flags = flags
         self.payload = payload
@@ -39,7 +39,7 @@ public struct HTTP2Frame: Sendable, Equatable {
         }
     }
 
-    public var type: HTTP2FrameType {
+    package var type: HTTP2FrameType {
         switch payload {
         case .data: .data
         case .headers: .headers
@@ -55,6 +55,6 @@ public struct HTTP2Frame: Sendable, Equatable {
         }
     }
 
-    public var endStream: Bool { flags.contains(.endStream) }
-    public var endHeaders: Bool { flags.contains(.endHeaders) }
+    package var endStream: Bool { flags.contains(.endStream) }
+    package var endHeaders: Bool { flags.contains(.endHeaders) }
 }

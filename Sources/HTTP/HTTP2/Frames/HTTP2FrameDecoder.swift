@@ -4,17 +4,17 @@
 /// Cuts frames out of a byte stream and checks what RFC 9113 §4–6 require of each frame on its own
 /// (sizes, stream ids, padding); what depends on the connection's state is the connection's job.
 /// Bytes are buffered until a whole frame is there, never more than one frame beyond `maxFrameSize`.
-public struct HTTP2FrameDecoder: Sendable {
+package struct HTTP2FrameDecoder: Sendable {
     /// This side's SETTINGS_MAX_FRAME_SIZE: a longer frame is a FRAME_SIZE_ERROR (§4.2).
-    public var maxFrameSize: Int
+    package var maxFrameSize: Int
     private var buffer: [UInt8] = []
     private var start = 0
 
-    public init(maxFrameSize: Int = 16_384) {
+    package init(maxFrameSize: Int = 16_384) {
         self.maxFrameSize = maxFrameSize
     }
 
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if start > 0 && start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
@@ -22,15 +22,15 @@ public struct HTTP2FrameDecoder: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
-    public mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
     /// Bytes held that are not yet a whole frame.
-    public var bufferedByteCount: Int { buffer.count - start }
+    package var bufferedByteCount: Int { buffer.count - start }
 
     /// The next whole frame, or nil until more bytes arrive.
-    public mutating func next() throws(HTTP2ProtocolError) -> HTTP2Frame? {
+    package mutating func next() throws(HTTP2ProtocolError) -> HTTP2Frame? {
         guard buffer.count - start >= 9 else { compact(); return nil }
         let length = Int(buffer[start]) << 16 | Int(buffer[start + 1]) << 8 | Int(buffer[start + 2])
         let type = HTTP2FrameType(rawValue: buffer[start + 3])

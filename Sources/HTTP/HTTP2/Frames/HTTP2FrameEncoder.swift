@@ -3,8 +3,8 @@
 
 /// Writes frames (RFC 9113 §4.1, §6) onto the end of a byte buffer; the inverse of `HTTP2FrameDecoder`.
 /// Frames are written unpadded unless `padding` is given (padding is for senders that hide lengths).
-public enum HTTP2FrameEncoder {
-    public static func append(_ frame: HTTP2Frame, padding: Int = 0, into out: inout [UInt8]) {
+package enum HTTP2FrameEncoder {
+    package static func append(_ frame: HTTP2Frame, padding: Int = 0, into out: inout [UInt8]) {
         var flags = frame.flags
         let paddable = frame.type == .data || frame.type == .headers || frame.type == .pushPromise
         let padded = padding > 0 && paddable
@@ -63,7 +63,7 @@ public enum HTTP2FrameEncoder {
     }
 
     /// A DATA frame straight from a slice of a body, without building a `HTTP2Frame` first.
-    public static func appendData(streamID: UInt32, _ bytes: ArraySlice<UInt8>, endStream: Bool, into out: inout [UInt8]) {
+    package static func appendData(streamID: UInt32, _ bytes: ArraySlice<UInt8>, endStream: Bool, into out: inout [UInt8]) {
         let length = bytes.count
         // Byte by byte: an array literal here was a heap allocation per DATA frame.
         out.append(UInt8(truncatingIfNeeded: length >> 16))

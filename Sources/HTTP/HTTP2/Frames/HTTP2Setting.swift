@@ -2,41 +2,41 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 /// A SETTINGS parameter (RFC 9113 §6.5.2); unknown identifiers are ignored on receipt.
-public struct HTTP2Setting: Sendable, Hashable {
-    public struct Identifier: RawRepresentable, Sendable, Hashable {
-        public let rawValue: UInt16
-        public init(rawValue: UInt16) { self.rawValue = rawValue }
+package struct HTTP2Setting: Sendable, Hashable {
+    package struct Identifier: RawRepresentable, Sendable, Hashable {
+        package let rawValue: UInt16
+        package init(rawValue: UInt16) { self.rawValue = rawValue }
 
-        public static let headerTableSize = Identifier(rawValue: 0x1)
-        public static let enablePush = Identifier(rawValue: 0x2)
-        public static let maxConcurrentStreams = Identifier(rawValue: 0x3)
-        public static let initialWindowSize = Identifier(rawValue: 0x4)
-        public static let maxFrameSize = Identifier(rawValue: 0x5)
-        public static let maxHeaderListSize = Identifier(rawValue: 0x6)
+        package static let headerTableSize = Identifier(rawValue: 0x1)
+        package static let enablePush = Identifier(rawValue: 0x2)
+        package static let maxConcurrentStreams = Identifier(rawValue: 0x3)
+        package static let initialWindowSize = Identifier(rawValue: 0x4)
+        package static let maxFrameSize = Identifier(rawValue: 0x5)
+        package static let maxHeaderListSize = Identifier(rawValue: 0x6)
     }
 
-    public var identifier: Identifier
-    public var value: UInt32
+    package var identifier: Identifier
+    package var value: UInt32
 
-    public init(_ identifier: Identifier, _ value: UInt32) {
+    package init(_ identifier: Identifier, _ value: UInt32) {
         self.identifier = identifier
         self.value = value
     }
 }
 
 /// The peer's settings as they stand, with the defaults of RFC 9113 §6.5.2 until it says otherwise.
-public struct HTTP2PeerSettings: Sendable {
-    public var headerTableSize = 4096
-    public var enablePush = true
-    public var maxConcurrentStreams: Int?
-    public var initialWindowSize = 65_535
-    public var maxFrameSize = 16_384
-    public var maxHeaderListSize: Int?
+package struct HTTP2PeerSettings: Sendable {
+    package var headerTableSize = 4096
+    package var enablePush = true
+    package var maxConcurrentStreams: Int?
+    package var initialWindowSize = 65_535
+    package var maxFrameSize = 16_384
+    package var maxHeaderListSize: Int?
 
-    public init() {}
+    package init() {}
 
     /// Applies one received setting; a value out of its range is a connection error (§6.5.2).
-    public mutating func apply(_ setting: HTTP2Setting) throws(HTTP2ProtocolError) {
+    package mutating func apply(_ setting: HTTP2Setting) throws(HTTP2ProtocolError) {
         let value = Int(setting.value)
         switch setting.identifier {
         case .headerTableSize: headerTableSize = value

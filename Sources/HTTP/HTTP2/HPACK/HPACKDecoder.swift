@@ -3,24 +3,24 @@
 
 /// Turns header blocks into field lists (RFC 7541 §6), keeping the dynamic table in step with the
 /// peer's encoder. One per connection and direction; blocks must be decoded in the order they arrived.
-public struct HPACKDecoder: Sendable {
+package struct HPACKDecoder: Sendable {
     /// A decoded block: its fields, or, when they pass `maxHeaderListSize`, none and `overListSize`.
-    public struct Block: Sendable {
-        public var fields: [(name: String, value: String)]
+    package struct Block: Sendable {
+        package var fields: [(name: String, value: String)]
         /// The list was larger than allowed: its fields were decoded (the table stays in step) but not kept.
-        public var overListSize: Bool
+        package var overListSize: Bool
     }
 
     /// The table size this side's SETTINGS_HEADER_TABLE_SIZE allows; updates above it are errors.
-    public private(set) var maxTableSizeLimit: Int
+    package private(set) var maxTableSizeLimit: Int
     /// The limit on a decoded list (names + values + 32 per field, RFC 9113 §6.5.2): a small block
     /// that names a large table entry again and again (an "HPACK bomb") stops counting here.
-    public var maxHeaderListSize: Int
+    package var maxHeaderListSize: Int
     /// The longest string accepted, before Huffman decoding.
-    public var maxStringLength: Int
+    package var maxStringLength: Int
     private var table: HPACKDynamicTable
 
-    public init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 64 * 1024, maxStringLength: Int = 64 * 1024) {
+    package init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 64 * 1024, maxStringLength: Int = 64 * 1024) {
         maxTableSizeLimit = maxTableSize
         self.maxHeaderListSize = maxHeaderListSize
         self.maxStringLength = maxStringLength
@@ -28,14 +28,14 @@ public struct HPACKDecoder: Sendable {
     }
 
     /// The dynamic table's current size and limit, for tests.
-    public var dynamicTableSize: Int { table.size }
-    public var dynamicTableCount: Int { table.count }
+    package var dynamicTableSize: Int { table.size }
+    package var dynamicTableCount: Int { table.count }
 
-    public mutating func decode(_ block: [UInt8]) throws(HPACKError) -> Block {
+    package mutating func decode(_ block: [UInt8]) throws(HPACKError) -> Block {
         try block.withUnsafeBufferPointer { (bytes) throws(HPACKError) -> Block in try decode(bytes) }
     }
 
-    public mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(HPACKError) -> Block {
+    package mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(HPACKError) -> Block {
         var fields: [(name: String, value: String)] = []
         var listSize = 0
         var overListSize = false
@@ -75,7 +75,7 @@ public struct HPACKDecoder: Sendable {
     }
 
     /// This side's SETTINGS_HEADER_TABLE_SIZE changed (and the peer acknowledged it).
-    public mutating func setMaxTableSizeLimit(_ limit: Int) {
+    package mutating func setMaxTableSizeLimit(_ limit: Int) {
         maxTableSizeLimit = limit
         if table.maximumSize > limit { table.resize(to: limit) }
     }

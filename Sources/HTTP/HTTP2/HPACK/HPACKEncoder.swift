@@ -10,7 +10,7 @@
 /// a block is copied from there instead of looked up, compared against the table and Huffman-coded
 /// again. `memoizes: false` is its slow twin, every field encoded from the tables; both give the
 /// same bytes (HPACKEncoderTests).
-public struct HPACKEncoder: Sendable {
+package struct HPACKEncoder: Sendable {
     private var table: HPACKDynamicTable
     /// Sizes the table took since the last block, to announce at the start of the next (§4.2):
     /// the smallest of them and the final one.
@@ -19,15 +19,15 @@ public struct HPACKEncoder: Sendable {
     /// Fields whose values change with nearly every message and would only churn the table.
     private static let neverIndexed: Set<String> = ["date", "content-length", "x-request-id", "etag", "set-cookie", "authorization", "last-modified"]
 
-    public init(maxTableSize: Int = 4096, memoizes: Bool = true) {
+    package init(maxTableSize: Int = 4096, memoizes: Bool = true) {
         table = HPACKDynamicTable(maximumSize: maxTableSize)
         memo = memoizes ? HPACKFieldMemo() : nil
     }
 
-    public var dynamicTableSize: Int { table.size }
+    package var dynamicTableSize: Int { table.size }
 
     /// The peer's SETTINGS_HEADER_TABLE_SIZE: this encoder's table may use at most that much.
-    public mutating func setMaxTableSize(_ size: Int) {
+    package mutating func setMaxTableSize(_ size: Int) {
         guard size != table.maximumSize || pendingSizeUpdates != nil else { return }
         let smallest = min(pendingSizeUpdates?.smallest ?? size, size)
         pendingSizeUpdates = (smallest, size)
@@ -36,7 +36,7 @@ public struct HPACKEncoder: Sendable {
     }
 
     /// Appends the block for `fields`; names must already be lowercase.
-    public mutating func encode(_ fields: some Sequence<(name: String, value: String)>, into out: inout [UInt8]) {
+    package mutating func encode(_ fields: some Sequence<(name: String, value: String)>, into out: inout [UInt8]) {
         if let updates = pendingSizeUpdates {
             pendingSizeUpdates = nil
             if updates.smallest < updates.final {

@@ -3,7 +3,7 @@
 
 /// Why a header block could not be decoded. Every one of them is a connection error of type
 /// COMPRESSION_ERROR (RFC 9113 §4.3): the decoder's table can no longer be trusted to match the peer's.
-public enum HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The block ended inside an integer, a string or a representation.
     case truncated
     /// An integer larger than this decoder accepts (RFC 7541 §5.1 lets an implementation limit them).
@@ -19,7 +19,7 @@ public enum HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A dynamic table size update after the block's first field (RFC 7541 §4.2).
     case tableSizeUpdateAfterField
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated: "header block truncated"
         case .integerOverflow: "HPACK integer too large"

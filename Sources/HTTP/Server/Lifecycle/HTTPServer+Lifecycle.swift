@@ -18,7 +18,9 @@ extension HTTPServer {
     ///
     /// The signal handlers are in place before the server starts, so a signal sent the moment the
     /// port is known is never fatal.
-    /// - Parameter started: called with the bound port once the server listens (print it, tell a test).
+    /// - Parameters:
+    ///   - shutdownDeadline: how long the graceful shutdown may take before what is left is closed.
+    ///   - started: called with the bound port once the server listens (print it, tell a test).
     public func serveUntilTerminated(shutdownDeadline: Duration = .seconds(8), started: (Int) -> Void = { _ in }) throws {
         let done = DispatchSemaphore(value: 0)
         let signals = SignalWatcher(signals: [SIGTERM, SIGINT]) { [self] _ in

@@ -25,6 +25,7 @@ public final class SignalWatcher: Sendable {
     private let source: DispatchSourceRead
     private let signals: [Int32]
 
+    /// Installs the handler for `signals` and calls `handler` on `queue` with each one's number as it arrives.
     public init(signals: [Int32], queue: DispatchQueue = DispatchQueue(label: "signals"), handler: @escaping @Sendable (Int32) -> Void) {
         var ends: [Int32] = [-1, -1]
         precondition(pipe(&ends) == 0, "pipe failed: errno \(errno)")
