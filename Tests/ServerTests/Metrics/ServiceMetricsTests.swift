@@ -4,6 +4,7 @@
 import Domain
 import HTTP
 import Streams
+import Telemetry
 import XCTest
 @testable import Server
 
@@ -16,10 +17,12 @@ final class ServiceMetricsTests: XCTestCase {
         metrics.http.record(healthAnswered(in: .milliseconds(1)))
         let lines = String(decoding: metrics.scrape(), as: UTF8.self).split(separator: "\n")
         let typed = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
-        // The shared feed's families exist only with --redis-url, and a labelled family such as
-        // http_rejections_total appears with its first series; every other description is on the page.
+        // The shared feed's families exist only with --redis-url, the tracing ones only with an OTLP
+        // endpoint, and a labelled family such as http_rejections_total appears with its first
+        // series; every other description is on the page.
+        let tracing = [TracingCounters.exportedName, TracingCounters.droppedName, TracingCounters.failuresName]
         let expected = Set(ServiceMetrics.descriptions.map(\.name))
-            .subtracting(SharedFeedMetrics.descriptions.map(\.name)).subtracting([HTTPMetrics.rejectionsName])
+            .subtracting(SharedFeedMetrics.descriptions.map(\.name)).subtracting([HTTPMetrics.rejectionsName]).subtracting(tracing)
         XCTAssertEqual(Set(typed.map(String.init)), expected, "one family per description")
         for family in typed {
             XCTAssertTrue(lines.contains { $0.hasPrefix("# HELP \(family) ") }, "\(family) has no description")
