@@ -21,6 +21,8 @@ final class ServerSpan: @unchecked Sendable {
         var parent = ServiceContext.topLevel
         tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
         span = tracer.startSpan(method, context: parent, ofKind: .server)
+        // An unsampled span records nothing: its attributes would be built to be thrown away.
+        guard span.isRecording else { return }
         var attributes = SpanAttributes()
         attributes["http.request.method"] = method
         attributes["url.path"] = request.path
@@ -38,7 +40,7 @@ final class ServerSpan: @unchecked Sendable {
     /// The route is known: the span is named after its pattern (`GET /users/{login}`), the
     /// low-cardinality name the conventions ask for, not the path.
     func routed(_ pattern: String?) {
-        guard let pattern else { return }
+        guard let pattern, span.isRecording else { return }
         span.operationName = "\(method) \(pattern)"
         span.attributes["http.route"] = pattern
     }
@@ -47,6 +49,7 @@ final class ServerSpan: @unchecked Sendable {
     func end(status: Int, completed: Bool) {
         guard !ended else { return }
         ended = true
+        guard span.isRecording else { return span.end() }
         if status > 0 { span.attributes["http.response.status_code"] = status }
         if status >= 500 {
             span.attributes["error.type"] = String(status)

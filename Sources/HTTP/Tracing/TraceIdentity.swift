@@ -29,24 +29,39 @@ public struct TraceIdentity: Sendable, Equatable {
     }
 
     /// A `traceparent` value's ids; nil when it is malformed (version 00's layout, as any
-    /// version's first fields are read), or its ids are all zeros.
+    /// version's first fields are read: `vv-<32 hex>-<16 hex>-ff`, then nothing or `-…`), its
+    /// version is `ff`, or its ids are all zeros. Read as bytes at their fixed places.
     public init?(traceparent: String) {
-        let parts = traceparent.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count >= 4, parts[0].count == 2, parts[1].count == 32, parts[2].count == 16, parts[3].count == 2,
-            parts[0] != "ff", parts.dropLast(parts.count - 4).allSatisfy({ $0.allSatisfy(\.isLowercaseHexDigit) }),
-            parts[1].contains(where: { $0 != "0" }), parts[2].contains(where: { $0 != "0" }),
-            let flags = UInt8(parts[3], radix: 16)
-        else { return nil }
-        self.init(traceID: String(parts[1]), spanID: String(parts[2]), sampled: flags & 1 == 1)
+        var text = traceparent
+        guard let parsed = text.withUTF8({ bytes -> TraceIdentity? in
+            let dash = UInt8(ascii: "-")
+            guard bytes.count >= 55, bytes[2] == dash, bytes[35] == dash, bytes[52] == dash, bytes.count == 55 || bytes[55] == dash,
+                let version = Self.hexByte(bytes[0], bytes[1]), version != 0xff, let flags = Self.hexByte(bytes[53], bytes[54]),
+                (3..<35).allSatisfy({ Self.hexDigit(bytes[$0]) != nil }), (36..<52).allSatisfy({ Self.hexDigit(bytes[$0]) != nil }),
+                (3..<35).contains(where: { bytes[$0] != UInt8(ascii: "0") }), (36..<52).contains(where: { bytes[$0] != UInt8(ascii: "0") })
+            else { return nil }
+            return TraceIdentity(
+                traceID: String(decoding: bytes[3..<35], as: UTF8.self),
+                spanID: String(decoding: bytes[36..<52], as: UTF8.self),
+                sampled: flags & 1 == 1)
+        }) else { return nil }
+        self = parsed
+    }
+
+    /// A lower-case hex digit's value; nil for anything else (W3C Trace Context allows no upper case).
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    private static func hexByte(_ high: UInt8, _ low: UInt8) -> UInt8? {
+        guard let high = hexDigit(high), let low = hexDigit(low) else { return nil }
+        return high << 4 | low
     }
 
     /// This identity as a `traceparent` value (version 00).
     public var traceparent: String { "00-\(traceID)-\(spanID)-\(sampled ? "01" : "00")" }
-}
-
-extension Character {
-    fileprivate var isLowercaseHexDigit: Bool {
-        guard let ascii = asciiValue else { return false }
-        return (ascii >= 0x30 && ascii <= 0x39) || (ascii >= 0x61 && ascii <= 0x66)
-    }
 }

@@ -1,0 +1,44 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import HTTP
+import XCTest
+
+/// `TraceIdentity(traceparent:)` reads W3C Trace Context's fixed layout, and refuses what the
+/// specification refuses.
+final class TraceIdentityTests: XCTestCase {
+    private let trace = "4bf92f3577b34da6a3ce929d0e0e4736"
+    private let span = "00f067aa0ba902b7"
+
+    func testAVersion00ValueGivesItsIdsAndSampledFlag() {
+        XCTAssertEqual(TraceIdentity(traceparent: "00-\(trace)-\(span)-01"), TraceIdentity(traceID: trace, spanID: span, sampled: true))
+        XCTAssertEqual(TraceIdentity(traceparent: "00-\(trace)-\(span)-00")?.sampled, false)
+    }
+
+    func testALaterVersionIsReadByItsFirstFields() {
+        XCTAssertEqual(TraceIdentity(traceparent: "01-\(trace)-\(span)-01-what-comes-next")?.traceID, trace)
+    }
+
+    func testUpperCaseHexIsRefused() {
+        XCTAssertNil(TraceIdentity(traceparent: "00-\(trace.uppercased())-\(span)-01"))
+        XCTAssertNil(TraceIdentity(traceparent: "00-\(trace)-\(span)-0A"))
+    }
+
+    func testAllZeroIdsAndVersionFFAreRefused() {
+        XCTAssertNil(TraceIdentity(traceparent: "00-\(String(repeating: "0", count: 32))-\(span)-01"))
+        XCTAssertNil(TraceIdentity(traceparent: "00-\(trace)-\(String(repeating: "0", count: 16))-01"))
+        XCTAssertNil(TraceIdentity(traceparent: "ff-\(trace)-\(span)-01"))
+    }
+
+    func testAWrongLayoutIsRefused() {
+        XCTAssertNil(TraceIdentity(traceparent: "00-\(trace)-\(span)-01x"))
+        XCTAssertNil(TraceIdentity(traceparent: "00-\(trace.dropLast())-\(span)-01"))
+        XCTAssertNil(TraceIdentity(traceparent: ""))
+        XCTAssertNil(TraceIdentity(traceparent: "00_\(trace)_\(span)_01"))
+    }
+
+    func testTheValueItWritesReadsBack() {
+        let identity = TraceIdentity(traceID: trace, spanID: span, sampled: false)
+        XCTAssertEqual(TraceIdentity(traceparent: identity.traceparent), identity)
+    }
+}
