@@ -28,6 +28,8 @@ public final class UpstreamSpan: Sendable, Equatable {
     init(tracer: any Tracer, url: URL, stage: UpstreamStage) {
         self.tracer = tracer
         span = tracer.startSpan("GET", context: ServiceContext.current ?? .topLevel, ofKind: .client)
+        // An unsampled span records nothing (it still propagates its ids): nothing is built for it.
+        guard span.isRecording else { return }
         var attributes = SpanAttributes()
         attributes["http.request.method"] = "GET"
         attributes["url.full"] = url.absoluteString
@@ -50,16 +52,19 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// What the response cache made of the attempt: `miss`, `hit` (a 304 confirmed the stored
     /// answer) or `refreshed` (the stored answer was replaced).
     public func noteCache(_ outcome: String) {
+        guard span.isRecording else { return }
         span.attributes["streamservice.upstream.cache"] = outcome
     }
 
     /// Whether the attempt `led` its single flight (sent the request) or `joined` another's.
     public func noteFlight(_ role: String) {
+        guard span.isRecording else { return }
         span.attributes["streamservice.upstream.single_flight"] = role
     }
 
     /// A retry is due after `delay` for `error`.
     func retrying(_ number: Int, after delay: Duration, error: any Error) {
+        guard span.isRecording else { return }
         span.attributes["http.request.resend_count"] = number
         span.addEvent(SpanEvent(name: "retry", attributes: [
             "streamservice.retry.number": .int64(Int64(number)),
@@ -71,6 +76,7 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// The exchange's answer (after any retries).
     func end(status: Int) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard span.isRecording else { return span.end() }
         span.attributes["http.response.status_code"] = status
         if status >= 400 {
             span.attributes["error.type"] = String(status)
@@ -82,6 +88,7 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// The exchange failed for good.
     func end(failure: UpstreamError) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard span.isRecording else { return span.end() }
         if case .status(let code, _) = failure { span.attributes["http.response.status_code"] = code }
         span.attributes["error.type"] = Self.errorType(failure)
         span.setStatus(SpanStatus(code: .error, message: String(describing: failure)))
@@ -91,7 +98,7 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// The exchange's subscriber went away first.
     func endCancelled() {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        span.attributes["streamservice.upstream.cancelled"] = true
+        if span.isRecording { span.attributes["streamservice.upstream.cancelled"] = true }
         span.end()
     }
 
