@@ -147,7 +147,7 @@ final class HTTP1Connection: ServerProtocolHandler, @unchecked Sendable {
         var request = Request(
             head: head, scheme: scheme, body: body, id: id, remoteAddress: stream.remoteAddress, peerAddress: stream.peerAddress,
             loopScheduler: scheduler)
-        if let tracer = context.tracer {
+        if context.traces, let tracer = context.tracer {
             routeTraced(&request, tracer: tracer) { request in
                 let exchange = Exchange(request: request, startedAt: .now, wantsKeepAlive: wantsKeepAlive, userAgent: notes.userAgent)
                 current = exchange

@@ -15,6 +15,9 @@ final class ServerContext: Sendable {
     let writer: ResponseWriter
     /// The tracer of the requests' SERVER spans; nil when none was bootstrapped (no span, no cost).
     let tracer: (any Tracer)?
+    /// `tracer != nil`, read per request: testing the optional existential copies it out (with a
+    /// retain and a release) for every untraced request.
+    let traces: Bool
     private let shuttingDown = Atomic<Bool>(false)
 
     init(configuration: HTTPServerConfiguration, router: Router, observer: HTTPServerObserver, tls: TLSContext?) {
@@ -23,6 +26,7 @@ final class ServerContext: Sendable {
         self.observer = observer
         self.tls = tls
         tracer = ActiveTracer.resolve(configuration.tracer)
+        traces = tracer != nil
         writer = ResponseWriter(
             serverName: configuration.serverName,
             compressor: ResponseCompressor(minimumBytes: configuration.compressionMinimumBytes))

@@ -17,7 +17,7 @@ extension HTTP2Connection {
             body: target.body, version: .http2, id: id, remoteAddress: stream.remoteAddress, loopScheduler: scheduler)
         request.peerAddress = stream.peerAddress
         target.body = []
-        if let tracer = context.tracer {
+        if context.traces, let tracer = context.tracer {
             routeTraced(&request, tracer: tracer) { request in
                 target.request = request
                 target.startedAt = .now
