@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 
 /// One thing that happened inside a pipeline, as `/events` shows it.
 ///
@@ -152,11 +153,10 @@ public struct PipelineEvent: Sendable, Equatable, Codable {
             && lhs.timestamp == rhs.timestamp
     }
 
-    /// The JSON text (`encode(to:)`, keys sorted): written once per event, with its id.
+    /// The JSON text (`encode(to:)`, in the one configuration of every JSON answer,
+    /// `Response.jsonEncoder()`): written once per event, with its id.
     public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        (try? Response.jsonEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     static func format(_ date: Date) -> String {
