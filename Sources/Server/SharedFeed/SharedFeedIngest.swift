@@ -46,6 +46,9 @@ final class SharedFeedIngest: Sendable {
         var verifying = false
         /// Resets sent because the history changed.
         var historyResets = 0
+        /// The first entry after a jump in ids, held back from the log until a round's epoch is known
+        /// to postdate it (see `deliverable`).
+        var heldJump: Int?
     }
 
     private let connection: RedisConnection
@@ -74,13 +77,8 @@ final class SharedFeedIngest: Sendable {
 
     /// Call when the connection becomes connected: (re)starts the read loop, checking the history first.
     func connected() {
-        let start = state.withLock { state -> Bool in
-            state.verifying = true
-            guard !state.running, !state.stopped else { return false }
-            state.running = true
-            return true
-        }
-        if start { read() }
+        state.withLock { $0.verifying = true }
+        startLoop()
     }
 
     func stop() {
@@ -125,14 +123,36 @@ final class SharedFeedIngest: Sendable {
                     return rebase(floor: after, known: epoch, lost: checked.id)
                 }
             }
-            if verifying { state.withLock { $0.verifying = false } }
             let entries = checked == nil && replies.count > 1 ? Self.entries(inXREAD: replies[1]) : []
-            deliver(entries)
+            let held = state.withLock { state -> Int? in
+                if verifying { state.verifying = false }
+                return state.heldJump
+            }
+            let (ready, jump) = Self.deliverable(entries, after: after, confirmed: held)
+            state.withLock { $0.heldJump = jump }
+            deliver(ready)
             continueReading()
         }
     }
 
-    private func deliver(_ entries: [Entry]) {
+    /// The entries of one XREAD the log may take now, and the id of the first one held back. Ids
+    /// are consecutive within one history; a jump is trimming, or the first entry of a history
+    /// another replica named while this round's XREAD was blocked, after its epoch was read. Given
+    /// to the log, such an entry would tell the clients `reset` at the jump and the next round's
+    /// new epoch would tell them again (two resets for one change). So the entries from a jump on
+    /// wait for the next round, whose epoch, read after the entry was in the stream, says which it
+    /// is: a new epoch restarts the log once (`fill`); the same epoch lets the held entry through
+    /// (`confirmed`), and the log's jump says `reset` for the trimmed ones.
+    static func deliverable(_ entries: [Entry], after: Int, confirmed: Int?) -> (ready: ArraySlice<Entry>, held: Int?) {
+        var previous = after
+        for (index, entry) in entries.enumerated() {
+            if entry.id > previous + 1, entry.id != confirmed { return (entries[..<index], entry.id) }
+            previous = entry.id
+        }
+        return (entries[...], nil)
+    }
+
+    private func deliver<Entries: BidirectionalCollection<Entry>>(_ entries: Entries) {
         guard let newest = entries.last else { return }
         for entry in entries { sink.publish(entry) }
         state.withLock { $0.last = newest }
@@ -183,6 +203,7 @@ final class SharedFeedIngest: Sendable {
                 $0.epoch = epoch
                 $0.verifying = false
                 $0.last = nil
+                $0.heldJump = nil
                 if !firstTime { $0.historyResets += 1 }
             }
             deliver(entries)
@@ -199,19 +220,31 @@ final class SharedFeedIngest: Sendable {
     }
 
     /// The loop ends on a connection failure; `connected()` starts it again. An error reply
-    /// (e.g. the key holds another type) is reported and retried after a second.
+    /// (e.g. the key holds another type) is reported and the loop starts again after a second,
+    /// or at once when the connection comes back meanwhile. The loop is marked stopped before
+    /// either can start it, so one of them always does (a retry that found the connection down
+    /// and then stopped the loop could leave it stopped for good: "degraded" until a restart).
     private func stopRunning(_ error: RedisError?) {
+        stopLoop()
         if case .server(let message)? = error {
             onError("shared feed read failed: \(message)")
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) { [self] in
-                guard connection.state == .connected else { return stopLoop() }
-                continueReading()
+                if connection.state == .connected { startLoop() }
             }
             return
         }
-        stopLoop()
         // The connection may already be back: connected() then found the loop still running.
         if connection.state == .connected { connected() }
+    }
+
+    /// Starts the read loop unless it runs (or the ingest stopped).
+    private func startLoop() {
+        let start = state.withLock { state -> Bool in
+            guard !state.running, !state.stopped else { return false }
+            state.running = true
+            return true
+        }
+        if start { read() }
     }
 
     private func stopLoop() {
