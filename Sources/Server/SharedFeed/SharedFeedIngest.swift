@@ -182,21 +182,28 @@ final class SharedFeedIngest: Sendable {
     /// A new dataset (or our first look at it). The first fill sets where the buffer starts, at the
     /// stream's tail; a later one restarts past every id handed out and the new history's base,
     /// telling live clients `reset` there.
+    ///
+    /// After a change only the entries past the restart are asked for, oldest first: the stream's
+    /// tail is mostly the history before it, which the log would parse only to drop, while
+    /// deliveries wait (a whole `replayCount` of it per replica right after a failover).
     private func fill(epoch: String, firstTime: Bool, reason: String) {
-        let commands: [[String]] = [["GET", keys.sequence], ["XREVRANGE", keys.stream, "+", "-", "COUNT", String(replayCount)]]
+        let start = max(sink.lastID(), SharedFeedHistory.base(ofEpoch: epoch))
+        let commands: [[String]] = firstTime
+            ? [["GET", keys.sequence], ["XREVRANGE", keys.stream, "+", "-", "COUNT", String(replayCount)]]
+            : [["XRANGE", keys.stream, "\(start + 1)-0", "+", "COUNT", String(replayCount)]]
         connection.send(batch: commands) { [self] results in
-            guard case .success(let sequence) = results[0], case .success(let tail) = results[1] else {
+            guard case .success(let first) = results[0], case .success(let range) = results[results.count - 1] else {
                 stopRunning(results.compactMap { if case .failure(let error) = $0 { error } else { nil } }.first)
                 return
             }
-            var entries = Array(Self.entries(inRange: tail).reversed())
+            let entries: [Entry]
             if firstTime {
+                entries = Self.entries(inRange: range).reversed()
                 // The replay buffer starts right before the oldest retained entry; with none, at the counter.
-                sink.restart(entries.first.map { $0.id - 1 } ?? sequence.int ?? 0, false)
+                sink.restart(entries.first.map { $0.id - 1 } ?? first.int ?? 0, false)
             } else {
-                let start = max(sink.lastID(), SharedFeedHistory.base(ofEpoch: epoch))
+                entries = Self.entries(inRange: range)
                 sink.restart(start, true)
-                entries.removeAll { $0.id <= start }
                 onHistoryChange("the shared /events history changed: \(reason); live clients were told reset, ids continue after \(start)")
             }
             state.withLock {
