@@ -18,7 +18,7 @@ import NetCore
 /// give blocking readers a connection of their own.
 ///
 /// It serves the primary only (`requiresPrimary`): the handshake asks ROLE, and a node that is a
-/// replica, or answers READONLY later (it was demoted), is left at once, failing what waits with
+/// replica, or answers READONLY or UNBLOCKED later (it was demoted), is left at once, failing what waits with
 /// `.connectionLost`, and the address is looked up again. With a `RedisSentinel` the address is
 /// asked before every (re)connection, and a `+switch-master` moves the connection right away.
 // @unchecked: mutable state is confined to `loop`'s serial queue; `snapshot` (read from any thread) is behind a mutex.
@@ -351,9 +351,9 @@ public final class RedisConnection: @unchecked Sendable {
         if let onPush, case .array(let items) = value, let kind = items.first?.string, kind == "message" || kind == "pmessage" {
             return onPush(items)
         }
-        if configuration.requiresPrimary, case .error(let message) = value, message.hasPrefix("READONLY") {
+        if configuration.requiresPrimary, case .error(let message) = value, let word = Self.demotionWord(message) {
             // A demoted primary: what waits fails as lost (so it is sent again), not as refused.
-            return lost("\(dialed.map(String.init(describing:)) ?? "the node") answered READONLY: it is a replica now")
+            return lost("\(dialed.map(String.init(describing:)) ?? "the node") answered \(word): it is a replica now")
         }
         guard pendingHead < pending.count else { lost("reply without a command: \(value)"); return }
         let entry = pending[pendingHead]
@@ -370,6 +370,13 @@ public final class RedisConnection: @unchecked Sendable {
         } else {
             entry.completion(.success(value))
         }
+    }
+
+    /// The error a primary's demotion shows as: READONLY to a write, UNBLOCKED to a blocked read (an
+    /// XREAD BLOCK is ended so when its node becomes a replica, which would otherwise answer the
+    /// next read from a replica's copy). Nil for any other error.
+    static func demotionWord(_ message: String) -> String? {
+        ["READONLY", "UNBLOCKED"].first { message.hasPrefix($0) }
     }
 
     private func checkDeadlines() {

@@ -131,6 +131,32 @@ final class RedisPrimaryRoleTests: XCTestCase {
     }
 }
 
+extension RedisPrimaryRoleTests {
+    func testUNBLOCKEDReplyToABlockedReadLeavesTheDemotedNodeAndFailsTheReadAsLost() throws {
+        let primary = try RedisServerProcess()
+        defer { primary.stop() }
+        let other = try RedisServerProcess()
+        defer { other.stop() }
+        let connection = try RedisConnection(configuration: RedisConfiguration(url: RedisURL(host: "127.0.0.1", port: primary.port)))
+        defer { connection.close() }
+        connection.start()
+        waitUntil("connected", timeout: 5) { connection.state == .connected }
+        let read = Locked<Result<RESPValue, RedisError>?>(nil)
+        connection.send(["XREAD", "BLOCK", "20000", "STREAMS", "s", "$"], timeout: .seconds(30)) { outcome in read.withLock { $0 = outcome } }
+        waitUntil("the read blocks", timeout: 5) { (try? primary.cli(["INFO", "clients"]))?.contains("blocked_clients:1") ?? false }
+        try primary.cli(["REPLICAOF", "127.0.0.1", String(other.port)])
+        waitUntil("the read is answered", timeout: 5) { read.withLock { $0 } != nil }
+        guard case .failure(.connectionLost(let reason)) = read.withLock({ $0 }) else {
+            return XCTFail("a read ended by the demotion fails as lost (to be read again on the primary): \(String(describing: read.withLock { $0 }))")
+        }
+        XCTAssertTrue(reason.contains("UNBLOCKED"), reason)
+        waitUntil("left: the node is a replica now", timeout: 5) {
+            if case .disconnected(let reason) = connection.state { return reason.contains("not the primary") }
+            return false
+        }
+    }
+}
+
 final class RedisSentinelListTests: XCTestCase {
     func testHostsPortsCredentialsDatabaseAndTLS() throws {
         let list = try RedisSentinelList(parsing: "rediss://app:s%40cret@s1:26380,[::1]:26381,s3/2")

@@ -46,6 +46,9 @@ final class SharedFeedIngest: Sendable {
         var verifying = false
         /// Resets sent because the history changed.
         var historyResets = 0
+        /// The first entry after a jump in ids, held back from the log until a round's epoch is known
+        /// to postdate it (see `deliverable`).
+        var heldJump: Int?
     }
 
     private let connection: RedisConnection
@@ -74,13 +77,8 @@ final class SharedFeedIngest: Sendable {
 
     /// Call when the connection becomes connected: (re)starts the read loop, checking the history first.
     func connected() {
-        let start = state.withLock { state -> Bool in
-            state.verifying = true
-            guard !state.running, !state.stopped else { return false }
-            state.running = true
-            return true
-        }
-        if start { read() }
+        state.withLock { $0.verifying = true }
+        startLoop()
     }
 
     func stop() {
@@ -125,14 +123,36 @@ final class SharedFeedIngest: Sendable {
                     return rebase(floor: after, known: epoch, lost: checked.id)
                 }
             }
-            if verifying { state.withLock { $0.verifying = false } }
             let entries = checked == nil && replies.count > 1 ? Self.entries(inXREAD: replies[1]) : []
-            deliver(entries)
+            let held = state.withLock { state -> Int? in
+                if verifying { state.verifying = false }
+                return state.heldJump
+            }
+            let (ready, jump) = Self.deliverable(entries, after: after, confirmed: held)
+            state.withLock { $0.heldJump = jump }
+            deliver(ready)
             continueReading()
         }
     }
 
-    private func deliver(_ entries: [Entry]) {
+    /// The entries of one XREAD the log may take now, and the id of the first one held back. Ids
+    /// are consecutive within one history; a jump is trimming, or the first entry of a history
+    /// another replica named while this round's XREAD was blocked, after its epoch was read. Given
+    /// to the log, such an entry would tell the clients `reset` at the jump and the next round's
+    /// new epoch would tell them again (two resets for one change). So the entries from a jump on
+    /// wait for the next round, whose epoch, read after the entry was in the stream, says which it
+    /// is: a new epoch restarts the log once (`fill`); the same epoch lets the held entry through
+    /// (`confirmed`), and the log's jump says `reset` for the trimmed ones.
+    static func deliverable(_ entries: [Entry], after: Int, confirmed: Int?) -> (ready: ArraySlice<Entry>, held: Int?) {
+        var previous = after
+        for (index, entry) in entries.enumerated() {
+            if entry.id > previous + 1, entry.id != confirmed { return (entries[..<index], entry.id) }
+            previous = entry.id
+        }
+        return (entries[...], nil)
+    }
+
+    private func deliver<Entries: BidirectionalCollection<Entry>>(_ entries: Entries) {
         guard let newest = entries.last else { return }
         for entry in entries { sink.publish(entry) }
         state.withLock { $0.last = newest }
@@ -162,27 +182,35 @@ final class SharedFeedIngest: Sendable {
     /// A new dataset (or our first look at it). The first fill sets where the buffer starts, at the
     /// stream's tail; a later one restarts past every id handed out and the new history's base,
     /// telling live clients `reset` there.
+    ///
+    /// After a change only the entries past the restart are asked for, oldest first: the stream's
+    /// tail is mostly the history before it, which the log would parse only to drop, while
+    /// deliveries wait (a whole `replayCount` of it per replica right after a failover).
     private func fill(epoch: String, firstTime: Bool, reason: String) {
-        let commands: [[String]] = [["GET", keys.sequence], ["XREVRANGE", keys.stream, "+", "-", "COUNT", String(replayCount)]]
+        let start = max(sink.lastID(), SharedFeedHistory.base(ofEpoch: epoch))
+        let commands: [[String]] = firstTime
+            ? [["GET", keys.sequence], ["XREVRANGE", keys.stream, "+", "-", "COUNT", String(replayCount)]]
+            : [["XRANGE", keys.stream, "\(start + 1)-0", "+", "COUNT", String(replayCount)]]
         connection.send(batch: commands) { [self] results in
-            guard case .success(let sequence) = results[0], case .success(let tail) = results[1] else {
+            guard case .success(let first) = results[0], case .success(let range) = results[results.count - 1] else {
                 stopRunning(results.compactMap { if case .failure(let error) = $0 { error } else { nil } }.first)
                 return
             }
-            var entries = Array(Self.entries(inRange: tail).reversed())
+            let entries: [Entry]
             if firstTime {
+                entries = Self.entries(inRange: range).reversed()
                 // The replay buffer starts right before the oldest retained entry; with none, at the counter.
-                sink.restart(entries.first.map { $0.id - 1 } ?? sequence.int ?? 0, false)
+                sink.restart(entries.first.map { $0.id - 1 } ?? first.int ?? 0, false)
             } else {
-                let start = max(sink.lastID(), SharedFeedHistory.base(ofEpoch: epoch))
+                entries = Self.entries(inRange: range)
                 sink.restart(start, true)
-                entries.removeAll { $0.id <= start }
                 onHistoryChange("the shared /events history changed: \(reason); live clients were told reset, ids continue after \(start)")
             }
             state.withLock {
                 $0.epoch = epoch
                 $0.verifying = false
                 $0.last = nil
+                $0.heldJump = nil
                 if !firstTime { $0.historyResets += 1 }
             }
             deliver(entries)
@@ -199,19 +227,31 @@ final class SharedFeedIngest: Sendable {
     }
 
     /// The loop ends on a connection failure; `connected()` starts it again. An error reply
-    /// (e.g. the key holds another type) is reported and retried after a second.
+    /// (e.g. the key holds another type) is reported and the loop starts again after a second,
+    /// or at once when the connection comes back meanwhile. The loop is marked stopped before
+    /// either can start it, so one of them always does (a retry that found the connection down
+    /// and then stopped the loop could leave it stopped for good: "degraded" until a restart).
     private func stopRunning(_ error: RedisError?) {
+        stopLoop()
         if case .server(let message)? = error {
             onError("shared feed read failed: \(message)")
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) { [self] in
-                guard connection.state == .connected else { return stopLoop() }
-                continueReading()
+                if connection.state == .connected { startLoop() }
             }
             return
         }
-        stopLoop()
         // The connection may already be back: connected() then found the loop still running.
         if connection.state == .connected { connected() }
+    }
+
+    /// Starts the read loop unless it runs (or the ingest stopped).
+    private func startLoop() {
+        let start = state.withLock { state -> Bool in
+            guard !state.running, !state.stopped else { return false }
+            state.running = true
+            return true
+        }
+        if start { read() }
     }
 
     private func stopLoop() {
