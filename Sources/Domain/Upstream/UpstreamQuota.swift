@@ -50,9 +50,11 @@ public final class UpstreamQuota: Sendable {
 
     /// The report an answer carries, nil without a complete one.
     static func report(of response: UpstreamResponse) -> Snapshot? {
-        let fields = response.rateLimit
-        if let numbers = fields.numbers { return Snapshot(limit: numbers.limit, remaining: numbers.remaining, reset: Double(numbers.reset)) }
-        return fields == .absent ? nil : report(readingFieldsOf: response)
+        switch response.rateLimit {
+        case .absent: nil
+        case .numbers(let limit, let remaining, let reset): Snapshot(limit: limit, remaining: remaining, reset: Double(reset))
+        case .unread: report(readingFieldsOf: response)
+        }
     }
 
     /// The slow twin of the parser's reading: three field lookups and conversions.

@@ -9,54 +9,10 @@
 /// none came. Anything else (a sign, a list, a repeated field, one of the three missing) is
 /// `unread`, as is an answer this parser did not read: the reader then reads the fields themselves,
 /// the slow twin whose answers `numbers` must agree with.
-///
-/// Three integers, not an enum: an answer carries it, and an enum's tag made every unspecialised
-/// copy of an answer (`Event`, `Optional` in the operators) go through enum value witnesses. Which
-/// of the three it is lies in the limit: a plain decimal is never negative, so `unread` and
-/// `absent` are two negative limits.
-public struct RateLimitFields: Sendable, Equatable, CustomStringConvertible {
-    /// The limit, or `unreadMark` / `absentMark`.
-    @usableFromInline let limitOrMark: Int
-    @usableFromInline let remainingValue: Int
-    @usableFromInline let resetValue: Int
-
-    @inlinable static var unreadMark: Int { -1 }
-    @inlinable static var absentMark: Int { -2 }
-
-    @inlinable
-    init(limitOrMark: Int, remaining: Int, reset: Int) {
-        self.limitOrMark = limitOrMark
-        remainingValue = remaining
-        resetValue = reset
-    }
-
-    /// Not read by the parser: read the fields themselves.
-    @inlinable
-    public static var unread: RateLimitFields { RateLimitFields(limitOrMark: unreadMark, remaining: 0, reset: 0) }
-
-    /// None of the three came.
-    @inlinable
-    public static var absent: RateLimitFields { RateLimitFields(limitOrMark: absentMark, remaining: 0, reset: 0) }
-
-    /// Each of the three once, as plain decimal digits (so none negative).
-    public static func numbers(limit: Int, remaining: Int, reset: Int) -> RateLimitFields {
-        precondition(limit >= 0, "a rate limit read from plain decimal digits is never negative")
-        return RateLimitFields(limitOrMark: limit, remaining: remaining, reset: reset)
-    }
-
-    /// The three numbers; nil when `unread` or `absent`.
-    @inlinable
-    public var numbers: (limit: Int, remaining: Int, reset: Int)? {
-        limitOrMark >= 0 ? (limitOrMark, remainingValue, resetValue) : nil
-    }
-
-    public var description: String {
-        switch limitOrMark {
-        case Self.unreadMark: "unread"
-        case Self.absentMark: "absent"
-        default: "numbers(limit: \(limitOrMark), remaining: \(remainingValue), reset: \(resetValue))"
-        }
-    }
+public enum RateLimitFields: Sendable, Equatable {
+    case unread
+    case absent
+    case numbers(limit: Int, remaining: Int, reset: Int)
 }
 
 /// The three fields noted as the parser meets them.

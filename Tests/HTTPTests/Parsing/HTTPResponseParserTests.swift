@@ -21,20 +21,6 @@ final class HTTPResponseParserTests: XCTestCase {
         XCTAssertEqual(response.rateLimit, .numbers(limit: 5000, remaining: 4990, reset: 1_764_644_400))
     }
 
-    /// `unread` and `absent` are kept as negative limits: a limit of zero (a token with no quota
-    /// left to give) is still three numbers.
-    func testALimitOfZeroIsThreeNumbersNeitherUnreadNorAbsent() throws {
-        var parser = HTTPResponseParser()
-        let progress = try parser.feed(bytes("HTTP/1.1 200 OK\r\nX-RateLimit-Limit: 0\r\nX-RateLimit-Remaining: 0\r\nX-RateLimit-Reset: 0\r\nContent-Length: 0\r\n\r\n"))
-        guard case .complete(let response, _) = progress else { return XCTFail("incomplete") }
-        XCTAssertEqual(response.rateLimit, .numbers(limit: 0, remaining: 0, reset: 0))
-        XCTAssertNotEqual(response.rateLimit, .unread)
-        XCTAssertNotEqual(response.rateLimit, .absent)
-        XCTAssertEqual(response.rateLimit.numbers?.limit, 0)
-        XCTAssertNil(RateLimitFields.unread.numbers)
-        XCTAssertNil(RateLimitFields.absent.numbers)
-    }
-
     func testAnInterimAnswersRateLimitFieldsAreNotTheFinalOnes() throws {
         var parser = HTTPResponseParser()
         let progress = try parser.feed(bytes("HTTP/1.1 103 Early Hints\r\nX-RateLimit-Limit: 1\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
