@@ -13,18 +13,20 @@ import NetCore
 /// reader built on this can be faster, never different (each keeps a test that they agree).
 ///
 /// Inlinable: its callers live in other modules and call it per byte run; as plain calls across
-/// the module boundary they cost a call each.
-package struct JSONReader {
+/// the module boundary they cost a call each. Public, not `package`: Swift 6.3 does not inline a
+/// `package` member's inlinable body into another module's loops (`ByteWords` says more); the
+/// module is no product, so nothing outside this package sees it.
+public struct JSONReader {
     @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
     @usableFromInline var index = 0
 
     @inlinable
-    package init(bytes: UnsafeBufferPointer<UInt8>) {
+    public init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     @inlinable
-    package mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
             index += 1
         }
@@ -32,7 +34,7 @@ package struct JSONReader {
 
     /// Skips whitespace; true (and consumed) when the next byte is `byte`.
     @inlinable
-    package mutating func take(_ byte: UInt8) -> Bool {
+    public mutating func take(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
@@ -41,7 +43,7 @@ package struct JSONReader {
 
     /// Whether only whitespace is left.
     @inlinable
-    package mutating func atEnd() -> Bool {
+    public mutating func atEnd() -> Bool {
         skipWhitespace()
         return index == bytes.count
     }
@@ -51,27 +53,27 @@ package struct JSONReader {
     /// unspecialized, and looked `Optional`'s metadata up at run time on every call (the figure:
     /// Benchmarks/README.md).
     @inlinable
-    package mutating func optionalString() -> String?? {
+    public mutating func optionalString() -> String?? {
         if literal("null") { return .some(nil) }
         return string().map { .some($0) }
     }
 
     /// `null` → `.some(nil)`, a plain integer → `.some(integer)`, anything else → nil.
     @inlinable
-    package mutating func optionalInteger() -> Int?? {
+    public mutating func optionalInteger() -> Int?? {
         if literal("null") { return .some(nil) }
         return integer().map { .some($0) }
     }
 
     @inlinable
-    package mutating func literal(_ word: StaticString) -> Bool {
+    public mutating func literal(_ word: StaticString) -> Bool {
         skipWhitespace()
         return literalBytes(word)
     }
 
     /// A plain integer (`-?[0-9]+`) that fits an `Int`.
     @inlinable
-    package mutating func integer() -> Int? {
+    public mutating func integer() -> Int? {
         skipWhitespace()
         let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -92,7 +94,7 @@ package struct JSONReader {
 
     /// A number of the strict grammar as a finite `Double` (one too large for it is left to JSONDecoder).
     @inlinable
-    package mutating func double() -> Double? {
+    public mutating func double() -> Double? {
         skipWhitespace()
         let start = index
         guard number(), let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)),
@@ -102,14 +104,14 @@ package struct JSONReader {
 
     /// `true` or `false`.
     @inlinable
-    package mutating func boolean() -> Bool? {
+    public mutating func boolean() -> Bool? {
         if literal("true") { return true }
         if literal("false") { return false }
         return nil
     }
 
     @inlinable
-    package mutating func string() -> String? {
+    public mutating func string() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         var ascii = true
@@ -133,7 +135,7 @@ package struct JSONReader {
 
     /// An array of strings.
     @inlinable
-    package mutating func strings() -> [String]? {
+    public mutating func strings() -> [String]? {
         guard take(UInt8(ascii: "[")) else { return nil }
         var values: [String] = []
         if take(UInt8(ascii: "]")) { return values }
@@ -154,7 +156,7 @@ package struct JSONReader {
 
     /// A string skipped without being built; false when it is not a well-formed one.
     @inlinable
-    package mutating func skipString() -> Bool {
+    public mutating func skipString() -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return false }
         let start = index
         index += 1
@@ -180,7 +182,7 @@ package struct JSONReader {
     /// An object key's raw bytes, for matching against the names a reader keeps; nil for a key
     /// with escapes (left to JSONDecoder). A non-ASCII key is returned, and names no field.
     @inlinable
-    package mutating func key() -> UnsafeBufferPointer<UInt8>? {
+    public mutating func key() -> UnsafeBufferPointer<UInt8>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         while true {
@@ -244,7 +246,8 @@ package struct JSONReader {
         return true
     }
 
-    @inlinable
+    /// Called, not inlined: a `\u` escape is rare, and `PercentEncoding` (NetCore) is not public.
+    @usableFromInline
     mutating func hex4() -> UInt32? {
         guard bytes.count - index >= 4 else { return nil }
         var value: UInt32 = 0
@@ -258,7 +261,7 @@ package struct JSONReader {
 
     /// Skips one value of any type (nested up to 64 levels).
     @inlinable
-    package mutating func skipValue(depth: Int) -> Bool {
+    public mutating func skipValue(depth: Int) -> Bool {
         guard depth < 64 else { return false }
         skipWhitespace()
         guard index < bytes.count else { return false }

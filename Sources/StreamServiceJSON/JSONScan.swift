@@ -5,19 +5,19 @@ import StreamServiceText
 
 /// Byte-level JSON string scanning, shared by the writer (`JSONOutput`: what to escape) and the
 /// readers (Domain's `GitHubUserReader`: where a string's plain run ends), built on `ByteWords`'
-/// eight-bytes-at-once tests.
-package enum JSONScan {
+/// eight-bytes-at-once tests. Public, as `JSONReader`, whose inlinable members call it.
+public enum JSONScan {
     /// The first index at or after `start` of a byte a JSON string's reader must look at (`"`,
     /// `\`, a control character, non-ASCII), or `bytes.count`. The whole scan is here, not only
     /// the word tests: called per word from another module (`GitHubUserReader`), they were not
     /// inlined and cost a call each.
-    package static func stringStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    public static func stringStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         scan(bytes, from: start, stopsAtNonASCII: true)
     }
 
     /// The first index at or after `start` of a byte a JSON string's writer must escape (`"`,
     /// `\`, a control character; non-ASCII is written as it is), or `bytes.count`.
-    package static func escapeStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    public static func escapeStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         scan(bytes, from: start, stopsAtNonASCII: false)
     }
 

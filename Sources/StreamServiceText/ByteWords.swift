@@ -10,29 +10,31 @@
 /// so `firstFlagged` of any union of masks is the first byte that needs attention.
 ///
 /// Inlinable: its callers (HTTP's parser and head writer, the JSON scan) are in other modules
-/// and call it per word.
-package enum ByteWords {
+/// and call it per word. Public, not `package`: Swift 6.3 leaves a `package` member's inlinable
+/// body a call in another module's loops (a call per word), where a public one is inlined. The
+/// module is no product, so nothing outside this package sees it.
+public enum ByteWords {
     /// Flags the bytes of `word` below `limit` (`limit` ≤ 128).
     @inlinable @inline(__always)
-    package static func below(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+    public static func below(_ word: UInt64, _ limit: UInt8) -> UInt64 {
         (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080
     }
 
     /// Flags the bytes of `word` equal to `byte`.
     @inlinable @inline(__always)
-    package static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    public static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         below(word ^ (0x0101_0101_0101_0101 &* UInt64(byte)), 1)
     }
 
     /// Flags the bytes of `word` that are 128 or above (not ASCII).
     @inlinable @inline(__always)
-    package static func nonASCII(_ word: UInt64) -> UInt64 {
+    public static func nonASCII(_ word: UInt64) -> UInt64 {
         word & 0x8080_8080_8080_8080
     }
 
     /// The offset (0-7) of the first flagged byte of a non-zero mask.
     @inlinable @inline(__always)
-    package static func firstFlagged(_ mask: UInt64) -> Int {
+    public static func firstFlagged(_ mask: UInt64) -> Int {
         mask.trailingZeroBitCount >> 3
     }
 }
