@@ -42,10 +42,11 @@ from callgrind_calls import call_counts
 byname = call_counts(f)
 out = subprocess.run(['callgrind_annotate', '--threshold=100', f], capture_output=True, text=True).stdout
 total = int(re.search(r'([\d,]+)\s+\(100.0%\)\s+PROGRAM TOTALS', out).group(1).replace(',', ''))
-# Deliveries: the calls of either connection's private bodyEvent(_:for:), which every chunk of a
-# streamed body reaches once (an event, or a heartbeat that went out). Counting broadcasts instead
+# Deliveries: the calls of AnswerDriver's private bodyEvent(_:for:) (one specialisation per
+# connection type; before issue 35 each connection had its own), which every chunk of a streamed body
+# reaches once (an event, or a heartbeat that went out). Counting broadcasts instead
 # undercounts: a server slowed by callgrind is still delivering earlier broadcasts in the window.
-deliveries = sum(n for name, n in byname.items() if re.search(r'C9bodyEvent', name) and 'fU' not in name)
+deliveries = sum(n for name, n in byname.items() if re.search(r'9bodyEvent', name) and 'fU' not in name)
 result = json.loads(open(client).read().splitlines()[-1])
 print(f"held {result['held']} / {clients}, missed {result['missed']}, deliveries in window {deliveries}")
 if deliveries:

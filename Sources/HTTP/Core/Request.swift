@@ -12,52 +12,105 @@ import NetCore
 /// the HTTP ledger in `Benchmarks/README.md`). An adapter to it belongs at the edge that needs it
 /// (an OpenAPI transport), not on every request.
 public struct Request: Sendable {
+    /// Every field lives in one shared box, copied when a holder of a shared box changes it
+    /// (the rule of `Array` and of NIO's `HTTPRequestHead`): a request passes through the
+    /// router, middleware closures, its handler and the answer's bookkeeping, and each copy of
+    /// sixteen fields retained and released them all, where a copy of the box is one retain.
+    private var storage: RequestStorage
+
     /// The request's method.
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { storage.method }
+        set { unique().method = newValue }
+    }
     /// The scheme of the target URI (RFC 9110 §7.1): `http` or `https` as the HTTP/1.1
     /// connection is, or HTTP/2's `:scheme`.
-    public var scheme: String
+    public var scheme: String {
+        get { storage.scheme }
+        set { unique().scheme = newValue }
+    }
     /// The request target exactly as sent, e.g. `/books?since=5`.
-    public var target: String
+    public var target: String {
+        get { storage.target }
+        set { unique().target = newValue }
+    }
     /// The percent-decoded path component of the target, e.g. `/books`.
-    public var path: String
+    public var path: String {
+        get { storage.path }
+        set { unique().path = newValue }
+    }
     /// The target's query, percent-decoded, e.g. `since=5`.
     ///
     /// Parsed when read, not when the request arrives: most routes never read it, so a request
     /// pays nothing for a query nobody asks about. A handler that reads it several times may
     /// keep the value.
     public var query: QueryItems {
-        get { parsedQuery ?? QueryItems(parsing: queryText) }
-        set { parsedQuery = newValue }
+        get { storage.parsedQuery ?? QueryItems(parsing: storage.queryText) }
+        set { unique().parsedQuery = newValue }
     }
-    /// The target's raw query text, after the `?` (empty without one).
-    private var queryText: Substring
-    /// A query set by assignment, which then replaces `queryText`'s.
-    private var parsedQuery: QueryItems?
     /// The protocol version the request arrived with (`.http2` for an HTTP/2 stream).
-    public var version: HTTPVersion
+    public var version: HTTPVersion {
+        get { storage.version }
+        set { unique().version = newValue }
+    }
     /// The header fields in order (an HTTP/2 request's `:authority` as `Host`).
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        _modify { yield &unique().headers }
+    }
     /// The whole body, read before the handler runs (bounded by ``HTTPLimits/maxBodyBytes``).
-    public var body: [UInt8]
+    public var body: [UInt8] {
+        get { storage.body }
+        _modify { yield &unique().body }
+    }
     /// Values captured by `{name}` segments of the matched route.
-    public var pathParameters: [String: String]
+    public var pathParameters: [String: String] {
+        get { storage.pathParameters }
+        _modify { yield &unique().pathParameters }
+    }
     /// The matched route's pattern, e.g. `/books/{id}`; nil when no route matched.
-    public var routePattern: String?
+    public var routePattern: String? {
+        get { storage.routePattern }
+        set { unique().routePattern = newValue }
+    }
     /// Unique per request within this process; echoed as `X-Request-ID`.
-    public var id: String
+    public var id: String {
+        get { storage.id }
+        set { unique().id = newValue }
+    }
     /// The peer's address, e.g. `127.0.0.1:53122` or `[::1]:53122`.
-    public var remoteAddress: String
+    public var remoteAddress: String {
+        get { storage.remoteAddress }
+        set { unique().remoteAddress = newValue }
+    }
     /// The peer's IP address as the server accepted it, for per-client work that would otherwise
     /// read `remoteAddress` back on every request; nil where a request was made without a socket
     /// (then `remoteAddress`'s text is all there is).
-    package var peerAddress: IPAddress?
+    package var peerAddress: IPAddress? {
+        get { storage.peerAddress }
+        set { unique().peerAddress = newValue }
+    }
     /// Runs timed work on the event loop that serves this request's connection, so a
     /// timer-driven response is written with no thread hop; nil outside a server.
-    public var loopScheduler: EventLoopScheduler?
+    public var loopScheduler: EventLoopScheduler? {
+        get { storage.loopScheduler }
+        set { unique().loopScheduler = newValue }
+    }
     /// The ids of the request's SERVER span when the server traces (for logs and events that
     /// name the trace); nil otherwise. Its context is bound while the route runs (`ServiceContext.current`).
-    public var trace: TraceIdentity?
+    public var trace: TraceIdentity? {
+        get { storage.trace }
+        set { unique().trace = newValue }
+    }
+
+    /// Which box holds the fields: the same for copies until one of them changes a field.
+    var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+
+    /// The box, copied first when another request shares it.
+    private mutating func unique() -> RequestStorage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
 
     /// A request with an HTTP/1.x target, e.g. for a test or a router called directly.
     public init(
@@ -123,8 +176,7 @@ public struct Request: Sendable {
     ) {
         self.init(
             method: head.method, scheme: scheme, target: head.target, version: head.version, headers: head.headers,
-            body: body, id: id, remoteAddress: remoteAddress, loopScheduler: loopScheduler)
-        self.peerAddress = peerAddress
+            body: body, id: id, remoteAddress: remoteAddress, peerAddress: peerAddress, loopScheduler: loopScheduler)
     }
 
     /// Every initialiser ends here: the path and query are the parsed target's.
@@ -132,24 +184,12 @@ public struct Request: Sendable {
     private init(
         method: consuming HTTPMethod, scheme: consuming String, target: consuming ParsedTarget, version: HTTPVersion,
         headers: consuming HTTPHeaders, body: consuming [UInt8], id: consuming String, remoteAddress: consuming String,
-        loopScheduler: consuming EventLoopScheduler?
+        peerAddress: IPAddress? = nil, loopScheduler: consuming EventLoopScheduler?
     ) {
-        self.method = method
-        self.scheme = scheme
-        self.target = target.text
-        path = target.path
-        queryText = target.query
-        parsedQuery = nil
-        self.version = version
-        self.headers = headers
-        self.body = body
-        pathParameters = [:]
-        routePattern = nil
-        self.id = id
-        self.remoteAddress = remoteAddress
-        peerAddress = nil
-        self.loopScheduler = loopScheduler
-        trace = nil
+        storage = RequestStorage(
+            method: method, scheme: scheme, target: target.text, path: target.path, queryText: target.query,
+            version: version, headers: headers, body: body, id: id, remoteAddress: remoteAddress,
+            peerAddress: peerAddress, loopScheduler: loopScheduler)
     }
 
     /// The authority the client asked for: the `Host` field (an HTTP/2 request's `:authority`
