@@ -8,10 +8,17 @@ enum Hex {
     /// 16 lowercase hex digits, leading zeros kept.
     static func string(_ value: UInt64) -> String {
         String(unsafeUninitializedCapacity: 16) { buffer in
-            for index in 0..<16 {
-                buffer[index] = digits[Int((value >> UInt64(60 - 4 * index)) & 0xF)]
-            }
+            write(value, into: buffer, at: 0)
             return 16
+        }
+    }
+
+    /// `value` as 16 lowercase hex digits at `offset` of `buffer` (which has room for them).
+    @inline(__always)
+    static func write(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        for index in 0..<16 {
+            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+            buffer[offset + index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
         }
     }
 

@@ -66,19 +66,40 @@ struct ProtobufWriter {
         bytes.append(contentsOf: value.utf8)
     }
 
-    mutating func bytesField(_ field: Int, _ value: [UInt8]) {
-        guard !value.isEmpty else { return }
+    /// A trace id (OTLP `bytes`, 16 of them big-endian), without an array for them.
+    mutating func idField(_ field: Int, _ id: TraceID) {
         tag(field, .lengthDelimited)
-        varint(UInt64(value.count))
-        bytes.append(contentsOf: value)
+        varint(16)
+        bigEndian(id.high)
+        bigEndian(id.low)
     }
 
-    /// A nested message, written by `body` into a writer of its own and then length-prefixed.
-    mutating func messageField(_ field: Int, _ body: (inout ProtobufWriter) -> Void) {
-        var nested = ProtobufWriter()
-        body(&nested)
+    /// A span id (OTLP `bytes`, 8 of them big-endian).
+    mutating func idField(_ field: Int, _ id: SpanID) {
         tag(field, .lengthDelimited)
-        varint(UInt64(nested.bytes.count))
-        bytes.append(contentsOf: nested.bytes)
+        varint(8)
+        bigEndian(id.value)
+    }
+
+    private mutating func bigEndian(_ word: UInt64) {
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+    }
+
+    /// A nested message, written by `body` in place and then length-prefixed: one byte is kept
+    /// for the length, and the body moves only when its length needs more (128 bytes or over),
+    /// so a span's many small messages (attributes, values) cost no buffer of their own.
+    mutating func messageField(_ field: Int, _ body: (inout ProtobufWriter) -> Void) {
+        tag(field, .lengthDelimited)
+        let lengthAt = bytes.count
+        bytes.append(0)
+        body(&self)
+        var length = bytes.count - lengthAt - 1
+        var size = 1
+        while length >> (7 * size) != 0 { size += 1 }
+        if size > 1 { bytes.insert(contentsOf: repeatElement(0, count: size - 1), at: lengthAt + 1) }
+        for index in 0..<size {
+            bytes[lengthAt + index] = UInt8(truncatingIfNeeded: length) & 0x7F | (index < size - 1 ? 0x80 : 0)
+            length >>= 7
+        }
     }
 }
