@@ -47,9 +47,9 @@ public final class UpstreamSpan: Sendable, Equatable {
             attributes.reserveCapacity(attributes.count + 9)
             attributes.set("http.request.method", value: .string("GET"))
             attributes.set("url.full", value: .string(url.absoluteString))
-            if let host = url.host {
+            if let (host, port) = ServerAddress.of(url) {
                 attributes.set("server.address", value: .string(host))
-                attributes.set("server.port", value: .int64(Int64(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))))
+                attributes.set("server.port", value: .int64(Int64(port)))
             }
             attributes.set("streamservice.upstream.stage", value: .string(stage.name))
             outcome(&attributes)

@@ -1,3 +1,6 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
 import Synchronization
 
 /// The random bits of new trace and span ids: SplitMix64 over a counter that starts at a seed
