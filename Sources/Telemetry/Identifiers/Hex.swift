@@ -3,8 +3,6 @@
 
 /// Lowercase hex, the only form W3C Trace Context and OTLP/JSON accept for ids.
 enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
-
     /// 16 lowercase hex digits, leading zeros kept.
     static func string(_ value: UInt64) -> String {
         String(unsafeUninitializedCapacity: 16) { buffer in
@@ -20,11 +18,6 @@ enum Hex {
             let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
             buffer[offset + index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
         }
-    }
-
-    /// One byte as two lowercase hex digits.
-    static func string(byte: UInt8) -> String {
-        String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
     }
 
     static func bytes(_ value: UInt64) -> [UInt8] {
