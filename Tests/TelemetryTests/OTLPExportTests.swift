@@ -48,6 +48,24 @@ final class OTLPExportTests: XCTestCase {
         waitUntil("the spans are counted as exported") { rig.counters.totals.exported == 2 }
     }
 
+    func testAnAttributeLongerThanAOneByteLengthDecodesWhole() throws {
+        let rig = ExportRig(receiver: try OTLPReceiver())
+        // 20,000 bytes: the lengths of the value, its attribute, the span and the request need
+        // three bytes each, where the writer keeps one and moves what it wrote.
+        let long = String(repeating: "0123456789", count: 2_000)
+        let span = rig.tracer.startSpan("GET /users", ofKind: .server)
+        span.attributes["long"] = long
+        span.attributes["after"] = "short"
+        span.end()
+        rig.passScheduleDelay()
+        waitUntil("the receiver has the span", timeout: 10) { rig.receiver!.spans.count == 1 }
+        XCTAssertNil(rig.receiver!.requests.first?.error)
+        let received = try XCTUnwrap(rig.receiver!.spans.first)
+        XCTAssertEqual(received.attributes["long"], .string(long))
+        XCTAssertEqual(received.attributes["after"], .string("short"))
+        XCTAssertEqual(received.name, "GET /users")
+    }
+
     func testJSONSpansCarryLowercaseHexIdsAndIntegerEnums() throws {
         let rig = ExportRig(receiver: try OTLPReceiver()) { $0.wireProtocol = .json }
         let (server, _) = rig.requestLikeTrace()

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import HTTP
 import StreamServiceConcurrency
 import Telemetry
 import Tracing
@@ -63,6 +64,53 @@ final class TracerTests: XCTestCase {
         XCTAssertFalse(header.contains("b7ad6b7169203331"), "the child's own id goes on")
         span.end()
         XCTAssertTrue(processor.spans.isEmpty)
+    }
+
+    func testAnUnsampledLocalSpansChildIsThatSpanAndRecordsNothing() throws {
+        let tracer = OTelTracer(sampler: .parentBased(root: .alwaysOff), processor: processor)
+        let parent = tracer.startSpan("GET /users", ofKind: .server)
+        let child = tracer.startSpan("GET", context: parent.context, ofKind: .client)
+        XCTAssertFalse(child.isRecording)
+        XCTAssertEqual(child.context.spanContext, parent.context.spanContext, "its ids go on unchanged")
+        child.end()
+        parent.end()
+        XCTAssertTrue(processor.spans.isEmpty)
+    }
+
+    func testASampledChildOfAnUnsampledLocalSpanHasAnIdOfItsOwn() throws {
+        let parent = OTelTracer(sampler: .alwaysOff, processor: processor).startSpan("GET /users", ofKind: .server)
+        let child = OTelTracer(sampler: .alwaysOn, processor: processor).startSpan("GET", context: parent.context, ofKind: .client)
+        XCTAssertTrue(child.isRecording)
+        XCTAssertEqual(child.context.spanContext?.traceID, parent.context.spanContext?.traceID)
+        XCTAssertNotEqual(child.context.spanContext?.spanID, parent.context.spanContext?.spanID)
+        child.end()
+        XCTAssertEqual(processor.spans.first?.parentSpanID, parent.context.spanContext?.spanID)
+    }
+
+    func testTheIdentityTheTracerNamesIsTheOneItInjects() throws {
+        for sampler in [Sampler.alwaysOn, .alwaysOff] {
+            let span = OTelTracer(sampler: sampler, processor: processor).startSpan("GET /users", ofKind: .server)
+            var outgoing: [String: String] = [:]
+            tracer.inject(span.context, into: &outgoing, using: DictionaryCarrier())
+            let injected = try XCTUnwrap(outgoing["traceparent"].flatMap(TraceIdentity.init(traceparent:)))
+            XCTAssertEqual(tracer.traceIdentity(of: span.context), injected)
+            XCTAssertEqual(TraceIdentity(of: span.context, tracer: tracer), injected)
+        }
+        XCTAssertNil(tracer.traceIdentity(of: .topLevel))
+    }
+
+    func testFreshIdsAreValidDistinctAndVaryInEveryBit() {
+        let spanIDs = (0..<50_000).map { _ in SpanID.random() }
+        let traceIDs = (0..<50_000).map { _ in TraceID.random() }
+        XCTAssertTrue(spanIDs.allSatisfy(\.isValid) && traceIDs.allSatisfy(\.isValid))
+        XCTAssertEqual(Set(spanIDs).count, spanIDs.count)
+        XCTAssertEqual(Set(traceIDs).count, traceIDs.count)
+        for bit in 0..<64 {
+            let set = spanIDs.filter { $0.value >> UInt64(bit) & 1 == 1 }.count
+            XCTAssertEqual(Double(set) / Double(spanIDs.count), 0.5, accuracy: 0.02, "bit \(bit) of the span ids")
+            let high = traceIDs.filter { $0.high >> UInt64(bit) & 1 == 1 }.count
+            XCTAssertEqual(Double(high) / Double(traceIDs.count), 0.5, accuracy: 0.02, "bit \(bit) of the trace ids' high half")
+        }
     }
 
     func testRatioZeroExportsNothingYetEverySpanHasIds() throws {

@@ -15,7 +15,8 @@ final class StageSpan: Sendable {
 
     init(_ name: String, tracer: any Tracer, attributes: SpanAttributes) {
         span = tracer.startSpan(name, context: ServiceContext.current ?? .topLevel, ofKind: .internal)
-        if !attributes.isEmpty { span.attributes.merge(attributes) }
+        // Set, not merged: the new span has none yet (a merge reads its set out and writes it back).
+        if !attributes.isEmpty, span.isRecording { span.attributes = attributes }
     }
 
     func end(error: (any Error)? = nil) {
@@ -34,6 +35,8 @@ extension StreamType {
         guard let tracer else { return asDataStream() }
         return DataStream.deferred {
             let stage = StageSpan(name, tracer: tracer, attributes: attributes)
+            // Unsampled: nothing to record or end, and the stage's exchanges go on in the caller's context.
+            guard stage.span.isRecording else { return self.asDataStream() }
             return self.inContext(stage.span.context)
                 .call(error: { stage.end(error: $0) }, end: { stage.end() }, disposed: { stage.end() })
         }

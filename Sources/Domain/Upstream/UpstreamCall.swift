@@ -69,7 +69,9 @@ final class UpstreamCall: Sendable {
         }
         let answered = retried
             .recover { [self] error -> DataStream<UpstreamResponse> in .just(error: failure(error)) }
-        guard let span else { return answered.redirect { [self] response in following(response) } }
+        // A span that records nothing has nothing to end, and no child that needs its context:
+        // its attempts still send its `traceparent` (`request.span`).
+        guard let span, span.isRecording else { return answered.redirect { [self] response in following(response) } }
         // The attempts, their timers and retries are subscribed in the span's context; the
         // redirect's hop is not (a sibling exchange, in the caller's context).
         return answered

@@ -22,27 +22,40 @@ import Tracing
 public final class UpstreamSpan: Sendable, Equatable {
     let span: any Span
     let tracer: any Tracer
+    private let url: URL
+    private let stage: UpstreamStage
     private let ended = Atomic<Bool>(false)
 
     /// A span begun now, child of the context current now (the subscription's).
     init(tracer: any Tracer, url: URL, stage: UpstreamStage) {
         self.tracer = tracer
+        self.url = url
+        self.stage = stage
         span = tracer.startSpan("GET", context: ServiceContext.current ?? .topLevel, ofKind: .client)
-        // An unsampled span records nothing (it still propagates its ids): nothing is built for it.
-        guard span.isRecording else { return }
-        var attributes = SpanAttributes()
-        attributes["http.request.method"] = "GET"
-        attributes["url.full"] = url.absoluteString
-        let secure = url.scheme?.lowercased() == "https"
-        if let host = url.host {
-            attributes["server.address"] = host
-            attributes["server.port"] = url.port ?? (secure ? 443 : 80)
-        }
-        attributes["streamservice.upstream.stage"] = stage.name
-        span.attributes.merge(attributes)
     }
 
     var context: ServiceContext { span.context }
+
+    /// Whether the span records (its trace is sampled).
+    var isRecording: Bool { span.isRecording }
+
+    /// The exchange's own attributes with `outcome`'s, handed to the span once as it ends: one
+    /// set built once, rather than copied out of the span and back for each attribute (an
+    /// unsampled span records nothing, and nothing is built for it).
+    private func endRecording(_ outcome: (inout SpanAttributes) -> Void) {
+        span.updateAttributes { attributes in
+            attributes.reserveCapacity(attributes.count + 9)
+            attributes.set("http.request.method", value: .string("GET"))
+            attributes.set("url.full", value: .string(url.absoluteString))
+            if let (host, port) = ServerAddress.of(url) {
+                attributes.set("server.address", value: .string(host))
+                attributes.set("server.port", value: .int64(Int64(port)))
+            }
+            attributes.set("streamservice.upstream.stage", value: .string(stage.name))
+            outcome(&attributes)
+        }
+        span.end()
+    }
 
     /// Writes this span's context into an attempt's fields (`traceparent` for a W3C tracer).
     public func inject(into fields: inout HTTPHeaders) {
@@ -77,29 +90,29 @@ public final class UpstreamSpan: Sendable, Equatable {
     func end(status: Int) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard span.isRecording else { return span.end() }
-        span.attributes["http.response.status_code"] = status
-        if status >= 400 {
-            span.attributes["error.type"] = String(status)
-            span.setStatus(SpanStatus(code: .error))
+        if status >= 400 { span.setStatus(SpanStatus(code: .error)) }
+        endRecording { attributes in
+            attributes.set("http.response.status_code", value: .int64(Int64(status)))
+            if status >= 400 { attributes.set("error.type", value: .string(String(status))) }
         }
-        span.end()
     }
 
     /// The exchange failed for good.
     func end(failure: UpstreamError) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard span.isRecording else { return span.end() }
-        if case .status(let code, _) = failure { span.attributes["http.response.status_code"] = code }
-        span.attributes["error.type"] = Self.errorType(failure)
         span.setStatus(SpanStatus(code: .error, message: String(describing: failure)))
-        span.end()
+        endRecording { attributes in
+            if case .status(let code, _) = failure { attributes.set("http.response.status_code", value: .int64(Int64(code))) }
+            attributes.set("error.type", value: .string(Self.errorType(failure)))
+        }
     }
 
     /// The exchange's subscriber went away first.
     func endCancelled() {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if span.isRecording { span.attributes["streamservice.upstream.cancelled"] = true }
-        span.end()
+        guard span.isRecording else { return span.end() }
+        endRecording { attributes in attributes.set("streamservice.upstream.cancelled", value: .bool(true)) }
     }
 
     /// A low-cardinality name of a failure (OpenTelemetry's `error.type`): the status code, or

@@ -8,12 +8,15 @@ import Tracing
 /// named `GET /users` after the matched route once the router has it, ended when the answer
 /// ends, whatever ended it (written, cut by the client, a shutdown).
 /// A class, so an answer that is not traced pays one nil reference for it.
-// @unchecked: its one mutable field is only touched on the connection's loop, as the answer is.
+// @unchecked: its mutable fields are only touched on the connection's loop, as the answer is.
 final class ServerSpan: @unchecked Sendable {
     let span: any Span
     let tracer: any Tracer
     private let method: String
     private var ended = false
+    /// Gathered here and handed to the span once, as it ends: each `span.attributes[…] = …`
+    /// would copy the span's whole set out and back under its lock.
+    private var attributes = SpanAttributes()
 
     init(for request: borrowing Request, tracer: any Tracer) {
         self.tracer = tracer
@@ -23,16 +26,16 @@ final class ServerSpan: @unchecked Sendable {
         span = tracer.startSpan(method, context: parent, ofKind: .server)
         // An unsampled span records nothing: its attributes would be built to be thrown away.
         guard span.isRecording else { return }
-        var attributes = SpanAttributes()
-        attributes["http.request.method"] = method
-        attributes["url.path"] = request.path
-        attributes["url.scheme"] = request.scheme
-        attributes["network.protocol.version"] = request.version.major == 2 ? "2" : "\(request.version.major).\(request.version.minor)"
+        attributes.reserveCapacity(10)
+        attributes.set("http.request.method", value: .string(method))
+        attributes.set("url.path", value: .string(request.path))
+        attributes.set("url.scheme", value: .string(request.scheme))
+        let version = request.version
+        attributes.set("network.protocol.version", value: .string(version.major == 2 ? "2" : version.minor == 1 && version.major == 1 ? "1.1" : "\(version.major).\(version.minor)"))
         if let (host, port) = Self.hostAndPort(request.authority, secure: request.scheme == "https") {
-            attributes["server.address"] = host
-            attributes["server.port"] = port
+            attributes.set("server.address", value: .string(host))
+            attributes.set("server.port", value: .int64(Int64(port)))
         }
-        span.attributes.merge(attributes)
     }
 
     var context: ServiceContext { span.context }
@@ -42,7 +45,7 @@ final class ServerSpan: @unchecked Sendable {
     func routed(_ pattern: String?) {
         guard let pattern, span.isRecording else { return }
         span.operationName = "\(method) \(pattern)"
-        span.attributes["http.route"] = pattern
+        attributes.set("http.route", value: .string(pattern))
     }
 
     /// The answer ended with `status` (0: none was written); `completed`: its last byte was sent.
@@ -50,16 +53,17 @@ final class ServerSpan: @unchecked Sendable {
         guard !ended else { return }
         ended = true
         guard span.isRecording else { return span.end() }
-        if status > 0 { span.attributes["http.response.status_code"] = status }
+        if status > 0 { attributes.set("http.response.status_code", value: .int64(Int64(status))) }
         if status >= 500 {
-            span.attributes["error.type"] = String(status)
+            attributes.set("error.type", value: .string(String(status)))
             span.setStatus(SpanStatus(code: .error))
         } else if status == 0 {
             // The client or a shutdown ended the exchange before any answer was written.
-            span.attributes["error.type"] = "_OTHER"
+            attributes.set("error.type", value: .string("_OTHER"))
             span.setStatus(SpanStatus(code: .error, message: "no response was written"))
         }
-        if !completed { span.attributes["streamservice.response.completed"] = false }
+        if !completed { attributes.set("streamservice.response.completed", value: .bool(false)) }
+        span.attributes = attributes
         span.end()
     }
 

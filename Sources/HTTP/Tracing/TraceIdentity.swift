@@ -21,7 +21,14 @@ public struct TraceIdentity: Sendable, Equatable {
     }
 
     /// The identity `tracer` propagates for `context`; nil without a span or a W3C format.
+    /// Asked of the tracer when it can tell (`TraceIdentityReading`), else read back from the
+    /// `traceparent` it injects.
     public init?(of context: ServiceContext, tracer: any Tracer) {
+        if let reading = tracer as? any TraceIdentityReading {
+            guard let identity = reading.traceIdentity(of: context) else { return nil }
+            self = identity
+            return
+        }
         var fields = HTTPHeaders()
         tracer.inject(context, into: &fields, using: HTTPHeadersInjector())
         guard let parent = fields["traceparent"], let parsed = TraceIdentity(traceparent: parent) else { return nil }
@@ -64,4 +71,11 @@ public struct TraceIdentity: Sendable, Equatable {
 
     /// This identity as a `traceparent` value (version 00).
     public var traceparent: String { "00-\(traceID)-\(spanID)-\(sampled ? "01" : "00")" }
+}
+
+/// A tracer that names the W3C ids of a context's span itself, so `TraceIdentity(of:tracer:)`
+/// neither writes a `traceparent` for it nor reads one back (a request's every SERVER span
+/// asks). Its answer must be the ids its `inject` would write.
+public protocol TraceIdentityReading: Sendable {
+    func traceIdentity(of context: ServiceContext) -> TraceIdentity?
 }

@@ -94,7 +94,7 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
                 return DataStream.just(error: error).watch(using: watcher)
             }
         }
-        let (fed, subscription) = watcher.beginSubscription()
+        let (fed, subscription) = watcher.beginSubscription(carryingContext: holdingSubscribe != nil)
         guard !subscription.isDisposed else { return subscription }
         if let synchronousSource {
             // The subscription is the stop flag: disposal and the watcher's terminal event both set it.

@@ -75,10 +75,11 @@ public final class Disposable: @unchecked Sendable {
     }
 
     /// A subscription's disposable: disposing it stops `fed` and counts the subscription ended.
-    init(stopping fed: any StoppableWatcher) {
+    /// `context`: the one its operator's later subscriptions are started in (see `serviceContext`).
+    init(stopping fed: any StoppableWatcher, context: ServiceContext?) {
         state = State(fed: fed)
         isShared = false
-        serviceContext = ContextPropagation.capture()
+        serviceContext = context
     }
 
     /// One of the shared disposables.

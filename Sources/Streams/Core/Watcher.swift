@@ -223,10 +223,13 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     /// Stopping the fed watcher, by a terminal event or by disposal, disposes the
     /// subscription; disposal stops the fed watcher. A watcher already fed by another
     /// subscription is wrapped, so each subscription can be stopped on its own.
-    func beginSubscription() -> (fed: Watcher<Element>, subscription: Disposable) {
+    /// `carryingContext`: the subscription will hold subscriptions an operator starts later on
+    /// its behalf (`DataStream.holding`), so it keeps the context current now for them
+    /// (`ContextPropagation`); no other subscription reads one, so no other reads the task-local.
+    func beginSubscription(carryingContext: Bool = false) -> (fed: Watcher<Element>, subscription: Disposable) {
         let fed = claimed.exchange(true, ordering: .relaxed) ? Watcher(forwardingTo: self) : self
         fed.claimed.store(true, ordering: .relaxed)
-        let subscription = Disposable(stopping: fed)
+        let subscription = Disposable(stopping: fed, context: carryingContext ? ContextPropagation.capture() : nil)
         StreamDiagnostics.subscriptionStarted()
         // Each fed watcher begins exactly one subscription (`claimed` sees to that), so a plain store.
         fed.subscription.store(Unmanaged.passRetained(subscription), ordering: .releasing)

@@ -21,6 +21,9 @@ final class RecoverStage<Element: Sendable, Fallback: StreamType>: @unchecked Se
     /// An error that came before that (a synchronous source): the fallback is watched as
     /// `watch` returns, in the source's place.
     @exclusivity(unchecked) private var earlyError: (any Error)?
+    /// The context current as recover was subscribed (the source's), which its fallback is
+    /// started in from whatever thread delivers the error (`ContextPropagation`).
+    private let context = ContextPropagation.capture()
 
     init(handler: @escaping @Sendable (Error) throws -> Fallback, downstream: Watcher<Element>) {
         self.handler = handler
@@ -59,7 +62,7 @@ final class RecoverStage<Element: Sendable, Fallback: StreamType>: @unchecked Se
             guard let next = fallback(for: error) else { return }
             // Handed over before the fallback is set up, so disposing the source's subscription
             // during that setup (a synchronous fallback) reaches it through `fallbacks`.
-            let fallbacks = Disposable(carrying: source.serviceContext)
+            let fallbacks = Disposable(carrying: context)
             source.handOver(to: fallbacks)
             PendingSubscriptions.watch(under: fallbacks) { next.watch(using: downstream) }
         }

@@ -3,21 +3,21 @@
 
 /// Lowercase hex, the only form W3C Trace Context and OTLP/JSON accept for ids.
 enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
-
     /// 16 lowercase hex digits, leading zeros kept.
     static func string(_ value: UInt64) -> String {
         String(unsafeUninitializedCapacity: 16) { buffer in
-            for index in 0..<16 {
-                buffer[index] = digits[Int((value >> UInt64(60 - 4 * index)) & 0xF)]
-            }
+            write(value, into: buffer, at: 0)
             return 16
         }
     }
 
-    /// One byte as two lowercase hex digits.
-    static func string(byte: UInt8) -> String {
-        String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+    /// `value` as 16 lowercase hex digits at `offset` of `buffer` (which has room for them).
+    @inline(__always)
+    static func write(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        for index in 0..<16 {
+            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+            buffer[offset + index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+        }
     }
 
     static func bytes(_ value: UInt64) -> [UInt8] {

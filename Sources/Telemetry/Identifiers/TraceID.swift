@@ -16,17 +16,22 @@ public struct TraceID: Sendable, Hashable, CustomStringConvertible {
     /// The W3C spec's invalid value.
     public var isValid: Bool { high != 0 || low != 0 }
 
-    /// A fresh id from the system's cryptographic generator (getrandom), never the invalid one.
+    /// A fresh id (`RandomIDs`), never the invalid one.
     public static func random() -> TraceID {
-        var generator = SystemRandomNumberGenerator()
         while true {
-            let id = TraceID(high: generator.next(), low: generator.next())
+            let id = TraceID(high: RandomIDs.next(), low: RandomIDs.next())
             if id.isValid { return id }
         }
     }
 
     /// 32 lowercase hex digits (W3C `traceparent`, OTLP/JSON).
-    public var description: String { Hex.string(high) + Hex.string(low) }
+    public var description: String {
+        String(unsafeUninitializedCapacity: 32) { buffer in
+            Hex.write(high, into: buffer, at: 0)
+            Hex.write(low, into: buffer, at: 16)
+            return 32
+        }
+    }
 
     /// The 16 bytes, big-endian (OTLP protobuf `bytes`).
     public var bytes: [UInt8] { Hex.bytes(high) + Hex.bytes(low) }
@@ -48,11 +53,10 @@ public struct SpanID: Sendable, Hashable, CustomStringConvertible {
 
     public var isValid: Bool { value != 0 }
 
-    /// A fresh id from the system's cryptographic generator, never zero.
+    /// A fresh id (`RandomIDs`), never zero.
     public static func random() -> SpanID {
-        var generator = SystemRandomNumberGenerator()
         while true {
-            let value: UInt64 = generator.next()
+            let value = RandomIDs.next()
             if value != 0 { return SpanID(value) }
         }
     }

@@ -25,10 +25,10 @@ enum OTLPProtobufEncoding {
     }
 
     private static func write(_ span: SpanRecord, to message: inout ProtobufWriter) {
-        message.bytesField(1, span.context.traceID.bytes)
-        message.bytesField(2, span.context.spanID.bytes)
+        message.idField(1, span.context.traceID)
+        message.idField(2, span.context.spanID)
         message.stringField(3, span.context.traceState ?? "")
-        if let parent = span.parentSpanID { message.bytesField(4, parent.bytes) }
+        if let parent = span.parentSpanID { message.idField(4, parent) }
         message.stringField(5, span.name)
         message.varintField(6, UInt64(OTLPKind.number(span.kind)))
         message.fixed64Field(7, span.startNanoseconds)
@@ -43,8 +43,8 @@ enum OTLPProtobufEncoding {
         }
         for link in span.links {
             message.messageField(13) { link_ in
-                link_.bytesField(1, link.context.traceID.bytes)
-                link_.bytesField(2, link.context.spanID.bytes)
+                link_.idField(1, link.context.traceID)
+                link_.idField(2, link.context.spanID)
                 link_.stringField(3, link.context.traceState ?? "")
                 link.attributes.forEach { key, value in link_.messageField(4) { keyValue(&$0, key, value) } }
                 link_.fixed32Field(6, UInt32(link.context.traceFlags))

@@ -1,84 +1,167 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The protobuf wire format, as much of it as the OTLP trace request needs: varints, fixed64,
 /// fixed32, doubles and length-delimited fields (strings, bytes, nested messages).
+///
+/// Written into one growing buffer of raw bytes: room for a whole field is made once and its
+/// bytes stored without a check each (an array appended to byte by byte checked its uniqueness
+/// and capacity per byte, most of an export's encoding), and a nested message is written in
+/// place (see `messageField`). One writer per request body, never copied.
 struct ProtobufWriter {
-    private(set) var bytes: [UInt8] = []
+    // @unchecked exclusivity: one writer, used on one thread, never copied.
+    private final class Storage {
+        @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) var count = 0
+        @exclusivity(unchecked) var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = max(capacity, 64)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        deinit { base.deallocate() }
+
+        /// Room for `extra` more bytes; returns where they go.
+        @inline(__always)
+        func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+            if count + extra > capacity { grow(count + extra) }
+            return base + count
+        }
+
+        private func grow(_ needed: Int) {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, needed))
+            grown.initialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity = max(capacity * 2, needed)
+        }
+    }
+
+    private let storage: Storage
 
     init(reservingCapacity capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+        storage = Storage(capacity: capacity)
     }
+
+    /// What was written.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
 
     private enum WireType: UInt64 {
         case varint = 0, fixed64 = 1, lengthDelimited = 2, fixed32 = 5
     }
 
-    private mutating func tag(_ field: Int, _ type: WireType) {
-        varint(UInt64(field) << 3 | type.rawValue)
+    /// `value` as a varint at `at`; returns its length (at most 10).
+    @inline(__always)
+    private static func varint(_ value: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
+        var value = value
+        var written = 0
+        while value >= 0x80 {
+            at[written] = UInt8(truncatingIfNeeded: value) | 0x80
+            value >>= 7
+            written += 1
+        }
+        at[written] = UInt8(value)
+        return written + 1
     }
 
-    private mutating func varint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
+    /// A tag and then `body` written in room for `room` more bytes (`body` returns how many it wrote).
+    @inline(__always)
+    private mutating func field(_ field: Int, _ type: WireType, room: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let at = storage.reserve(10 + room)
+        let tag = Self.varint(UInt64(field) << 3 | type.rawValue, at: at)
+        storage.count += tag + body(at + tag)
     }
 
     /// A varint field (uint32, int64 as two's complement, enums, bools); zero is left out, as proto3 does.
     mutating func varintField(_ field: Int, _ value: UInt64) {
         guard value != 0 else { return }
-        tag(field, .varint)
-        varint(value)
+        varintFieldAlways(field, value)
     }
 
     /// An `int64`/`bool` inside a oneof: written even when zero (its presence is the choice).
     mutating func varintFieldAlways(_ field: Int, _ value: UInt64) {
-        tag(field, .varint)
-        varint(value)
+        self.field(field, .varint, room: 10) { Self.varint(value, at: $0) }
     }
 
     mutating func fixed64Field(_ field: Int, _ value: UInt64) {
         guard value != 0 else { return }
-        tag(field, .fixed64)
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        self.field(field, .fixed64, room: 8) { Self.littleEndian(value, bytes: 8, at: $0) }
     }
 
     mutating func fixed32Field(_ field: Int, _ value: UInt32) {
         guard value != 0 else { return }
-        tag(field, .fixed32)
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        self.field(field, .fixed32, room: 4) { Self.littleEndian(UInt64(value), bytes: 4, at: $0) }
     }
 
     /// A `double` inside a oneof (written even when zero).
     mutating func doubleFieldAlways(_ field: Int, _ value: Double) {
-        tag(field, .fixed64)
-        let bits = value.bitPattern
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        self.field(field, .fixed64, room: 8) { Self.littleEndian(value.bitPattern, bytes: 8, at: $0) }
+    }
+
+    @inline(__always)
+    private static func littleEndian(_ value: UInt64, bytes: Int, at: UnsafeMutablePointer<UInt8>) -> Int {
+        for index in 0..<bytes { at[index] = UInt8(truncatingIfNeeded: value >> UInt64(8 * index)) }
+        return bytes
     }
 
     mutating func stringField(_ field: Int, _ value: String, always: Bool = false) {
         guard always || !value.isEmpty else { return }
-        tag(field, .lengthDelimited)
-        varint(UInt64(value.utf8.count))
-        bytes.append(contentsOf: value.utf8)
+        var value = value
+        value.withUTF8 { utf8 in
+            self.field(field, .lengthDelimited, room: 10 + utf8.count) { at in
+                let length = Self.varint(UInt64(utf8.count), at: at)
+                if let source = utf8.baseAddress { (at + length).initialize(from: source, count: utf8.count) }
+                return length + utf8.count
+            }
+        }
     }
 
-    mutating func bytesField(_ field: Int, _ value: [UInt8]) {
-        guard !value.isEmpty else { return }
-        tag(field, .lengthDelimited)
-        varint(UInt64(value.count))
-        bytes.append(contentsOf: value)
+    /// A trace id (OTLP `bytes`, 16 of them big-endian), without an array for them.
+    mutating func idField(_ field: Int, _ id: TraceID) {
+        self.field(field, .lengthDelimited, room: 17) { at in
+            at[0] = 16
+            return 1 + Self.bigEndian(id.high, at: at + 1) + Self.bigEndian(id.low, at: at + 9)
+        }
     }
 
-    /// A nested message, written by `body` into a writer of its own and then length-prefixed.
+    /// A span id (OTLP `bytes`, 8 of them big-endian).
+    mutating func idField(_ field: Int, _ id: SpanID) {
+        self.field(field, .lengthDelimited, room: 9) { at in
+            at[0] = 8
+            return 1 + Self.bigEndian(id.value, at: at + 1)
+        }
+    }
+
+    @inline(__always)
+    private static func bigEndian(_ word: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
+        for index in 0..<8 { at[index] = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * index)) }
+        return 8
+    }
+
+    /// A nested message, written by `body` in place and then length-prefixed: one byte is kept
+    /// for the length, and the body moves only when its length needs more (128 bytes or over),
+    /// so a span's many small messages (attributes, values) cost no buffer of their own.
     mutating func messageField(_ field: Int, _ body: (inout ProtobufWriter) -> Void) {
-        var nested = ProtobufWriter()
-        body(&nested)
-        tag(field, .lengthDelimited)
-        varint(UInt64(nested.bytes.count))
-        bytes.append(contentsOf: nested.bytes)
+        self.field(field, .lengthDelimited, room: 1) { _ in 1 }
+        let lengthAt = storage.count - 1
+        body(&self)
+        let length = storage.count - lengthAt - 1
+        var size = 1
+        while length >> (7 * size) != 0 { size += 1 }
+        if size > 1 {
+            _ = storage.reserve(size - 1)
+            memmove(storage.base + lengthAt + size, storage.base + lengthAt + 1, length)
+            storage.count += size - 1
+        }
+        _ = Self.varint(UInt64(length), at: storage.base + lengthAt)
     }
 }

@@ -27,9 +27,22 @@ public struct SpanContext: Sendable, Hashable {
     /// The W3C trace-flags byte.
     public var traceFlags: UInt8 { isSampled ? 1 : 0 }
 
-    /// `00-<trace-id>-<parent-id>-<flags>`.
+    /// `00-<trace-id>-<parent-id>-<flags>`, written in place: one string, not one per part.
     public var traceparent: String {
-        "00-\(traceID)-\(spanID)-\(Hex.string(byte: traceFlags))"
+        String(unsafeUninitializedCapacity: 55) { buffer in
+            let zero = UInt8(ascii: "0"), dash = UInt8(ascii: "-")
+            buffer[0] = zero
+            buffer[1] = zero
+            buffer[2] = dash
+            Hex.write(traceID.high, into: buffer, at: 3)
+            Hex.write(traceID.low, into: buffer, at: 19)
+            buffer[35] = dash
+            Hex.write(spanID.value, into: buffer, at: 36)
+            buffer[52] = dash
+            buffer[53] = zero
+            buffer[54] = zero + traceFlags
+            return 55
+        }
     }
 }
 

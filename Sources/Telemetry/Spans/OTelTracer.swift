@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import HTTP
 import Tracing
 
 /// An OpenTelemetry tracer for swift-distributed-tracing: W3C Trace Context in and out, the SDK's
@@ -24,6 +25,10 @@ public final class OTelTracer: Tracer, Sendable {
 
     /// A child of the context's span (local or extracted), or the root of a new trace. The sampler
     /// decides; an unsampled span keeps its ids (trace-flags `00`) and records nothing.
+    /// An unsampled child of an unsampled span of this process is that span's context as it is:
+    /// nothing of it is recorded or exported, so a new id would only be drawn, stored in a copy
+    /// of the context and sent on for nothing; the next hop sees the same trace, flags `00`, and
+    /// the parent's id (a request's upstream exchanges in an unsampled trace cost no span each).
     public func startSpan<Instant: TracerInstant>(
         _ operationName: String, context: @autoclosure () -> ServiceContext, ofKind kind: SpanKind,
         at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
@@ -32,13 +37,13 @@ public final class OTelTracer: Tracer, Sendable {
         let parent = context.spanContext
         let traceID = parent?.traceID ?? TraceID.random()
         let sampled = sampler.shouldSample(traceID: traceID, parent: parent)
+        if !sampled, let parent, !parent.isSampled, !parent.isRemote { return OTelSpan(context: context, recording: nil) }
         let spanContext = SpanContext(traceID: traceID, spanID: .random(), isSampled: sampled, traceState: parent?.traceState)
         context.spanContext = spanContext
         guard sampled else { return OTelSpan(context: context, recording: nil) }
-        let processor = self.processor
         let recording = RecordingSpan(
             name: operationName, context: spanContext, parentSpanID: parent?.spanID, kind: kind,
-            startNanoseconds: instant().nanosecondsSinceEpoch) { processor.onEnd($0) }
+            startNanoseconds: instant().nanosecondsSinceEpoch, processor: processor)
         return OTelSpan(context: context, recording: recording)
     }
 
@@ -64,6 +69,14 @@ public final class OTelTracer: Tracer, Sendable {
         if let state = spanContext.traceState {
             injector.inject(state, forKey: W3CHeader.tracestate, into: &carrier)
         }
+    }
+}
+
+extension OTelTracer: TraceIdentityReading {
+    /// The ids `inject` writes for `context`, read from its span context directly.
+    public func traceIdentity(of context: ServiceContext) -> TraceIdentity? {
+        guard let spanContext = context.spanContext else { return nil }
+        return TraceIdentity(traceID: spanContext.traceID.description, spanID: spanContext.spanID.description, sampled: spanContext.isSampled)
     }
 }
 

@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import StreamServiceConcurrency
+import HTTP
 import Tracing
 
 /// The process's tracer behind `InstrumentationSystem`, which may be bootstrapped only once per
@@ -52,5 +53,11 @@ public enum TracingSystem {
         where Inject.Carrier == Carrier {
             TracingSystem.tracer?.inject(context, into: &carrier, using: injector)
         }
+    }
+}
+
+extension TracingSystem.SwitchingTracer: TraceIdentityReading {
+    func traceIdentity(of context: ServiceContext) -> TraceIdentity? {
+        TracingSystem.tracer?.traceIdentity(of: context)
     }
 }

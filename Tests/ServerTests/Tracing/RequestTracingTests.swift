@@ -8,6 +8,7 @@ import HTTPTestSupport
 import InMemoryTracing
 import ProcessTestSupport
 import StreamServiceConcurrency
+import Telemetry
 import Tracing
 import TracingTestSupport
 import XCTest
@@ -119,6 +120,24 @@ final class RequestTracingTests: XCTestCase {
             XCTAssertEqual(identity.traceID, caller.traceID, request.path)
             let span = try XCTUnwrap(clients.first { $0.spanID == identity.spanID }, "\(request.path) names no CLIENT span:\n\(trace.text)")
             XCTAssertEqual(span.attribute("url.full"), upstream.url.absoluteString + request.path)
+        }
+    }
+
+    func testAnUnsampledCallersTraceGoesUpstreamWithFlagsZeroAndNothingIsRecorded() throws {
+        // The exporter's tracer with the default sampler (parent-based): the caller's flags 00 decide.
+        let tracer = OTelTracer(sampler: .default, processor: NoSpanExpected())
+        let upstream = try GitHubConventionsTests.userAndAvatar()
+        let app = try AppHarness(self, hub: PipelineEventHubs.fresh(), tracer: tracer) { $0.upstream = upstream.url }
+        let caller = W3C.callerTraceparent()
+        let unsampled = "00-\(caller.traceID)-b7ad6b7169203331-00"
+        XCTAssertEqual(try app.get("/users/ada1/avatar", headers: ["traceparent": unsampled]).status, 200)
+        let sent = upstream.requests
+        XCTAssertEqual(sent.map(\.path), ["/users/ada1", "/ada1.png"])
+        for request in sent {
+            let identity = try XCTUnwrap(request.traceparent.flatMap(TraceIdentity.init(traceparent:)), "no traceparent on \(request.path)")
+            XCTAssertEqual(identity.traceID, caller.traceID, request.path)
+            XCTAssertFalse(identity.sampled, request.path)
+            XCTAssertNotEqual(identity.spanID, "b7ad6b7169203331", "\(request.path): this service's span goes on, not the caller's")
         }
     }
 
@@ -267,4 +286,11 @@ final class StreamServiceConcurrencyCounter: Sendable {
 enum PipelineEventHubs {
     /// A hub of the test's own, so other tests' runs do not reach its `/events`.
     static func fresh() -> PipelineEventHub { PipelineEventHub() }
+}
+
+/// A span processor no span may reach: a test of an unsampled trace fails on the first one recorded.
+private final class NoSpanExpected: SpanProcessor {
+    func onEnd(_ span: SpanRecord) { XCTFail("span \(span.name) was recorded") }
+    func forceFlush(completion: @escaping @Sendable () -> Void) { completion() }
+    func shutdown(completion: @escaping @Sendable () -> Void) { completion() }
 }
