@@ -18,9 +18,11 @@ import Darwin
 ///     let backoff = RetryBackoff(
 ///         initialDelay: .milliseconds(100), multiplier: 2, maxDelay: .seconds(5), jitter: 0.5,
 ///         retryIf: { ($0 as? UpstreamError)?.isRetryable ?? false },
-///         delayOverride: { error, _ in (error as? UpstreamError)?.retryAfter },
+///         delayOverride: { error, _ in (error as? any RetryAfterError)?.retryAfter },
 ///         onRetry: { retry in metrics.retried(after: retry.error) }
 ///     )
+///
+/// `honouringRetryAfter(…)` is this with the override reading a `RetryAfterError`'s wait.
 ///
 /// Retry number `n` (1-based) waits `min(initialDelay × multiplier^(n-1), maxDelay)`,
 /// shortened by up to `jitter` of itself at random (0 = exact, 1 = "full jitter").
@@ -47,6 +49,10 @@ public struct RetryBackoff: Sendable {
     /// attempts by one deadline returns the time left, so that no back-off waits past it and
     /// the deadline needs no timer of its own.
     public var waitLimit: (@Sendable () -> Duration)?
+    /// The most one subscription of `retry` waits in all, its retries' waits added up, or nil for
+    /// no limit. A retry whose wait would take the total past it is not made: the error is
+    /// delivered then, rather than after waiting a server's `Retry-After` only in part.
+    public var maxTotalWait: Duration?
 
     /// One retry as `onRetry` sees it.
     public struct Retry: Sendable {
@@ -64,11 +70,13 @@ public struct RetryBackoff: Sendable {
         multiplier: Double = 2,
         maxDelay: Duration = .seconds(30),
         jitter: Double = 0.5,
+        maxTotalWait: Duration? = nil,
         retryIf: @escaping @Sendable (Error) -> Bool = { _ in true },
         delayOverride: @escaping @Sendable (_ error: Error, _ retry: Int) -> Duration? = { _, _ in nil },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         onRetry: @escaping @Sendable (Retry) -> Void = { _ in }
     ) {
+        self.maxTotalWait = maxTotalWait
         self.initialDelay = initialDelay
         self.multiplier = max(1, multiplier)
         self.maxDelay = maxDelay
@@ -86,8 +94,16 @@ public struct RetryBackoff: Sendable {
     /// retried. The retry operator asks this once per retry, so a non-nil answer is a retry
     /// decided: it is reported to `onRetry` before being returned. It is at most `waitLimit`'s answer.
     public func delay(beforeRetry retry: Int, after error: Error) -> Duration? {
+        delay(beforeRetry: retry, after: error, waited: .zero)
+    }
+
+    /// The wait before retry number `retry` after `error` when the subscription's earlier retries
+    /// waited `waited` in all: as `delay(beforeRetry:after:)`, and nil when the wait would take
+    /// the total past `maxTotalWait`.
+    public func delay(beforeRetry retry: Int, after error: Error, waited: Duration) -> Duration? {
         guard var delay = computedDelay(beforeRetry: retry, after: error) else { return nil }
         if let waitLimit { delay = min(delay, max(waitLimit(), .zero)) }
+        if let maxTotalWait, waited + delay > maxTotalWait { return nil }
         onRetry(Retry(number: retry, error: error, delay: delay))
         return delay
     }
