@@ -77,4 +77,21 @@ final class RetryAfterBackoffTests: XCTestCase {
         XCTAssertEqual(backoff.delay(beforeRetry: 2, after: TestError.boom, waited: .seconds(1)), .seconds(2))
         XCTAssertNil(backoff.delay(beforeRetry: 3, after: TestError.boom, waited: .seconds(3)), "4 s more would make 7")
     }
+
+    func testAWaitOfAgesIsCutToACenturyAndTheWaitsAddUpWithoutATrap() {
+        let century = Duration.seconds(100 * 365 * 86_400)
+        let ages = Busy(retryAfter: .seconds(Int64.max))
+        let run = attempts(failing: Array(repeating: ages, count: 8), maxRetries: 7, backoff: .honouringRetryAfter(maxTotalWait: nil))
+        XCTAssertEqual(run.times, (0...7).map { century * $0 }, "seven centuries: more nanoseconds than 64 bits hold")
+        XCTAssertEqual(run.events, [.error(ages)])
+    }
+
+    func testAWaitOfAgesOnAQueueSchedulerIsScheduledAndDisposed() {
+        let retried = DataStream<Int>.just(error: Busy(retryAfter: .seconds(Int64.max)))
+            .retry(1, backoff: .honouringRetryAfter(maxTotalWait: nil), scheduler: QueueScheduler(label: "test.retry-after.ages"))
+        let recorder = EventRecorder<Int>()
+        let subscription = retried.watch(using: recorder.watcher)
+        subscription.dispose()
+        XCTAssertEqual(recorder.events, [], "waiting, not failed, until disposed")
+    }
 }

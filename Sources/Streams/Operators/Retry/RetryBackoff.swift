@@ -37,7 +37,8 @@ public struct RetryBackoff: Sendable {
     public var jitter: Double
     /// Whether an error is worth retrying; others are delivered at once.
     public var retryIf: @Sendable (Error) -> Bool
-    /// A delay that replaces the computed one for this error and retry number, when not nil.
+    /// A delay that replaces the computed one for this error and retry number, when not nil (cut
+    /// to a century: a server may name any wait).
     public var delayOverride: @Sendable (_ error: Error, _ retry: Int) -> Duration?
     /// A uniform random number in 0..<1; replace it to make jitter deterministic in tests.
     public var random: @Sendable () -> Double
@@ -108,9 +109,13 @@ public struct RetryBackoff: Sendable {
         return delay
     }
 
+    /// The longest wait ever scheduled, a century: a server may name any wait (a `Retry-After`
+    /// of 10¹¹ seconds, a date in the year 9999), and schedulers count nanoseconds in 64 bits.
+    static let longestWait = Duration.seconds(100 * 365 * 86_400)
+
     private func computedDelay(beforeRetry retry: Int, after error: Error) -> Duration? {
         guard retryIf(error) else { return nil }
-        if let overridden = delayOverride(error, retry) { return max(overridden, .zero) }
+        if let overridden = delayOverride(error, retry) { return min(max(overridden, .zero), Self.longestWait) }
         let growth = pow(multiplier, Double(max(0, retry - 1)))
         let exponential = growth.isFinite ? initialDelay * growth : maxDelay
         let capped = min(max(exponential, .zero), maxDelay)

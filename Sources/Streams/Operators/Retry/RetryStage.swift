@@ -57,12 +57,16 @@ final class RetryStage<Source: StreamType>: Sendable {
 
     private func failed(_ error: Error) {
         let retry = retries.add(1, ordering: .relaxed).newValue
-        let before = Duration.nanoseconds(waited.load(ordering: .relaxed))
-        guard retry <= configuration.maxRetries, let delay = configuration.backoff.delay(beforeRetry: retry, after: error, waited: before) else {
+        let before = waited.load(ordering: .relaxed)
+        guard retry <= configuration.maxRetries,
+              let delay = configuration.backoff.delay(beforeRetry: retry, after: error, waited: .nanoseconds(before))
+        else {
             downstream.error(error)
             return
         }
-        waited.add(delay.nanoseconds, ordering: .relaxed)
+        // Saturating: each wait is at most a century, but retries may be many.
+        let (sum, overflow) = before.addingReportingOverflow(delay.nanoseconds)
+        waited.store(overflow ? .max : sum, ordering: .relaxed)
         if let scheduler = configuration.scheduler, delay > .zero {
             // The one pending wait: the previous one fired before the attempt that just failed.
             attempts.link(scheduler.schedule(after: delay) { [self] in start() })
