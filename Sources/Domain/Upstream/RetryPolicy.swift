@@ -41,16 +41,17 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// This policy in the words of `retry(_:backoff:scheduler:)`: errors are classified
-    /// with `UpstreamError(classifying:)`, a server-named wait replaces the backoff, and
-    /// `onRetry` hears of each retry. `random` supplies the jitter, so tests can pin it.
+    /// with `UpstreamError(classifying:)`, a server-named wait replaces the backoff (Streams'
+    /// `honouringRetryAfter`, reading `UpstreamError.retryAfter`), and `onRetry` hears of each
+    /// retry. `random` supplies the jitter, so tests can pin it. No total-wait bound here: the
+    /// call's deadline bounds the waits (`UpstreamCall`).
     public func backoff(
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         onRetry: @escaping @Sendable (RetryBackoff.Retry) -> Void = { _ in }
     ) -> RetryBackoff {
-        RetryBackoff(
-            initialDelay: baseDelay, multiplier: 2, maxDelay: maxDelay, jitter: jitter,
+        .honouringRetryAfter(
+            initialDelay: baseDelay, multiplier: 2, maxDelay: maxDelay, jitter: jitter, maxTotalWait: nil,
             retryIf: { [self] error in retries(UpstreamError(classifying: error)) },
-            delayOverride: { error, _ in UpstreamError(classifying: error).retryAfterSeconds.map { .seconds($0) } },
             random: random, onRetry: onRetry)
     }
 }

@@ -13,6 +13,10 @@ import Synchronization
 /// One GET of `GitHubClient` for one subscriber, written in Streams' operators: each attempt is
 /// `send` → `timeout` → `map` (status check) → `call` (metrics), `retry` repeats it as the
 /// policy says, `recover` names the stage that failed, and `redirect` follows a redirect.
+/// The pieces are the libraries' public ones an adopter has: the status check reads
+/// `Retry-After` with `HTTP`'s `RetryAfter` (`UpstreamError(answer:)`), and the back-off waits
+/// it as Streams' `RetryBackoff.honouringRetryAfter` does (`RetryPolicy.backoff`); GitHub's
+/// rate-limit answers (a 403 with `x-ratelimit-*`) are this service's own addition.
 ///
 /// The whole call's deadline is kept without a stage or a timer of its own: the call notes when
 /// it is due at its start, each attempt's `timeout` is the shorter of the attempt timeout and the

@@ -15,7 +15,7 @@ import Streams
 ///
 /// This file is the one place failures are classified: `init(classifying:)` for anything a
 /// stream delivered, `init?(answer:now:)` for an HTTP answer that is not a success.
-public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum UpstreamError: RetryAfterError, Sendable, Equatable, CustomStringConvertible {
     /// Could not connect, or the connection broke (including a body cut short).
     case connection(String)
     /// No complete answer within the per-attempt timeout (`after`).
@@ -59,6 +59,9 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// `retryAfterSeconds` as `RetryBackoff.honouringRetryAfter(…)` reads it.
+    public var retryAfter: Duration? { retryAfterSeconds.map { .seconds($0) } }
+
     /// Any error a call's stream delivered, classified. An error of unknown kind can only
     /// come from the transport (decoding failures are classified where they happen), so it
     /// counts as a connection failure, retryable like one.
@@ -68,6 +71,9 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case let failure as UpstreamFailure: self = failure.error
         case HTTPClientError.connection(let reason): self = .connection(reason)
         case HTTPClientError.malformed(let reason): self = .malformed(reason)
+        case let answer as HTTPStatusError:
+            // From a client whose status policy fails answers: classified as the answer itself.
+            self = UpstreamError(answer: UpstreamResponse(answer.response)) ?? .status(answer.status.code, retryAfterSeconds: nil)
         case let timedOut as StreamTimeoutError: self = .timeout(after: timedOut.timeout)
         case is DecodingError: self = .malformed(String(describing: error))
         default: self = .connection(String(describing: error))
@@ -80,9 +86,11 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// (primary limit), or with `retry-after` or a "secondary rate limit" message
     /// (secondary limit); every 429. The wait is `retry-after`, else `x-ratelimit-reset`
     /// minus now, else 60 s, as GitHub's "Rate limits for the REST API" page advises.
+    /// `retry-after` is read by the HTTP library's `RetryAfter` (seconds or an HTTP-date, a bad
+    /// value ignored), its wait rounded up to whole seconds.
     public init?(answer response: UpstreamResponse, now: Date = Date()) {
         guard !(200..<300).contains(response.status) else { return nil }
-        let retryAfter = response.header("retry-after").flatMap { Int($0.trimmingWhitespace()) }
+        let retryAfter = response.header("retry-after").flatMap { RetryAfter($0) }.map { Self.wholeSeconds($0.delay(from: now)) }
         let exhausted = response.header("x-ratelimit-remaining")?.trimmingWhitespace() == "0"
         let secondary = String(decoding: response.body.prefix(4096), as: UTF8.self).lowercased().contains("secondary rate limit")
         let isRateLimit = response.status == 429 || (response.status == 403 && (exhausted || secondary || retryAfter != nil))
@@ -93,5 +101,11 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         let untilReset = response.header("x-ratelimit-reset").flatMap { Double($0.trimmingWhitespace()) }
             .flatMap { RateLimitReset.secondsUntil($0, now: now.timeIntervalSince1970) }
         self = .rateLimited(retryAfterSeconds: max(0, retryAfter ?? (exhausted ? untilReset : nil) ?? 60))
+    }
+
+    /// `wait` in whole seconds, a part of one counted as one (never waiting less than asked).
+    private static func wholeSeconds(_ wait: Duration) -> Int {
+        let (seconds, attoseconds) = wait.components
+        return Int(clamping: seconds) + (attoseconds > 0 ? 1 : 0)
     }
 }

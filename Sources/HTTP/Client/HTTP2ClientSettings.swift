@@ -13,6 +13,7 @@ public struct HTTP2ClientSettings: Sendable {
         case off
     }
 
+    /// Which origins are asked for HTTP/2 (`auto` unless said otherwise).
     public var mode: Mode
     /// What this side allows the upstream: the frame and HPACK limits the server holds its clients
     /// to, with receive windows sized for avatars. A stream's 4 MiB window takes a large avatar whole
@@ -25,6 +26,7 @@ public struct HTTP2ClientSettings: Sendable {
     /// within the same time again is closed. Keeps a warm connection's NAT and proxy state alive.
     public var pingInterval: Duration = .seconds(20)
 
+    /// Settings speaking HTTP/2 as `mode` says, with the limits and timings above.
     public init(mode: Mode = .auto) {
         self.mode = mode
         var limits = HTTP2ConnectionLimits()
@@ -33,5 +35,6 @@ public struct HTTP2ClientSettings: Sendable {
         self.limits = limits
     }
 
+    /// HTTP/1.1 everywhere: `HTTPClient`'s default.
     public static let off = HTTP2ClientSettings(mode: .off)
 }

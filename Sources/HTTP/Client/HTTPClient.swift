@@ -34,6 +34,8 @@ public final class HTTPClient: Sendable {
     let connectTargets: [ConnectTarget]
     /// HTTP/2 connections, for the origins `http2` sends there; nil when HTTP/2 is off.
     let http2: HTTP2ClientPool?
+    /// Which answers `send` delivers as an `HTTPStatusError` (none by default).
+    public let statusPolicy: HTTPStatusPolicy
 
     /// A client with its own connection pool; share one client across requests, so keep-alive
     /// connections are reused.
@@ -50,11 +52,14 @@ public final class HTTPClient: Sendable {
     ///     the address's host.
     ///   - http2: when to speak HTTP/2 (`HTTP2ClientSettings.Mode`); off by default. Either way the
     ///     answers are the same `HTTPClientResponse`s.
+    ///   - statusPolicy: which answers `send` delivers as an `HTTPStatusError` instead of a response:
+    ///     none by default (`deliverAll`); `failRetryable` for a 5xx or a 429 that `retry` should see.
     public init(
         connectTimeout: Duration = .seconds(5), maxConnectionsPerOrigin: Int = 64, maxIdlePerOrigin: Int = 64,
         tlsConfiguration: TLSConfiguration = .client(), loops: EventLoopGroup = .shared, connectTo: [ConnectTarget] = [],
-        http2: HTTP2ClientSettings = .off
+        http2: HTTP2ClientSettings = .off, statusPolicy: HTTPStatusPolicy = .deliverAll
     ) {
+        self.statusPolicy = statusPolicy
         connectTargets = connectTo
         pool = ConnectionPool(maxPerOrigin: maxConnectionsPerOrigin, maxIdlePerOrigin: maxIdlePerOrigin)
         self.connectTimeout = connectTimeout
@@ -108,11 +113,14 @@ public final class HTTPClient: Sendable {
     /// Idle keep-alive connections across all origins.
     public var idleConnections: Int { pool.idleCount }
 
-    /// One response (any status) per subscription, or an `HTTPClientError`.
+    /// One response per subscription, or an `HTTPClientError`, or an `HTTPStatusError` for an
+    /// answer `statusPolicy` fails (by default none: any status is a response).
     public func send(_ request: HTTPClientRequest) -> DataStream<HTTPClientResponse> {
         DataStream { watcher in
             self.exchange(request) { outcome in
                 switch outcome {
+                case .success(let response) where !self.statusPolicy.deliversAll && self.statusPolicy.fails(response.status):
+                    watcher.error(HTTPStatusError(response))
                 case .success(let response):
                     watcher.data(response)
                     watcher.end()

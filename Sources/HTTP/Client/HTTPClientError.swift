@@ -1,7 +1,8 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
-/// Why `HTTPClient` delivered no response. Any status the peer answers is a response, not an error.
+/// Why `HTTPClient` delivered no response. Any status the peer answers is a response, not an
+/// error, unless the client's `HTTPStatusPolicy` makes it an `HTTPStatusError`.
 public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Could not connect in time, or the connection broke (including a body cut short).
     case connection(String)

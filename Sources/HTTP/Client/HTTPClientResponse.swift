@@ -4,7 +4,8 @@
 /// A complete answer received by `HTTPClient`: status, header fields as sent, and the
 /// body with any gzip content coding already decoded.
 public struct HTTPClientResponse: Sendable, Equatable {
-    /// The answer's status: any status, 4xx and 5xx included, is delivered as a response.
+    /// The answer's status: any status, 4xx and 5xx included, is delivered as a response (unless
+    /// the client's `HTTPStatusPolicy` fails it).
     public var status: HTTPStatus
     /// The whole body, decoded from chunked or gzip as sent.
     public var body: [UInt8]

@@ -10,8 +10,11 @@
 /// `unread`, as is an answer this parser did not read: the reader then reads the fields themselves,
 /// the slow twin whose answers `numbers` must agree with.
 public enum RateLimitFields: Sendable, Equatable {
+    /// Not read here: the fields were not plain, or the answer was made otherwise; read the fields.
     case unread
+    /// None of the three fields came.
     case absent
+    /// The three fields' values: the quota, what is left of it, and when it resets (Unix seconds).
     case numbers(limit: Int, remaining: Int, reset: Int)
 }
 

@@ -181,8 +181,11 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
 
     /// A feed as `init(capacity:catchUpWait:encode:)` makes, for items whose data carries their id.
     ///
-    /// - Parameter encodeNumbered: the message for an item and its number, for items whose data
-    ///   carries their id (written once, with it); the message's `id` field is set to the number.
+    /// - Parameters:
+    ///   - capacity: how many of the latest items are kept (at least 1).
+    ///   - catchUpWait: as in `init(capacity:catchUpWait:encode:)`.
+    ///   - encodeNumbered: the message for an item and its number, for items whose data
+    ///     carries their id (written once, with it); the message's `id` field is set to the number.
     public init(capacity: Int, catchUpWait: Duration? = nil, encodeNumbered: @escaping @Sendable (Item, Int) -> ServerSentEvent) {
         self.capacity = max(1, capacity)
         self.encode = encodeNumbered

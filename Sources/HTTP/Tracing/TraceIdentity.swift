@@ -9,11 +9,14 @@ import Tracing
 /// (W3C Trace Context, RFC-like `00-<trace-id>-<span-id>-<flags>`), so any tracer that
 /// propagates W3C Trace Context names its traces here; nil for one that does not.
 public struct TraceIdentity: Sendable, Equatable {
+    /// The trace's id: 32 lower-case hex digits.
     public var traceID: String
+    /// The span's id: 16 lower-case hex digits.
     public var spanID: String
     /// The `sampled` flag of the context.
     public var sampled: Bool
 
+    /// An identity of these ids, as given (they are not checked).
     public init(traceID: String, spanID: String, sampled: Bool = true) {
         self.traceID = traceID
         self.spanID = spanID

@@ -13,7 +13,11 @@ public struct HelloRoutes: Sendable {
     /// Every event stream's headers, first message and heartbeats (one clock for all of them).
     public var events: EventStreamResponder
 
-    public init(upstream: String, scheduler: any Scheduler = QueueScheduler.global, client: HTTPClient = HTTPClient()) {
+    /// `client` should fail a 5xx or a 429 (`statusPolicy: .failRetryable`, as the default one
+    /// does): `/quote` retries errors, and an answer of any status is none.
+    public init(
+        upstream: String, scheduler: any Scheduler = QueueScheduler.global, client: HTTPClient = HTTPClient(statusPolicy: .failRetryable)
+    ) {
         self.upstream = upstream
         self.scheduler = scheduler
         self.client = client
@@ -26,11 +30,6 @@ public struct HelloRoutes: Sendable {
         var greeting: String
     }
 
-    /// The upstream answered, but not with a 2xx: worth another try.
-    struct UpstreamStatus: Error {
-        var status: HTTPStatus
-    }
-
     public var router: Router {
         var router = Router()
         let routes = self
@@ -40,16 +39,14 @@ public struct HelloRoutes: Sendable {
                 DataStream.just(name).map { name in try Response.json(encoding: Greeting(greeting: "hello, \(name)")) }
             }
         }
-        // Each attempt has 2 s; a 5xx or a failed connection is tried again, twice (100 ms, then 200 ms later).
+        // Each attempt has 2 s; a 5xx, a 429 (errors by the client's status policy) or a failed
+        // connection is tried again, twice: after the upstream's Retry-After when it names one,
+        // else 100 ms, then 200 ms later; never waiting more than 5 s in all.
         router.get("/quote") { _ in
             guard let request = HTTPClientRequest(url: routes.upstream) else { return .just(.text("bad upstream URL", status: .internalServerError)) }
             return routes.client.send(request)
-                .map { answer in
-                    guard answer.status.code < 500 else { throw UpstreamStatus(status: answer.status) }
-                    return answer
-                }
                 .timeout(.seconds(2), scheduler: routes.scheduler)
-                .retry(2, backoff: RetryBackoff(initialDelay: .milliseconds(100), jitter: 0), scheduler: routes.scheduler)
+                .retry(2, backoff: .honouringRetryAfter(initialDelay: .milliseconds(100), jitter: 0, maxTotalWait: .seconds(5)), scheduler: routes.scheduler)
                 .map { answer in Response.text(String(decoding: answer.body, as: UTF8.self), status: answer.status) }
                 .recover { _ in .just(.text("the upstream is away", status: .badGateway)) }
         }

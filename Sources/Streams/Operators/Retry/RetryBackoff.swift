@@ -18,9 +18,11 @@ import Darwin
 ///     let backoff = RetryBackoff(
 ///         initialDelay: .milliseconds(100), multiplier: 2, maxDelay: .seconds(5), jitter: 0.5,
 ///         retryIf: { ($0 as? UpstreamError)?.isRetryable ?? false },
-///         delayOverride: { error, _ in (error as? UpstreamError)?.retryAfter },
+///         delayOverride: { error, _ in (error as? any RetryAfterError)?.retryAfter },
 ///         onRetry: { retry in metrics.retried(after: retry.error) }
 ///     )
+///
+/// `honouringRetryAfter(…)` is this with the override reading a `RetryAfterError`'s wait.
 ///
 /// Retry number `n` (1-based) waits `min(initialDelay × multiplier^(n-1), maxDelay)`,
 /// shortened by up to `jitter` of itself at random (0 = exact, 1 = "full jitter").
@@ -35,7 +37,8 @@ public struct RetryBackoff: Sendable {
     public var jitter: Double
     /// Whether an error is worth retrying; others are delivered at once.
     public var retryIf: @Sendable (Error) -> Bool
-    /// A delay that replaces the computed one for this error and retry number, when not nil.
+    /// A delay that replaces the computed one for this error and retry number, when not nil (cut
+    /// to a century: a server may name any wait).
     public var delayOverride: @Sendable (_ error: Error, _ retry: Int) -> Duration?
     /// A uniform random number in 0..<1; replace it to make jitter deterministic in tests.
     public var random: @Sendable () -> Double
@@ -47,6 +50,10 @@ public struct RetryBackoff: Sendable {
     /// attempts by one deadline returns the time left, so that no back-off waits past it and
     /// the deadline needs no timer of its own.
     public var waitLimit: (@Sendable () -> Duration)?
+    /// The most one subscription of `retry` waits in all, its retries' waits added up, or nil for
+    /// no limit. A retry whose wait would take the total past it is not made: the error is
+    /// delivered then, rather than after waiting a server's `Retry-After` only in part.
+    public var maxTotalWait: Duration?
 
     /// One retry as `onRetry` sees it.
     public struct Retry: Sendable {
@@ -64,11 +71,13 @@ public struct RetryBackoff: Sendable {
         multiplier: Double = 2,
         maxDelay: Duration = .seconds(30),
         jitter: Double = 0.5,
+        maxTotalWait: Duration? = nil,
         retryIf: @escaping @Sendable (Error) -> Bool = { _ in true },
         delayOverride: @escaping @Sendable (_ error: Error, _ retry: Int) -> Duration? = { _, _ in nil },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         onRetry: @escaping @Sendable (Retry) -> Void = { _ in }
     ) {
+        self.maxTotalWait = maxTotalWait
         self.initialDelay = initialDelay
         self.multiplier = max(1, multiplier)
         self.maxDelay = maxDelay
@@ -86,15 +95,27 @@ public struct RetryBackoff: Sendable {
     /// retried. The retry operator asks this once per retry, so a non-nil answer is a retry
     /// decided: it is reported to `onRetry` before being returned. It is at most `waitLimit`'s answer.
     public func delay(beforeRetry retry: Int, after error: Error) -> Duration? {
+        delay(beforeRetry: retry, after: error, waited: .zero)
+    }
+
+    /// The wait before retry number `retry` after `error` when the subscription's earlier retries
+    /// waited `waited` in all: as `delay(beforeRetry:after:)`, and nil when the wait would take
+    /// the total past `maxTotalWait`.
+    public func delay(beforeRetry retry: Int, after error: Error, waited: Duration) -> Duration? {
         guard var delay = computedDelay(beforeRetry: retry, after: error) else { return nil }
         if let waitLimit { delay = min(delay, max(waitLimit(), .zero)) }
+        if let maxTotalWait, waited + delay > maxTotalWait { return nil }
         onRetry(Retry(number: retry, error: error, delay: delay))
         return delay
     }
 
+    /// The longest wait ever scheduled, a century: a server may name any wait (a `Retry-After`
+    /// of 10¹¹ seconds, a date in the year 9999), and schedulers count nanoseconds in 64 bits.
+    static let longestWait = Duration.seconds(100 * 365 * 86_400)
+
     private func computedDelay(beforeRetry retry: Int, after error: Error) -> Duration? {
         guard retryIf(error) else { return nil }
-        if let overridden = delayOverride(error, retry) { return max(overridden, .zero) }
+        if let overridden = delayOverride(error, retry) { return min(max(overridden, .zero), Self.longestWait) }
         let growth = pow(multiplier, Double(max(0, retry - 1)))
         let exponential = growth.isFinite ? initialDelay * growth : maxDelay
         let capped = min(max(exponential, .zero), maxDelay)

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import StreamServiceConcurrency
 import Synchronization
 
 /// One `retry` subscription: the attempt in progress, the wait before the next one and
@@ -21,6 +22,8 @@ final class RetryStage<Source: StreamType>: Sendable {
     let resubscriber = Trampoline()
     /// Retries decided so far. Attempts fail one after another, never two at once.
     let retries = Atomic<Int>(0)
+    /// The decided retries' waits added up, in nanoseconds, for the back-off's `maxTotalWait`.
+    let waited = Atomic<UInt64>(0)
 
     init(configuration: RetryConfiguration<Source>, downstream: Watcher<Source.Element>, attempts: Disposable) {
         self.configuration = configuration
@@ -54,10 +57,16 @@ final class RetryStage<Source: StreamType>: Sendable {
 
     private func failed(_ error: Error) {
         let retry = retries.add(1, ordering: .relaxed).newValue
-        guard retry <= configuration.maxRetries, let delay = configuration.backoff.delay(beforeRetry: retry, after: error) else {
+        let before = waited.load(ordering: .relaxed)
+        guard retry <= configuration.maxRetries,
+              let delay = configuration.backoff.delay(beforeRetry: retry, after: error, waited: .nanoseconds(before))
+        else {
             downstream.error(error)
             return
         }
+        // Saturating: each wait is at most a century, but retries may be many.
+        let (sum, overflow) = before.addingReportingOverflow(delay.nanoseconds)
+        waited.store(overflow ? .max : sum, ordering: .relaxed)
         if let scheduler = configuration.scheduler, delay > .zero {
             // The one pending wait: the previous one fired before the attempt that just failed.
             attempts.link(scheduler.schedule(after: delay) { [self] in start() })
