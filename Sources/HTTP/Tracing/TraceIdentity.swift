@@ -80,5 +80,7 @@ public struct TraceIdentity: Sendable, Equatable {
 /// neither writes a `traceparent` for it nor reads one back (a request's every SERVER span
 /// asks). Its answer must be the ids its `inject` would write.
 public protocol TraceIdentityReading: Sendable {
+    /// The ids of the span `context` carries, as this tracer would write them into `traceparent`;
+    /// nil when `context` carries no span of this tracer.
     func traceIdentity(of context: ServiceContext) -> TraceIdentity?
 }
