@@ -98,6 +98,19 @@ final class RedisSentinelTests: XCTestCase {
 
 /// A connection that must reach the primary leaves a node that is (or becomes) a replica.
 final class RedisPrimaryRoleTests: XCTestCase {
+    /// A connection to a primary, and another node the test can demote it under; all stopped at teardown.
+    private func connectedToAPrimaryBesideAnotherNode() throws -> (primary: RedisServerProcess, other: RedisServerProcess, connection: RedisConnection) {
+        let primary = try RedisServerProcess()
+        addTeardownBlock { primary.stop() }
+        let other = try RedisServerProcess()
+        addTeardownBlock { other.stop() }
+        let connection = try RedisConnection(configuration: RedisConfiguration(url: RedisURL(host: "127.0.0.1", port: primary.port)))
+        addTeardownBlock { connection.close() }
+        connection.start()
+        waitUntil("connected", timeout: 5) { connection.state == .connected }
+        return (primary, other, connection)
+    }
+
     func testReplicaIsLeftAtTheHandshake() throws {
         let primary = try RedisServerProcess()
         defer { primary.stop() }
@@ -113,14 +126,7 @@ final class RedisPrimaryRoleTests: XCTestCase {
     }
 
     func testREADONLYReplyLeavesTheDemotedNodeAndFailsTheCommandAsLost() throws {
-        let primary = try RedisServerProcess()
-        defer { primary.stop() }
-        let other = try RedisServerProcess()
-        defer { other.stop() }
-        let connection = try RedisConnection(configuration: RedisConfiguration(url: RedisURL(host: "127.0.0.1", port: primary.port)))
-        defer { connection.close() }
-        connection.start()
-        waitUntil("connected", timeout: 5) { connection.state == .connected }
+        let (primary, other, connection) = try connectedToAPrimaryBesideAnotherNode()
         try primary.cli(["REPLICAOF", "127.0.0.1", String(other.port)])
         XCTAssertThrowsError(try connection.reply(["SET", "k", "v"])) { error in
             guard case RedisError.connectionLost(let reason) = error else { return XCTFail("\(error)") }
@@ -133,14 +139,7 @@ final class RedisPrimaryRoleTests: XCTestCase {
 
 extension RedisPrimaryRoleTests {
     func testUNBLOCKEDReplyToABlockedReadLeavesTheDemotedNodeAndFailsTheReadAsLost() throws {
-        let primary = try RedisServerProcess()
-        defer { primary.stop() }
-        let other = try RedisServerProcess()
-        defer { other.stop() }
-        let connection = try RedisConnection(configuration: RedisConfiguration(url: RedisURL(host: "127.0.0.1", port: primary.port)))
-        defer { connection.close() }
-        connection.start()
-        waitUntil("connected", timeout: 5) { connection.state == .connected }
+        let (primary, other, connection) = try connectedToAPrimaryBesideAnotherNode()
         let read = Locked<Result<RESPValue, RedisError>?>(nil)
         connection.send(["XREAD", "BLOCK", "20000", "STREAMS", "s", "$"], timeout: .seconds(30)) { outcome in read.withLock { $0 = outcome } }
         waitUntil("the read blocks", timeout: 5) { (try? primary.cli(["INFO", "clients"]))?.contains("blocked_clients:1") ?? false }
