@@ -77,6 +77,21 @@ final class TracerTests: XCTestCase {
         XCTAssertTrue(processor.spans.isEmpty)
     }
 
+    func testEveryChildOfAnUnsampledSpanInjectsItsTraceparent() throws {
+        let tracer = OTelTracer(sampler: .parentBased(root: .alwaysOff), processor: processor)
+        let parent = tracer.startSpan("GET /users", ofKind: .server)
+        let expected = try XCTUnwrap(parent.context.spanContext).traceparent
+        XCTAssertTrue(expected.hasSuffix("-00"), expected)
+        for _ in 0..<2 {
+            let child = tracer.startSpan("GET", context: parent.context, ofKind: .client)
+            var outgoing: [String: String] = [:]
+            tracer.inject(child.context, into: &outgoing, using: DictionaryCarrier())
+            XCTAssertEqual(outgoing["traceparent"], expected)
+            child.end()
+        }
+        parent.end()
+    }
+
     func testASampledChildOfAnUnsampledLocalSpanHasAnIdOfItsOwn() throws {
         let parent = OTelTracer(sampler: .alwaysOff, processor: processor).startSpan("GET /users", ofKind: .server)
         let child = OTelTracer(sampler: .alwaysOn, processor: processor).startSpan("GET", context: parent.context, ofKind: .client)

@@ -38,7 +38,9 @@ public final class OTelTracer: Tracer, Sendable {
         let traceID = parent?.traceID ?? TraceID.random()
         let sampled = sampler.shouldSample(traceID: traceID, parent: parent)
         if !sampled, let parent, !parent.isSampled, !parent.isRemote { return OTelSpan(context: context, recording: nil) }
-        let spanContext = SpanContext(traceID: traceID, spanID: .random(), isSampled: sampled, traceState: parent?.traceState)
+        var spanContext = SpanContext(traceID: traceID, spanID: .random(), isSampled: sampled, traceState: parent?.traceState)
+        // Its children are this context as it is: each of them injects the string written here.
+        if !sampled { spanContext.keepTraceparent() }
         context.spanContext = spanContext
         guard sampled else { return OTelSpan(context: context, recording: nil) }
         let recording = RecordingSpan(
