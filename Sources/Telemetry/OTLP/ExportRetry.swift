@@ -1,7 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
-import NetCore
+import HTTP
 
 /// When an OTLP export is tried again (https://opentelemetry.io/docs/specs/otlp/#otlphttp-throttling):
 /// after 429, 502, 503 and 504, a connection failure or a timeout, with exponential back-off, or
@@ -42,7 +42,9 @@ public struct ExportRetry: Sendable, Equatable {
         case .noAnswer: retryAfter = nil
         }
         guard attempt < maxAttempts else { return .giveUp }
-        if let retryAfter, let seconds = Int(retryAfter.trimmingWhitespace()), seconds >= 0 {
+        // The HTTP library's one `Retry-After` reader; only its delta-seconds form is waited here,
+        // a date falls back to the back-off.
+        if let retryAfter, case .seconds(let seconds)? = RetryAfter(retryAfter) {
             let delay = Duration.seconds(seconds)
             return delay <= maxRetryAfter ? .retry(after: delay) : .giveUp
         }
