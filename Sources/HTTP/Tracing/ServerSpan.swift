@@ -16,7 +16,7 @@ final class ServerSpan: @unchecked Sendable {
     private var ended = false
     /// Gathered here and handed to the span once, as it ends: each `span.attributes[…] = …`
     /// would copy the span's whole set out and back under its lock.
-    private var attributes = SpanAttributes()
+    private var attributes = SpanAttributeList()
 
     init(for request: borrowing Request, tracer: any Tracer) {
         self.tracer = tracer
@@ -26,15 +26,15 @@ final class ServerSpan: @unchecked Sendable {
         span = tracer.startSpan(method, context: parent, ofKind: .server)
         // An unsampled span records nothing: its attributes would be built to be thrown away.
         guard span.isRecording else { return }
-        attributes.reserveCapacity(10)
-        attributes.set("http.request.method", value: .string(method))
-        attributes.set("url.path", value: .string(request.path))
-        attributes.set("url.scheme", value: .string(request.scheme))
+        attributes = SpanAttributeList(capacity: 10)
+        attributes.append("http.request.method", .string(method))
+        attributes.append("url.path", .string(request.path))
+        attributes.append("url.scheme", .string(request.scheme))
         let version = request.version
-        attributes.set("network.protocol.version", value: .string(version.major == 2 ? "2" : version.minor == 1 && version.major == 1 ? "1.1" : "\(version.major).\(version.minor)"))
+        attributes.append("network.protocol.version", .string(version.major == 2 ? "2" : version.minor == 1 && version.major == 1 ? "1.1" : "\(version.major).\(version.minor)"))
         if let (host, port) = Self.hostAndPort(request.authority, secure: request.scheme == "https") {
-            attributes.set("server.address", value: .string(host))
-            attributes.set("server.port", value: .int64(Int64(port)))
+            attributes.append("server.address", .string(host))
+            attributes.append("server.port", .int64(Int64(port)))
         }
     }
 
@@ -45,7 +45,7 @@ final class ServerSpan: @unchecked Sendable {
     func routed(_ pattern: String?) {
         guard let pattern, span.isRecording else { return }
         span.operationName = "\(method) \(pattern)"
-        attributes.set("http.route", value: .string(pattern))
+        attributes.append("http.route", .string(pattern))
     }
 
     /// The answer ended with `status` (0: none was written); `completed`: its last byte was sent.
@@ -53,17 +53,17 @@ final class ServerSpan: @unchecked Sendable {
         guard !ended else { return }
         ended = true
         guard span.isRecording else { return span.end() }
-        if status > 0 { attributes.set("http.response.status_code", value: .int64(Int64(status))) }
+        if status > 0 { attributes.append("http.response.status_code", .int64(Int64(status))) }
         if status >= 500 {
-            attributes.set("error.type", value: .string(String(status)))
+            attributes.append("error.type", .string(String(status)))
             span.setStatus(SpanStatus(code: .error))
         } else if status == 0 {
             // The client or a shutdown ended the exchange before any answer was written.
-            attributes.set("error.type", value: .string("_OTHER"))
+            attributes.append("error.type", .string("_OTHER"))
             span.setStatus(SpanStatus(code: .error, message: "no response was written"))
         }
-        if !completed { attributes.set("streamservice.response.completed", value: .bool(false)) }
-        span.attributes = attributes
+        if !completed { attributes.append("streamservice.response.completed", .bool(false)) }
+        attributes.add(to: span)
         span.end()
     }
 

@@ -33,7 +33,7 @@ enum OTLPProtobufEncoding {
         message.varintField(6, UInt64(OTLPKind.number(span.kind)))
         message.fixed64Field(7, span.startNanoseconds)
         message.fixed64Field(8, span.endNanoseconds)
-        span.attributes.forEach { key, value in message.messageField(9) { keyValue(&$0, key, value) } }
+        span.forEachAttribute { key, value in message.messageField(9) { keyValue(&$0, key, value) } }
         for event in span.events {
             message.messageField(11) { event_ in
                 event_.fixed64Field(1, event.nanosecondsSinceEpoch)

@@ -56,6 +56,9 @@ public enum TracingSystem {
     }
 }
 
+/// Forwards to an `OTelTracer`, or keeps the caller's context without one.
+extension TracingSystem.SwitchingTracer: UnrecordedContextKeeping {}
+
 extension TracingSystem.SwitchingTracer: TraceIdentityReading {
     func traceIdentity(of context: ServiceContext) -> TraceIdentity? {
         TracingSystem.tracer?.traceIdentity(of: context)
