@@ -62,7 +62,7 @@ final class UpstreamCall: Sendable {
             span = nil
             traceFields = fields
         } else {
-            span = client.tracer.map { UpstreamSpan(tracer: $0, url: url, stage: stage) }
+            span = client.tracer.map { UpstreamSpan(tracer: $0, url: url, stage: stage, lists: client.attributeLists) }
             traceFields = nil
         }
     }

@@ -24,11 +24,14 @@ public final class UpstreamSpan: Sendable, Equatable {
     let tracer: any Tracer
     private let url: URL
     private let stage: UpstreamStage
+    /// `tracer` when its spans take an attribute list whole.
+    private let lists: (any SpanAttributeListTaking)?
     private let ended = Atomic<Bool>(false)
 
     /// A span begun now, child of the context current now (the subscription's).
-    init(tracer: any Tracer, url: URL, stage: UpstreamStage) {
+    init(tracer: any Tracer, url: URL, stage: UpstreamStage, lists: (any SpanAttributeListTaking)?) {
         self.tracer = tracer
+        self.lists = lists
         self.url = url
         self.stage = stage
         span = tracer.startSpan("GET", context: ServiceContext.current ?? .topLevel, ofKind: .client)
@@ -52,7 +55,7 @@ public final class UpstreamSpan: Sendable, Equatable {
         }
         attributes.append("streamservice.upstream.stage", .string(stage.name))
         outcome(&attributes)
-        attributes.add(to: span)
+        attributes.add(to: span, taker: lists)
         span.end()
     }
 
@@ -65,19 +68,19 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// answer) or `refreshed` (the stored answer was replaced).
     public func noteCache(_ outcome: String) {
         guard span.isRecording else { return }
-        (["streamservice.upstream.cache": .string(outcome)] as SpanAttributeList).add(to: span)
+        (["streamservice.upstream.cache": .string(outcome)] as SpanAttributeList).add(to: span, taker: lists)
     }
 
     /// Whether the attempt `led` its single flight (sent the request) or `joined` another's.
     public func noteFlight(_ role: String) {
         guard span.isRecording else { return }
-        (["streamservice.upstream.single_flight": .string(role)] as SpanAttributeList).add(to: span)
+        (["streamservice.upstream.single_flight": .string(role)] as SpanAttributeList).add(to: span, taker: lists)
     }
 
     /// A retry is due after `delay` for `error`.
     func retrying(_ number: Int, after delay: Duration, error: any Error) {
         guard span.isRecording else { return }
-        (["http.request.resend_count": .int64(Int64(number))] as SpanAttributeList).add(to: span)
+        (["http.request.resend_count": .int64(Int64(number))] as SpanAttributeList).add(to: span, taker: lists)
         span.addEvent(SpanEvent(name: "retry", attributes: [
             "streamservice.retry.number": .int64(Int64(number)),
             "streamservice.retry.delay_ms": .int64(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000),

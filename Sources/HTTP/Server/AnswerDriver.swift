@@ -144,7 +144,7 @@ extension AnswerDriver {
     /// (`UnrecordedContextKeeping`) carries the context instead (`Request.unrecordedTrace`):
     /// nothing is bound, so no subscription or hop of its pipeline reads or binds one.
     func routeTraced(_ request: inout Request, tracer: any Tracer, answer: (inout Request) -> Answer) {
-        let span = ServerSpan(for: request, tracer: tracer)
+        let span = ServerSpan(for: request, tracer: tracer, lists: context.attributeLists)
         if let reader = context.identityReader {
             request.trace = reader.traceIdentity(of: span.context)
         } else {

@@ -23,6 +23,8 @@ final class ServerContext: Sendable {
     let identityReader: (any TraceIdentityReading)?
     /// An unsampled request carries its context (`Request.unrecordedTrace`) instead of binding it.
     let carriesUnrecordedTraces: Bool
+    /// The tracer, when its spans take an attribute list whole (asked once).
+    let attributeLists: (any SpanAttributeListTaking)?
     private let shuttingDown = Atomic<Bool>(false)
 
     init(configuration: HTTPServerConfiguration, router: Router, observer: HTTPServerObserver, tls: TLSContext?) {
@@ -34,6 +36,7 @@ final class ServerContext: Sendable {
         traces = tracer != nil
         identityReader = tracer as? any TraceIdentityReading
         carriesUnrecordedTraces = tracer is any UnrecordedContextKeeping
+        attributeLists = tracer as? any SpanAttributeListTaking
         writer = ResponseWriter(
             serverName: configuration.serverName,
             compressor: ResponseCompressor(minimumBytes: configuration.compressionMinimumBytes))

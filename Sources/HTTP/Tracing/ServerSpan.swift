@@ -12,14 +12,17 @@ import Tracing
 final class ServerSpan: @unchecked Sendable {
     let span: any Span
     let tracer: any Tracer
+    /// `tracer` when its spans take an attribute list whole.
+    private let lists: (any SpanAttributeListTaking)?
     private let method: String
     private var ended = false
     /// Gathered here and handed to the span once, as it ends: each `span.attributes[…] = …`
     /// would copy the span's whole set out and back under its lock.
     private var attributes = SpanAttributeList()
 
-    init(for request: borrowing Request, tracer: any Tracer) {
+    init(for request: borrowing Request, tracer: any Tracer, lists: (any SpanAttributeListTaking)?) {
         self.tracer = tracer
+        self.lists = lists
         method = request.method.rawValue
         var parent = ServiceContext.topLevel
         tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
@@ -63,7 +66,7 @@ final class ServerSpan: @unchecked Sendable {
             span.setStatus(SpanStatus(code: .error, message: "no response was written"))
         }
         if !completed { attributes.append("streamservice.response.completed", .bool(false)) }
-        attributes.add(to: span)
+        attributes.add(to: span, taker: lists)
         span.end()
     }
 
@@ -78,9 +81,25 @@ final class ServerSpan: @unchecked Sendable {
             if rest.hasPrefix(":"), let port = Int(rest.dropFirst()) { return (host, port) }
             return (host, defaultPort)
         }
-        if let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) {
-            return (String(authority[..<colon]), port)
+        if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")) {
+            let digits = authority.utf8[authority.utf8.index(after: colon)...]
+            // Plain decimal digits read in place; `Int(_:)` (signs, overflow) only otherwise.
+            if let port = Self.decimal(digits) ?? Int(authority[authority.index(after: colon)...]) {
+                return (String(authority[..<colon]), port)
+            }
         }
         return (authority, defaultPort)
+    }
+
+    /// 1 to 18 ASCII digits as their value (what `Int(_:)` makes of them, without its generic
+    /// parse); nil for anything else.
+    static func decimal(_ digits: Substring.UTF8View) -> Int? {
+        guard (1...18).contains(digits.count) else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 }

@@ -5,8 +5,8 @@ import Tracing
 
 /// A span's attributes as this service's spans build them: one list in the order set, handed to
 /// the span whole. A `SpanAttributes` dictionary hashes every key on the way in and again on the
-/// way out, and the span API copies it out and back per change; a span that takes the list
-/// (`SpanAttributeListTaking`) keeps it and its exporter writes it as it is. Any other span gets
+/// way out, and the span API copies it out and back per change; a tracer whose spans take the
+/// list (`SpanAttributeListTaking`) keeps it and its exporter writes it as it is. Any other span gets
 /// it merged into its `attributes` (the slow twin; the tests hold the two exports equal).
 public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// The attributes in the order set, each key once.
@@ -57,10 +57,11 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
         return attributes
     }
 
-    /// Adds these attributes to `span` (a key it holds already takes the list's value): whole, to
-    /// a span that takes a list; else through its `attributes`.
-    public func add(to span: any Span) {
-        if let taking = span as? any SpanAttributeListTaking { return taking.addAttributes(self) }
+    /// Adds these attributes to `span` (a key it holds already takes the list's value): whole,
+    /// when `taker` (the tracer of `span`, asked once by its owner) keeps lists; else through
+    /// the span's `attributes`.
+    public func add(to span: any Span, taker: (any SpanAttributeListTaking)?) {
+        if let taker, taker.addAttributes(self, to: span) { return }
         span.updateAttributes { attributes in
             for (key, value) in entries { attributes.set(key, value: value) }
         }
@@ -71,8 +72,11 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
     }
 }
 
-/// A span that takes a `SpanAttributeList` as it is, without a `SpanAttributes` dictionary.
+/// A tracer whose spans take a `SpanAttributeList` as it is, without a `SpanAttributes`
+/// dictionary. Asked of the tracer once (a conformance check per span cost about 900
+/// instructions), then of each span by its concrete type.
 public protocol SpanAttributeListTaking: Sendable {
-    /// Adds `list`'s attributes (a key the span holds already takes the list's value).
-    func addAttributes(_ list: SpanAttributeList)
+    /// Adds `list`'s attributes to `span` when it is one of this tracer's spans (a key it holds
+    /// already takes the list's value); false, doing nothing, for any other span.
+    func addAttributes(_ list: SpanAttributeList, to span: any Span) -> Bool
 }

@@ -7,7 +7,7 @@ import Tracing
 /// The span `OTelTracer` starts. A sampled span records into a `RecordingSpan` and is exported when
 /// it ends; an unsampled one is its context alone (no allocation beyond it, nothing recorded), so
 /// its ids still propagate with the sampled flag off.
-public struct OTelSpan: Tracing.Span, SpanAttributeListTaking {
+public struct OTelSpan: Tracing.Span {
     public let context: ServiceContext
     private let recording: RecordingSpan?
 

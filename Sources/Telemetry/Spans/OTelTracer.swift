@@ -77,6 +77,14 @@ public final class OTelTracer: Tracer, Sendable {
 /// process has no sampled descendant here.
 extension OTelTracer: UnrecordedContextKeeping {}
 
+extension OTelTracer: SpanAttributeListTaking {
+    public func addAttributes(_ list: SpanAttributeList, to span: any Tracing.Span) -> Bool {
+        guard let span = span as? OTelSpan else { return false }
+        span.addAttributes(list)
+        return true
+    }
+}
+
 extension OTelTracer: TraceIdentityReading {
     /// The ids `inject` writes for `context`, read from its span context directly.
     public func traceIdentity(of context: ServiceContext) -> TraceIdentity? {
