@@ -33,7 +33,11 @@ enum OTLPProtobufEncoding {
         message.varintField(6, UInt64(OTLPKind.number(span.kind)))
         message.fixed64Field(7, span.startNanoseconds)
         message.fixed64Field(8, span.endNanoseconds)
-        span.forEachAttribute { key, value in attribute(&message, 9, key, value) }
+        if !span.attributes.isEmpty { span.attributes.forEach { key, value in attribute(&message, 9, key, value) } }
+        // Read where they lie: iterating the entries copied each key and value out and destroyed it.
+        span.attributeList.entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices { attribute(&message, 9, entries[index].key, entries[index].value) }
+        }
         for event in span.events {
             message.messageField(11) { event_ in
                 event_.fixed64Field(1, event.nanosecondsSinceEpoch)
