@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import HTTP
 import HTTPTestSupport
 import StreamServiceConcurrency
 import Telemetry
@@ -46,6 +47,46 @@ final class OTLPExportTests: XCTestCase {
         XCTAssertEqual(resource["telemetry.sdk.language"], .string("swift"))
         XCTAssertEqual(request.resource_spans?.first?.scope["name"], "stream-service")
         waitUntil("the spans are counted as exported") { rig.counters.totals.exported == 2 }
+    }
+
+    func testAnAttributeListExportsWhatTheSameAttributesSetThroughTheSpanAPIExport() throws {
+        let list: SpanAttributeList = [
+            "http.request.method": .string("GET"), "server.port": .int64(8080), "retried": .bool(true), "ratio": .double(0.5),
+            "tags": .stringArray(["a", "b"]),
+        ]
+        for json in [false, true] {
+            let rig = ExportRig(receiver: try OTLPReceiver()) { if json { $0.wireProtocol = .json } }
+            // The fast path: the span keeps the list and the exporter writes it as it is.
+            let listed = rig.tracer.startSpan("listed", ofKind: .client)
+            list.add(to: listed, taker: rig.tracer)
+            listed.end()
+            // The slow twins: the same attributes as the span API's dictionary, set or merged.
+            let dictionary = rig.tracer.startSpan("dictionary", ofKind: .client)
+            dictionary.attributes = list.attributes
+            dictionary.end()
+            let merged = rig.tracer.startSpan("merged", ofKind: .client)
+            list.add(to: merged, taker: nil)
+            merged.end()
+            // Both ways on one span, in either order: the later value of a key wins.
+            let apiThenList = rig.tracer.startSpan("apiThenList", ofKind: .client)
+            apiThenList.attributes["http.request.method"] = "POST"
+            list.add(to: apiThenList, taker: rig.tracer)
+            apiThenList.end()
+            let listThenAPI = rig.tracer.startSpan("listThenAPI", ofKind: .client)
+            (["retried": .bool(false), "ratio": .double(0.5)] as SpanAttributeList).add(to: listThenAPI, taker: rig.tracer)
+            list.add(to: listThenAPI, taker: rig.tracer)
+            listThenAPI.attributes["server.port"] = 8080
+            listThenAPI.end()
+            rig.passScheduleDelay()
+            waitUntil("the receiver has the five spans", timeout: 10) { rig.receiver!.spans.count == 5 }
+            XCTAssertNil(rig.receiver!.requests.first?.error)
+            let exported = Dictionary(uniqueKeysWithValues: rig.receiver!.spans.map { ($0.name, $0.attributes) })
+            XCTAssertEqual(exported["listed"]?.count, 5, "json: \(json)")
+            XCTAssertEqual(exported["listed"], exported["dictionary"], "json: \(json)")
+            XCTAssertEqual(exported["merged"], exported["dictionary"], "json: \(json)")
+            XCTAssertEqual(exported["apiThenList"], exported["dictionary"], "json: \(json)")
+            XCTAssertEqual(exported["listThenAPI"], exported["dictionary"], "json: \(json)")
+        }
     }
 
     func testAnAttributeLongerThanAOneByteLengthDecodesWhole() throws {

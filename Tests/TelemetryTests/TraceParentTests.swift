@@ -17,26 +17,6 @@ final class TraceParentTests: XCTestCase {
         XCTAssertEqual(context.traceparent, valid)
     }
 
-    func testAKeptTraceparentFollowsAChangeOfIdsOrFlag() throws {
-        var context = try XCTUnwrap(TraceParent.parse(valid))
-        context.keepTraceparent()
-        XCTAssertEqual(context.traceparent, valid)
-        context.spanID = SpanID(0x00f0_67aa_0ba9_02b7)
-        context.isSampled = false
-        XCTAssertEqual(context.traceparent, "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-00")
-        context.keepTraceparent()
-        context.traceID = TraceID(high: 1, low: 2)
-        XCTAssertEqual(context.traceparent, "00-00000000000000010000000000000002-00f067aa0ba902b7-00")
-    }
-
-    func testAKeptTraceparentIsNotPartOfTheValue() throws {
-        let written = try XCTUnwrap(TraceParent.parse(valid))
-        var kept = written
-        kept.keepTraceparent()
-        XCTAssertEqual(kept, written)
-        XCTAssertEqual(Set([kept, written]).count, 1)
-    }
-
     func testFlagsWithoutTheSampledBitAreNotSampled() throws {
         XCTAssertFalse(try XCTUnwrap(TraceParent.parse("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00")).isSampled)
         XCTAssertFalse(try XCTUnwrap(TraceParent.parse("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-02")).isSampled)

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import HTTP
 import Streams
 import Synchronization
 
@@ -21,11 +22,20 @@ public final class PipelineTrace: Sendable {
     public var requestId: String { run.requestId }
     /// The trace of the request the run answers (its events carry it); nil when not traced.
     public var traceId: String? { run.traceId }
+    /// What every upstream exchange of a request whose trace is not recorded sends
+    /// (`traceparent`, …), written once for the run: its exchanges and stages begin no span, as
+    /// each would be the request's context as it is (`UnrecordedTrace`). Nil otherwise: they
+    /// begin spans in the context current where they are subscribed.
+    public let unrecordedFields: HTTPHeaders?
 
-    public init(hub: PipelineEventHub, pipeline: String, requestId: String, usage: UpstreamUsage? = nil, traceId: String? = nil) {
+    public init(
+        hub: PipelineEventHub, pipeline: String, requestId: String, usage: UpstreamUsage? = nil, traceId: String? = nil,
+        unrecorded: UnrecordedTrace? = nil
+    ) {
         self.hub = hub
         run = PipelineRun(pipeline: pipeline, requestId: requestId, traceId: traceId)
         self.usage = usage
+        unrecordedFields = unrecorded?.propagationFields()
     }
 
     public func publish(_ kind: PipelineEvent.Kind, stage: String, detail: String? = nil) {

@@ -29,6 +29,6 @@ public struct ProfilePipeline: Sendable {
                     user: .init(id: user.id, login: user.login, name: user.name, avatarUrl: "/users/\(user.login)/avatar"),
                     repos: summary)
             }
-            .spanned("zip", tracer: client.tracer, attributes: ["streamservice.user.login": .string(login)])
+            .spanned("zip", by: client, trace: trace, attributes: ["streamservice.user.login": .string(login)])
     }
 }

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import HTTP
 import Streams
 import Synchronization
 import Tracing
@@ -13,10 +14,9 @@ final class StageSpan: Sendable {
     let span: any Span
     private let ended = Atomic<Bool>(false)
 
-    init(_ name: String, tracer: any Tracer, attributes: SpanAttributes) {
+    init(_ name: String, tracer: any Tracer, lists: (any SpanAttributeListTaking)?, attributes: SpanAttributeList) {
         span = tracer.startSpan(name, context: ServiceContext.current ?? .topLevel, ofKind: .internal)
-        // Set, not merged: the new span has none yet (a merge reads its set out and writes it back).
-        if !attributes.isEmpty, span.isRecording { span.attributes = attributes }
+        if !attributes.isEmpty, span.isRecording { attributes.add(to: span, taker: lists) }
     }
 
     func end(error: (any Error)? = nil) {
@@ -30,11 +30,14 @@ final class StageSpan: Sendable {
 }
 
 extension StreamType {
-    /// This stage inside an INTERNAL span named `name` (see `StageSpan`); itself when `tracer` is nil.
-    func spanned(_ name: String, tracer: (any Tracer)?, attributes: SpanAttributes = [:]) -> DataStream<Element> {
-        guard let tracer else { return asDataStream() }
+    /// This stage inside an INTERNAL span named `name` (see `StageSpan`) of `client`'s tracer;
+    /// itself when the client does not trace or `trace`'s request is not recorded (the span
+    /// would be its context as it is).
+    func spanned(_ name: String, by client: GitHubClient, trace: PipelineTrace?, attributes: SpanAttributeList = [:]) -> DataStream<Element> {
+        guard let tracer = client.tracer, trace?.unrecordedFields == nil else { return asDataStream() }
+        let lists = client.attributeLists
         return DataStream.deferred {
-            let stage = StageSpan(name, tracer: tracer, attributes: attributes)
+            let stage = StageSpan(name, tracer: tracer, lists: lists, attributes: attributes)
             // Unsampled: nothing to record or end, and the stage's exchanges go on in the caller's context.
             guard stage.span.isRecording else { return self.asDataStream() }
             return self.inContext(stage.span.context)

@@ -39,7 +39,7 @@ public struct UsersWithAvatarsPipeline: Sendable {
             guard query.profile else { return avatar }
             let profile = client.user(login: user.login, trace: trace).traced(trace, stage: "profile") { "\($0.login): \($0.name ?? "no name")" }
             return DataStream.zip(avatar, profile).map { outcome, profile in outcome.with(profile: profile) }
-                .spanned("zip", tracer: tracer, attributes: ["streamservice.user.login": .string(user.login)])
+                .spanned("zip", by: client, trace: trace, attributes: ["streamservice.user.login": .string(user.login)])
         }
         return client.users(since: query.since, perPage: query.limit, trace: trace)
             .traced(trace, stage: "users") { "\($0.count) users" }
@@ -51,7 +51,7 @@ public struct UsersWithAvatarsPipeline: Sendable {
                 case .parallel: fanOut = users.redirect(maxConcurrent: query.concurrency, attach)
                 }
                 guard tracer != nil else { return fanOut }
-                return fanOut.spanned("avatars", tracer: tracer, attributes: [
+                return fanOut.spanned("avatars", by: client, trace: trace, attributes: [
                     "streamservice.fan_out.users": .int64(Int64(min(page.count, query.limit))),
                     "streamservice.fan_out.concurrency": .int64(Int64(query.avatars == .serial ? 1 : query.concurrency)),
                 ])
@@ -62,7 +62,7 @@ public struct UsersWithAvatarsPipeline: Sendable {
     public func list(_ query: UsersQuery, trace: PipelineTrace? = nil) -> DataStream<[UserWithAvatar]> {
         outcomes(query, trace: trace)
             .toArray()
-            .spanned("toArray", tracer: client.tracer)
+            .spanned("toArray", by: client, trace: trace)
             .map { outcomes in outcomes.sorted { $0.index < $1.index }.compactMap(\.user) }
             .asSingle()
             .traced(trace, stage: "list") { "\($0.count) users" }

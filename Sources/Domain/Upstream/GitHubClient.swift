@@ -89,6 +89,8 @@ public final class GitHubClient: Sendable {
     let backoff: RetryBackoff
     /// The tracer of the exchanges' CLIENT spans; nil when none was bootstrapped (no span, no cost).
     let tracer: (any Tracer)?
+    /// `tracer`, when its spans take an attribute list whole (asked once, not per span).
+    let attributeLists: (any SpanAttributeListTaking)?
 
     /// How a call keeps its deadline (see `UpstreamCall`).
     let deadlineKeeping: DeadlineKeeping
@@ -118,6 +120,7 @@ public final class GitHubClient: Sendable {
         self.deadlineKeeping = deadlineKeeping
         self.configuration = configuration
         self.tracer = ActiveTracer.resolve(tracer)
+        attributeLists = self.tracer as? any SpanAttributeListTaking
         // The quota stage sits below the cache, where it sees what really goes upstream (a 304 included).
         let metered: any UpstreamTransport = QuotaTransport(transport, quota: configuration.quota, api: UpstreamOrigin(configuration.baseURL))
         let cached = configuration.cache.map { CachingTransport(metered, store: $0, metrics: metrics) } ?? metered

@@ -24,7 +24,11 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
     ///     send:         ----response|       ----#(UpstreamError)
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
         var extraHeaders = request.conditions.isEmpty ? HTTPHeaders() : UpstreamRequest.fieldList(request.conditions)
-        request.span?.inject(into: &extraHeaders)
+        if let span = request.span {
+            span.inject(into: &extraHeaders)
+        } else if let fields = request.traceFields {
+            if extraHeaders.isEmpty { extraHeaders = fields } else { for (name, value) in fields { extraHeaders.replaceOrAdd(name: name, value: value) } }
+        }
         let sent = HTTPClientRequest(
             method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers), extraHeaders: extraHeaders)
         return client.send(sent).map(UpstreamResponse.init, errors: UpstreamError.init(classifying:))

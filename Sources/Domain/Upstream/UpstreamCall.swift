@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTP
 import StreamServiceConcurrency
 import Streams
 import Synchronization
@@ -46,6 +47,9 @@ final class UpstreamCall: Sendable {
     /// The exchange's CLIENT span, begun with the call (made when its stream is subscribed, in
     /// the subscriber's context); nil when the client does not trace.
     private let span: UpstreamSpan?
+    /// What the attempts send for a trace that is not recorded (`PipelineTrace.unrecordedFields`),
+    /// in place of a span of their own; nil with a span or when the client does not trace.
+    private let traceFields: HTTPHeaders?
 
     init(client: GitHubClient, url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int) {
         due = client.scheduler.now + client.configuration.deadline
@@ -54,7 +58,13 @@ final class UpstreamCall: Sendable {
         self.stage = stage
         self.trace = trace
         self.hopsLeft = hopsLeft
-        span = client.tracer.map { UpstreamSpan(tracer: $0, url: url, stage: stage) }
+        if client.tracer != nil, let fields = trace?.unrecordedFields {
+            span = nil
+            traceFields = fields
+        } else {
+            span = client.tracer.map { UpstreamSpan(tracer: $0, url: url, stage: stage, lists: client.attributeLists) }
+            traceFields = nil
+        }
     }
 
     /// The answer, redirects followed; a final failure is an `UpstreamFailure` naming the stage
@@ -104,6 +114,7 @@ final class UpstreamCall: Sendable {
             var request = client.request(url)
             request.usage = trace?.usage
             request.span = span
+            request.traceFields = traceFields
             let sent = client.transport.send(request)
             // The deadline cuts this attempt when it comes first (or together: then saying so is true).
             let bounded = left > timeout

@@ -24,6 +24,9 @@ public struct UpstreamRequest: Sendable, Equatable {
     /// The exchange's CLIENT span when the client traces: its context goes out as `traceparent`,
     /// and the stages below note on it what answered. Nil when not traced.
     public var span: UpstreamSpan?
+    /// Without a span, what goes out for the trace of a request that is not recorded
+    /// (`PipelineTrace.unrecordedFields`: `traceparent` with flags `00`, …), as it is.
+    public var traceFields: HTTPHeaders?
 
     public init(method: String = "GET", url: URL, headers: [String: String] = [:], conditions: [String: String] = [:]) {
         self.method = method

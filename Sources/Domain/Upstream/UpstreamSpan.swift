@@ -24,11 +24,14 @@ public final class UpstreamSpan: Sendable, Equatable {
     let tracer: any Tracer
     private let url: URL
     private let stage: UpstreamStage
+    /// `tracer` when its spans take an attribute list whole.
+    private let lists: (any SpanAttributeListTaking)?
     private let ended = Atomic<Bool>(false)
 
     /// A span begun now, child of the context current now (the subscription's).
-    init(tracer: any Tracer, url: URL, stage: UpstreamStage) {
+    init(tracer: any Tracer, url: URL, stage: UpstreamStage, lists: (any SpanAttributeListTaking)?) {
         self.tracer = tracer
+        self.lists = lists
         self.url = url
         self.stage = stage
         span = tracer.startSpan("GET", context: ServiceContext.current ?? .topLevel, ofKind: .client)
@@ -40,20 +43,19 @@ public final class UpstreamSpan: Sendable, Equatable {
     var isRecording: Bool { span.isRecording }
 
     /// The exchange's own attributes with `outcome`'s, handed to the span once as it ends: one
-    /// set built once, rather than copied out of the span and back for each attribute (an
+    /// list built once, rather than copied out of the span and back for each attribute (an
     /// unsampled span records nothing, and nothing is built for it).
-    private func endRecording(_ outcome: (inout SpanAttributes) -> Void) {
-        span.updateAttributes { attributes in
-            attributes.reserveCapacity(attributes.count + 9)
-            attributes.set("http.request.method", value: .string("GET"))
-            attributes.set("url.full", value: .string(url.absoluteString))
-            if let (host, port) = ServerAddress.of(url) {
-                attributes.set("server.address", value: .string(host))
-                attributes.set("server.port", value: .int64(Int64(port)))
-            }
-            attributes.set("streamservice.upstream.stage", value: .string(stage.name))
-            outcome(&attributes)
+    private func endRecording(_ outcome: (inout SpanAttributeList) -> Void) {
+        var attributes = SpanAttributeList(capacity: 9)
+        attributes.append("http.request.method", .string("GET"))
+        attributes.append("url.full", .string(url.absoluteString))
+        if let (host, port) = ServerAddress.of(url) {
+            attributes.append("server.address", .string(host))
+            attributes.append("server.port", .int64(Int64(port)))
         }
+        attributes.append("streamservice.upstream.stage", .string(stage.name))
+        outcome(&attributes)
+        attributes.add(to: span, taker: lists)
         span.end()
     }
 
@@ -66,19 +68,19 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// answer) or `refreshed` (the stored answer was replaced).
     public func noteCache(_ outcome: String) {
         guard span.isRecording else { return }
-        span.attributes["streamservice.upstream.cache"] = outcome
+        (["streamservice.upstream.cache": .string(outcome)] as SpanAttributeList).add(to: span, taker: lists)
     }
 
     /// Whether the attempt `led` its single flight (sent the request) or `joined` another's.
     public func noteFlight(_ role: String) {
         guard span.isRecording else { return }
-        span.attributes["streamservice.upstream.single_flight"] = role
+        (["streamservice.upstream.single_flight": .string(role)] as SpanAttributeList).add(to: span, taker: lists)
     }
 
     /// A retry is due after `delay` for `error`.
     func retrying(_ number: Int, after delay: Duration, error: any Error) {
         guard span.isRecording else { return }
-        span.attributes["http.request.resend_count"] = number
+        (["http.request.resend_count": .int64(Int64(number))] as SpanAttributeList).add(to: span, taker: lists)
         span.addEvent(SpanEvent(name: "retry", attributes: [
             "streamservice.retry.number": .int64(Int64(number)),
             "streamservice.retry.delay_ms": .int64(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000),
@@ -92,8 +94,8 @@ public final class UpstreamSpan: Sendable, Equatable {
         guard span.isRecording else { return span.end() }
         if status >= 400 { span.setStatus(SpanStatus(code: .error)) }
         endRecording { attributes in
-            attributes.set("http.response.status_code", value: .int64(Int64(status)))
-            if status >= 400 { attributes.set("error.type", value: .string(String(status))) }
+            attributes.append("http.response.status_code", .int64(Int64(status)))
+            if status >= 400 { attributes.append("error.type", .string(String(status))) }
         }
     }
 
@@ -103,8 +105,8 @@ public final class UpstreamSpan: Sendable, Equatable {
         guard span.isRecording else { return span.end() }
         span.setStatus(SpanStatus(code: .error, message: String(describing: failure)))
         endRecording { attributes in
-            if case .status(let code, _) = failure { attributes.set("http.response.status_code", value: .int64(Int64(code))) }
-            attributes.set("error.type", value: .string(Self.errorType(failure)))
+            if case .status(let code, _) = failure { attributes.append("http.response.status_code", .int64(Int64(code))) }
+            attributes.append("error.type", .string(Self.errorType(failure)))
         }
     }
 
@@ -112,7 +114,7 @@ public final class UpstreamSpan: Sendable, Equatable {
     func endCancelled() {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard span.isRecording else { return span.end() }
-        endRecording { attributes in attributes.set("streamservice.upstream.cancelled", value: .bool(true)) }
+        endRecording { attributes in attributes.append("streamservice.upstream.cancelled", .bool(true)) }
     }
 
     /// A low-cardinality name of a failure (OpenTelemetry's `error.type`): the status code, or

@@ -97,10 +97,17 @@ public struct Request: Sendable {
         set { unique().loopScheduler = newValue }
     }
     /// The ids of the request's SERVER span when the server traces (for logs and events that
-    /// name the trace); nil otherwise. Its context is bound while the route runs (`ServiceContext.current`).
+    /// name the trace); nil otherwise. Its context is bound while the route runs (`ServiceContext.current`),
+    /// unless the request carries it instead (`unrecordedTrace`).
     public var trace: TraceIdentity? {
         get { storage.trace }
         set { unique().trace = newValue }
+    }
+    /// The context of a request whose trace is not recorded, carried here rather than bound
+    /// (see `UnrecordedTrace`); nil for a sampled or untraced request.
+    public var unrecordedTrace: UnrecordedTrace? {
+        get { storage.unrecordedTrace }
+        set { unique().unrecordedTrace = newValue }
     }
 
     /// Which box holds the fields: the same for copies until one of them changes a field.

@@ -26,6 +26,7 @@ final class RequestStorage: @unchecked Sendable {
     @exclusivity(unchecked) var peerAddress: IPAddress?
     @exclusivity(unchecked) var loopScheduler: EventLoopScheduler?
     @exclusivity(unchecked) var trace: TraceIdentity?
+    @exclusivity(unchecked) var unrecordedTrace: UnrecordedTrace?
 
     init(
         method: consuming HTTPMethod, scheme: consuming String, target: consuming String, path: consuming String,
@@ -57,6 +58,7 @@ final class RequestStorage: @unchecked Sendable {
         copy.pathParameters = pathParameters
         copy.routePattern = routePattern
         copy.trace = trace
+        copy.unrecordedTrace = unrecordedTrace
         return copy
     }
 }

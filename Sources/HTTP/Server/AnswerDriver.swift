@@ -140,16 +140,29 @@ extension AnswerDriver {
     /// Routes `request` inside its SERVER span and follows the answer `answer` makes for it,
     /// with the span's context bound: the handler's pipeline is built and subscribed in it, and
     /// its subscriptions carry it on (`ContextPropagation`). `answer` keeps the span, ended in `report`.
+    /// An unsampled request under a tracer that keeps its context for every span below
+    /// (`UnrecordedContextKeeping`) carries the context instead (`Request.unrecordedTrace`):
+    /// nothing is bound, so no subscription or hop of its pipeline reads or binds one.
     func routeTraced(_ request: inout Request, tracer: any Tracer, answer: (inout Request) -> Answer) {
-        let span = ServerSpan(for: request, tracer: tracer)
-        request.trace = TraceIdentity(of: span.context, tracer: tracer)
-        ServiceContext.withValue(span.context) {
-            let responses = context.router.route(&request)
-            span.routed(request.routePattern)
-            let made = answer(&request)
-            made.serverSpan = span
-            follow(responses, for: made)
+        let span = ServerSpan(for: request, tracer: tracer, lists: context.attributeLists)
+        if let reader = context.identityReader {
+            request.trace = reader.traceIdentity(of: span.context)
+        } else {
+            request.trace = TraceIdentity(of: span.context, tracer: tracer)
         }
+        if context.carriesUnrecordedTraces, !span.span.isRecording {
+            request.unrecordedTrace = UnrecordedTrace(context: span.context, tracer: tracer)
+            return route(&request, in: span, answer: answer)
+        }
+        ServiceContext.withValue(span.context) { route(&request, in: span, answer: answer) }
+    }
+
+    private func route(_ request: inout Request, in span: ServerSpan, answer: (inout Request) -> Answer) {
+        let responses = context.router.route(&request)
+        span.routed(request.routePattern)
+        let made = answer(&request)
+        made.serverSpan = span
+        follow(responses, for: made)
     }
 
     /// The access log's and the metrics' record of an answer that ended, and its span's end.

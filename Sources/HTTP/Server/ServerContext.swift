@@ -18,6 +18,13 @@ final class ServerContext: Sendable {
     /// `tracer != nil`, read per request: testing the optional existential copies it out (with a
     /// retain and a release) for every untraced request.
     let traces: Bool
+    /// The tracer names a context's ids itself (`TraceIdentityReading`), asked once here rather
+    /// than cast per request.
+    let identityReader: (any TraceIdentityReading)?
+    /// An unsampled request carries its context (`Request.unrecordedTrace`) instead of binding it.
+    let carriesUnrecordedTraces: Bool
+    /// The tracer, when its spans take an attribute list whole (asked once).
+    let attributeLists: (any SpanAttributeListTaking)?
     private let shuttingDown = Atomic<Bool>(false)
 
     init(configuration: HTTPServerConfiguration, router: Router, observer: HTTPServerObserver, tls: TLSContext?) {
@@ -27,6 +34,9 @@ final class ServerContext: Sendable {
         self.tls = tls
         tracer = ActiveTracer.resolve(configuration.tracer)
         traces = tracer != nil
+        identityReader = tracer as? any TraceIdentityReading
+        carriesUnrecordedTraces = tracer is any UnrecordedContextKeeping
+        attributeLists = tracer as? any SpanAttributeListTaking
         writer = ResponseWriter(
             serverName: configuration.serverName,
             compressor: ResponseCompressor(minimumBytes: configuration.compressionMinimumBytes))

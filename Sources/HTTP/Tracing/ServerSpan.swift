@@ -12,29 +12,32 @@ import Tracing
 final class ServerSpan: @unchecked Sendable {
     let span: any Span
     let tracer: any Tracer
+    /// `tracer` when its spans take an attribute list whole.
+    private let lists: (any SpanAttributeListTaking)?
     private let method: String
     private var ended = false
     /// Gathered here and handed to the span once, as it ends: each `span.attributes[…] = …`
     /// would copy the span's whole set out and back under its lock.
-    private var attributes = SpanAttributes()
+    private var attributes = SpanAttributeList()
 
-    init(for request: borrowing Request, tracer: any Tracer) {
+    init(for request: borrowing Request, tracer: any Tracer, lists: (any SpanAttributeListTaking)?) {
         self.tracer = tracer
+        self.lists = lists
         method = request.method.rawValue
         var parent = ServiceContext.topLevel
         tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
         span = tracer.startSpan(method, context: parent, ofKind: .server)
         // An unsampled span records nothing: its attributes would be built to be thrown away.
         guard span.isRecording else { return }
-        attributes.reserveCapacity(10)
-        attributes.set("http.request.method", value: .string(method))
-        attributes.set("url.path", value: .string(request.path))
-        attributes.set("url.scheme", value: .string(request.scheme))
+        attributes = SpanAttributeList(capacity: 10)
+        attributes.append("http.request.method", .string(method))
+        attributes.append("url.path", .string(request.path))
+        attributes.append("url.scheme", .string(request.scheme))
         let version = request.version
-        attributes.set("network.protocol.version", value: .string(version.major == 2 ? "2" : version.minor == 1 && version.major == 1 ? "1.1" : "\(version.major).\(version.minor)"))
+        attributes.append("network.protocol.version", .string(version.major == 2 ? "2" : version.minor == 1 && version.major == 1 ? "1.1" : "\(version.major).\(version.minor)"))
         if let (host, port) = Self.hostAndPort(request.authority, secure: request.scheme == "https") {
-            attributes.set("server.address", value: .string(host))
-            attributes.set("server.port", value: .int64(Int64(port)))
+            attributes.append("server.address", .string(host))
+            attributes.append("server.port", .int64(Int64(port)))
         }
     }
 
@@ -45,7 +48,7 @@ final class ServerSpan: @unchecked Sendable {
     func routed(_ pattern: String?) {
         guard let pattern, span.isRecording else { return }
         span.operationName = "\(method) \(pattern)"
-        attributes.set("http.route", value: .string(pattern))
+        attributes.append("http.route", .string(pattern))
     }
 
     /// The answer ended with `status` (0: none was written); `completed`: its last byte was sent.
@@ -53,17 +56,17 @@ final class ServerSpan: @unchecked Sendable {
         guard !ended else { return }
         ended = true
         guard span.isRecording else { return span.end() }
-        if status > 0 { attributes.set("http.response.status_code", value: .int64(Int64(status))) }
+        if status > 0 { attributes.append("http.response.status_code", .int64(Int64(status))) }
         if status >= 500 {
-            attributes.set("error.type", value: .string(String(status)))
+            attributes.append("error.type", .string(String(status)))
             span.setStatus(SpanStatus(code: .error))
         } else if status == 0 {
             // The client or a shutdown ended the exchange before any answer was written.
-            attributes.set("error.type", value: .string("_OTHER"))
+            attributes.append("error.type", .string("_OTHER"))
             span.setStatus(SpanStatus(code: .error, message: "no response was written"))
         }
-        if !completed { attributes.set("streamservice.response.completed", value: .bool(false)) }
-        span.attributes = attributes
+        if !completed { attributes.append("streamservice.response.completed", .bool(false)) }
+        attributes.add(to: span, taker: lists)
         span.end()
     }
 
@@ -78,9 +81,25 @@ final class ServerSpan: @unchecked Sendable {
             if rest.hasPrefix(":"), let port = Int(rest.dropFirst()) { return (host, port) }
             return (host, defaultPort)
         }
-        if let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) {
-            return (String(authority[..<colon]), port)
+        if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")) {
+            let digits = authority.utf8[authority.utf8.index(after: colon)...]
+            // Plain decimal digits read in place; `Int(_:)` (signs, overflow) only otherwise.
+            if let port = Self.decimal(digits) ?? Int(authority[authority.index(after: colon)...]) {
+                return (String(authority[..<colon]), port)
+            }
         }
         return (authority, defaultPort)
+    }
+
+    /// 1 to 18 ASCII digits as their value (what `Int(_:)` makes of them, without its generic
+    /// parse); nil for anything else.
+    static func decimal(_ digits: Substring.UTF8View) -> Int? {
+        guard (1...18).contains(digits.count) else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 }

@@ -14,7 +14,7 @@ struct AvatarRoute: Sendable {
 
     func handle(_ request: Request, usage: UpstreamUsage? = nil) -> DataStream<Response> {
         let login = request.pathParameters["login"] ?? ""
-        let trace = PipelineTrace(hub: hub, pipeline: AvatarPipeline.name, requestId: request.id, usage: usage, traceId: request.trace?.traceID)
+        let trace = PipelineTrace(hub: hub, pipeline: AvatarPipeline.name, requestId: request.id, usage: usage, traceId: request.trace?.traceID, unrecorded: request.unrecordedTrace)
         let ifNoneMatch = request.headers["If-None-Match"]
         return pipeline.avatar(login: login, trace: trace)
             .map { image in Self.response(for: image, ifNoneMatch: ifNoneMatch) }

@@ -12,7 +12,7 @@ struct ProfileRoute: Sendable {
 
     func handle(_ request: Request, usage: UpstreamUsage? = nil) -> DataStream<Response> {
         let login = request.pathParameters["login"] ?? ""
-        let trace = PipelineTrace(hub: hub, pipeline: ProfilePipeline.name, requestId: request.id, usage: usage, traceId: request.trace?.traceID)
+        let trace = PipelineTrace(hub: hub, pipeline: ProfilePipeline.name, requestId: request.id, usage: usage, traceId: request.trace?.traceID, unrecorded: request.unrecordedTrace)
         return pipeline.profile(login: login, trace: trace)
             .map { profile in try JSONBody.response(profile) }
             .recover { error in DataStream.just(UpstreamProblem.response(for: error, subject: login, instance: request.path)) }

@@ -12,7 +12,7 @@ struct UsersRoute: Sendable {
 
     func handle(_ request: Request, usage: UpstreamUsage? = nil) -> DataStream<Response> {
         request.withQuery(UsersQuery.init, ignoring: IgnoredQueryParameters.names) { query in
-            let trace = PipelineTrace(hub: hub, pipeline: UsersWithAvatarsPipeline.name, requestId: request.id, usage: usage, traceId: request.trace?.traceID)
+            let trace = PipelineTrace(hub: hub, pipeline: UsersWithAvatarsPipeline.name, requestId: request.id, usage: usage, traceId: request.trace?.traceID, unrecorded: request.unrecordedTrace)
             return pipeline.list(query, trace: trace)
                 .map { users in try JSONBody.response(users) }
                 .recover { error in

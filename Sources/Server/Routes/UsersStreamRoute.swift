@@ -53,7 +53,7 @@ struct UsersStreamRoute: Sendable {
 
     func handle(_ request: Request, usage: UpstreamUsage? = nil) -> DataStream<Response> {
         request.withQuery(UsersQuery.init, ignoring: IgnoredQueryParameters.names) { query in
-            let trace = PipelineTrace(hub: hub, pipeline: UsersWithAvatarsPipeline.streamName, requestId: request.id, usage: usage, traceId: request.trace?.traceID)
+            let trace = PipelineTrace(hub: hub, pipeline: UsersWithAvatarsPipeline.streamName, requestId: request.id, usage: usage, traceId: request.trace?.traceID, unrecorded: request.unrecordedTrace)
             return .just(responder.response(Self.events(pipeline.outcomes(query, trace: trace))))
         }
     }

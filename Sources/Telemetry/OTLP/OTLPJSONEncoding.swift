@@ -71,7 +71,7 @@ enum OTLPJSONEncoding {
                 object.field("kind", OTLPKind.number(span.kind))
                 object.field("startTimeUnixNano", String(span.startNanoseconds))
                 object.field("endTimeUnixNano", String(span.endNanoseconds))
-                object.field("attributes", KeyValue.list(span.attributes))
+                object.field("attributes", KeyValue.list(of: span))
                 object.field("events", span.events.map(EventJSON.init))
                 object.field("links", span.links.map(LinkJSON.init))
                 if let status = span.status { object.field("status", StatusJSON(status: status)) }
@@ -128,6 +128,13 @@ enum OTLPJSONEncoding {
         static func list(_ attributes: SpanAttributes) -> [KeyValue] {
             var list: [KeyValue] = []
             attributes.forEach { list.append(KeyValue(($0, $1))) }
+            return list
+        }
+
+        static func list(of span: SpanRecord) -> [KeyValue] {
+            var list: [KeyValue] = []
+            list.reserveCapacity(span.attributes.count + span.attributeList.count)
+            span.forEachAttribute { list.append(KeyValue(($0, $1))) }
             return list
         }
 

@@ -11,7 +11,7 @@ enum OTLPProtobufEncoding {
         var request = ProtobufWriter(reservingCapacity: 256 + spans.count * 200)
         request.messageField(1) { resourceSpans in  // ResourceSpans
             resourceSpans.messageField(1) { message in  // Resource
-                for (key, value) in resource.attributes { message.messageField(1) { keyValue(&$0, key, .string(value)) } }
+                for (key, value) in resource.attributes { message.keyValueField(1, key: key, string: value) }
             }
             resourceSpans.messageField(2) { scopeSpans in  // ScopeSpans
                 scopeSpans.messageField(1) { scope in  // InstrumentationScope
@@ -33,12 +33,16 @@ enum OTLPProtobufEncoding {
         message.varintField(6, UInt64(OTLPKind.number(span.kind)))
         message.fixed64Field(7, span.startNanoseconds)
         message.fixed64Field(8, span.endNanoseconds)
-        span.attributes.forEach { key, value in message.messageField(9) { keyValue(&$0, key, value) } }
+        if !span.attributes.isEmpty { span.attributes.forEach { key, value in attribute(&message, 9, key, value) } }
+        // Read where they lie: iterating the entries copied each key and value out and destroyed it.
+        span.attributeList.entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices { attribute(&message, 9, entries[index].key, entries[index].value) }
+        }
         for event in span.events {
             message.messageField(11) { event_ in
                 event_.fixed64Field(1, event.nanosecondsSinceEpoch)
                 event_.stringField(2, event.name)
-                event.attributes.forEach { key, value in event_.messageField(3) { keyValue(&$0, key, value) } }
+                event.attributes.forEach { key, value in attribute(&event_, 3, key, value) }
             }
         }
         for link in span.links {
@@ -46,7 +50,7 @@ enum OTLPProtobufEncoding {
                 link_.idField(1, link.context.traceID)
                 link_.idField(2, link.context.spanID)
                 link_.stringField(3, link.context.traceState ?? "")
-                link.attributes.forEach { key, value in link_.messageField(4) { keyValue(&$0, key, value) } }
+                link.attributes.forEach { key, value in attribute(&link_, 4, key, value) }
                 link_.fixed32Field(6, UInt32(link.context.traceFlags))
             }
         }
@@ -57,6 +61,24 @@ enum OTLPProtobufEncoding {
             }
         }
         message.fixed32Field(16, UInt32(span.context.traceFlags))
+    }
+
+    /// A `KeyValue` field of a span: a scalar in one go (`ProtobufWriter.keyValueField`), any
+    /// other value through the nested writer (`nestedAttribute`, the slow twin, which writes the
+    /// same bytes for a scalar: `OTLPEncodingTests`).
+    static func attribute(_ message: inout ProtobufWriter, _ field: Int, _ key: String, _ value: SpanAttribute) {
+        switch value {
+        case .string(let text): message.keyValueField(field, key: key, string: text)
+        case .int64(let number): message.keyValueField(field, key: key, varintField: 3, UInt64(bitPattern: number))
+        case .int32(let number): message.keyValueField(field, key: key, varintField: 3, UInt64(bitPattern: Int64(number)))
+        case .bool(let flag): message.keyValueField(field, key: key, varintField: 2, flag ? 1 : 0)
+        case .double(let number): message.keyValueField(field, key: key, double: number)
+        default: nestedAttribute(&message, field, key, value)
+        }
+    }
+
+    static func nestedAttribute(_ message: inout ProtobufWriter, _ field: Int, _ key: String, _ value: SpanAttribute) {
+        message.messageField(field) { keyValue(&$0, key, value) }
     }
 
     private static func keyValue(_ message: inout ProtobufWriter, _ key: String, _ value: SpanAttribute) {

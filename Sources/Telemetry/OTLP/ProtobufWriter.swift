@@ -147,6 +147,72 @@ struct ProtobufWriter {
         return 8
     }
 
+    /// The length of `value` as a varint.
+    @inline(__always)
+    static func varintSize(_ value: Int) -> Int {
+        var size = 1
+        while UInt64(value) >> (7 * UInt64(size)) != 0 { size += 1 }
+        return size
+    }
+
+    /// A `KeyValue` message of `key` and an `AnyValue` written by `value` in room for `valueRoom`
+    /// bytes, all in one reservation: the lengths are known before anything is written, so
+    /// nothing is written in place and moved (`messageField`'s way) and no closure is nested
+    /// per level. `valueLength` is the `AnyValue`'s length; `value` returns what it wrote.
+    @inline(__always)
+    private mutating func keyValueField(
+        _ field: Int, key: String, valueLength: Int, _ value: (UnsafeMutablePointer<UInt8>) -> Int
+    ) {
+        var key = key
+        key.withUTF8 { key in
+            let keyValueLength = 1 + Self.varintSize(key.count) + key.count + 1 + Self.varintSize(valueLength) + valueLength
+            self.field(field, .lengthDelimited, room: 10 + keyValueLength) { at in
+                var written = Self.varint(UInt64(keyValueLength), at: at)
+                at[written] = 0x0A  // KeyValue.key: field 1, length-delimited
+                written += 1
+                written += Self.varint(UInt64(key.count), at: at + written)
+                if let source = key.baseAddress { (at + written).initialize(from: source, count: key.count) }
+                written += key.count
+                at[written] = 0x12  // KeyValue.value: field 2, length-delimited
+                written += 1
+                written += Self.varint(UInt64(valueLength), at: at + written)
+                return written + value(at + written)
+            }
+        }
+    }
+
+    /// A `KeyValue` whose value is a string (`AnyValue.string_value`, field 1).
+    mutating func keyValueField(_ field: Int, key: String, string: String) {
+        var string = string
+        string.withUTF8 { text in
+            keyValueField(field, key: key, valueLength: 1 + Self.varintSize(text.count) + text.count) { at in
+                at[0] = 0x0A
+                let length = Self.varint(UInt64(text.count), at: at + 1)
+                if let source = text.baseAddress { (at + 1 + length).initialize(from: source, count: text.count) }
+                return 1 + length + text.count
+            }
+        }
+    }
+
+    /// A `KeyValue` whose value is a varint of the `AnyValue` field `valueField` (bool 2, int 3),
+    /// written even when zero (a oneof's choice).
+    mutating func keyValueField(_ field: Int, key: String, varintField valueField: Int, _ value: UInt64) {
+        var size = 1
+        while value >> (7 * UInt64(size)) != 0 && size < 10 { size += 1 }
+        keyValueField(field, key: key, valueLength: 1 + size) { at in
+            at[0] = UInt8(valueField << 3)
+            return 1 + Self.varint(value, at: at + 1)
+        }
+    }
+
+    /// A `KeyValue` whose value is a double (`AnyValue.double_value`, field 4, fixed64).
+    mutating func keyValueField(_ field: Int, key: String, double: Double) {
+        keyValueField(field, key: key, valueLength: 9) { at in
+            at[0] = 0x21
+            return 1 + Self.littleEndian(double.bitPattern, bytes: 8, at: at + 1)
+        }
+    }
+
     /// A nested message, written by `body` in place and then length-prefixed: one byte is kept
     /// for the length, and the body moves only when its length needs more (128 bytes or over),
     /// so a span's many small messages (attributes, values) cost no buffer of their own.

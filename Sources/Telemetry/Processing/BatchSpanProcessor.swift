@@ -108,6 +108,12 @@ public final class BatchSpanProcessor: SpanProcessor {
                 force || flushing || state.queue.count >= limits.maxExportBatchSize
             else { return nil }
             let count = min(state.queue.count, limits.maxExportBatchSize)
+            // The whole queue leaves as it is (no span copied out and released behind it) when it fits a batch.
+            guard count < state.queue.count else {
+                state.exporting = true
+                defer { state.queue = [] }
+                return state.queue
+            }
             let batch = Array(state.queue.prefix(count))
             state.queue.removeFirst(count)
             state.exporting = true

@@ -6,18 +6,15 @@ import Tracing
 /// What a span hands to its children and to the next hop: the W3C `traceparent` fields and
 /// `tracestate`, kept in the `ServiceContext` under `SpanContextKey`.
 public struct SpanContext: Sendable, Hashable {
-    public var traceID: TraceID { didSet { kept = nil } }
-    public var spanID: SpanID { didSet { kept = nil } }
+    public var traceID: TraceID
+    public var spanID: SpanID
     /// The `sampled` flag (bit 0 of trace-flags): children of an unsampled span are not exported
     /// under the parent-based samplers, but the ids still travel.
-    public var isSampled: Bool { didSet { kept = nil } }
+    public var isSampled: Bool
     /// The `tracestate` list as received (validated), passed on unchanged; nil when there was none.
     public var traceState: String?
     /// Extracted from a request rather than started in this process.
     public var isRemote: Bool
-    /// `traceparent` as written by `keepTraceparent()`, forgotten when an id or the flag changes;
-    /// not part of the value (equality and hash ignore it).
-    private var kept: String?
 
     public init(traceID: TraceID, spanID: SpanID, isSampled: Bool, traceState: String? = nil, isRemote: Bool = false) {
         self.traceID = traceID
@@ -30,31 +27,8 @@ public struct SpanContext: Sendable, Hashable {
     /// The W3C trace-flags byte.
     public var traceFlags: UInt8 { isSampled ? 1 : 0 }
 
-    /// `00-<trace-id>-<parent-id>-<flags>`: the kept one (`keepTraceparent()`), else written in
-    /// place (one string, not one per part).
-    public var traceparent: String { kept ?? written }
-
-    /// Writes `traceparent` now and keeps it, for a context that many hops send unchanged: an
-    /// unsampled span's children are that span (`OTelTracer.startSpan`), so every upstream
-    /// exchange of an unsampled request sends this one string rather than writing its own.
-    public mutating func keepTraceparent() {
-        kept = written
-    }
-
-    public static func == (lhs: SpanContext, rhs: SpanContext) -> Bool {
-        lhs.traceID == rhs.traceID && lhs.spanID == rhs.spanID && lhs.isSampled == rhs.isSampled
-            && lhs.traceState == rhs.traceState && lhs.isRemote == rhs.isRemote
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(traceID)
-        hasher.combine(spanID)
-        hasher.combine(isSampled)
-        hasher.combine(traceState)
-        hasher.combine(isRemote)
-    }
-
-    private var written: String {
+    /// `00-<trace-id>-<parent-id>-<flags>`, written in place (one string, not one per part).
+    public var traceparent: String {
         String(unsafeUninitializedCapacity: 55) { buffer in
             let zero = UInt8(ascii: "0"), dash = UInt8(ascii: "-")
             buffer[0] = zero

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import HTTP
 import Tracing
 
 /// The span `OTelTracer` starts. A sampled span records into a `RecordingSpan` and is exported when
@@ -26,6 +27,11 @@ public struct OTelSpan: Tracing.Span {
     public var attributes: SpanAttributes {
         get { recording?.attributes ?? SpanAttributes() }
         nonmutating set { recording?.attributes = newValue }
+    }
+
+    /// Keeps `list` as it is for the export (no `SpanAttributes` built).
+    public func addAttributes(_ list: SpanAttributeList) {
+        recording?.addAttributes(list)
     }
 
     public var isRecording: Bool { recording != nil }

@@ -38,9 +38,7 @@ public final class OTelTracer: Tracer, Sendable {
         let traceID = parent?.traceID ?? TraceID.random()
         let sampled = sampler.shouldSample(traceID: traceID, parent: parent)
         if !sampled, let parent, !parent.isSampled, !parent.isRemote { return OTelSpan(context: context, recording: nil) }
-        var spanContext = SpanContext(traceID: traceID, spanID: .random(), isSampled: sampled, traceState: parent?.traceState)
-        // Its children are this context as it is: each of them injects the string written here.
-        if !sampled { spanContext.keepTraceparent() }
+        let spanContext = SpanContext(traceID: traceID, spanID: .random(), isSampled: sampled, traceState: parent?.traceState)
         context.spanContext = spanContext
         guard sampled else { return OTelSpan(context: context, recording: nil) }
         let recording = RecordingSpan(
@@ -71,6 +69,19 @@ public final class OTelTracer: Tracer, Sendable {
         if let state = spanContext.traceState {
             injector.inject(state, forKey: W3CHeader.tracestate, into: &carrier)
         }
+    }
+}
+
+/// `startSpan` keeps an unsampled local parent's context for its children, and the sampler
+/// decides a trace's spans alike (by its id, or after the parent), so an unsampled span of this
+/// process has no sampled descendant here.
+extension OTelTracer: UnrecordedContextKeeping {}
+
+extension OTelTracer: SpanAttributeListTaking {
+    public func addAttributes(_ list: SpanAttributeList, to span: any Tracing.Span) -> Bool {
+        guard let span = span as? OTelSpan else { return false }
+        span.addAttributes(list)
+        return true
     }
 }
 

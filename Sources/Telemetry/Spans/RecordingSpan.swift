@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import HTTP
 import Streams
 import Tracing
 
@@ -13,7 +14,11 @@ import Tracing
 final class RecordingSpan: @unchecked Sendable {
     private struct State {
         var name: String
+        /// The attributes set through the span API; empty while `list` holds any.
         var attributes = SpanAttributes()
+        /// The attributes our own spans hand over whole (`addAttributes`); empty while
+        /// `attributes` holds any (one of the two holds them all, so they never disagree).
+        var list = SpanAttributeList()
         var events: [SpanRecord.Event] = []
         var links: [SpanRecord.Link] = []
         var status: SpanStatus?
@@ -50,8 +55,29 @@ final class RecordingSpan: @unchecked Sendable {
     }
 
     var attributes: SpanAttributes {
-        get { withLock { $0.attributes } }
-        set { withLock { if !$0.ended { $0.attributes = newValue } } }
+        get { withLock { $0.list.isEmpty ? $0.attributes : $0.list.attributes } }
+        set {
+            withLock { state in
+                guard !state.ended else { return }
+                state.attributes = newValue
+                state.list = SpanAttributeList()
+            }
+        }
+    }
+
+    /// Adds `list` (its values win): kept as it is while the span API set none, else merged
+    /// into those.
+    func addAttributes(_ list: SpanAttributeList) {
+        withLock { state in
+            guard !state.ended else { return }
+            if !state.attributes.isEmpty {
+                for (key, value) in list.entries { state.attributes.set(key, value: value) }
+            } else if state.list.isEmpty {
+                state.list = list
+            } else {
+                for (key, value) in list.entries { state.list.set(key, value) }
+            }
+        }
     }
 
     func addEvent(_ event: SpanRecord.Event) {
@@ -78,7 +104,7 @@ final class RecordingSpan: @unchecked Sendable {
             return SpanRecord(
                 context: context, parentSpanID: parentSpanID, name: state.name, kind: kind,
                 startNanoseconds: startNanoseconds, endNanoseconds: max(nanoseconds, startNanoseconds),
-                attributes: take(&state.attributes, SpanAttributes()), events: take(&state.events, []), links: take(&state.links, []),
+                attributes: take(&state.attributes, SpanAttributes()), attributeList: take(&state.list, SpanAttributeList()), events: take(&state.events, []), links: take(&state.links, []),
                 status: state.status)
         }
         if let record { processor.onEnd(record) }

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import HTTP
 import Tracing
 
 /// A finished, sampled span as the exporter sends it: immutable, handed from the span's `end` to the
@@ -26,7 +27,11 @@ public struct SpanRecord: Sendable {
     public var kind: SpanKind
     public var startNanoseconds: UInt64
     public var endNanoseconds: UInt64
+    /// The attributes set through the span API (`Span.attributes`); empty when `attributeList` holds them.
     public var attributes: SpanAttributes
+    /// The attributes a span of this service handed over whole (`SpanAttributeList`); empty when
+    /// `attributes` holds them. The two never hold one key.
+    public var attributeList: SpanAttributeList
     public var events: [Event]
     public var links: [Link]
     /// nil: unset (OTLP `STATUS_CODE_UNSET`).
@@ -34,7 +39,7 @@ public struct SpanRecord: Sendable {
 
     public init(
         context: SpanContext, parentSpanID: SpanID?, name: String, kind: SpanKind, startNanoseconds: UInt64, endNanoseconds: UInt64,
-        attributes: SpanAttributes, events: [Event], links: [Link], status: SpanStatus?
+        attributes: SpanAttributes, attributeList: SpanAttributeList = SpanAttributeList(), events: [Event], links: [Link], status: SpanStatus?
     ) {
         self.context = context
         self.parentSpanID = parentSpanID
@@ -43,8 +48,17 @@ public struct SpanRecord: Sendable {
         self.startNanoseconds = startNanoseconds
         self.endNanoseconds = endNanoseconds
         self.attributes = attributes
+        self.attributeList = attributeList
         self.events = events
         self.links = links
         self.status = status
+    }
+}
+
+extension SpanRecord {
+    /// Every attribute once, from whichever of `attributes` and `attributeList` holds it.
+    public func forEachAttribute(_ body: (String, SpanAttribute) -> Void) {
+        attributes.forEach(body)
+        for (key, value) in attributeList.entries { body(key, value) }
     }
 }

@@ -56,6 +56,18 @@ public enum TracingSystem {
     }
 }
 
+/// Forwards to an `OTelTracer`, or keeps the caller's context without one.
+extension TracingSystem.SwitchingTracer: UnrecordedContextKeeping {}
+
+/// Its spans are `OTelSpan`s, whichever tracer began them.
+extension TracingSystem.SwitchingTracer: SpanAttributeListTaking {
+    func addAttributes(_ list: SpanAttributeList, to span: any Tracing.Span) -> Bool {
+        guard let span = span as? OTelSpan else { return false }
+        span.addAttributes(list)
+        return true
+    }
+}
+
 extension TracingSystem.SwitchingTracer: TraceIdentityReading {
     func traceIdentity(of context: ServiceContext) -> TraceIdentity? {
         TracingSystem.tracer?.traceIdentity(of: context)

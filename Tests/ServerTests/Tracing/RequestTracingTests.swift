@@ -141,6 +141,33 @@ final class RequestTracingTests: XCTestCase {
         }
     }
 
+    func testAnUnsampledRequestCarriedSendsUpstreamWhatItsBoundTwinSends() throws {
+        // The exporter's tracer carries an unsampled request's context on the request
+        // (`UnrecordedTrace`); behind a wrapper without that promise the context is bound and
+        // every exchange begins its span in it (the slow twin).
+        let caller = W3C.callerTraceparent()
+        let unsampled = "00-\(caller.traceID)-b7ad6b7169203331-00"
+        var sentBy: [String: [(path: String, traceparent: String?)]] = [:]
+        let twins: [(String, any Tracer)] = [
+            ("carried", OTelTracer(sampler: .default, processor: NoSpanExpected())),
+            ("bound", BindingTwin(base: OTelTracer(sampler: .default, processor: NoSpanExpected()))),
+        ]
+        for (name, tracer) in twins {
+            let upstream = try GitHubConventionsTests.userAndAvatar()
+            let app = try AppHarness(self, hub: PipelineEventHubs.fresh(), tracer: tracer) { $0.upstream = upstream.url }
+            XCTAssertEqual(try app.get("/users/ada1/avatar", headers: ["traceparent": unsampled]).status, 200, name)
+            sentBy[name] = upstream.requests.map { ($0.path, $0.traceparent) }
+        }
+        for (name, sent) in sentBy {
+            XCTAssertEqual(sent.map(\.path), ["/users/ada1", "/ada1.png"], name)
+            let identities = try sent.map { try XCTUnwrap($0.traceparent.flatMap(TraceIdentity.init(traceparent:)), "\(name): no traceparent on \($0.path)") }
+            XCTAssertEqual(Set(identities.map(\.traceID)), [caller.traceID], name)
+            XCTAssertEqual(Set(identities.map(\.sampled)), [false], name)
+            XCTAssertEqual(Set(identities.map(\.spanID)).count, 1, "\(name): the request's one span id on every exchange")
+            XCTAssertNotEqual(identities.first?.spanID, "b7ad6b7169203331", name)
+        }
+    }
+
     func testRetriesAfter503sAreEventsOfTheClientSpanAndEveryAttemptCarriesItsTraceparent() throws {
         let tracer = W3CTestTracer()
         let failures = StreamServiceConcurrencyCounter()
@@ -293,4 +320,29 @@ private final class NoSpanExpected: SpanProcessor {
     func onEnd(_ span: SpanRecord) { XCTFail("span \(span.name) was recorded") }
     func forceFlush(completion: @escaping @Sendable () -> Void) { completion() }
     func shutdown(completion: @escaping @Sendable () -> Void) { completion() }
+}
+
+/// `base` without its promise to keep an unsampled span's context for the spans under it
+/// (`UnrecordedContextKeeping`): the server binds an unsampled request's context, as a sampled one's.
+private struct BindingTwin: Tracer {
+    let base: OTelTracer
+
+    func startSpan<Instant: TracerInstant>(
+        _ operationName: String, context: @autoclosure () -> ServiceContext, ofKind kind: SpanKind,
+        at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
+    ) -> OTelSpan {
+        base.startSpan(operationName, context: context(), ofKind: kind, at: instant(), function: function, file: fileID, line: line)
+    }
+
+    func forceFlush() { base.forceFlush() }
+
+    func extract<Carrier, Extract: Extractor>(_ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract)
+    where Extract.Carrier == Carrier {
+        base.extract(carrier, into: &context, using: extractor)
+    }
+
+    func inject<Carrier, Inject: Injector>(_ context: ServiceContext, into carrier: inout Carrier, using injector: Inject)
+    where Inject.Carrier == Carrier {
+        base.inject(context, into: &carrier, using: injector)
+    }
 }

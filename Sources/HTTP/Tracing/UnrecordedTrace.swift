@@ -1,0 +1,42 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import Tracing
+
+/// The trace of a request whose SERVER span is not recorded (an unsampled trace), under a tracer
+/// that keeps such a span's context for every span begun under it (`UnrecordedContextKeeping`):
+/// the request carries this context, and nothing binds it as `ServiceContext.current`.
+/// Bound, it was read and bound again at every subscription, scheduled hop and upstream exchange
+/// of the request (Streams' `ContextPropagation`), and each exchange began a span of it, only to
+/// come back to this same context; carried, a pipeline writes its fields once
+/// (`propagationFields()`) and every exchange sends them as they are.
+/// Code that reads `ServiceContext.current` under such a request finds none: the service's own
+/// spans take the request's (`PipelineTrace`). The slow twin is a tracer that does not promise
+/// it: its unsampled requests are bound as sampled ones are (the tests hold the two to the same
+/// fields sent upstream).
+public struct UnrecordedTrace: Sendable {
+    /// The SERVER span's context, which every span begun under it would be.
+    public let context: ServiceContext
+    /// The tracer that began the span.
+    public let tracer: any Tracer
+
+    /// The trace of `context`, begun by `tracer`.
+    public init(context: ServiceContext, tracer: any Tracer) {
+        self.context = context
+        self.tracer = tracer
+    }
+
+    /// What the tracer writes into an outgoing request for this context (`traceparent`, and
+    /// `tracestate` when there is one).
+    public func propagationFields() -> HTTPHeaders {
+        var fields = HTTPHeaders()
+        tracer.inject(context, into: &fields, using: HTTPHeadersInjector())
+        return fields
+    }
+}
+
+/// A tracer under which every span begun in a context whose span it did not record (unsampled,
+/// started in this process) is that context as it is: no id of its own, nothing recorded, the
+/// same fields injected. A server with such a tracer carries an unsampled request's context on
+/// the request (`UnrecordedTrace`) instead of binding it.
+public protocol UnrecordedContextKeeping: Sendable {}
