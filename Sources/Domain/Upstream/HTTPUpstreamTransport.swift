@@ -27,7 +27,7 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
         request.span?.inject(into: &extraHeaders)
         let sent = HTTPClientRequest(
             method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers), extraHeaders: extraHeaders)
-        return client.send(sent).map(UpstreamResponse.init, errors: UpstreamError.init(classifying:))
+        return client.send(sent, answer: UpstreamResponse.init, errors: UpstreamError.init(classifying:))
     }
 }
 
