@@ -69,7 +69,7 @@ public struct UsersWithAvatarsPipeline: Sendable {
     }
 
     func avatarOutcome(_ user: AvatarAttachment, trace: PipelineTrace?) -> DataStream<AvatarOutcome> {
-        let image: Single<AvatarImage> = URL(string: user.avatarUrl).map { client.avatar(url: $0, login: user.login, trace: trace) }
+        let image: Single<AvatarImage> = client.avatarURL(user.avatarUrl).map { client.avatar(url: $0, login: user.login, trace: trace) }
             ?? .just(error: UpstreamFailure(.malformed("avatar_url \(user.avatarUrl)"), stage: user.stage))
         return image
             .traced(trace, stage: "avatar") { user.detail($0) }

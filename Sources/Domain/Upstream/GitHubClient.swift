@@ -12,7 +12,7 @@ import Streams
 import Tracing
 
 /// The GitHub REST calls this service makes, each a cold `DataStream` written in Streams'
-/// operators: an attempt is `send` → `timeout` → `map` (status check) → `call` (metrics),
+/// operators: an attempt is `send` → `timeout` → `call` (status check and metrics),
 /// `retry(_:backoff:scheduler:)` repeats it as `RetryPolicy` says, `recover` names the
 /// stage that failed, and `map` decodes.
 ///
@@ -92,6 +92,8 @@ public final class GitHubClient: Sendable {
 
     /// How a call keeps its deadline (see `UpstreamCall`).
     let deadlineKeeping: DeadlineKeeping
+    /// The avatar URLs of the pages read lately, parsed (`avatarURL(_:)`).
+    let avatarURLs = ParsedURLs(capacity: 1024)
 
     /// How a call keeps `Configuration.deadline`.
     enum DeadlineKeeping {
@@ -162,6 +164,11 @@ public final class GitHubClient: Sendable {
         get(url, stage: .avatar(login), trace: trace)
             .map { AvatarImage(bytes: $0.body, contentType: $0.header("content-type") ?? "application/octet-stream") }
             .asSingle()
+    }
+
+    /// A user's `avatar_url` as a `URL`, as `URL(string:)` reads it (nil for one it refuses).
+    public func avatarURL(_ string: String) -> URL? {
+        avatarURLs.url(string)
     }
 
     /// A single attempt, no retries: true when the upstream answers HTTP at all (any
