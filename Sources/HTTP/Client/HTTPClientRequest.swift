@@ -67,15 +67,17 @@ public struct HTTPClientRequest: Sendable, Equatable {
                 && lhs.body == rhs.body)
     }
 
-    /// The fields, changed only through the one request holding the box (`unique()`).
+    /// The fields, changed only through the one request holding the box (`unique()`), so no
+    /// other access can overlap a change: they skip run-time exclusivity checks, which cost about
+    /// as much as the copies the box saves (the figure: Benchmarks/README.md).
     // @unchecked: changed only by its one holder (isKnownUniquelyReferenced), as Array's buffer is; shared boxes are only read.
     private final class Storage: @unchecked Sendable {
-        var method: HTTPMethod
-        var url: URL
-        var parts: URLParts?
-        var headers: HTTPHeaders
-        var extraHeaders: HTTPHeaders
-        var body: [UInt8]
+        @exclusivity(unchecked) var method: HTTPMethod
+        @exclusivity(unchecked) var url: URL
+        @exclusivity(unchecked) var parts: URLParts?
+        @exclusivity(unchecked) var headers: HTTPHeaders
+        @exclusivity(unchecked) var extraHeaders: HTTPHeaders
+        @exclusivity(unchecked) var body: [UInt8]
 
         init(method: HTTPMethod, url: URL, parts: URLParts?, headers: HTTPHeaders, extraHeaders: HTTPHeaders, body: [UInt8]) {
             self.method = method
