@@ -19,4 +19,11 @@ final class AvatarAttachmentTests: XCTestCase {
 
         XCTAssertEqual(user.detail(AvatarImage(bytes: [1, 2, 3], contentType: "image/png")), "zoë: 3 bytes")
     }
+
+    func testAnOutcomesDetailIsItsImagesDetail() {
+        let user = AvatarAttachment(GitHubUser(login: "ada-lovelace", id: 1, avatarUrl: "http://127.0.0.1/a.png"), index: 0, query: UsersQuery())
+        let image = AvatarImage(bytes: Array(repeating: 7, count: 165), contentType: "image/png")
+
+        XCTAssertEqual(user.detail(user.outcome(image, placeholder: false)), user.detail(image))
+    }
 }

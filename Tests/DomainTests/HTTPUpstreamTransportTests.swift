@@ -4,6 +4,7 @@
 import Foundation
 import HTTP
 import HTTPTestSupport
+import StreamServiceConcurrency
 import Streams
 import XCTest
 @testable import Domain
@@ -31,6 +32,27 @@ final class HTTPUpstreamTransportTests: XCTestCase {
             let answer = try XCTUnwrap(sent)
             let expected = ["Accept", "Authorization", "If-None-Match"].map { "\($0)=\(headers[$0] ?? "-")" }.joined(separator: ";")
             XCTAssertEqual(String(decoding: answer.body, as: UTF8.self), expected)
+        }
+    }
+
+    /// A transport with `send` alone: its `send(_:observing:)` is the protocol's default, a `map`.
+    private struct SendAlone: UpstreamTransport {
+        let next: HTTPUpstreamTransport
+        func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> { next.send(request) }
+    }
+
+    func testAnObservedResponseIsTheOneDeliveredAsWithTheDefaultMap() async throws {
+        var router = Router()
+        router.get("/answer") { _ in .just(.text("answered")) }
+        let server = try TestServer(router: router)
+        let transport = HTTPUpstreamTransport()
+        let request = UpstreamRequest(url: URL(string: "http://127.0.0.1:\(server.port)/answer")!)
+        for sender in [transport as any UpstreamTransport, SendAlone(next: transport)] {
+            let observed = Locked<[UpstreamResponse]>([])
+            let delivered = try await sender.send(request) { response in observed.withLock { $0.append(response) } }.first()
+            XCTAssertEqual(observed.withLock { $0 }, [try XCTUnwrap(delivered)], "\(type(of: sender))")
+            XCTAssertEqual(delivered?.status, 200)
+            XCTAssertEqual(delivered.map { String(decoding: $0.body, as: UTF8.self) }, "answered")
         }
     }
 }

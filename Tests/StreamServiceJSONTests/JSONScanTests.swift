@@ -24,6 +24,33 @@ final class JSONScanTests: XCTestCase {
         }
     }
 
+    /// The scans' slow twin: byte by byte, as the JSON grammar says.
+    private func referenceStop(_ bytes: [UInt8], from start: Int, stopsAtNonASCII: Bool) -> Int {
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (stopsAtNonASCII && byte >= 0x80) { return index }
+            index += 1
+        }
+        return index
+    }
+
+    func testBothScansAgreeWithAByteByByteScanAcrossBlockAndWordBoundaries() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = Array("abcXYZ019 -_/:.".utf8) + [0x22, 0x5C, 0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF]
+        for length in 0..<70 {
+            for _ in 0..<20 {
+                // Mostly plain bytes, a special one now and then.
+                let bytes = (0..<length).map { _ in Int.random(in: 0..<8, using: &generator) == 0 ? alphabet.randomElement(using: &generator)! : UInt8(ascii: "m") }
+                for start in 0...length {
+                    let scanned = bytes.withUnsafeBytes { (JSONScan.stringStop(in: $0, from: start), JSONScan.escapeStop(in: $0, from: start)) }
+                    XCTAssertEqual(scanned.0, referenceStop(bytes, from: start, stopsAtNonASCII: true), "stringStop of \(bytes) from \(start)")
+                    XCTAssertEqual(scanned.1, referenceStop(bytes, from: start, stopsAtNonASCII: false), "escapeStop of \(bytes) from \(start)")
+                }
+            }
+        }
+    }
+
     func testAPlainRunScansToTheEndFromAnyStart() {
         let bytes = Array("a plain run of text, 37 bytes long!!".utf8)
         for start in 0...bytes.count { XCTAssertEqual(stop(bytes, from: start), bytes.count) }

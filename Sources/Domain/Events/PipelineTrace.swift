@@ -65,8 +65,9 @@ extension StreamType where Element: Sendable {
         traced(trace, stage: stage, describe: describe, valueEnds: false)
     }
 
-    /// With `valueEnds`, a value is published with its end (a single's `-v|`).
-    fileprivate func traced(
+    /// With `valueEnds`, a value is published with its end (a single's `-v|`): for a `Single`, or
+    /// a stream that is one without the type (`GitHubClient.avatar(url:login:trace:_:)`).
+    func traced(
         _ trace: PipelineTrace?, stage: String, describe: @escaping @Sendable (Element) -> String?, valueEnds: Bool
     ) -> DataStream<Element> {
         guard let trace else { return asDataStream() }

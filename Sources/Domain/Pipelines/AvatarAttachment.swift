@@ -35,6 +35,11 @@ final class AvatarAttachment: Sendable {
         ASCIIDigits.string(login, ": ", decimal: image.bytes.count, " bytes")
     }
 
+    /// `detail(_:)` of the image `outcome` describes (nil for a skipped one, which has none).
+    func detail(_ outcome: AvatarOutcome) -> String? {
+        outcome.user.map { ASCIIDigits.string(login, ": ", decimal: $0.avatar.bytes, " bytes") }
+    }
+
     /// The user with `image` described.
     func outcome(_ image: AvatarImage, placeholder: Bool) -> AvatarOutcome {
         let metadata = AvatarMetadata(login: login, upstreamUrl: avatarUrl, image: image, embedDataURI: embed, placeholder: placeholder)

@@ -22,7 +22,7 @@ public struct AvatarPipeline: Sendable {
         client.user(login: login, trace: trace)
             .traced(trace, stage: "user") { $0.login }
             .redirect { user -> Single<AvatarImage> in
-                guard let url = URL(string: user.avatarUrl) else {
+                guard let url = client.avatarURL(user.avatarUrl) else {
                     return .just(error: UpstreamFailure(.malformed("avatar_url \(user.avatarUrl)"), stage: .avatar(user.login)))
                 }
                 return client.avatar(url: url, login: user.login, trace: trace)

@@ -68,12 +68,14 @@ public struct UsersWithAvatarsPipeline: Sendable {
             .traced(trace, stage: "list") { "\($0.count) users" }
     }
 
+    /// The user's avatar fetched and described, traced as the single it is (its value published
+    /// with its end), or what its failure becomes under the query's policy.
     func avatarOutcome(_ user: AvatarAttachment, trace: PipelineTrace?) -> DataStream<AvatarOutcome> {
-        let image: Single<AvatarImage> = URL(string: user.avatarUrl).map { client.avatar(url: $0, login: user.login, trace: trace) }
+        let fetched: DataStream<AvatarOutcome> = client.avatarURL(user.avatarUrl)
+            .map { client.avatar(url: $0, login: user.login, trace: trace) { user.outcome($0, placeholder: false) } }
             ?? .just(error: UpstreamFailure(.malformed("avatar_url \(user.avatarUrl)"), stage: user.stage))
-        return image
-            .traced(trace, stage: "avatar") { user.detail($0) }
-            .map { user.outcome($0, placeholder: false) }
+        return fetched
+            .traced(trace, stage: "avatar", describe: { user.detail($0) }, valueEnds: true)
             .recover { user.recovered(from: $0) }
     }
 }

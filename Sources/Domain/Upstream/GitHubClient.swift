@@ -12,7 +12,7 @@ import Streams
 import Tracing
 
 /// The GitHub REST calls this service makes, each a cold `DataStream` written in Streams'
-/// operators: an attempt is `send` → `timeout` → `map` (status check) → `call` (metrics),
+/// operators: an attempt is `send` → `timeout` → `call` (status check and metrics),
 /// `retry(_:backoff:scheduler:)` repeats it as `RetryPolicy` says, `recover` names the
 /// stage that failed, and `map` decodes.
 ///
@@ -94,6 +94,8 @@ public final class GitHubClient: Sendable {
 
     /// How a call keeps its deadline (see `UpstreamCall`).
     let deadlineKeeping: DeadlineKeeping
+    /// The avatar URLs of the pages read lately, parsed (`avatarURL(_:)`).
+    let avatarURLs = ParsedURLs(capacity: 1024)
 
     /// How a call keeps `Configuration.deadline`.
     enum DeadlineKeeping {
@@ -162,9 +164,23 @@ public final class GitHubClient: Sendable {
     }
 
     public func avatar(url: URL, login: String, trace: PipelineTrace? = nil) -> Single<AvatarImage> {
+        avatar(url: url, login: login, trace: trace) { $0 }.asSingle()
+    }
+
+    /// The avatar as `avatar(url:login:trace:)` fetches it, made into what the caller keeps of it
+    /// in the same stage: one value then the end, or a failure, as that `Single` has. The page's
+    /// fan-out uses it: the `Single`'s `asSingle` check and a `map` after it were two stages more
+    /// per avatar (the figure: Benchmarks/README.md).
+    func avatar<Kept: Sendable>(
+        url: URL, login: String, trace: PipelineTrace?, _ keep: @escaping @Sendable (AvatarImage) -> Kept
+    ) -> DataStream<Kept> {
         get(url, stage: .avatar(login), trace: trace)
-            .map { AvatarImage(bytes: $0.body, contentType: $0.header("content-type") ?? "application/octet-stream") }
-            .asSingle()
+            .map { keep(AvatarImage(bytes: $0.body, contentType: $0.header("content-type") ?? "application/octet-stream")) }
+    }
+
+    /// A user's `avatar_url` as a `URL`, as `URL(string:)` reads it (nil for one it refuses).
+    public func avatarURL(_ string: String) -> URL? {
+        avatarURLs.url(string)
     }
 
     /// A single attempt, no retries: true when the upstream answers HTTP at all (any

@@ -23,15 +23,27 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
     ///     client.send:  ----answer|         ----#(HTTPClientError)
     ///     send:         ----response|       ----#(UpstreamError)
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
+        client.send(clientRequest(request), answer: UpstreamResponse.init, errors: UpstreamError.init(classifying:))
+    }
+
+    /// `send`, `observe` told of each response in the stage that makes it.
+    public func send(_ request: UpstreamRequest, observing observe: @escaping @Sendable (UpstreamResponse) -> Void) -> DataStream<UpstreamResponse> {
+        client.send(clientRequest(request), answer: { answer in
+            let response = UpstreamResponse(answer)
+            observe(response)
+            return response
+        }, errors: UpstreamError.init(classifying:))
+    }
+
+    private func clientRequest(_ request: UpstreamRequest) -> HTTPClientRequest {
         var extraHeaders = request.conditions.isEmpty ? HTTPHeaders() : UpstreamRequest.fieldList(request.conditions)
         if let span = request.span {
             span.inject(into: &extraHeaders)
         } else if let fields = request.traceFields {
             if extraHeaders.isEmpty { extraHeaders = fields } else { for (name, value) in fields { extraHeaders.replaceOrAdd(name: name, value: value) } }
         }
-        let sent = HTTPClientRequest(
+        return HTTPClientRequest(
             method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers), extraHeaders: extraHeaders)
-        return client.send(sent).map(UpstreamResponse.init, errors: UpstreamError.init(classifying:))
     }
 }
 

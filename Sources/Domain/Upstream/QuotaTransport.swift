@@ -35,10 +35,9 @@ public struct QuotaTransport: UpstreamTransport {
         }
         let usage = request.usage
         guard quota != nil || usage != nil else { return next.send(request) }
-        return next.send(request).map { [quota] response in
+        return next.send(request) { [quota] response in
             quota?.observe(response)
             if response.status != 304 { usage?.charge() }
-            return response
         }
     }
 }

@@ -12,8 +12,9 @@ import Streams
 import Synchronization
 
 /// One GET of `GitHubClient` for one subscriber, written in Streams' operators: each attempt is
-/// `send` → `timeout` → `map` (status check) → `call` (metrics), `retry` repeats it as the
-/// policy says, `recover` names the stage that failed, and `redirect` follows a redirect.
+/// `send` → `timeout` → `call` (status check and metrics), `retry` repeats it as the
+/// policy says, and `recover` names the stage that failed or, for a redirect (`map` makes it a
+/// `Hop`), follows it.
 /// The pieces are the libraries' public ones an adopter has: the status check reads
 /// `Retry-After` with `HTTP`'s `RetryAfter` (`UpstreamError(answer:)`), and the back-off waits
 /// it as Streams' `RetryBackoff.honouringRetryAfter` does (`RetryPolicy.backoff`); GitHub's
@@ -81,20 +82,42 @@ final class UpstreamCall: Sendable {
             retried = attempt.retry(client.configuration.retry.maxRetries, backoff: backoff, scheduler: client.scheduler)
                 .timeout(client.configuration.deadline, scheduler: client.scheduler)
         }
-        let answered = retried
-            .recover { [self] error -> DataStream<UpstreamResponse> in .just(error: failure(error)) }
         // A span that records nothing has nothing to end, and no child that needs its context:
         // its attempts still send its `traceparent` (`request.span`).
-        guard let span, span.isRecording else { return answered.redirect { [self] response in following(response) } }
-        // The attempts, their timers and retries are subscribed in the span's context; the
-        // redirect's hop is not (a sibling exchange, in the caller's context).
+        var answered = retried
+        if let span, span.isRecording {
+            // The attempts, their timers and retries are subscribed in the span's context; the
+            // redirect's hop is not (a sibling exchange, in the caller's context, where `recover`
+            // below is subscribed).
+            let deadline = client.configuration.deadline
+            answered = retried
+                .inContext(span.context)
+                .call(
+                    data: { response in span.end(status: response.status) },
+                    error: { error in span.end(failure: Self.classify(error, deadline: deadline)) },
+                    disposed: { span.endCancelled() })
+        }
+        // A redirect to follow goes on as a `Hop`, which the `recover` naming this call's failures
+        // turns into the next hop's call: a `map` and one `recover` per call, where a `redirect`
+        // after the `recover` cost a serialising sink, its watchers and a stream for every answer
+        // (the figure: Benchmarks/README.md).
         return answered
-            .inContext(span.context)
-            .call(
-                data: { response in span.end(status: response.status) },
-                error: { error in span.end(failure: UpstreamError(classifying: error)) },
-                disposed: { span.endCancelled() })
-            .redirect { [self] response in following(response) }
+            .map { response throws(Hop) in try Hop.check(response) }
+            .recover { [self] error -> DataStream<UpstreamResponse> in
+                if let hop = error as? Hop { return following(hop.location) }
+                return .just(error: failure(error))
+            }
+    }
+
+    /// A redirect with somewhere to go, on its way from an answer to `recover` (see `response`).
+    private struct Hop: Error {
+        let location: String
+
+        /// `response`, unless it is a redirect with a `Location`: then that, thrown.
+        static func check(_ response: UpstreamResponse) throws(Hop) -> UpstreamResponse {
+            guard GitHubClient.isRedirect(response.status), let location = response.header("location") else { return response }
+            throw Hop(location: location)
+        }
     }
 
     /// The time left before the call's deadline (zero or less once it passed).
@@ -120,20 +143,21 @@ final class UpstreamCall: Sendable {
             let bounded = left > timeout
                 ? sent.timeout(timeout, scheduler: client.scheduler)
                 : sent.timeout(left, scheduler: client.scheduler, fallback: DataStream<UpstreamResponse>.just(error: deadlineExceeded))
-            return bounded
-                .map { response throws(UpstreamError) in try Self.checked(response) }
-                .call(
-                    data: { _ in meter.finish(.success) },
-                    error: { meter.finish(GitHubClient.outcome(for: UpstreamError(classifying: $0))) },
-                    disposed: { meter.finish(.cancelled) })
+            // The status is checked in the metering stage, not in a `map` of its own before it: a
+            // stage fewer per attempt (the figure: Benchmarks/README.md). A failed check finishes
+            // the meter with its outcome and fails the attempt (`call`'s `disposed` then finds the
+            // meter finished).
+            return bounded.call(
+                data: { response in try meter.finish(checking: response) },
+                error: { meter.finish(GitHubClient.outcome(for: UpstreamError(classifying: $0))) },
+                disposed: { meter.finish(.cancelled) })
         }
     }
 
-    /// A 2xx, or a redirect with somewhere to go; anything else fails the attempt.
-    private static func checked(_ response: UpstreamResponse) throws(UpstreamError) -> UpstreamResponse {
-        if GitHubClient.isRedirect(response.status), response.header("location") != nil { return response }
+    /// A 2xx, or a redirect with somewhere to go, passes; anything else fails the attempt.
+    static func check(_ response: UpstreamResponse) throws(UpstreamError) {
+        if GitHubClient.isRedirect(response.status), response.header("location") != nil { return }
         if let failure = UpstreamError(answer: response) { throw failure }
-        return response
     }
 
     private func retrying(_ retry: RetryBackoff.Retry) {
@@ -155,13 +179,10 @@ final class UpstreamCall: Sendable {
         return UpstreamError(classifying: error)
     }
 
-    /// The response itself, or the GET of the place it redirects to (a call of its own, with its
-    /// own retries). `request(_:)` gives the token to the API origin only, so a hop to another
-    /// origin (an avatar host, another port) goes without it.
-    private func following(_ response: UpstreamResponse) -> DataStream<UpstreamResponse> {
-        guard GitHubClient.isRedirect(response.status), let location = response.header("location") else {
-            return .just(response)
-        }
+    /// The GET of the place an answer redirects to (a call of its own, with its own retries).
+    /// `request(_:)` gives the token to the API origin only, so a hop to another origin (an
+    /// avatar host, another port) goes without it.
+    private func following(_ location: String) -> DataStream<UpstreamResponse> {
         guard hopsLeft > 0 else {
             return .just(error: UpstreamFailure(.malformed("more than \(GitHubClient.maxRedirects) redirects, the last to \(location)"), stage: stage))
         }
@@ -183,6 +204,18 @@ final class AttemptMeter: Sendable {
     init(metrics: UpstreamMetrics) {
         self.metrics = metrics
         metrics.attemptStarted()
+    }
+
+    /// Finishes the attempt with `response`: a success when it passes `UpstreamCall.check`,
+    /// else the failure's outcome, and the failure is thrown.
+    func finish(checking response: UpstreamResponse) throws(UpstreamError) {
+        do {
+            try UpstreamCall.check(response)
+        } catch {
+            finish(GitHubClient.outcome(for: error))
+            throw error
+        }
+        finish(.success)
     }
 
     func finish(_ outcome: UpstreamMetrics.Outcome) {

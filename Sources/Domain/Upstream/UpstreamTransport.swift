@@ -7,4 +7,19 @@ import Streams
 /// `UpstreamError` for transport problems. Status interpretation and retries happen above.
 public protocol UpstreamTransport: Sendable {
     func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse>
+
+    /// `send`, with `observe` told of each response before it is delivered (`QuotaTransport`
+    /// reads the rate-limit fields so). The default is a `map` after `send`; a transport that
+    /// makes its responses in a stage of its own tells `observe` there (`HTTPUpstreamTransport`),
+    /// a stage fewer per exchange (the figure: Benchmarks/README.md).
+    func send(_ request: UpstreamRequest, observing observe: @escaping @Sendable (UpstreamResponse) -> Void) -> DataStream<UpstreamResponse>
+}
+
+extension UpstreamTransport {
+    public func send(_ request: UpstreamRequest, observing observe: @escaping @Sendable (UpstreamResponse) -> Void) -> DataStream<UpstreamResponse> {
+        send(request).map { response in
+            observe(response)
+            return response
+        }
+    }
 }

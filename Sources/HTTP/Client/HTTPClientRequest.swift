@@ -8,32 +8,89 @@ import Foundation
 #endif
 
 /// One request for `HTTPClient`, fully addressed by its URL (`http` or `https`).
+///
+/// Its fields live in one box that copies share until one of them changes a field: an exchange
+/// copies its request about three times (into the send's closure, the exchange, the head's
+/// encoding), and each copy of the fields retained and released about ten references (the
+/// figure: Benchmarks/README.md).
 public struct HTTPClientRequest: Sendable, Equatable {
+    private var storage: Storage
+
     /// The request's method.
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { storage.method }
+        set { unique().method = newValue }
+    }
     /// The absolute `http://` or `https://` URL the request goes to.
     public var url: URL {
-        didSet { parts = URLParts(url) }
+        get { storage.url }
+        set {
+            let storage = unique()
+            storage.url = newValue
+            storage.parts = URLParts(newValue)
+        }
     }
     /// Fields sent after `Host`, the same list request after request (its encoding is kept for reuse).
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        set { unique().headers = newValue }
+    }
     /// Fields sent after `headers`, encoded for this request alone: values that change from
     /// request to request (a cached answer's `If-None-Match`), so that `headers`, the same list
     /// request after request, keep one encoding (`RequestFieldsCache`).
-    public var extraHeaders: HTTPHeaders
+    public var extraHeaders: HTTPHeaders {
+        get { storage.extraHeaders }
+        set { unique().extraHeaders = newValue }
+    }
     /// Sent after the head with its `Content-Length` (an empty POST, PUT or PATCH says 0).
-    public var body: [UInt8]
+    public var body: [UInt8] {
+        get { storage.body }
+        set { unique().body = newValue }
+    }
     /// `url`'s parts, read once (nil: ask Foundation).
-    private var parts: URLParts?
+    private var parts: URLParts? { storage.parts }
 
     /// A request for `url` with these fields and `body` (sent with its `Content-Length`).
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        self.method = method
-        self.body = body
-        self.url = url
-        parts = URLParts(url)
-        self.headers = headers
-        self.extraHeaders = extraHeaders
+        storage = Storage(method: method, url: url, parts: URLParts(url), headers: headers, extraHeaders: extraHeaders, body: body)
+    }
+
+    /// The box, this request's own before a change.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    public static func == (lhs: HTTPClientRequest, rhs: HTTPClientRequest) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers == rhs.headers && lhs.extraHeaders == rhs.extraHeaders
+                && lhs.body == rhs.body)
+    }
+
+    /// The fields, changed only through the one request holding the box (`unique()`), so no
+    /// other access can overlap a change: they skip run-time exclusivity checks, which cost about
+    /// as much as the copies the box saves (the figure: Benchmarks/README.md).
+    // @unchecked: changed only by its one holder (isKnownUniquelyReferenced), as Array's buffer is; shared boxes are only read.
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var method: HTTPMethod
+        @exclusivity(unchecked) var url: URL
+        @exclusivity(unchecked) var parts: URLParts?
+        @exclusivity(unchecked) var headers: HTTPHeaders
+        @exclusivity(unchecked) var extraHeaders: HTTPHeaders
+        @exclusivity(unchecked) var body: [UInt8]
+
+        init(method: HTTPMethod, url: URL, parts: URLParts?, headers: HTTPHeaders, extraHeaders: HTTPHeaders, body: [UInt8]) {
+            self.method = method
+            self.url = url
+            self.parts = parts
+            self.headers = headers
+            self.extraHeaders = extraHeaders
+            self.body = body
+        }
+
+        func copy() -> Storage {
+            Storage(method: method, url: url, parts: parts, headers: headers, extraHeaders: extraHeaders, body: body)
+        }
     }
 
     /// A request for `url` (`http://…` or `https://…`); nil when it is not a URL.

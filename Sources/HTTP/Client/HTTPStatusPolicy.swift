@@ -15,7 +15,7 @@ public struct HTTPStatusPolicy: Sendable {
     /// Whether an answer with this status fails the exchange.
     public let fails: @Sendable (HTTPStatus) -> Bool
     /// True for `deliverAll`: the client then asks nothing per answer.
-    let deliversAll: Bool
+    @usableFromInline let deliversAll: Bool
 
     /// A policy failing the answers whose status `fails` accepts.
     public init(fails: @escaping @Sendable (HTTPStatus) -> Bool) {

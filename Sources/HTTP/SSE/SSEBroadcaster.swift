@@ -136,15 +136,17 @@ public final class SSEBroadcaster<Item: Sendable>: Sendable {
                 reset = SSEBroadcaster.reset(oldestAvailable: id)
             }
             let message = encoded.flatMap { $0.id == id ? $0.message : nil } ?? encode.map { $0(item, id) }
-            let entry = Entry(id: id, item: item, bytes: message.map { SSEBroadcaster.numbered($0, id: id) })
+            let bytes = message.map { SSEBroadcaster.numbered($0, id: id) }
+            // The entry made in place: a local one copied into the ring cost a copy and a destroy
+            // of the item (its enum's outlined witnesses) per publish (the figure: Benchmarks/README.md).
             if ring.count < capacity {
-                ring.append(entry)
+                ring.append(Entry(id: id, item: item, bytes: bytes))
             } else {
-                ring[ringStart] = entry
+                ring[ringStart] = Entry(id: id, item: item, bytes: bytes)
                 ringStart = (ringStart + 1) % capacity
             }
             lastID = id
-            return Recorded(id: id, bytes: entry.bytes, reset: reset)
+            return Recorded(id: id, bytes: bytes, reset: reset)
         }
 
         /// Buffered entries, oldest first.

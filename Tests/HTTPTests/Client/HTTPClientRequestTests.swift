@@ -116,4 +116,25 @@ final class HTTPClientRequestTests: XCTestCase {
         XCTAssertEqual(sent.port, 443)
         XCTAssertTrue(sent.isSecure)
     }
+
+    func testAChangedCopyLeavesTheRequestItWasCopiedFromAsItWas() {
+        let original = HTTPClientRequest(method: .get, url: URL(string: "http://h/a")!, headers: ["Accept": "x"], body: [1])
+        var copy = original
+        XCTAssertEqual(copy, original)
+        copy.url = URL(string: "https://other:8443/b?c=1")!
+        copy.headers.add(name: "X-More", value: "y")
+        copy.extraHeaders.add(name: "If-None-Match", value: "\"t\"")
+        copy.body = [2]
+        copy.method = .post
+        XCTAssertNotEqual(copy, original)
+        XCTAssertEqual(original.target, "/a")
+        XCTAssertEqual(original.host, "h")
+        XCTAssertEqual(original.headers, ["Accept": "x"])
+        XCTAssertTrue(original.extraHeaders.isEmpty)
+        XCTAssertEqual(original.body, [1])
+        XCTAssertEqual(original.method, .get)
+        XCTAssertEqual(copy.target, "/b?c=1")
+        XCTAssertEqual(copy.port, 8443)
+        XCTAssertTrue(copy.isSecure)
+    }
 }

@@ -209,6 +209,40 @@ final class HTTPStatusPolicyTests: XCTestCase {
         XCTAssertNil((outcome.error as? HTTPStatusError)?.retryAfter)
     }
 
+    /// An error in a caller's terms, as `send(_:answer:errors:)` makes one.
+    private struct Classified: Error {
+        let underlying: any Error
+    }
+
+    /// The first event of `stream`, waited for in real time.
+    private func firstEvent<Element: Sendable>(of stream: DataStream<Element>) -> Result<Element, any Error>? {
+        let event = Locked<Result<Element, any Error>?>(nil)
+        stream.watch(data: { value in event.withLock { $0 = .success(value) } }, error: { error in event.withLock { $0 = .failure(error) } })
+            .disposed(by: bag)
+        waitUntil("the exchange ends", timeout: 5) { event.withLock { $0 != nil } }
+        return event.withLock { $0 }
+    }
+
+    func testSendWithAnAnswerMapsTheResponseAsMapDoes() throws {
+        let upstream = try Upstream(failures: [])
+        let client = HTTPClient()
+        let mapped = try XCTUnwrap(firstEvent(of: client.send(upstream.request, answer: { $0.status.code }, errors: { Classified(underlying: $0) })))
+        let slowTwin = try XCTUnwrap(firstEvent(of: client.send(upstream.request).map({ $0.status.code }, errors: { Classified(underlying: $0) })))
+        XCTAssertEqual(try mapped.get(), 200)
+        XCTAssertEqual(try slowTwin.get(), 200)
+    }
+
+    func testSendWithErrorsClassifiesAFailedStatusAsMapDoes() throws {
+        let upstream = try Upstream(failures: [(.notFound, nil), (.notFound, nil)])
+        let client = HTTPClient(statusPolicy: HTTPStatusPolicy { $0 == .notFound })
+        let mapped = try XCTUnwrap(firstEvent(of: client.send(upstream.request, answer: { $0.status.code }, errors: { Classified(underlying: $0) })))
+        let slowTwin = try XCTUnwrap(firstEvent(of: client.send(upstream.request).map({ $0.status.code }, errors: { Classified(underlying: $0) })))
+        for outcome in [mapped, slowTwin] {
+            guard case .failure(let error) = outcome else { return XCTFail("answered \(outcome), not failed") }
+            XCTAssertEqual(((error as? Classified)?.underlying as? HTTPStatusError)?.status, .notFound)
+        }
+    }
+
     /// `date` as an IMF-fixdate, by Foundation rather than the library's own formatter.
     private static func imfFixdate(_ date: Date) -> String {
         let formatter = DateFormatter()
