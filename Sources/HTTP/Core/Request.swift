@@ -98,7 +98,7 @@ public struct Request: Sendable {
     }
     /// The ids of the request's SERVER span when the server traces (for logs and events that
     /// name the trace); nil otherwise. Its context is bound while the route runs (`ServiceContext.current`),
-    /// unless the request carries it instead (`unrecordedTrace`).
+    /// and carried by the pipeline's subscriptions unless the request carries it (`unrecordedTrace`).
     public var trace: TraceIdentity? {
         get { storage.trace }
         set { unique().trace = newValue }

@@ -141,8 +141,12 @@ extension AnswerDriver {
     /// with the span's context bound: the handler's pipeline is built and subscribed in it, and
     /// its subscriptions carry it on (`ContextPropagation`). `answer` keeps the span, ended in `report`.
     /// An unsampled request under a tracer that keeps its context for every span below
-    /// (`UnrecordedContextKeeping`) carries the context instead (`Request.unrecordedTrace`):
-    /// nothing is bound, so no subscription or hop of its pipeline reads or binds one.
+    /// (`UnrecordedContextKeeping`) carries the context (`Request.unrecordedTrace`), which its
+    /// pipeline's own spans and upstream fields take. It is bound too, but not carried
+    /// (`ContextPropagation.withoutCarrying`): the handler's synchronous code (routing, building
+    /// and subscribing the pipeline, a library's `withSpan` there) sees it as a sampled request's
+    /// does, and joins its trace; the subscriptions' later hops neither keep nor bind it, so they
+    /// run with no context (code there that reads `ServiceContext.current` finds none).
     func routeTraced(_ request: inout Request, tracer: any Tracer, answer: (inout Request) -> Answer) {
         let span = ServerSpan(for: request, tracer: tracer, lists: context.attributeLists)
         if let reader = context.identityReader {
@@ -152,7 +156,9 @@ extension AnswerDriver {
         }
         if context.carriesUnrecordedTraces, !span.span.isRecording {
             request.unrecordedTrace = UnrecordedTrace(context: span.context, tracer: tracer)
-            return route(&request, in: span, answer: answer)
+            return ServiceContext.withValue(span.context) {
+                ContextPropagation.withoutCarrying { route(&request, in: span, answer: answer) }
+            }
         }
         ServiceContext.withValue(span.context) { route(&request, in: span, answer: answer) }
     }

@@ -5,15 +5,18 @@ import Tracing
 
 /// The trace of a request whose SERVER span is not recorded (an unsampled trace), under a tracer
 /// that keeps such a span's context for every span begun under it (`UnrecordedContextKeeping`):
-/// the request carries this context, and nothing binds it as `ServiceContext.current`.
-/// Bound, it was read and bound again at every subscription, scheduled hop and upstream exchange
-/// of the request (Streams' `ContextPropagation`), and each exchange began a span of it, only to
-/// come back to this same context; carried, a pipeline writes its fields once
-/// (`propagationFields()`) and every exchange sends them as they are.
-/// Code that reads `ServiceContext.current` under such a request finds none: the service's own
-/// spans take the request's (`PipelineTrace`). The slow twin is a tracer that does not promise
-/// it: its unsampled requests are bound as sampled ones are (the tests hold the two to the same
-/// fields sent upstream).
+/// the request carries this context. Carried along the pipeline, it was read and bound again at
+/// every subscription, scheduled hop and upstream exchange of the request (Streams'
+/// `ContextPropagation`), and each exchange began a span of it, only to come back to this same
+/// context; carried on the request, a pipeline writes its fields once (`propagationFields()`)
+/// and every exchange sends them as they are.
+/// What code reading `ServiceContext.current` sees: the handler's synchronous code (routing,
+/// building and subscribing its pipeline) sees this context, bound as a sampled request's is but
+/// not carried (`ContextPropagation.withoutCarrying`), so a library's span begun there joins the
+/// trace; code on a later hop of the pipeline (a scheduler's turn, an upstream's answer) finds
+/// none, and the service's own spans there take the request's (`PipelineTrace`). The slow twin
+/// is a tracer that does not promise it: its unsampled requests are bound and carried as sampled
+/// ones are (the tests hold the two to the same fields sent upstream).
 public struct UnrecordedTrace: Sendable {
     /// The SERVER span's context, which every span begun under it would be.
     public let context: ServiceContext

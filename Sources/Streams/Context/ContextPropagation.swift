@@ -14,8 +14,14 @@ import Synchronization
 ///
 /// Off until `enable()`: a process that traces nothing reads no task-local per subscription,
 /// only this flag (a tracer's owner enables it when it starts one).
+///
+/// Inside `withoutCarrying(_:)` a bound context is seen by the code that runs there and by
+/// nothing begun there that runs later: no subscription keeps it, no scheduled work is bound to it.
 public enum ContextPropagation {
     private static let enabled = Atomic<Bool>(false)
+
+    /// False inside `withoutCarrying(_:)`.
+    @TaskLocal private static var carries = true
 
     /// Contexts travel with subscriptions and scheduled work from now on (idempotent).
     public static func enable() {
@@ -25,11 +31,24 @@ public enum ContextPropagation {
     /// Whether contexts travel (see `enable()`).
     public static var isEnabled: Bool { enabled.load(ordering: .relaxed) }
 
-    /// The context to keep for work begun now; nil when none is bound or propagation is off.
+    /// Runs `body` with every context bound in it (the current one, and any bound inside it) kept
+    /// from the subscriptions and scheduled work it begins. Code running synchronously in `body`
+    /// reads `ServiceContext.current` as usual (a library's `withSpan` joins its trace); what those
+    /// subscriptions and that work do later, from another turn or thread, runs in whatever context
+    /// is bound where it runs, usually none. For a context whose later hops need no binding
+    /// (an unsampled request that carries it on itself): reading and binding it again at every
+    /// subscription and hop is what this saves.
+    public static func withoutCarrying<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try $carries.withValue(false, operation: body)
+    }
+
+    /// The context to keep for work begun now; nil when none is bound, propagation is off or
+    /// inside `withoutCarrying(_:)`.
     @inline(__always)
     static func capture() -> ServiceContext? {
-        guard enabled.load(ordering: .relaxed) else { return nil }
-        return ServiceContext.current
+        guard enabled.load(ordering: .relaxed), let context = ServiceContext.current else { return nil }
+        // Read only once a context is bound: work begun under none pays no second task-local lookup.
+        return carries ? context : nil
     }
 
     /// Runs `body` with `context` bound (as it is, when nil).

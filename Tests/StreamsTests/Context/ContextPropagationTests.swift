@@ -29,14 +29,16 @@ final class ContextPropagationTests: XCTestCase {
         let values = StreamServiceConcurrency.Locked<[String]>([])
         let finished = XCTestExpectation(description: "the stream ended")
 
-        func watch<S: StreamType>(_ stream: S, in name: String) -> Disposable where S.Element == String {
-            ServiceContext.withValue(context(name)) {
-                stream.watch(using: Watcher<String> { [self] (event: Event<String>) in
-                    switch event {
-                    case .data(let value): values.withLock { $0.append(value) }
-                    case .end, .error: finished.fulfill()
-                    }
-                })
+        /// `carried` false: subscribed inside `ContextPropagation.withoutCarrying`.
+        func watch<S: StreamType>(_ stream: S, in name: String, carried: Bool = true) -> Disposable where S.Element == String {
+            let watcher = Watcher<String> { [self] (event: Event<String>) in
+                switch event {
+                case .data(let value): values.withLock { $0.append(value) }
+                case .end, .error: finished.fulfill()
+                }
+            }
+            return ServiceContext.withValue(context(name)) {
+                carried ? stream.watch(using: watcher) : ContextPropagation.withoutCarrying { stream.watch(using: watcher) }
             }
         }
     }
@@ -84,6 +86,31 @@ final class ContextPropagationTests: XCTestCase {
         defer { subscription.dispose() }
         wait(for: [recording.finished], timeout: 5)
         XCTAssertEqual(recording.values.withLock { $0 }, ["run-c"])
+    }
+
+    func testATimersWorkOnTheTestSchedulerRunsWithoutTheContextOfASubscriptionMadeWithoutCarrying() {
+        let scheduler = TestScheduler()
+        let recording = Recording()
+        let subscription = recording.watch(DataStream<Int>.timer(.seconds(1), scheduler: scheduler).map { _ in Self.current }, in: "run-d", carried: false)
+        defer { subscription.dispose() }
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(recording.values.withLock { $0 }, ["none"])
+    }
+
+    func testARedirectsInnerStreamIsSubscribedWithoutTheContextOfASubscriptionMadeWithoutCarrying() {
+        let source = Streamer<Int>()
+        let recording = Recording()
+        let subscription = recording.watch(source.redirect { _ in Self.contextAtSubscription }, in: "run-a", carried: false)
+        defer { subscription.dispose() }
+        DispatchQueue(label: "no context").sync { source.data(1) }
+        XCTAssertEqual(recording.values.withLock { $0 }, ["none"])
+    }
+
+    func testWithoutCarryingAStreamSubscribedThereSeesTheContextSynchronously() {
+        let recording = Recording()
+        let subscription = recording.watch(Self.contextAtSubscription, in: "run-s", carried: false)
+        defer { subscription.dispose() }
+        XCTAssertEqual(recording.values.withLock { $0 }, ["run-s"])
     }
 
     func testATimersWorkOnTheTestSchedulerRunsInTheSubscribersContextWhoeverAdvancesTime() {
