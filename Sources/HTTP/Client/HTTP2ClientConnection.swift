@@ -200,9 +200,9 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
 
     var socketBacklog: Int { stream.bufferedByteCount }
 
-    func receivedResponseHead(_ target: HTTP2Stream, status: Int, fields: [(name: String, value: String)]) {
+    func receivedResponseHead(_ target: HTTP2Stream, _ head: HTTP2ResponseHead) {
         guard let exchange = exchanges[target.id] else { return }
-        exchange.head = (status, fields)
+        exchange.head = head
         // A HEAD's content-length describes the body a GET would get.
         if exchange.request.method.rawValue == "HEAD" { target.declaredContentLength = nil }
     }
@@ -212,7 +212,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         let resetCode = resetCodes.removeValue(forKey: target.id)
         pool.streamEnded(on: self)
         if completed, let head = exchange.head {
-            outcomes.append((exchange, HTTP2ResponseBody.response(status: head.status, fields: head.fields, body: target.body)))
+            outcomes.append((exchange, HTTP2ResponseBody.response(head: head, body: target.body)))
             return
         }
         // Not processed by the server, so safe to send again: above its GOAWAY's last stream (for

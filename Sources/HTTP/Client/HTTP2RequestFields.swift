@@ -15,8 +15,8 @@ enum HTTP2RequestFields {
         fields.reserveCapacity(4 + request.headers.count + request.extraHeaders.count)
         for list in [request.headers, request.extraHeaders] {
             for (name, value) in list {
-                let lowercased = name.lowercased()
-                if lowercased == "host" || HTTP2RequestHead.connectionSpecific.contains(lowercased) { continue }
+                let lowercased = HTTP2RequestHead.lowercasedName(name)
+                if lowercased == "host" || HTTP2RequestHead.isConnectionSpecific(lowercased) { continue }
                 if lowercased == "te" && value != "trailers" { continue }
                 fields.append((lowercased, value))
             }
