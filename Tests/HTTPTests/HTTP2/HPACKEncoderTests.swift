@@ -141,6 +141,27 @@ final class HPACKFieldMemoTests: XCTestCase {
         XCTAssertEqual(encoder.dynamicTableSize, 0)
     }
 
+    func testRequestPathsAndValidatorsStayOutOfTheTable() throws {
+        var encoder = HPACKEncoder()
+        var slow = HPACKEncoder(memoizes: false)
+        var decoder = HPACKDecoder()
+        var sizes: [Int] = []
+        for login in ["octocat", "mojombo", "defunkt"] {
+            let fields: [(name: String, value: String)] = [
+                (":method", "GET"), (":scheme", "https"), (":authority", "api.github.com"), (":path", "/users/\(login)"),
+                ("accept", "application/vnd.github+json"), ("if-none-match", "W/\"\(login)\""),
+            ]
+            var block: [UInt8] = []
+            encoder.encode(fields, into: &block)
+            var expected: [UInt8] = []
+            slow.encode(fields, into: &expected)
+            XCTAssertEqual(block, expected, login)
+            XCTAssertEqual(fieldPairs(try decoder.decode(block).fields), fieldPairs(fields), login)
+            sizes.append(encoder.dynamicTableSize)
+        }
+        XCTAssertEqual(Set(sizes).count, 1, "only the first request's unchanging fields went into the table")
+    }
+
     func testStaticPairsAreFoundByNameAndValue() {
         for (offset, entry) in HPACKStaticTable.entries.enumerated() {
             XCTAssertEqual(HPACKStaticTable.pairIndex(name: entry.name, value: entry.value), entry.value.isEmpty ? nil : offset + 1, "\(entry)")

@@ -16,8 +16,12 @@ package struct HPACKEncoder: Sendable {
     /// the smallest of them and the final one.
     private var pendingSizeUpdates: (smallest: Int, final: Int)?
     private var memo: HPACKFieldMemo?
-    /// Fields whose values change with nearly every message and would only churn the table.
-    private static let neverIndexed: Set<String> = ["date", "content-length", "x-request-id", "etag", "set-cookie", "authorization", "last-modified"]
+    /// Fields whose values change with nearly every message and would only churn the table. A
+    /// client's `:path` and `if-none-match` too: indexed, each request's inserted an entry, which
+    /// moved every index and so voided the memo of every field after it (the figure: Benchmarks/README.md).
+    private static let neverIndexed: Set<String> = [
+        "date", "content-length", "x-request-id", "etag", "set-cookie", "authorization", "last-modified", ":path", "if-none-match",
+    ]
 
     package init(maxTableSize: Int = 4096, memoizes: Bool = true) {
         table = HPACKDynamicTable(maximumSize: maxTableSize)
