@@ -96,9 +96,11 @@ package struct HPACKEncoder: Sendable {
             table.insert(name: name, value: value)
             return .inserted
         }
-        // A never-indexed name is never in the dynamic table and has no pair in the static one, so
-        // every value of it goes out as this same name part (static index or literal) and the value.
-        if neverIndexed && dynamic.name == nil { return .anyValue(namePart: namePart) }
+        // A never-indexed name is never in the dynamic table, and when it has no pair in the static
+        // one every value of it goes out as this same name part (static index or literal) and the
+        // value. `:path` has pairs (`/`, `/index.html`): those values are an index instead.
+        let staticPairs = staticName.map { !HPACKStaticTable.entries[$0 - 1].value.isEmpty } ?? false
+        if neverIndexed && dynamic.name == nil && !staticPairs { return .anyValue(namePart: namePart) }
         return .whileTableUnchanged
     }
 
