@@ -16,12 +16,8 @@ package struct HPACKEncoder: Sendable {
     /// the smallest of them and the final one.
     private var pendingSizeUpdates: (smallest: Int, final: Int)?
     private var memo: HPACKFieldMemo?
-    /// Fields whose values change with nearly every message and would only churn the table. A
-    /// client's `:path` and `if-none-match` too: indexed, each request's inserted an entry, which
-    /// moved every index and so voided the memo of every field after it (the figure: Benchmarks/README.md).
-    private static let neverIndexed: Set<String> = [
-        "date", "content-length", "x-request-id", "etag", "set-cookie", "authorization", "last-modified", ":path", "if-none-match",
-    ]
+    /// Fields whose values change with nearly every message and would only churn the table.
+    private static let neverIndexed: Set<String> = ["date", "content-length", "x-request-id", "etag", "set-cookie", "authorization", "last-modified"]
 
     package init(maxTableSize: Int = 4096, memoizes: Bool = true) {
         table = HPACKDynamicTable(maximumSize: maxTableSize)
@@ -96,11 +92,9 @@ package struct HPACKEncoder: Sendable {
             table.insert(name: name, value: value)
             return .inserted
         }
-        // A never-indexed name is never in the dynamic table, and when it has no pair in the static
-        // one every value of it goes out as this same name part (static index or literal) and the
-        // value. `:path` has pairs (`/`, `/index.html`): those values are an index instead.
-        let staticPairs = staticName.map { !HPACKStaticTable.entries[$0 - 1].value.isEmpty } ?? false
-        if neverIndexed && dynamic.name == nil && !staticPairs { return .anyValue(namePart: namePart) }
+        // A never-indexed name is never in the dynamic table and has no pair in the static one, so
+        // every value of it goes out as this same name part (static index or literal) and the value.
+        if neverIndexed && dynamic.name == nil { return .anyValue(namePart: namePart) }
         return .whileTableUnchanged
     }
 
