@@ -83,7 +83,8 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             pool.streamEnded(on: self)
             return
         }
-        guard let opened = machine.openStream(fields: HTTP2RequestFields.fields(of: exchange.request), endStream: true) else {
+        let shared = exchange.client.http2RequestFields.fields(for: exchange.request, origin: exchange.origin)
+        guard let opened = machine.openStream(fields: HTTP2RequestFields.fields(of: exchange.request, shared: shared), endStream: true) else {
             retire()
             retries.append(exchange)
             pool.streamEnded(on: self)

@@ -22,4 +22,17 @@ final class HTTP2RequestFieldsTests: XCTestCase {
         XCTAssertEqual(HTTP2RequestFields.fields(of: request).map { "\($0.name): \($0.value)" },
                        [":method: GET", ":scheme: http", ":authority: example.test:8080", ":path: /users", "accept: */*"])
     }
+
+    func testAKeptSharedPartGivesTheListMadeWhole() throws {
+        let cache = RequestFieldsCache { HTTP2RequestFields.shared(of: $0) }
+        let headers: HTTPHeaders = ["Accept": "application/vnd.github+json", "User-Agent": "StreamService", "Connection": "close"]
+        for (url, extra) in [("http://example.test:8080/users", [:]), ("http://example.test:8080/users/octocat", ["If-None-Match": "\"v1\""]),
+                             ("https://example.test/u/2?s=40", [:]), ("http://example.test:8080/a", ["TE": "trailers"])] as [(String, HTTPHeaders)] {
+            var request = try XCTUnwrap(HTTPClientRequest(url: url, headers: headers))
+            request.extraHeaders = extra
+            let origin = ConnectionPool.Origin(secure: request.isSecure, host: request.host, port: request.port)
+            let kept = HTTP2RequestFields.fields(of: request, shared: cache.fields(for: request, origin: origin))
+            XCTAssertEqual(kept.map { "\($0.name): \($0.value)" }, HTTP2RequestFields.fields(of: request).map { "\($0.name): \($0.value)" }, url)
+        }
+    }
 }
