@@ -47,6 +47,33 @@ final class QuotaFieldsReadingTests: XCTestCase {
         }
     }
 
+    /// The answer the HTTP/2 client makes of `head`: names lowercase and values trimmed as an
+    /// HTTP/2 peer must send them (RFC 9113 §8.2.1), read by `HTTP2ResponseHead`'s walk.
+    func answerOverHTTP2(head: String, gzip: Bool = false) throws -> UpstreamResponse {
+        let body: [UInt8] = gzip ? try Gzip.compress(Array("{}".utf8)) : Array("{}".utf8)
+        var block: [(name: String, value: String)] = [(":status", "200")]
+        for line in head.split(separator: "\r\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            var value = line[line.index(after: colon)...]
+            while let first = value.first, first == " " || first == "\t" { value.removeFirst() }
+            while let last = value.last, last == " " || last == "\t" { value.removeLast() }
+            block.append((line[..<colon].lowercased(), String(value)))
+        }
+        if gzip { block.append(("content-encoding", "gzip")) }
+        block.append(("content-length", String(body.count)))
+        return UpstreamResponse(try HTTP2ResponseBody.response(head: HTTP2ResponseHead(validating: block), body: body).get())
+    }
+
+    func testTheHTTP2HeadsReadingAgreesWithReadingTheFields() throws {
+        for gzip in [false, true] {
+            for head in Self.heads {
+                let response = try answerOverHTTP2(head: head, gzip: gzip)
+                XCTAssertEqual(UpstreamQuota.report(of: response), UpstreamQuota.report(readingFieldsOf: response), "\(head) gzip: \(gzip)")
+            }
+        }
+        XCTAssertEqual(try answerOverHTTP2(head: Self.heads[0]).rateLimit, .numbers(limit: 5000, remaining: 4999, reset: 1_764_644_400))
+    }
+
     func testGitHubsFieldsAreReadByTheParserAndNotLookedUpAgain() throws {
         let response = try answer(head: Self.heads[0])
         XCTAssertEqual(response.rateLimit, .numbers(limit: 5000, remaining: 4999, reset: 1_764_644_400))

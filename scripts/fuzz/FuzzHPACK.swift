@@ -7,7 +7,8 @@
 // limits so the fuzzer reaches them. A decoded list must respect the list limit; encoded again by
 // HPACKEncoder it must decode to the same fields on a fresh pair, and the encoder's memo (its fast
 // path) must write the bytes its slow twin (`memoizes: false`) writes. The input's bytes also go through
-// Huffman coding and back. Any divergence traps, which libFuzzer records as a crash.
+// Huffman coding and back, and are read as a Huffman code by the fast decoder and its slow twin
+// (the bit-by-bit walk), which must agree. Any divergence traps, which libFuzzer records as a crash.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -35,8 +36,15 @@ public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var huffman: [UInt8] = []
     HPACKHuffman.encode(input, into: &huffman)
     precondition(huffman.count == HPACKHuffman.encodedCount(input), "the Huffman size estimate is wrong")
-    var back: [UInt8] = []
-    let decodedBack: Bool = huffman.withUnsafeBufferPointer { (try? HPACKHuffman.decode($0, into: &back)) != nil }
-    precondition(decodedBack && back == input, "Huffman coding did not round-trip")
+    let back = huffman.withUnsafeBufferPointer { try? HPACKHuffman.decode($0) }
+    precondition(back == input, "Huffman coding did not round-trip")
+    // The input as a Huffman code itself (mostly an invalid one): the fast decoder and its slow
+    // twin must give the same bytes, or both refuse it.
+    let fast = input.withUnsafeBufferPointer { try? HPACKHuffman.decode($0) }
+    var slow: [UInt8]? = []
+    input.withUnsafeBufferPointer { bytes in
+        do { try HPACKHuffman.decodeBitByBit(bytes, into: &slow!) } catch { slow = nil }
+    }
+    precondition(fast == slow, "the fast Huffman decoder and its slow twin disagree")
     return 0
 }

@@ -142,12 +142,13 @@ private final class ClientRun: HTTP2ConnectionOwner {
 
     var socketBacklog: Int { 0 }
 
-    func receivedResponseHead(_ stream: HTTP2Stream, status: Int, fields: [(name: String, value: String)]) {
+    func receivedResponseHead(_ stream: HTTP2Stream, _ head: HTTP2ResponseHead) {
+        let status = head.status
         precondition(opened[stream.id] === stream, "a response head for stream \(stream.id), which this client did not open")
         precondition(!cancelled.contains(stream.id), "a response head for stream \(stream.id) after the caller cancelled it")
         precondition(heads.insert(stream.id).inserted, "a second response head for stream \(stream.id)")
         precondition((200...599).contains(status), "a final response head with status \(status)")
-        log.append("head \(stream.id) \(status) \(fields.count)")
+        log.append("head \(stream.id) \(status) \(head.fields.count)")
     }
 
     func answerEnded(_ stream: HTTP2Stream, completed: Bool) {

@@ -83,7 +83,8 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             pool.streamEnded(on: self)
             return
         }
-        guard let opened = machine.openStream(fields: HTTP2RequestFields.fields(of: exchange.request), endStream: true) else {
+        let shared = exchange.client.http2RequestFields.fields(for: exchange.request, origin: exchange.origin)
+        guard let opened = machine.openStream(fields: HTTP2RequestFields.fields(of: exchange.request, shared: shared), endStream: true) else {
             retire()
             retries.append(exchange)
             pool.streamEnded(on: self)
@@ -200,9 +201,9 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
 
     var socketBacklog: Int { stream.bufferedByteCount }
 
-    func receivedResponseHead(_ target: HTTP2Stream, status: Int, fields: [(name: String, value: String)]) {
+    func receivedResponseHead(_ target: HTTP2Stream, _ head: HTTP2ResponseHead) {
         guard let exchange = exchanges[target.id] else { return }
-        exchange.head = (status, fields)
+        exchange.head = head
         // A HEAD's content-length describes the body a GET would get.
         if exchange.request.method.rawValue == "HEAD" { target.declaredContentLength = nil }
     }
@@ -212,7 +213,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         let resetCode = resetCodes.removeValue(forKey: target.id)
         pool.streamEnded(on: self)
         if completed, let head = exchange.head {
-            outcomes.append((exchange, HTTP2ResponseBody.response(status: head.status, fields: head.fields, body: target.body)))
+            outcomes.append((exchange, HTTP2ResponseBody.response(head: head, body: target.body)))
             return
         }
         // Not processed by the server, so safe to send again: above its GOAWAY's last stream (for

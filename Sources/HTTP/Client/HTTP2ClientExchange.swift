@@ -30,7 +30,7 @@ final class HTTP2ClientExchange: @unchecked Sendable {
     private let answered: @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
     private let state = Locked(State())
     /// The response head, once it arrived (on the connection's loop).
-    var head: (status: Int, fields: [(name: String, value: String)])?
+    var head: HTTP2ResponseHead?
 
     /// Attempts on HTTP/2 before the exchange fails: a GOAWAY or refused stream each time is a broken upstream.
     static let maxAttempts = 3

@@ -183,23 +183,23 @@ final class HTTP2ClientPool: Sendable {
     /// GOAWAY received, or the connection closed: no new stream goes there. Requests still waiting
     /// need another connection.
     func retire(_ connection: HTTP2ClientConnection, closed: Bool) {
-        let reconnect = state.withLock { entries -> Bool in
-            guard var entry = entries[connection.origin], let index = entry.slots.firstIndex(where: { $0.connection === connection }) else { return false }
+        let reconnect = update(connection) { entry, index -> Bool in
             if closed { entry.slots.remove(at: index) } else { entry.slots[index].accepting = false }
             let reconnect = !entry.waiting.isEmpty && !entry.connecting
             if reconnect { entry.connecting = true }
-            entries[connection.origin] = entry
             return reconnect
-        }
+        } ?? false
         if reconnect { connect(connection.origin, near: connection.loop) }
     }
 
-    private func update(_ connection: HTTP2ClientConnection, _ body: (inout Entry, Int) -> [HTTP2ClientExchange]) -> [HTTP2ClientExchange]? {
+    /// `body` on `connection`'s entry and slot index, changed where it lies: an entry copied out
+    /// and written back copied its slots array at every stream's end (the figure: Benchmarks/README.md).
+    private func update<Result>(_ connection: HTTP2ClientConnection, _ body: (inout Entry, Int) -> Result) -> Result? {
         state.withLock { entries in
-            guard var entry = entries[connection.origin], let index = entry.slots.firstIndex(where: { $0.connection === connection }) else { return nil }
-            let granted = body(&entry, index)
-            entries[connection.origin] = entry
-            return granted
+            entries[connection.origin]?.withEntry { entry -> Result? in
+                guard let index = entry.slots.firstIndex(where: { $0.connection === connection }) else { return nil }
+                return body(&entry, index)
+            } ?? nil
         }
     }
 }

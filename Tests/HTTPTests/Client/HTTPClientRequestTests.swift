@@ -66,7 +66,7 @@ final class HTTPClientRequestTests: XCTestCase {
     func testExtraFieldsFollowTheCachedOnesBeforeTheBlankLine() {
         var sent = request("http://h/a", headers: ["Accept": "image/png"])
         sent.extraHeaders = ["If-None-Match": "\"v1\""]
-        let cache = RequestFieldsCache()
+        let cache = RequestFieldsCache<[UInt8]>()
         let fields = cache.fields(for: sent, origin: ConnectionPool.Origin(secure: false, host: "h", port: 80))
         XCTAssertEqual(String(decoding: sent.encodedHead(fields: fields), as: UTF8.self),
                        "GET /a HTTP/1.1\r\nHost: h\r\nAccept: image/png\r\nConnection: keep-alive\r\nIf-None-Match: \"v1\"\r\n\r\n")

@@ -5,7 +5,7 @@ import XCTest
 @testable import HTTP
 
 final class RequestFieldsCacheTests: XCTestCase {
-    let cache = RequestFieldsCache()
+    let cache = RequestFieldsCache<[UInt8]>()
 
     func request(_ url: String, _ headers: HTTPHeaders = ["Accept": "image/png"]) -> (HTTPClientRequest, ConnectionPool.Origin) {
         let request = HTTPClientRequest(url: url, headers: headers)!
@@ -32,7 +32,7 @@ final class RequestFieldsCacheTests: XCTestCase {
     }
 
     func testMorePairsThanItKeepsStillGiveEachItsOwnFields() {
-        let pairs = (0..<(RequestFieldsCache.capacity * 2 + 1)).map { request("http://127.0.0.1:\(8000 + $0)/", ["X-N": String($0)]) }
+        let pairs = (0..<(RequestFieldsCache<[UInt8]>.capacity * 2 + 1)).map { request("http://127.0.0.1:\(8000 + $0)/", ["X-N": String($0)]) }
         for _ in 0..<2 {
             for (request, origin) in pairs { XCTAssertEqual(cache.fields(for: request, origin: origin), request.encodedFields) }
         }

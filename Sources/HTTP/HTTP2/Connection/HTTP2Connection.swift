@@ -127,6 +127,9 @@ final class HTTP2Connection: ServerProtocolHandler, @unchecked Sendable {
 extension HTTP2Connection: HTTP2ConnectionOwner {
     var socketBacklog: Int { stream.bufferedByteCount }
 
+    /// A server's connection opens no streams of its own: it never receives a response.
+    func receivedResponseHead(_ stream: HTTP2Stream, _ head: HTTP2ResponseHead) {}
+
     func close(_ how: HTTP2ConnectionClose) {
         switch how {
         case .afterFlush:

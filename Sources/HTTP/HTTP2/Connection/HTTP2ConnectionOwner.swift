@@ -20,14 +20,11 @@ protocol HTTP2ConnectionOwner: AnyObject {
     func bodyTimedOut(_ stream: HTTP2Stream, detail: String)
     func report(_ kind: HTTP2Event.Kind, streamID: UInt32, code: HTTP2ErrorCode?, reason: String?)
     /// Client role: a stream's final response head arrived (its body follows, then `answerEnded`).
-    func receivedResponseHead(_ stream: HTTP2Stream, status: Int, fields: [(name: String, value: String)])
+    /// No default: an owner written for the earlier `status:fields:` form must not compile and
+    /// then go uncalled.
+    func receivedResponseHead(_ stream: HTTP2Stream, _ head: HTTP2ResponseHead)
     /// The connection is over: what the owner does with the socket once `output` is written.
     func close(_ how: HTTP2ConnectionClose)
-}
-
-extension HTTP2ConnectionOwner {
-    /// A server's connection opens no streams of its own: it never receives a response.
-    func receivedResponseHead(_ stream: HTTP2Stream, status: Int, fields: [(name: String, value: String)]) {}
 }
 
 enum HTTP2ConnectionClose: Equatable {

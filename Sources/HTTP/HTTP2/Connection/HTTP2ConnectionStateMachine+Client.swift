@@ -87,7 +87,7 @@ extension HTTP2ConnectionStateMachine {
         target.state.peerHeadArrived()
         // A HEAD's, a 204's and a 304's content-length describes a body that is not sent.
         if head.status != 204 && head.status != 304 { target.declaredContentLength = head.contentLength }
-        owner.receivedResponseHead(target, status: head.status, fields: head.fields)
+        owner.receivedResponseHead(target, head)
         if endStream {
             try HTTP2RequestBodies.checkDeclaredLength(of: target)
             responseEnded(target)

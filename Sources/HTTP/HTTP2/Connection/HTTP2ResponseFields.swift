@@ -15,8 +15,8 @@ enum HTTP2ResponseFields {
         if let serverName { fields.append(("server", serverName)) }
         if let contentLength { fields.append(("content-length", String(contentLength))) }
         for (name, value) in headers {
-            let lowercased = name.lowercased()
-            if HTTP2RequestHead.connectionSpecific.contains(lowercased) || lowercased == "content-length" { continue }
+            let lowercased = HTTP2RequestHead.lowercasedName(name)
+            if HTTP2RequestHead.isConnectionSpecific(lowercased) || lowercased == "content-length" { continue }
             if requestID != nil && lowercased == "x-request-id" { continue }
             // A value HTTP/1.1 would have refused to write is not sent over HTTP/2 either (§8.2.1).
             if value.utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) { continue }

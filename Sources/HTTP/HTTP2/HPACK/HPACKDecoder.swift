@@ -103,9 +103,6 @@ package struct HPACKDecoder: Sendable {
         let raw = UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
         position += length
         guard huffman else { return String(decoding: raw, as: UTF8.self) }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(length * 8 / 5)
-        try HPACKHuffman.decode(raw, into: &decoded)
-        return String(decoding: decoded, as: UTF8.self)
+        return try HPACKHuffman.decodeString(raw)
     }
 }

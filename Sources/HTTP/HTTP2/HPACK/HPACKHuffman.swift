@@ -29,8 +29,66 @@ enum HPACKHuffman {
         }
     }
 
-    /// Decodes `bytes`, refusing EOS and padding that is longer than 7 bits or not all ones.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) throws(HPACKError) {
+    /// Decodes `bytes` into a `String` (its UTF-8 repaired as `String(decoding:as:)` does), refusing
+    /// EOS and padding that is longer than 7 bits or not all ones. The fast path of `decode`, without
+    /// the intermediate array.
+    static func decodeString(_ bytes: UnsafeBufferPointer<UInt8>) throws(HPACKError) -> String {
+        var failed = false
+        let string = String(unsafeUninitializedCapacity: decodedCapacity(bytes.count)) { out in
+            do { return try decode(bytes, into: out) } catch { failed = true; return 0 }
+        }
+        guard !failed else { throw .invalidHuffman }
+        return string
+    }
+
+    /// `decode(_:into:)` into an array: what tests and the fuzz target compare with `decodeBitByBit`.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(HPACKError) -> [UInt8] {
+        var failed = false
+        let decoded = [UInt8](unsafeUninitializedCapacity: decodedCapacity(bytes.count)) { out, count in
+            do { count = try decode(bytes, into: out) } catch { failed = true; count = 0 }
+        }
+        guard !failed else { throw .invalidHuffman }
+        return decoded
+    }
+
+    /// Room `decode(_:into:)` needs for `count` coded bytes: every code is at least 5 bits long, and
+    /// one byte more because the decoder writes each nibble's symbol before it knows it has one.
+    static func decodedCapacity(_ count: Int) -> Int { count * 8 / 5 + 1 }
+
+    /// Decodes `bytes` into `out` (at least `decodedCapacity(bytes.count)` long) and returns the
+    /// count written, four bits a step through `DecodingMachine`; the same answers as `decodeBitByBit`
+    /// (HPACKHuffmanTests, and the HPACK fuzz target compares the two).
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) throws(HPACKError) -> Int {
+        precondition(out.count >= decodedCapacity(bytes.count), "no room for the decoded bytes")
+        guard let output = out.baseAddress else { return 0 }
+        var count = 0
+        // Flags of every step, or-ed: a single `fails` among them is the answer; the last step's
+        // `accepts` says whether the code ended on a symbol or a valid padding.
+        var flags: UInt32 = DecodingMachine.accepts
+        DecodingMachine.shared.transitions.withUnsafeBufferPointer { table in
+            var state = 0
+            var last: UInt32 = DecodingMachine.accepts
+            for byte in bytes {
+                // Branch-free: the symbol byte is written whether the step had one, and counted if it had.
+                let high = table[state &<< 4 | Int(byte &>> 4)]
+                output[count] = UInt8(truncatingIfNeeded: high &>> 8)
+                count &+= Int((high &>> 16) & 1)
+                let low = table[Int(high & 0xFF) &<< 4 | Int(byte & 0x0F)]
+                output[count] = UInt8(truncatingIfNeeded: low &>> 8)
+                count &+= Int((low &>> 16) & 1)
+                flags |= high | low
+                state = Int(low & 0xFF)
+                last = low
+            }
+            flags = (flags & DecodingMachine.fails) | (last & DecodingMachine.accepts)
+        }
+        guard flags & DecodingMachine.fails == 0, flags & DecodingMachine.accepts != 0 else { throw .invalidHuffman }
+        return count
+    }
+
+    /// The slow twin of `decode(_:into:)`, a bit at a time down `DecodingTree`: the reference the
+    /// fast decoder is tested against. Refuses EOS and padding longer than 7 bits or not all ones.
+    static func decodeBitByBit(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) throws(HPACKError) {
         let tree = DecodingTree.shared
         var node = 0
         // Bits read since the last symbol, and whether all of them were ones: what is left at the
@@ -56,6 +114,62 @@ enum HPACKHuffman {
             }
         }
         guard pendingBits <= 7, pendingAllOnes else { throw .invalidHuffman }
+    }
+
+    /// `DecodingTree` as a machine that reads four bits a step (the scheme of nghttp2's decoder):
+    /// a state is an inner node of the tree (256 of them, the root 0), and `transitions[state << 4 |
+    /// nibble]` is the node the four bits lead to, the symbol they completed if any (no code is
+    /// shorter than 5 bits, so at most one), and whether they ran into EOS. Made from the code table
+    /// at first use rather than written out: 4,096 entries of data that the 257 codes already say.
+    final class DecodingMachine: Sendable {
+        static let shared = DecodingMachine()
+        /// Bits 0–7 the next state, 8–15 the symbol, then the flags below.
+        let transitions: [UInt32]
+        static let emits: UInt32 = 1 << 16
+        static let fails: UInt32 = 1 << 17
+        /// The next state may end the string: the root, or up to 7 ones into EOS (RFC 7541 §5.2).
+        static let accepts: UInt32 = 1 << 18
+
+        private init() {
+            let children = DecodingTree.shared.children
+            let states = children.count / 2
+            precondition(states <= 256, "a state must fit in a byte")
+            // The inner nodes reached from the root by 1 to 7 one bits: a padding may stop there.
+            var accepting = [Bool](repeating: false, count: states)
+            accepting[0] = true
+            var node = 0
+            for _ in 0..<7 {
+                let next = Int(children[node * 2 + 1])
+                guard next > 0 else { break }
+                node = next
+                accepting[node] = true
+            }
+            var transitions = [UInt32](repeating: 0, count: states * 16)
+            for state in 0..<states {
+                for nibble in 0..<16 {
+                    var node = state
+                    var entry: UInt32 = 0
+                    for shift in stride(from: 3, through: 0, by: -1) {
+                        let next = Int(children[node * 2 + ((nibble >> shift) & 1)])
+                        if next >= 0 {
+                            node = next
+                            continue
+                        }
+                        let symbol = -next - 1
+                        if symbol == 256 {
+                            entry |= Self.fails
+                        } else {
+                            precondition(entry & Self.emits == 0, "two symbols in four bits")
+                            entry |= Self.emits | UInt32(symbol) << 8
+                        }
+                        node = 0
+                    }
+                    if accepting[node] { entry |= Self.accepts }
+                    transitions[state * 16 + nibble] = entry | UInt32(node)
+                }
+            }
+            self.transitions = transitions
+        }
     }
 
     /// A binary tree of the 257 codes, as a flat array: node `n`'s children are at `2n` (bit 0) and

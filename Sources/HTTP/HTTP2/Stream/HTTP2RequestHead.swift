@@ -12,8 +12,17 @@ struct HTTP2RequestHead: Sendable {
     var fields: HTTPHeaders
     var contentLength: Int?
 
-    /// Fields that only mean something to one HTTP/1.1 connection (§8.2.2).
-    static let connectionSpecific: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]
+    /// A field that only means something to one HTTP/1.1 connection (§8.2.2); `name` lowercase.
+    /// By length, then one comparison: asked of every field both ways, a `Set<String>` hashed each name.
+    static func isConnectionSpecific(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 7: name == "upgrade"
+        case 10: name == "connection" || name == "keep-alive"
+        case 16: name == "proxy-connection"
+        case 17: name == "transfer-encoding"
+        default: false
+        }
+    }
 
     init(validating block: [(name: String, value: String)]) throws(HTTP2MalformedMessage) {
         var method: String?, scheme: String?, authority: String?, path: String?
@@ -40,7 +49,7 @@ struct HTTP2RequestHead: Sendable {
                 continue
             }
             regularSeen = true
-            if Self.connectionSpecific.contains(name) { throw .init("connection-specific field \(name)") }
+            if Self.isConnectionSpecific(name) { throw .init("connection-specific field \(name)") }
             if name == "te" && value != "trailers" { throw .init("te field other than \"trailers\"") }
             if name == "content-length" {
                 guard let length = HTTPSyntax.contentLength(value), contentLength == nil || contentLength == length else {
@@ -82,25 +91,77 @@ struct HTTP2RequestHead: Sendable {
         self.contentLength = contentLength
     }
 
+    /// `name.lowercased()`, without its cost for the names a message carries: a name already
+    /// lowercase is itself, an ASCII one is lowered byte by byte; any other goes to `lowercased()`,
+    /// the slow twin (HTTP2RequestFieldsTests compares the two). Both directions lower every name they send.
+    static func lowercasedName(_ name: String) -> String {
+        withBytes(of: name) { bytes in
+            var upper = false
+            for byte in bytes {
+                if byte >= 0x80 { return name.lowercased() }
+                if byte &- UInt8(ascii: "A") < 26 { upper = true }
+            }
+            guard upper else { return name }
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                for index in 0..<bytes.count {
+                    let byte = bytes[index]
+                    out[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                }
+                return bytes.count
+            }
+        }
+    }
+
     /// Names are lowercase tokens (§8.2, §8.2.1); a leading colon only for pseudo-headers.
     static func checkName(_ name: String) throws(HTTP2MalformedMessage) {
-        guard !name.isEmpty else { throw .init("empty field name") }
-        // A plain loop: `enumerated()` over the UTF-8 view was left as a call per byte (see the ledger).
-        var first = true
-        for byte in name.utf8 {
-            defer { first = false }
-            if byte == UInt8(ascii: ":") && first { continue }
-            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { throw .init("uppercase field name \(name)") }
-            guard HTTPSyntax.isTokenCharacter(byte) else { throw .init("field name \(name) has a byte that is not a token character") }
+        switch withBytes(of: name, nameFault) {
+        case nil: return
+        case .empty: throw .init("empty field name")
+        case .uppercase: throw .init("uppercase field name \(name)")
+        case .notToken: throw .init("field name \(name) has a byte that is not a token character")
         }
     }
 
     /// Values carry no NUL, CR or LF, and no whitespace at either end (§8.2.1).
     static func checkValue(_ value: String, of name: String) throws(HTTP2MalformedMessage) {
-        let utf8 = value.utf8
-        for byte in utf8 where byte == 0 || byte == 0x0A || byte == 0x0D { throw .init("field \(name) has NUL, CR or LF in its value") }
-        if let first = utf8.first, first == 0x20 || first == 0x09 { throw .init("field \(name) value starts with whitespace") }
-        if let last = utf8.last, last == 0x20 || last == 0x09 { throw .init("field \(name) value ends with whitespace") }
+        switch withBytes(of: value, valueFault) {
+        case nil: return
+        case .forbiddenByte: throw .init("field \(name) has NUL, CR or LF in its value")
+        case .leadingWhitespace: throw .init("field \(name) value starts with whitespace")
+        case .trailingWhitespace: throw .init("field \(name) value ends with whitespace")
+        }
+    }
+
+    private enum NameFault { case empty, uppercase, notToken }
+    private enum ValueFault { case forbiddenByte, leadingWhitespace, trailingWhitespace }
+
+    /// The rules of `checkName` over the name's bytes: a `String`'s UTF-8 view cost a call and an
+    /// index step per byte, for every field of every block.
+    private static func nameFault(_ bytes: UnsafeBufferPointer<UInt8>) -> NameFault? {
+        guard let first = bytes.first else { return .empty }
+        for index in (first == UInt8(ascii: ":") ? 1 : 0)..<bytes.count {
+            let byte = bytes[index]
+            if byte &- UInt8(ascii: "A") < 26 { return .uppercase }
+            guard HTTPSyntax.isTokenCharacter(byte) else { return .notToken }
+        }
+        return nil
+    }
+
+    /// The rules of `checkValue` over the value's bytes, in its order.
+    private static func valueFault(_ bytes: UnsafeBufferPointer<UInt8>) -> ValueFault? {
+        // One comparison for nearly every byte: the three refused ones are all below 0x0E.
+        for byte in bytes where byte < 0x0E && (byte == 0 || byte == 0x0A || byte == 0x0D) { return .forbiddenByte }
+        guard let first = bytes.first, let last = bytes.last else { return nil }
+        if first == 0x20 || first == 0x09 { return .leadingWhitespace }
+        if last == 0x20 || last == 0x09 { return .trailingWhitespace }
+        return nil
+    }
+
+    /// `body` over the string's UTF-8 bytes where they lie (a native string lends them without a copy).
+    @inline(__always)
+    static func withBytes<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var string = string
+        return string.withUTF8(body)
     }
 
     /// Trailers: regular fields only (§8.1).
@@ -109,7 +170,7 @@ struct HTTP2RequestHead: Sendable {
             try checkName(name)
             try checkValue(value, of: name)
             if name.utf8.first == UInt8(ascii: ":") { throw .init("pseudo-header \(name) in trailers") }
-            if connectionSpecific.contains(name) { throw .init("connection-specific field \(name) in trailers") }
+            if isConnectionSpecific(name) { throw .init("connection-specific field \(name) in trailers") }
         }
     }
 }

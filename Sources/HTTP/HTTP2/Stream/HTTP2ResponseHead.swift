@@ -3,11 +3,17 @@
 
 /// A response's header block checked as RFC 9113 §8.3.2 and §8.2 require: `:status` alone among the
 /// pseudo-headers and first, lowercase names, no connection-specific field, one content-length.
-struct HTTP2ResponseHead {
+/// The same walk reads what the client's answer needs, as the HTTP/1.1 response parser does in its
+/// own: the content coding and the rate-limit fields.
+struct HTTP2ResponseHead: Sendable {
     let status: Int
-    /// The regular fields, as received.
-    let fields: [(name: String, value: String)]
+    /// The regular fields, as received, in the list the client's answer carries.
+    let fields: HTTPHeaders
     let contentLength: Int?
+    /// The first content-encoding field says gzip (any case): the client inflates the body.
+    let gzipCoded: Bool
+    /// The `x-ratelimit-*` fields, noted by `RateLimitReading` as the HTTP/1.1 parser notes them.
+    let rateLimit: RateLimitFields
 
     /// 1xx: an interim answer (103 Early Hints, 100 Continue); the final one follows.
     var isInterim: Bool { status < 200 }
@@ -15,8 +21,9 @@ struct HTTP2ResponseHead {
     init(validating block: [(name: String, value: String)]) throws(HTTP2MalformedMessage) {
         var status: Int?
         var contentLength: Int?
-        var fields: [(name: String, value: String)] = []
-        fields.reserveCapacity(block.count)
+        var contentEncoding: String?
+        var rateLimit = RateLimitReading()
+        var fields = HTTPHeaders(reservingCapacity: block.count + 1)
         for (name, value) in block {
             if name.utf8.first == UInt8(ascii: ":") {
                 guard fields.isEmpty else { throw .init("pseudo-header \(name) after a regular field") }
@@ -28,14 +35,25 @@ struct HTTP2ResponseHead {
             }
             try HTTP2RequestHead.checkName(name)
             try HTTP2RequestHead.checkValue(value, of: name)
-            if HTTP2RequestHead.connectionSpecific.contains(name) { throw .init("connection-specific field \(name)") }
-            if name == "content-length" {
+            if HTTP2RequestHead.isConnectionSpecific(name) { throw .init("connection-specific field \(name)") }
+            // Names are lowercase here (checkName): one comparison each, by length first.
+            switch name.utf8.count {
+            case 14 where name == "content-length":
                 guard let length = Int(value), length >= 0, contentLength == nil || contentLength == length else {
                     throw .init("content-length \(value) is not one non-negative number")
                 }
                 contentLength = length
+            case 16 where contentEncoding == nil && name == "content-encoding":
+                contentEncoding = value
+            case 17, 21:
+                HTTP2RequestHead.withBytes(of: name) { name in
+                    guard let kind = RateLimitReading.field(named: UnsafeRawBufferPointer(name)) else { return }
+                    HTTP2RequestHead.withBytes(of: value) { rateLimit.note(kind, value: UnsafeRawBufferPointer($0)) }
+                }
+            default:
+                break
             }
-            fields.append((name, value))
+            fields.add(name: name, value: value)
         }
         guard let status else { throw .init(":status missing") }
         // 101 is HTTP/1.1's upgrade, which HTTP/2 has none of (§8.6).
@@ -43,5 +61,7 @@ struct HTTP2ResponseHead {
         self.status = status
         self.fields = fields
         self.contentLength = contentLength
+        gzipCoded = contentEncoding.map { HTTPHeaders.sameName($0, "gzip") } ?? false
+        self.rateLimit = rateLimit.fields
     }
 }

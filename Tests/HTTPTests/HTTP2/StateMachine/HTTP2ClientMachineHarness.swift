@@ -10,7 +10,7 @@ final class HTTP2ClientMachineHarness: HTTP2ConnectionOwner {
     var machine: HTTP2ConnectionStateMachine!
     var now: UInt64 = 1_000_000_000
     var socketBacklog = 0
-    private(set) var heads: [UInt32: (status: Int, fields: [(name: String, value: String)])] = [:]
+    private(set) var heads: [UInt32: HTTP2ResponseHead] = [:]
     private(set) var ended: [(id: UInt32, completed: Bool, body: [UInt8])] = []
     private(set) var closes: [HTTP2ConnectionClose] = []
     private(set) var events: [HTTP2Event] = []
@@ -88,8 +88,8 @@ final class HTTP2ClientMachineHarness: HTTP2ConnectionOwner {
 
     // MARK: - HTTP2ConnectionOwner
 
-    func receivedResponseHead(_ stream: HTTP2Stream, status: Int, fields: [(name: String, value: String)]) {
-        heads[stream.id] = (status, fields)
+    func receivedResponseHead(_ stream: HTTP2Stream, _ head: HTTP2ResponseHead) {
+        heads[stream.id] = head
     }
 
     func answerEnded(_ stream: HTTP2Stream, completed: Bool) { ended.append((stream.id, completed, stream.body)) }

@@ -1,0 +1,78 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import XCTest
+@testable import HTTP
+
+/// A response's header block: the rules of RFC 9113 §8.2.1 byte by byte, and what the validating
+/// walk reads for the client's answer (the content coding, the rate-limit fields).
+final class HTTP2ResponseHeadTests: XCTestCase {
+    private func head(_ fields: [(name: String, value: String)]) throws -> HTTP2ResponseHead {
+        try HTTP2ResponseHead(validating: [(":status", "200")] + fields)
+    }
+
+    private func accepted(_ fields: [(name: String, value: String)]) -> Bool {
+        (try? head(fields)) != nil
+    }
+
+    /// RFC 9110 §5.6.2's tchar, written out: the rule the byte-wise check must follow.
+    private static let tokenCharacters = Set(Array("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8))
+
+    func testEveryNameByteIsJudgedByTheRFCsRule() {
+        for byte in 0...255 {
+            let name = String(decoding: [UInt8(ascii: "a"), UInt8(byte), UInt8(ascii: "z")], as: UTF8.self)
+            let lowercaseToken = Self.tokenCharacters.contains(UInt8(byte)) && !(65...90).contains(byte)
+            XCTAssertEqual(accepted([(name, "v")]), lowercaseToken, "byte \(byte)")
+        }
+    }
+
+    func testEveryValueByteIsJudgedByTheRFCsRule() {
+        for byte in 0...255 {
+            let value = String(decoding: [UInt8(ascii: "a"), UInt8(byte), UInt8(ascii: "z")], as: UTF8.self)
+            XCTAssertEqual(accepted([("x-field", value)]), ![0x00, 0x0A, 0x0D].contains(byte), "byte \(byte)")
+        }
+    }
+
+    func testWhitespaceAtEitherEndOfAValueIsRefused() {
+        for value in [" a", "\ta", "a ", "a\t", " "] { XCTAssertFalse(accepted([("x-field", value)]), "\(value)") }
+        for value in ["a b", "a\tb", ""] { XCTAssertTrue(accepted([("x-field", value)]), "\(value)") }
+    }
+
+    func testEveryConnectionSpecificFieldIsRefused() {
+        for name in ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"] {
+            XCTAssertFalse(accepted([(name, "x")]), name)
+        }
+        for name in ["connectionx", "keep-alivx", "upgrades", "te"] { XCTAssertTrue(accepted([(name, "x")]), name) }
+    }
+
+    func testGitHubsRateLimitFieldsAreReadInTheValidatingWalk() throws {
+        let fields: [(name: String, value: String)] = [
+            ("x-ratelimit-limit", "5000"), ("x-ratelimit-remaining", "4999"), ("x-ratelimit-reset", "1764644400"), ("x-ratelimit-used", "1"),
+        ]
+        XCTAssertEqual(try head(fields).rateLimit, .numbers(limit: 5000, remaining: 4999, reset: 1_764_644_400))
+    }
+
+    func testARepeatedRateLimitFieldIsLeftToTheFieldsReading() throws {
+        let fields: [(name: String, value: String)] = [
+            ("x-ratelimit-limit", "5000"), ("x-ratelimit-remaining", "4999"), ("x-ratelimit-reset", "1764644400"), ("x-ratelimit-remaining", "4998"),
+        ]
+        XCTAssertEqual(try head(fields).rateLimit, .unread)
+    }
+
+    func testAHeadWithoutRateLimitFieldsIsKnownToHaveNone() throws {
+        XCTAssertEqual(try head([("content-type", "image/png")]).rateLimit, .absent)
+    }
+
+    func testTheFirstContentEncodingSaysWhetherTheBodyIsGzip() throws {
+        XCTAssertTrue(try head([("content-encoding", "GZIP")]).gzipCoded)
+        XCTAssertFalse(try head([("content-encoding", "br"), ("content-encoding", "gzip")]).gzipCoded)
+        XCTAssertFalse(try head([]).gzipCoded)
+    }
+
+    func testTheAnswerCarriesTheFieldsAndTheRateLimitReading() throws {
+        let head = try head([("etag", "\"v1\""), ("x-ratelimit-limit", "60"), ("x-ratelimit-remaining", "59"), ("x-ratelimit-reset", "1")])
+        let response = try HTTP2ResponseBody.response(head: head, body: Array("{}".utf8)).get()
+        XCTAssertEqual(response.header("ETag"), "\"v1\"")
+        XCTAssertEqual(response.rateLimit, .numbers(limit: 60, remaining: 59, reset: 1))
+    }
+}
