@@ -39,10 +39,13 @@ final class H2Upstream {
     /// The events named `name` printed so far.
     func events(_ name: String) -> [[String: Any]] { Self.lines(process.output).filter { $0["event"] as? String == name } }
 
-    /// Waits (bounded) until an event named `name` was printed.
+    /// Waits (bounded) until an event named `name` was printed `count` times. The upstream prints
+    /// a request before it answers, but its output reaches this process by a reader of its own:
+    /// an answer can arrive before the line that announced it has been read.
     @discardableResult
-    func waitFor(_ name: String, within timeout: TimeInterval = 5) -> Bool {
-        process.waitForOutput(within: timeout) { $0.contains("\"event\": \"\(name)\"") }
+    func waitFor(_ name: String, count: Int = 1, within timeout: TimeInterval = 5) -> Bool {
+        let mark = "\"event\": \"\(name)\""
+        return process.waitForOutput(within: timeout) { $0.components(separatedBy: mark).count - 1 >= count }
     }
 
     private static func lines(_ output: String) -> [[String: Any]] {

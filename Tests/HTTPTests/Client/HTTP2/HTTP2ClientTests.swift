@@ -22,6 +22,7 @@ final class HTTP2ClientTests: XCTestCase {
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"path": "/users?since=0"}"#)
         XCTAssertEqual(response.header("ETag"), "\"v1\"")
         XCTAssertEqual(response.header("X-RateLimit-Remaining"), "4999")
+        XCTAssertTrue(upstream.waitFor("request"))
         XCTAssertEqual(upstream.events("request").count, 1)
     }
 
@@ -40,6 +41,7 @@ final class HTTP2ClientTests: XCTestCase {
         let results = outcomes(of: (0..<6).map { get(upstream, "/users/u\($0)") }, via: client)
         XCTAssertEqual(results.compactMap { try? $0.get().status.code }, Array(repeating: 200, count: 6), "\(results)")
         XCTAssertEqual(upstream.events("connection").count, 2)
+        XCTAssertTrue(upstream.waitFor("request", count: 10), "six on the first connection, four again on the second")
         XCTAssertEqual(upstream.events("request").filter { $0["connection"] as? Int == 2 }.count, 4)
     }
 
@@ -49,6 +51,7 @@ final class HTTP2ClientTests: XCTestCase {
         XCTAssertEqual(try results[0].get().status.code, 200)
         XCTAssertEqual(try results[1].get().status.code, 200)
         guard case .failure(.connection) = results[2] else { return XCTFail("a POST above the GOAWAY was retried: \(results[2])") }
+        XCTAssertTrue(upstream.waitFor("request", count: 3))
         XCTAssertEqual(upstream.events("request").filter { $0["path"] as? String == "/c" }.count, 1)
     }
 
@@ -63,6 +66,7 @@ final class HTTP2ClientTests: XCTestCase {
     func testARefusedStreamIsSentAgain() throws {
         let upstream = try H2Upstream("refuse")
         XCTAssertEqual(try outcome(of: get(upstream, "/users"), via: client).get().status.code, 200)
+        XCTAssertTrue(upstream.waitFor("request", count: 2))
         XCTAssertEqual(upstream.events("request").count, 2)
     }
 
