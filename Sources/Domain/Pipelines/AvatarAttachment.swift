@@ -32,12 +32,16 @@ final class AvatarAttachment: Sendable {
     /// `"\(n) bytes"` reads, but written into one string of its exact size: the interpolation
     /// (its buffer's growth, `Int.description`) cost more (the figure: Benchmarks/README.md).
     func detail(_ image: AvatarImage) -> String {
-        ASCIIDigits.string(login, ": ", decimal: image.bytes.count, " bytes")
+        detail(bytes: image.bytes.count)
     }
 
     /// `detail(_:)` of the image `outcome` describes (nil for a skipped one, which has none).
     func detail(_ outcome: AvatarOutcome) -> String? {
-        outcome.user.map { ASCIIDigits.string(login, ": ", decimal: $0.avatar.bytes, " bytes") }
+        outcome.user.map { detail(bytes: $0.avatar.bytes) }
+    }
+
+    private func detail(bytes: Int) -> String {
+        ASCIIDigits.string(login, ": ", decimal: bytes, " bytes")
     }
 
     /// The user with `image` described.

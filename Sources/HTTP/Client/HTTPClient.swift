@@ -147,7 +147,7 @@ public final class HTTPClient: Sendable {
     /// Sends `request` once; `answered` gets its outcome once, on the connection's loop, unless
     /// the returned disposable is disposed first (it then closes the connection or leaves the
     /// queue for one). `send` is this as a stream; a caller that wants its own answer and error
-    /// types maps them in one stage (`send(…).map(_:errors:)`).
+    /// types has them made as they arrive (`send(_:answer:errors:)`).
     @usableFromInline
     func exchange(_ request: HTTPClientRequest, answered: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) -> Disposable {
         if let http2, http2.carries(request) {
