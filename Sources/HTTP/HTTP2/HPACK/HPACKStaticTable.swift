@@ -26,6 +26,14 @@ enum HPACKStaticTable {
         return index
     }()
 
+    /// The longest value of the table (`gzip, deflate`): a longer value is in no pair.
+    static let longestValue = 13
+
+    /// Whether `name` and `value` are a pair of the table; a long value (a request's path) without a lookup.
+    static func hasPair(name: String, value: String) -> Bool {
+        value.utf8.count <= longestValue && pairIndex(name: name, value: value) != nil
+    }
+
     /// The index of the entry holding `name` and a non-empty `value`. Entries of one name are
     /// adjacent, so one lookup of the name and a short scan find it, with no key built per field.
     static func pairIndex(name: String, value: String) -> Int? {

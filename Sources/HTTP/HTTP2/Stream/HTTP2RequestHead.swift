@@ -24,15 +24,20 @@ struct HTTP2RequestHead: Sendable {
         }
     }
 
-    init(validating block: [(name: String, value: String)]) throws(HTTP2MalformedMessage) {
+    /// - Parameter checked: the decoder's `checkedFields`: fields whose name and value are known
+    ///   to pass `checkName` and `checkValue`, which are not checked again. 0, the slow twin, checks
+    ///   every field (HTTP2FieldChecksTests compares the two).
+    init(validating block: [(name: String, value: String)], checked: UInt64 = 0) throws(HTTP2MalformedMessage) {
         var method: String?, scheme: String?, authority: String?, path: String?
         var regularSeen = false
         var fields = HTTPHeaders(reservingCapacity: block.count + 1)
         var contentLength: Int?
         var cookieFields = 0
-        for (name, value) in block {
-            try Self.checkName(name)
-            try Self.checkValue(value, of: name)
+        for (index, (name, value)) in block.enumerated() {
+            if !Self.isChecked(index, in: checked) {
+                try Self.checkName(name)
+                try Self.checkValue(value, of: name)
+            }
             if name.utf8.first == UInt8(ascii: ":") {
                 guard !regularSeen else { throw .init("pseudo-header \(name) after a regular field") }
                 func once(_ slot: inout String?) throws(HTTP2MalformedMessage) {
@@ -112,6 +117,18 @@ struct HTTP2RequestHead: Sendable {
         }
     }
 
+    /// Whether field `index` is marked in a decoder's `checkedFields`.
+    @inline(__always)
+    static func isChecked(_ index: Int, in checked: UInt64) -> Bool {
+        index < 64 && checked & (1 << UInt64(index)) != 0
+    }
+
+    /// `checkName` passes: what the HPACK decoder notes of a literal's name.
+    static func isValidName(_ name: String) -> Bool { withBytes(of: name, nameFault) == nil }
+
+    /// `checkValue` passes: what the HPACK decoder notes of a literal's value.
+    static func isValidValue(_ value: String) -> Bool { withBytes(of: value, valueFault) == nil }
+
     /// Names are lowercase tokens (§8.2, §8.2.1); a leading colon only for pseudo-headers.
     static func checkName(_ name: String) throws(HTTP2MalformedMessage) {
         switch withBytes(of: name, nameFault) {
@@ -164,11 +181,13 @@ struct HTTP2RequestHead: Sendable {
         return string.withUTF8(body)
     }
 
-    /// Trailers: regular fields only (§8.1).
-    static func validateTrailers(_ block: [(name: String, value: String)]) throws(HTTP2MalformedMessage) {
-        for (name, value) in block {
-            try checkName(name)
-            try checkValue(value, of: name)
+    /// Trailers: regular fields only (§8.1); `checked` as for `init(validating:checked:)`.
+    static func validateTrailers(_ block: [(name: String, value: String)], checked: UInt64 = 0) throws(HTTP2MalformedMessage) {
+        for (index, (name, value)) in block.enumerated() {
+            if !isChecked(index, in: checked) {
+                try checkName(name)
+                try checkValue(value, of: name)
+            }
             if name.utf8.first == UInt8(ascii: ":") { throw .init("pseudo-header \(name) in trailers") }
             if isConnectionSpecific(name) { throw .init("connection-specific field \(name) in trailers") }
         }
