@@ -218,8 +218,9 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         // Empty but after a reset: a lookup in an empty dictionary still hashes its key.
         let resetCode = resetCodes.isEmpty ? nil : resetCodes.removeValue(forKey: target.id)
         pool.streamEnded(on: self)
-        if completed, let head = exchange.head {
-            outcomes.append((exchange, HTTP2ResponseBody.response(head: head, body: target.body)))
+        // The head taken out of the exchange, so that its fields are the answer's alone (changed in place for a gzip body).
+        if completed, let head = exchange.head.take() {
+            outcomes.append((exchange, HTTP2ResponseBody.response(head: consume head, body: target.body)))
             return
         }
         // Not processed by the server, so safe to send again: above its GOAWAY's last stream (for

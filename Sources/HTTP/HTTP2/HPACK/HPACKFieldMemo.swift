@@ -27,6 +27,9 @@ struct HPACKFieldMemo: Sendable {
         var generation: Int?
         /// For `anyValue`: the bytes before the value.
         var namePart: Int?
+        /// For `anyValue`: the name's first entry in the static table, whose pairs (`:path`'s `/`)
+        /// a new value is checked against before the name part is reused, without hashing the name.
+        var staticName: Int?
 
         /// No position: a generation no table reaches, no name part, so nothing is copied from it.
         static let none = Entry(name: "", value: "", bytes: [], generation: -1, namePart: nil)
@@ -56,7 +59,8 @@ struct HPACKFieldMemo: Sendable {
                 return true
             }
             // Same never-indexed name, another value without a static pair: the name part again, then the new value.
-            guard let namePart = entry.pointee.namePart, !HPACKStaticTable.hasPair(name: name, value: value) else { return false }
+            guard let namePart = entry.pointee.namePart else { return false }
+            if let start = entry.pointee.staticName, HPACKStaticTable.pairIndex(name: name, value: value, from: start) != nil { return false }
             let start = out.count
             out.append(contentsOf: entry.pointee.bytes[..<namePart])
             HPACKEncoder.encodeString(value, into: &out)
@@ -77,7 +81,8 @@ struct HPACKFieldMemo: Sendable {
         case .whileTableUnchanged:
             entries[position] = Entry(name: name, value: value, bytes: Array(representation), generation: generation, namePart: nil)
         case .anyValue(let namePart):
-            entries[position] = Entry(name: name, value: value, bytes: Array(representation), generation: nil, namePart: namePart)
+            entries[position] = Entry(name: name, value: value, bytes: Array(representation), generation: nil, namePart: namePart,
+                                      staticName: HPACKStaticTable.nameIndex[name])
         }
     }
 }
