@@ -112,7 +112,7 @@ package struct HPACKEncoder: Sendable {
             let huffmanCount = HPACKHuffman.encodedCount(utf8)
             if huffmanCount < utf8.count {
                 HPACKInteger.encode(huffmanCount, prefixBits: 7, flags: 0x80, into: &out)
-                HPACKHuffman.encode(utf8, into: &out)
+                HPACKHuffman.encode(utf8, encodedCount: huffmanCount, into: &out)
             } else {
                 HPACKInteger.encode(utf8.count, prefixBits: 7, flags: 0x00, into: &out)
                 out.append(contentsOf: utf8)
