@@ -46,6 +46,20 @@ final class HTTP2ResponseHeadTests: XCTestCase {
         }
     }
 
+    /// Values longer than a word: each refused byte (and a tab, allowed) at each position.
+    func testAForbiddenByteAnywhereInALongValueIsRefused() {
+        for length in [8, 9, 16, 23, 40] {
+            for position in 1..<(length - 1) {
+                for byte: UInt8 in [0x00, 0x0A, 0x0D, 0x09, 0x0B, 0x0E] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "v"), count: length)
+                    bytes[position] = byte
+                    let value = String(decoding: bytes, as: UTF8.self)
+                    XCTAssertEqual(accepted([("x-field", value)]), ![0x00, 0x0A, 0x0D].contains(byte), "byte \(byte) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
     func testWhitespaceAtEitherEndOfAValueIsRefused() {
         for value in [" a", "\ta", "a ", "a\t", " "] { XCTAssertFalse(accepted([("x-field", value)]), "\(value)") }
         for value in ["a b", "a\tb", ""] { XCTAssertTrue(accepted([("x-field", value)]), "\(value)") }
