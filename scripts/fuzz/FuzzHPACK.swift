@@ -26,8 +26,8 @@ public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(!decoded.overListSize || decoded.fields.isEmpty, "fields kept over the limit")
         // The decoder's marks (the heads' fast path) against checking each field (their slow twin).
         for (index, field) in decoded.fields.enumerated() where index < 64 {
-            let valid = HTTP2RequestHead.isValidName(field.name) && HTTP2RequestHead.isValidValue(field.value)
-            precondition(HTTP2RequestHead.isChecked(index, in: decoded.checkedFields) == valid, "field \(index)'s mark disagrees with its checks")
+            let valid = HTTP2FieldRules.isValidName(field.name) && HTTP2FieldRules.isValidValue(field.value)
+            precondition(HTTP2FieldRules.isChecked(index, in: decoded.checkedFields) == valid, "field \(index)'s mark disagrees with its checks")
         }
         var encoded: [UInt8] = []
         encoder.encode(decoded.fields, into: &encoded)

@@ -45,7 +45,7 @@ final class HTTP2FieldChecksTests: XCTestCase {
 
     func testEveryStaticTableFieldPassesTheChecks() {
         for entry in HPACKStaticTable.entries {
-            XCTAssertTrue(HTTP2RequestHead.isValidName(entry.name) && HTTP2RequestHead.isValidValue(entry.value), "\(entry)")
+            XCTAssertTrue(HTTP2FieldRules.isValidName(entry.name) && HTTP2FieldRules.isValidValue(entry.value), "\(entry)")
         }
     }
 
@@ -58,8 +58,8 @@ final class HTTP2FieldChecksTests: XCTestCase {
             encoder.encode(fields, into: &block)
             let decoded = try decoder.decode(block)
             for (index, field) in decoded.fields.enumerated() {
-                let valid = HTTP2RequestHead.isValidName(field.name) && HTTP2RequestHead.isValidValue(field.value)
-                XCTAssertEqual(HTTP2RequestHead.isChecked(index, in: decoded.checkedFields), valid, "\(field)")
+                let valid = HTTP2FieldRules.isValidName(field.name) && HTTP2FieldRules.isValidValue(field.value)
+                XCTAssertEqual(HTTP2FieldRules.isChecked(index, in: decoded.checkedFields), valid, "\(field)")
                 if valid { marked += 1 }
             }
         }
@@ -104,7 +104,7 @@ final class HTTP2FieldChecksTests: XCTestCase {
             var block: [UInt8] = []
             encoder.encode(fields, into: &block)
             let decoded = try decoder.decode(block)
-            XCTAssertFalse(HTTP2RequestHead.isChecked(1, in: decoded.checkedFields))
+            XCTAssertFalse(HTTP2FieldRules.isChecked(1, in: decoded.checkedFields))
             XCTAssertThrowsError(try HTTP2ResponseHead(validating: decoded.fields, checked: decoded.checkedFields))
         }
         XCTAssertEqual(decoder.dynamicTableCount, 1, "the second block named the entry the first inserted")

@@ -8,7 +8,7 @@ package struct HPACKDecoder: Sendable {
     package struct Block: Sendable {
         package var fields: [(name: String, value: String)]
         /// Bit `i` set: field `i` (of the first 64) passes HTTP/2's field checks (RFC 9113 §8.2.1,
-        /// `HTTP2RequestHead.isValidName` and `isValidValue`), so its head need not check it: known for a field from
+        /// `HTTP2FieldRules`), so its head need not check it: known for a field from
         /// the static table or from a dynamic-table entry checked when it was inserted, checked here
         /// for a literal. A clear bit says nothing: the head checks that field, and says what is wrong.
         package var checkedFields: UInt64 = 0
@@ -111,14 +111,14 @@ package struct HPACKDecoder: Sendable {
         let nameChecked: Bool
         if nameIndex == 0 {
             name = try string(bytes, at: &position)
-            nameChecked = HTTP2RequestHead.isValidName(name)
+            nameChecked = HTTP2FieldRules.isValidName(name)
         } else {
             let entry = try entry(nameIndex)
             name = entry.name
-            nameChecked = entry.checked || HTTP2RequestHead.isValidName(name)
+            nameChecked = entry.checked || HTTP2FieldRules.isValidName(name)
         }
         let value = try string(bytes, at: &position)
-        return HPACKDynamicTable.Entry(name: name, value: value, checked: nameChecked && HTTP2RequestHead.isValidValue(value))
+        return HPACKDynamicTable.Entry(name: name, value: value, checked: nameChecked && HTTP2FieldRules.isValidValue(value))
     }
 
     private func string(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws(HPACKError) -> String {

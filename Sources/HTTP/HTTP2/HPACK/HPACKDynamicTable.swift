@@ -8,7 +8,7 @@ struct HPACKDynamicTable: Sendable {
         let name: String
         let value: String
         /// A decoder's note: the name and value pass HTTP/2's field checks (RFC 9113 §8.2.1,
-        /// `HTTP2RequestHead.isValidName` and `isValidValue`), so a block naming the entry again is not checked
+        /// `HTTP2FieldRules`), so a block naming the entry again is not checked
         /// again. An encoder's entries say false.
         let checked: Bool
     }

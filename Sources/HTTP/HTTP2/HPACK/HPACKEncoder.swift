@@ -108,7 +108,7 @@ package struct HPACKEncoder: Sendable {
     /// The string's bytes where they lie: through `String.UTF8View` each byte cost an index step,
     /// twice (counted, then coded); a request's `:path` is coded once per request.
     static func encodeString(_ string: String, into out: inout [UInt8]) {
-        HTTP2RequestHead.withBytes(of: string) { utf8 in
+        HTTP2FieldRules.withBytes(of: string) { utf8 in
             let huffmanCount = HPACKHuffman.encodedCount(utf8)
             if huffmanCount < utf8.count {
                 HPACKInteger.encode(huffmanCount, prefixBits: 7, flags: 0x80, into: &out)

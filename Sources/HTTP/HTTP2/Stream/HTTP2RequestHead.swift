@@ -1,8 +1,6 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
-import StreamServiceText
-
 /// A request's header block checked against RFC 9113 §8.2–8.3 and split into its pseudo-header
 /// fields and its regular ones. A block that breaks a rule is malformed: a stream error of type
 /// PROTOCOL_ERROR (§8.1.1), given here as the rule's description.
@@ -36,7 +34,7 @@ struct HTTP2RequestHead: Sendable {
         var contentLength: Int?
         var cookieFields = 0
         for (index, (name, value)) in block.enumerated() {
-            if !Self.isChecked(index, in: checked) {
+            if !HTTP2FieldRules.isChecked(index, in: checked) {
                 try Self.checkName(name)
                 try Self.checkValue(value, of: name)
             }
@@ -102,7 +100,7 @@ struct HTTP2RequestHead: Sendable {
     /// lowercase is itself, an ASCII one is lowered byte by byte; any other goes to `lowercased()`,
     /// the slow twin (HTTP2RequestFieldsTests compares the two). Both directions lower every name they send.
     static func lowercasedName(_ name: String) -> String {
-        withBytes(of: name) { bytes in
+        HTTP2FieldRules.withBytes(of: name) { bytes in
             var upper = false
             for byte in bytes {
                 if byte >= 0x80 { return name.lowercased() }
@@ -119,21 +117,9 @@ struct HTTP2RequestHead: Sendable {
         }
     }
 
-    /// Whether field `index` is marked in a decoder's `checkedFields`.
-    @inline(__always)
-    static func isChecked(_ index: Int, in checked: UInt64) -> Bool {
-        index < 64 && checked & (1 << UInt64(index)) != 0
-    }
-
-    /// `checkName` passes: what the HPACK decoder notes of a literal's name.
-    static func isValidName(_ name: String) -> Bool { withBytes(of: name, nameFault) == nil }
-
-    /// `checkValue` passes: what the HPACK decoder notes of a literal's value.
-    static func isValidValue(_ value: String) -> Bool { withBytes(of: value, valueFault) == nil }
-
     /// Names are lowercase tokens (§8.2, §8.2.1); a leading colon only for pseudo-headers.
     static func checkName(_ name: String) throws(HTTP2MalformedMessage) {
-        switch withBytes(of: name, nameFault) {
+        switch HTTP2FieldRules.withBytes(of: name, HTTP2FieldRules.nameFault) {
         case nil: return
         case .empty: throw .init("empty field name")
         case .uppercase: throw .init("uppercase field name \(name)")
@@ -143,7 +129,7 @@ struct HTTP2RequestHead: Sendable {
 
     /// Values carry no NUL, CR or LF, and no whitespace at either end (§8.2.1).
     static func checkValue(_ value: String, of name: String) throws(HTTP2MalformedMessage) {
-        switch withBytes(of: value, valueFault) {
+        switch HTTP2FieldRules.withBytes(of: value, HTTP2FieldRules.valueFault) {
         case nil: return
         case .forbiddenByte: throw .init("field \(name) has NUL, CR or LF in its value")
         case .leadingWhitespace: throw .init("field \(name) value starts with whitespace")
@@ -151,63 +137,10 @@ struct HTTP2RequestHead: Sendable {
         }
     }
 
-    private enum NameFault { case empty, uppercase, notToken }
-    private enum ValueFault { case forbiddenByte, leadingWhitespace, trailingWhitespace }
-
-    /// The rules of `checkName` over the name's bytes: a `String`'s UTF-8 view cost a call and an
-    /// index step per byte, for every field of every block.
-    private static func nameFault(_ bytes: UnsafeBufferPointer<UInt8>) -> NameFault? {
-        guard let first = bytes.first else { return .empty }
-        for index in (first == UInt8(ascii: ":") ? 1 : 0)..<bytes.count {
-            let byte = bytes[index]
-            if byte &- UInt8(ascii: "A") < 26 { return .uppercase }
-            guard HTTPSyntax.isTokenCharacter(byte) else { return .notToken }
-        }
-        return nil
-    }
-
-    /// The rules of `checkValue` over the value's bytes, in its order.
-    private static func valueFault(_ bytes: UnsafeBufferPointer<UInt8>) -> ValueFault? {
-        // One comparison for nearly every byte: the three refused ones are all below 0x0E. Looked
-        // for a byte at a time only in a value that has a byte that low (a tab, or one of them).
-        if mayHoldByteBelow0E(bytes) {
-            for byte in bytes where byte < 0x0E && (byte == 0 || byte == 0x0A || byte == 0x0D) { return .forbiddenByte }
-        }
-        guard let first = bytes.first, let last = bytes.last else { return nil }
-        if first == 0x20 || first == 0x09 { return .leadingWhitespace }
-        if last == 0x20 || last == 0x09 { return .trailingWhitespace }
-        return nil
-    }
-
-    /// Whether a byte of `bytes` is below 0x0E, eight at a time (`ByteWords`): a byte at a time,
-    /// checking the literal values of every response cost the HTTP/2 client about 17,000
-    /// instructions a `/users` request (the figure: Benchmarks/README.md). The byte loop in
-    /// `valueFault` decides; HTTP2ResponseHeadTests puts each refused byte at each position.
-    private static func mayHoldByteBelow0E(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let raw = UnsafeRawBufferPointer(bytes)
-        var index = 0
-        while index + 8 <= raw.count {
-            if ByteWords.below(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self), 0x0E) != 0 { return true }
-            index += 8
-        }
-        while index < raw.count {
-            if raw[index] < 0x0E { return true }
-            index += 1
-        }
-        return false
-    }
-
-    /// `body` over the string's UTF-8 bytes where they lie (a native string lends them without a copy).
-    @inline(__always)
-    static func withBytes<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        var string = string
-        return string.withUTF8(body)
-    }
-
     /// Trailers: regular fields only (§8.1); `checked` as for `init(validating:checked:)`.
     static func validateTrailers(_ block: [(name: String, value: String)], checked: UInt64 = 0) throws(HTTP2MalformedMessage) {
         for (index, (name, value)) in block.enumerated() {
-            if !isChecked(index, in: checked) {
+            if !HTTP2FieldRules.isChecked(index, in: checked) {
                 try checkName(name)
                 try checkValue(value, of: name)
             }

@@ -32,7 +32,7 @@ struct HTTP2ResponseHead: Sendable {
         var rateLimit = RateLimitReading()
         var regularSeen = false
         for (index, (name, value)) in block.enumerated() {
-            if HTTP2RequestHead.withBytes(of: name, { $0.first == UInt8(ascii: ":") }) {
+            if HTTP2FieldRules.withBytes(of: name, { $0.first == UInt8(ascii: ":") }) {
                 guard !regularSeen else { throw .init("pseudo-header \(name) after a regular field") }
                 guard name == ":status" else { throw .init("pseudo-header \(name) is not a response's") }
                 guard status == nil else { throw .init(":status twice") }
@@ -40,7 +40,7 @@ struct HTTP2ResponseHead: Sendable {
                 status = code
                 continue
             }
-            if !HTTP2RequestHead.isChecked(index, in: checked) {
+            if !HTTP2FieldRules.isChecked(index, in: checked) {
                 try HTTP2RequestHead.checkName(name)
                 try HTTP2RequestHead.checkValue(value, of: name)
             }
@@ -55,9 +55,9 @@ struct HTTP2ResponseHead: Sendable {
             case 16 where contentEncoding == nil && name == "content-encoding":
                 contentEncoding = value
             case 17, 21:
-                HTTP2RequestHead.withBytes(of: name) { name in
+                HTTP2FieldRules.withBytes(of: name) { name in
                     guard let kind = RateLimitReading.field(named: UnsafeRawBufferPointer(name)) else { return }
-                    HTTP2RequestHead.withBytes(of: value) { rateLimit.note(kind, value: UnsafeRawBufferPointer($0)) }
+                    HTTP2FieldRules.withBytes(of: value) { rateLimit.note(kind, value: UnsafeRawBufferPointer($0)) }
                 }
             default:
                 break
@@ -80,7 +80,7 @@ struct HTTP2ResponseHead: Sendable {
     /// as `Int(_:)` reads them; anything else goes to `Int(_:)`, the slow twin (HTTP2ResponseHeadTests
     /// compares the two). Generic over `StringProtocol`, `Int(_:)` cost about 250 instructions a field.
     static func integer(_ value: String) -> Int? {
-        let digits = HTTP2RequestHead.withBytes(of: value) { bytes -> Int? in
+        let digits = HTTP2FieldRules.withBytes(of: value) { bytes -> Int? in
             guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
             var number = 0
             for byte in bytes {
