@@ -8,7 +8,8 @@
 // HPACKEncoder it must decode to the same fields on a fresh pair, and the encoder's memo (its fast
 // path) must write the bytes its slow twin (`memoizes: false`) writes. The input's bytes also go through
 // Huffman coding and back, and are read as a Huffman code by the fast decoder and its slow twin
-// (the bit-by-bit walk), which must agree. Any divergence traps, which libFuzzer records as a crash.
+// (the bit-by-bit walk), which must agree. The fields the decoder marks as checked must be exactly
+// those that pass the heads' field checks. Any divergence traps, which libFuzzer records as a crash.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -23,6 +24,11 @@ public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let listSize = decoded.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
         precondition(decoded.overListSize || listSize <= 2048, "a list of \(listSize) bytes passed the limit")
         precondition(!decoded.overListSize || decoded.fields.isEmpty, "fields kept over the limit")
+        // The decoder's marks (the heads' fast path) against checking each field (their slow twin).
+        for (index, field) in decoded.fields.enumerated() where index < 64 {
+            let valid = HTTP2FieldRules.isValidName(field.name) && HTTP2FieldRules.isValidValue(field.value)
+            precondition(HTTP2FieldRules.isChecked(index, in: decoded.checkedFields) == valid, "field \(index)'s mark disagrees with its checks")
+        }
         var encoded: [UInt8] = []
         encoder.encode(decoded.fields, into: &encoded)
         var slowEncoded: [UInt8] = []

@@ -29,6 +29,31 @@ final class HTTP2ClientPool: Sendable {
         var waiting: [HTTP2ClientExchange] = []
     }
 
+    /// The entries by origin: a handful (a service's upstream origins), found by a scan comparing
+    /// each origin's precomputed hash first. A dictionary hashed that hash again and went through
+    /// its `modify` accessor two or three times an exchange, about 1,000 instructions (the figure:
+    /// Benchmarks/README.md). Entries are never removed, so an origin keeps its place.
+    fileprivate struct Entries {
+        private var origins: [ConnectionPool.Origin] = []
+        private var entries: [Entry] = []
+
+        /// `body` on `origin`'s entry where it lies, an empty one made first when there is none.
+        mutating func with<Result>(_ origin: ConnectionPool.Origin, _ body: (inout Entry) -> Result) -> Result {
+            if let index = origins.firstIndex(of: origin) { return body(&entries[index]) }
+            origins.append(origin)
+            entries.append(Entry())
+            return body(&entries[entries.count - 1])
+        }
+
+        /// `body` on `origin`'s entry where it lies; nil when there is none.
+        mutating func ifPresent<Result>(_ origin: ConnectionPool.Origin, _ body: (inout Entry) -> Result) -> Result? {
+            guard let index = origins.firstIndex(of: origin) else { return nil }
+            return body(&entries[index])
+        }
+
+        var all: [Entry] { entries }
+    }
+
     enum Route {
         case stream(HTTP2ClientConnection)
         case http1
@@ -36,7 +61,7 @@ final class HTTP2ClientPool: Sendable {
         case connect
     }
 
-    private let state = Locked([ConnectionPool.Origin: Entry]())
+    private let state = Locked(Entries())
     let settings: HTTP2ClientSettings
     let tls: TLSContext?
     let tlsFailure: String?
@@ -60,7 +85,7 @@ final class HTTP2ClientPool: Sendable {
 
     func send(_ exchange: HTTP2ClientExchange) {
         let route = state.withLock { entries in
-            entries[exchange.origin, default: Entry()].route(exchange)
+            entries.with(exchange.origin) { $0.route(exchange) }
         }
         switch route {
         case .stream(let connection): connection.run(exchange)
@@ -73,26 +98,27 @@ final class HTTP2ClientPool: Sendable {
     /// Opens (and keeps open with PING) a connection to `origin` before any request needs it.
     func warm(_ origin: ConnectionPool.Origin) {
         let start = state.withLock { entries -> Bool in
-            let entry = entries[origin, default: Entry()]
-            guard !entry.speaksHTTP1, !entry.connecting, entry.slots.isEmpty else { return false }
-            entries[origin, default: Entry()].connecting = true
-            return true
+            entries.with(origin) { entry in
+                guard !entry.speaksHTTP1, !entry.connecting, entry.slots.isEmpty else { return false }
+                entry.connecting = true
+                return true
+            }
         }
         if start { connect(origin, near: nil) }
     }
 
     func leaveQueue(_ exchange: HTTP2ClientExchange) {
-        state.withLock { entries in entries[exchange.origin]?.waiting.removeAll { $0 === exchange } }
+        state.withLock { entries in _ = entries.ifPresent(exchange.origin) { $0.waiting.removeAll { $0 === exchange } } }
     }
 
     /// Connections open to `origin` (HTTP/2 ones, draining or not).
     func connectionCount(_ origin: ConnectionPool.Origin) -> Int {
-        state.withLock { $0[origin]?.slots.count ?? 0 }
+        state.withLock { $0.ifPresent(origin) { $0.slots.count } ?? 0 }
     }
 
     /// The client is going: every connection sends GOAWAY and closes.
     func shutdown() {
-        let connections = state.withLock { entries in entries.values.flatMap { $0.slots.map(\.connection) } }
+        let connections = state.withLock { entries in entries.all.flatMap { $0.slots.map(\.connection) } }
         for connection in connections { connection.shutdown() }
     }
 
@@ -125,7 +151,7 @@ final class HTTP2ClientPool: Sendable {
 
     private func connected(_ connection: HTTP2ClientConnection) {
         let (granted, more) = state.withLock { entries in
-            entries[connection.origin, default: Entry()].withEntry { entry -> ([HTTP2ClientExchange], Bool) in
+            entries.with(connection.origin) { entry -> ([HTTP2ClientExchange], Bool) in
                 entry.connecting = false
                 entry.slots.append(Slot(connection: connection))
                 let granted = entry.grant(to: entry.slots.count - 1)
@@ -139,7 +165,7 @@ final class HTTP2ClientPool: Sendable {
 
     private func speaksHTTP1(_ origin: ConnectionPool.Origin) {
         let waiting = state.withLock { entries in
-            entries[origin, default: Entry()].withEntry { entry -> [HTTP2ClientExchange] in
+            entries.with(origin) { entry -> [HTTP2ClientExchange] in
                 entry.speaksHTTP1 = true
                 entry.connecting = false
                 defer { entry.waiting = [] }
@@ -151,7 +177,7 @@ final class HTTP2ClientPool: Sendable {
 
     private func failWaiting(_ origin: ConnectionPool.Origin, _ error: HTTPClientError) {
         let waiting = state.withLock { entries in
-            entries[origin, default: Entry()].withEntry { entry -> [HTTP2ClientExchange] in
+            entries.with(origin) { entry -> [HTTP2ClientExchange] in
                 entry.connecting = false
                 defer { entry.waiting = [] }
                 return entry.waiting
@@ -196,7 +222,7 @@ final class HTTP2ClientPool: Sendable {
     /// and written back copied its slots array at every stream's end (the figure: Benchmarks/README.md).
     private func update<Result>(_ connection: HTTP2ClientConnection, _ body: (inout Entry, Int) -> Result) -> Result? {
         state.withLock { entries in
-            entries[connection.origin]?.withEntry { entry -> Result? in
+            entries.ifPresent(connection.origin) { entry -> Result? in
                 guard let index = entry.slots.firstIndex(where: { $0.connection === connection }) else { return nil }
                 return body(&entry, index)
             } ?? nil
@@ -229,5 +255,4 @@ extension HTTP2ClientPool.Entry {
         return Array(waiting.prefix(count))
     }
 
-    fileprivate mutating func withEntry<Result>(_ body: (inout Self) -> Result) -> Result { body(&self) }
 }

@@ -7,18 +7,21 @@ import NetCore
 /// body inflated, its `Content-Length` then the inflated size, the rate-limit fields read), so
 /// callers cannot tell the protocols apart.
 enum HTTP2ResponseBody {
-    static func response(head: HTTP2ResponseHead, body: [UInt8]) -> Result<HTTPClientResponse, HTTPClientError> {
+    /// Given the head's last reference (`consume`), its fields are changed in place for a gzip
+    /// body: copied out of a head still held, they were copied again, then both lists destroyed.
+    static func response(head: consuming HTTP2ResponseHead, body: [UInt8]) -> Result<HTTPClientResponse, HTTPClientError> {
+        let status = HTTPStatus(code: head.status), rateLimit = head.rateLimit
         var response: HTTPClientResponse
         if !body.isEmpty && head.gzipCoded {
             guard let inflated = try? Gzip.decompress(body) else { return .failure(.malformed("bad gzip body")) }
-            var headers = head.fields
+            var headers = (consume head).fields
             headers.remove(name: "content-encoding")
             headers.replaceOrAdd(name: "content-length", value: String(inflated.count))
-            response = HTTPClientResponse(status: HTTPStatus(code: head.status), headers: headers, body: inflated)
+            response = HTTPClientResponse(status: status, headers: headers, body: inflated)
         } else {
-            response = HTTPClientResponse(status: HTTPStatus(code: head.status), headers: head.fields, body: body)
+            response = HTTPClientResponse(status: status, headers: (consume head).fields, body: body)
         }
-        response.rateLimit = head.rateLimit
+        response.rateLimit = rateLimit
         return .success(response)
     }
 }

@@ -110,6 +110,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// Path plus query, as sent on the request line: read from the URL's own parse, where
     /// `URLComponents` parsed the string again on every exchange.
     public var target: String {
+        if let parts { return parts.targetString }
         let (path, query) = targetParts
         return query.isEmpty ? String(path) : path + "?" + query
     }

@@ -57,6 +57,18 @@ struct URLParts: Sendable, Equatable {
         }
     }
 
+    /// What `writeTarget` writes, as one `String` written in place: `path + "?" + query` of the
+    /// slices below cost the HTTP/2 client (its `:path`) about 1,200 instructions an exchange in
+    /// index steps and appends (the figure: Benchmarks/README.md). The slices are its slow twin
+    /// (URLPartsTests compares the two).
+    var targetString: String {
+        String(unsafeUninitializedCapacity: targetCount) { buffer in
+            var head = HeadWriter(UnsafeMutableRawPointer(buffer.baseAddress!))
+            writeTarget(into: &head)
+            return targetCount
+        }
+    }
+
     /// The path (`/` when empty) and the query (empty when there is none).
     var target: (path: Substring, query: Substring) {
         let utf8 = string.utf8

@@ -22,6 +22,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         for (name, value) in fields { storage.append((name: name, value: value)) }
     }
 
+    /// These fields, in this order, the array itself kept as the list: an HTTP/2 head's decoded
+    /// fields become its answer's list without a copy.
+    init(adopting fields: consuming [Field]) {
+        storage = fields
+    }
+
     /// An empty list with room for `capacity` fields: a parsed request's fields in one allocation.
     init(reservingCapacity capacity: Int) {
         storage.reserveCapacity(capacity)

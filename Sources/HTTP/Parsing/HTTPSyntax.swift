@@ -10,17 +10,9 @@ import StreamServiceText
 
 /// Byte-level grammar of RFC 9110/9112 used by the parser.
 enum HTTPSyntax {
-    /// tchar: `!#$%&'*+-.^_|~`, digits and letters.
+    /// tchar: `!#$%&'*+-.^_|~`, digits and letters (`HTTPTokenCharacters`).
     @inline(__always)
-    static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        // One bit per ASCII byte (0-63, 64-127): a shift and a mask instead of a chain of ranges.
-        byte < 64 ? (tokenBitsLow >> byte) & 1 == 1 : byte < 128 && (tokenBitsHigh >> (byte - 64)) & 1 == 1
-    }
-
-    /// Bit n set for the tchar n (0-63): `!#$%&'*+-.` and the digits.
-    private static let tokenBitsLow: UInt64 = 0x03ff6cfa00000000
-    /// Bit n set for the tchar 64 + n: the letters and `^_`|~`.
-    private static let tokenBitsHigh: UInt64 = 0x57ffffffc7fffffe
+    static func isTokenCharacter(_ byte: UInt8) -> Bool { HTTPTokenCharacters.contains(byte) }
 
     /// field-vchar, SP and HTAB: anything but control characters (CR, LF, NUL, …) and DEL.
     static func isFieldValueCharacter(_ byte: UInt8) -> Bool {

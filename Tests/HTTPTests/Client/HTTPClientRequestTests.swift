@@ -101,6 +101,17 @@ final class HTTPClientRequestTests: XCTestCase {
         }
     }
 
+    /// The target written in place (the fast path `target` takes) against its slices joined.
+    func testTheTargetStringWrittenInPlaceIsThePathAndQuerySlicesJoined() throws {
+        for string in ["http://127.0.0.1:8081/u/1?v=4", "https://h/users?limit=30&concurrency=16", "http://h", "http://h?x=1",
+                       "http://h/p#top", "http://h/p?", "http://h/a%20b/c?q=a%2Fb&r", "http://h/p?q=1#f?g"] {
+            let parts = try XCTUnwrap(URLParts(try XCTUnwrap(URL(string: string))), string)
+            let (path, query) = parts.target
+            XCTAssertEqual(parts.targetString, query.isEmpty ? String(path) : path + "?" + query, string)
+            XCTAssertEqual(parts.targetString.utf8.count, parts.targetCount, string)
+        }
+    }
+
     func testPlainHTTPURLsAreReadInOnePassAndOddOnesAreLeftToFoundation() throws {
         XCTAssertNotNil(URLParts(try XCTUnwrap(URL(string: "http://127.0.0.1:8081/u/1?v=4"))))
         XCTAssertNotNil(URLParts(try XCTUnwrap(URL(string: "HTTPS://h"))))

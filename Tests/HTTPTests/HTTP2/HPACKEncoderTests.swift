@@ -141,6 +141,29 @@ final class HPACKFieldMemoTests: XCTestCase {
         XCTAssertEqual(encoder.dynamicTableSize, 0)
     }
 
+    /// A client's requests: a new `:path` each (not indexed, its name part kept), among them the
+    /// static table's `/` and `/index.html` and short paths, which the memo leaves to the tables.
+    func testRequestsWithANewPathEachWriteTheSameBytesAsTheSlowTwin() throws {
+        var fast = HPACKEncoder()
+        var slow = HPACKEncoder(memoizes: false)
+        var decoder = HPACKDecoder()
+        let paths = ["/users?limit=30", "/u/1?v=4", "/", "/u/22?v=4", "/index.html", "/a", "/index.htm", "/u/333?v=4&s=40", "/"]
+        for (number, path) in (paths + paths.reversed()).enumerated() {
+            let fields: [(name: String, value: String)] = [
+                (":method", "GET"), (":scheme", "http"), (":authority", "127.0.0.1:8081"), (":path", path),
+                ("accept", "application/json"), ("user-agent", "stream-service"), ("if-none-match", "\"etag-\(number)\""),
+            ]
+            var fastBlock: [UInt8] = []
+            var slowBlock: [UInt8] = []
+            fast.encode(fields, into: &fastBlock)
+            slow.encode(fields, into: &slowBlock)
+            XCTAssertEqual(fastBlock, slowBlock, "request \(number) \(path)")
+            XCTAssertEqual(fieldPairs(try decoder.decode(fastBlock).fields), fieldPairs(fields), "request \(number)")
+        }
+        XCTAssertEqual(fast.dynamicTableSize, slow.dynamicTableSize)
+        XCTAssertEqual(decoder.dynamicTableCount, 3, "`:authority`, `accept` and `user-agent` indexed; paths and validators not")
+    }
+
     func testStaticPairsAreFoundByNameAndValue() {
         for (offset, entry) in HPACKStaticTable.entries.enumerated() {
             XCTAssertEqual(HPACKStaticTable.pairIndex(name: entry.name, value: entry.value), entry.value.isEmpty ? nil : offset + 1, "\(entry)")

@@ -110,6 +110,21 @@ final class HPACKHuffmanTests: XCTestCase {
         }
     }
 
+    /// The encoder over bytes in place (the fast path) against the generic one, after bytes already in the buffer.
+    func testEncodingBytesInPlaceWritesWhatTheGenericEncoderWrites() {
+        var random = SeededRandom(seed: 9114)
+        for round in 0..<2000 {
+            let count = Int.random(in: 0...80, using: &random)
+            let input = (0..<count).map { _ in round % 3 == 0 ? UInt8.random(in: 0...255, using: &random) : UInt8.random(in: 32...126, using: &random) }
+            let before = (0..<(round % 5)).map { UInt8($0) }
+            var slow = before
+            HPACKHuffman.encode(input, into: &slow)
+            var fast = before
+            input.withUnsafeBufferPointer { HPACKHuffman.encode($0, encodedCount: HPACKHuffman.encodedCount($0), into: &fast) }
+            XCTAssertEqual(fast, slow, "round \(round)")
+        }
+    }
+
     func testRandomBytesGetTheSameAnswerFromBothDecoders() {
         var random = SeededRandom(seed: 9113)
         var refused = 0

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import StreamsTesting
 import XCTest
 @testable import HTTP
 
@@ -18,6 +19,18 @@ final class HTTP2ResponseHeadTests: XCTestCase {
     /// RFC 9110 §5.6.2's tchar, written out: the rule the byte-wise check must follow.
     private static let tokenCharacters = Set(Array("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8))
 
+    /// The byte-wise reading of a status or length (the fast path) against `Int(_:)`, its slow twin.
+    func testIntegersAreReadAsIntReadsThem() {
+        var values = ["0", "7", "200", "0042", "123456789012345678", "1234567890123456789", "9223372036854775807",
+                      "9223372036854775808", "", "+5", "-1", " 5", "5 ", "1e3", "٣", "0x10", "12a"]
+        var random = SeededRandom(seed: 9113)
+        for _ in 0..<2_000 {
+            let count = Int.random(in: 1...20, using: &random)
+            values.append(String(decoding: (0..<count).map { _ in UInt8.random(in: 40...60, using: &random) }, as: UTF8.self))
+        }
+        for value in values { XCTAssertEqual(HTTP2ResponseHead.integer(value), Int(value), value) }
+    }
+
     func testEveryNameByteIsJudgedByTheRFCsRule() {
         for byte in 0...255 {
             let name = String(decoding: [UInt8(ascii: "a"), UInt8(byte), UInt8(ascii: "z")], as: UTF8.self)
@@ -30,6 +43,20 @@ final class HTTP2ResponseHeadTests: XCTestCase {
         for byte in 0...255 {
             let value = String(decoding: [UInt8(ascii: "a"), UInt8(byte), UInt8(ascii: "z")], as: UTF8.self)
             XCTAssertEqual(accepted([("x-field", value)]), ![0x00, 0x0A, 0x0D].contains(byte), "byte \(byte)")
+        }
+    }
+
+    /// Values longer than a word: each refused byte (and a tab, allowed) at each position.
+    func testAForbiddenByteAnywhereInALongValueIsRefused() {
+        for length in [8, 9, 16, 23, 40] {
+            for position in 1..<(length - 1) {
+                for byte: UInt8 in [0x00, 0x0A, 0x0D, 0x09, 0x0B, 0x0E] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "v"), count: length)
+                    bytes[position] = byte
+                    let value = String(decoding: bytes, as: UTF8.self)
+                    XCTAssertEqual(accepted([("x-field", value)]), ![0x00, 0x0A, 0x0D].contains(byte), "byte \(byte) at \(position) of \(length)")
+                }
+            }
         }
     }
 

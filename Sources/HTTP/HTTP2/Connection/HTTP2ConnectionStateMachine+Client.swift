@@ -19,7 +19,7 @@ extension HTTP2ConnectionStateMachine {
 
     /// Opens the next stream with a request's header block (`fields`, pseudo-headers first); with
     /// `endStream` the request is complete (a GET). Nil when no stream can be opened here.
-    func openStream(fields: [(name: String, value: String)], endStream: Bool) -> HTTP2Stream? {
+    func openStream(fields: some Sequence<(name: String, value: String)>, endStream: Bool) -> HTTP2Stream? {
         guard canOpenStream else { return nil }
         let id = streams.highestStreamID == 0 ? 1 : streams.highestStreamID + 2
         streams.highestStreamID = id
@@ -61,7 +61,8 @@ extension HTTP2ConnectionStateMachine {
     }
 
     /// A response header block on stream `id`: the head (after any interim 1xx), or trailers, which are ignored.
-    func responseHeaderBlock(_ id: UInt32, _ decoded: HPACKDecoder.Block, endStream: Bool) throws(HTTP2ProtocolError) {
+    /// `decoded` is taken (`consume`): its fields become the head's list in place.
+    func responseHeaderBlock(_ id: UInt32, _ decoded: consuming HPACKDecoder.Block, endStream: Bool) throws(HTTP2ProtocolError) {
         guard let target = streams[id] else {
             if try streams.ignoresClosed(id, frame: "HEADERS") { return }
             throw .connection(.streamClosed, "HEADERS on closed stream \(id)")
@@ -73,13 +74,16 @@ extension HTTP2ConnectionStateMachine {
         }
         if !target.state.awaitsPeerHead {
             guard endStream else { throw .stream(id, .protocolError, "trailers without END_STREAM") }
-            do { try HTTP2RequestHead.validateTrailers(decoded.fields) } catch { throw .stream(id, .protocolError, error.reason) }
+            do { try HTTP2RequestHead.validateTrailers(decoded.fields, checked: decoded.checkedFields) } catch { throw .stream(id, .protocolError, error.reason) }
             try HTTP2RequestBodies.checkDeclaredLength(of: target)
             responseEnded(target)
             return
         }
         let head: HTTP2ResponseHead
-        do { head = try HTTP2ResponseHead(validating: decoded.fields) } catch { throw .stream(id, .protocolError, error.reason) }
+        let checked = decoded.checkedFields
+        var fields: [(name: String, value: String)] = []
+        swap(&fields, &decoded.fields)
+        do { head = try HTTP2ResponseHead(validating: consume fields, checked: checked) } catch { throw .stream(id, .protocolError, error.reason) }
         if head.isInterim {
             guard !endStream else { throw .stream(id, .protocolError, "an interim response with END_STREAM") }
             return

@@ -35,7 +35,9 @@ struct HTTP2RequestBodies {
     }
 
     mutating func hold(_ bytes: [UInt8], for stream: HTTP2Stream) {
-        stream.body.append(contentsOf: bytes)
+        // The first DATA frame's bytes become the body: a body in one frame (most answers an upstream
+        // client reads) is not copied again.
+        if stream.body.isEmpty { stream.body = bytes } else { stream.body.append(contentsOf: bytes) }
         stream.heldBodyBytes += bytes.count
         bufferedBytes += bytes.count
     }

@@ -47,14 +47,17 @@ struct HTTP2Sender {
     }
 
     /// A response's header block, continued in CONTINUATION frames when larger than the peer's frame size (§4.3).
-    mutating func sendHeaders(streamID: UInt32, fields: [(name: String, value: String)], endStream: Bool) {
+    mutating func sendHeaders(streamID: UInt32, fields: some Sequence<(name: String, value: String)>, endStream: Bool) {
+        // Room for a typical block up front: grown from empty, it was reallocated three or four times.
         var block: [UInt8] = []
+        block.reserveCapacity(128)
         encoder.encode(fields, into: &block)
         var offset = 0
         repeat {
             let end = min(offset + maxFrameSize, block.count)
-            let fragment = Array(block[offset..<end])
             let last = end == block.count
+            // A block in one frame (nearly all) is its own fragment, not copied into another array.
+            let fragment = offset == 0 && last ? block : Array(block[offset..<end])
             if offset == 0 {
                 var flags: HTTP2Flags = endStream ? .endStream : []
                 if last { flags.insert(.endHeaders) }

@@ -85,7 +85,9 @@ package struct HTTP2FrameDecoder: Sendable {
         case .data:
             try requireStream("DATA")
             let body = try unpadded("DATA")
-            return HTTP2Frame(streamID: streamID, flags: flags.intersection([.endStream, .padded]), payload: .data(Array(body)), flowControlledLength: length)
+            // Unpadded (nearly always), the payload is the body: `Array` of the whole slice was a second copy.
+            let bytes = flags.contains(.padded) ? Array(body) : payload
+            return HTTP2Frame(streamID: streamID, flags: flags.intersection([.endStream, .padded]), payload: .data(bytes), flowControlledLength: length)
         case .headers:
             try requireStream("HEADERS")
             var block = try unpadded("HEADERS", skipping: flags.contains(.priority) ? 5 : 0)
@@ -96,7 +98,8 @@ package struct HTTP2FrameDecoder: Sendable {
                 dependsOn = UInt32(block[base]) << 24 & 0x7F00_0000 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8 | UInt32(block[base + 3])
                 block = block.dropFirst(5)
             }
-            return HTTP2Frame(streamID: streamID, flags: flags.intersection([.endStream, .endHeaders]), payload: .headers(fragment: Array(block), dependsOn: dependsOn))
+            let fragment = block.count == length ? payload : Array(block)
+            return HTTP2Frame(streamID: streamID, flags: flags.intersection([.endStream, .endHeaders]), payload: .headers(fragment: fragment, dependsOn: dependsOn))
         case .priority:
             try requireStream("PRIORITY")
             guard length == 5 else { throw .stream(streamID, .frameSizeError, "PRIORITY of \(length) bytes, not 5") }

@@ -9,8 +9,16 @@ package enum HTTP2FrameEncoder {
         let paddable = frame.type == .data || frame.type == .headers || frame.type == .pushPromise
         let padded = padding > 0 && paddable
         if padded { flags.insert(.padded) } else if paddable { flags.remove(.padded) }
+        // An empty buffer (the output just handed to the socket) gets room for a few frames at
+        // once: grown from nothing it was reallocated three or four times for one HEADERS frame.
+        if out.capacity == 0 { out.reserveCapacity(256) }
         let headerStart = out.count
-        out.append(contentsOf: [0, 0, 0, frame.type.rawValue, 0])
+        // Byte by byte: the array literal these were appended from was a heap allocation per frame.
+        out.append(0)
+        out.append(0)
+        out.append(0)
+        out.append(frame.type.rawValue)
+        out.append(0)
         appendUInt32(frame.streamID & 0x7FFF_FFFF, into: &out)
         let payloadStart = out.count
         if padded { out.append(UInt8(padding)) }

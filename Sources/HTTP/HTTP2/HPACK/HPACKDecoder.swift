@@ -7,6 +7,11 @@ package struct HPACKDecoder: Sendable {
     /// A decoded block: its fields, or, when they pass `maxHeaderListSize`, none and `overListSize`.
     package struct Block: Sendable {
         package var fields: [(name: String, value: String)]
+        /// Bit `i` set: field `i` (of the first 64) passes HTTP/2's field checks (RFC 9113 §8.2.1,
+        /// `HTTP2FieldRules`), so its head need not check it: known for a field from
+        /// the static table or from a dynamic-table entry checked when it was inserted, checked here
+        /// for a literal. A clear bit says nothing: the head checks that field, and says what is wrong.
+        package var checkedFields: UInt64 = 0
         /// The list was larger than allowed: its fields were decoded (the table stays in step) but not kept.
         package var overListSize: Bool
     }
@@ -37,13 +42,17 @@ package struct HPACKDecoder: Sendable {
 
     package mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(HPACKError) -> Block {
         var fields: [(name: String, value: String)] = []
+        // Room for a typical answer's fields (7 to 15; each takes a byte at least): grown from
+        // empty, the list was reallocated four times a block.
+        fields.reserveCapacity(min(bytes.count, 16))
+        var checkedFields: UInt64 = 0
         var listSize = 0
         var overListSize = false
         var position = 0
         var fieldSeen = false
         while position < bytes.count {
             let first = bytes[position]
-            let field: (name: String, value: String)
+            let field: HPACKDynamicTable.Entry
             if first & 0x80 != 0 {
                 // Indexed field (§6.1).
                 let index = try HPACKInteger.decode(bytes, at: &position, prefixBits: 7)
@@ -51,7 +60,7 @@ package struct HPACKDecoder: Sendable {
             } else if first & 0xC0 == 0x40 {
                 // Literal with incremental indexing (§6.2.1).
                 field = try literal(bytes, at: &position, prefixBits: 6)
-                table.insert(name: field.name, value: field.value)
+                table.insert(name: field.name, value: field.value, checked: field.checked)
             } else if first & 0xE0 == 0x20 {
                 // Dynamic table size update (§6.3): only before the block's first field (§4.2).
                 guard !fieldSeen else { throw .tableSizeUpdateAfterField }
@@ -68,10 +77,14 @@ package struct HPACKDecoder: Sendable {
             if listSize > maxHeaderListSize {
                 overListSize = true
                 fields.removeAll()
+                checkedFields = 0
             }
-            if !overListSize { fields.append(field) }
+            if !overListSize {
+                if field.checked && fields.count < 64 { checkedFields |= 1 << UInt64(fields.count) }
+                fields.append((field.name, field.value))
+            }
         }
-        return Block(fields: fields, overListSize: overListSize)
+        return Block(fields: fields, checkedFields: checkedFields, overListSize: overListSize)
     }
 
     /// This side's SETTINGS_HEADER_TABLE_SIZE changed (and the peer acknowledged it).
@@ -80,18 +93,32 @@ package struct HPACKDecoder: Sendable {
         if table.maximumSize > limit { table.resize(to: limit) }
     }
 
-    private func entry(_ index: Int) throws(HPACKError) -> (name: String, value: String) {
+    /// Entry `index` of the static table (whose fields all pass the checks: HPACKDecoderTests) or the dynamic one.
+    private func entry(_ index: Int) throws(HPACKError) -> HPACKDynamicTable.Entry {
         let staticCount = HPACKStaticTable.entries.count
-        if index >= 1 && index <= staticCount { return HPACKStaticTable.entries[index - 1] }
+        if index >= 1 && index <= staticCount {
+            let entry = HPACKStaticTable.entries[index - 1]
+            return HPACKDynamicTable.Entry(name: entry.name, value: entry.value, checked: true)
+        }
         guard let entry = table[index - staticCount] else { throw .invalidIndex(index) }
         return entry
     }
 
-    private func literal(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, prefixBits: Int) throws(HPACKError) -> (name: String, value: String) {
+    /// A literal field, checked: its name only when it is new (a table's name was checked with its entry).
+    private func literal(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, prefixBits: Int) throws(HPACKError) -> HPACKDynamicTable.Entry {
         let nameIndex = try HPACKInteger.decode(bytes, at: &position, prefixBits: prefixBits)
-        let name = nameIndex == 0 ? try string(bytes, at: &position) : try entry(nameIndex).name
+        let name: String
+        let nameChecked: Bool
+        if nameIndex == 0 {
+            name = try string(bytes, at: &position)
+            nameChecked = HTTP2FieldRules.isValidName(name)
+        } else {
+            let entry = try entry(nameIndex)
+            name = entry.name
+            nameChecked = entry.checked || HTTP2FieldRules.isValidName(name)
+        }
         let value = try string(bytes, at: &position)
-        return (name, value)
+        return HPACKDynamicTable.Entry(name: name, value: value, checked: nameChecked && HTTP2FieldRules.isValidValue(value))
     }
 
     private func string(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws(HPACKError) -> String {

@@ -4,8 +4,17 @@
 /// The dynamic table of RFC 7541 §2.3.2 and §4: newest entry first, evicted oldest first once the
 /// entries' size (name + value + 32 bytes each, §4.1) would pass `maximumSize`.
 struct HPACKDynamicTable: Sendable {
+    struct Entry: Sendable {
+        let name: String
+        let value: String
+        /// A decoder's note: the name and value pass HTTP/2's field checks (RFC 9113 §8.2.1,
+        /// `HTTP2FieldRules`), so a block naming the entry again is not checked
+        /// again. An encoder's entries say false.
+        let checked: Bool
+    }
+
     /// Oldest first, so an insertion appends and an eviction drops from the front.
-    private var entries: [(name: String, value: String)] = []
+    private var entries: [Entry] = []
     private var evicted = 0
     private(set) var size = 0
     private(set) var maximumSize: Int
@@ -19,17 +28,17 @@ struct HPACKDynamicTable: Sendable {
     static func entrySize(name: String, value: String) -> Int { name.utf8.count + value.utf8.count + 32 }
 
     /// Entry `index`, 1 being the newest.
-    subscript(index: Int) -> (name: String, value: String)? {
+    subscript(index: Int) -> Entry? {
         guard index >= 1, index <= count else { return nil }
         return entries[entries.count - index]
     }
 
     /// Adds an entry, evicting what it needs; one larger than the whole table empties it (§4.4).
-    mutating func insert(name: String, value: String) {
+    mutating func insert(name: String, value: String, checked: Bool = false) {
         let entrySize = Self.entrySize(name: name, value: value)
         evict(toFit: maximumSize - entrySize)
         guard entrySize <= maximumSize else { return }
-        entries.append((name, value))
+        entries.append(Entry(name: name, value: value, checked: checked))
         size += entrySize
     }
 

@@ -19,6 +19,7 @@ struct HPACKFieldMemo: Sendable {
     }
 
     private struct Entry {
+        /// Empty: no representation kept at this position (no field has an empty name).
         var name: String
         var value: String
         var bytes: [UInt8]
@@ -26,9 +27,18 @@ struct HPACKFieldMemo: Sendable {
         var generation: Int?
         /// For `anyValue`: the bytes before the value.
         var namePart: Int?
+        /// For `anyValue`: the name's first entry in the static table, whose pairs (`:path`'s `/`)
+        /// a new value is checked against before the name part is reused, without hashing the name.
+        var staticName: Int?
+
+        /// No position: a generation no table reaches, no name part, so nothing is copied from it.
+        static let none = Entry(name: "", value: "", bytes: [], generation: -1, namePart: nil)
     }
 
-    private var entries: [Entry?] = []
+    /// Read and changed where they lie (`withUnsafeMutableBufferPointer`): an `Entry?` read out of
+    /// the array was a copy through value witnesses, a retain and release of each of its three
+    /// buffers per field per block (the figure: Benchmarks/README.md).
+    private var entries: [Entry] = []
     private var generation = 0
     /// A block longer than this is encoded past the memo: the memory stays bounded whatever a route sends.
     static let maxPositions = 32
@@ -39,35 +49,40 @@ struct HPACKFieldMemo: Sendable {
 
     /// Appends field `position`'s representation if the memo holds a valid one; false if not.
     mutating func copy(_ position: Int, name: String, value: String, into out: inout [UInt8]) -> Bool {
-        guard position < entries.count, var entry = entries[position], entry.name == name else { return false }
-        if entry.value == value && (entry.generation == nil || entry.generation == generation) {
-            out.append(contentsOf: entry.bytes)
+        guard position < entries.count else { return false }
+        let generation = generation
+        return entries.withUnsafeMutableBufferPointer { entries in
+            let entry = entries.baseAddress! + position
+            guard entry.pointee.name == name else { return false }
+            if entry.pointee.value == value && (entry.pointee.generation == nil || entry.pointee.generation == generation) {
+                out.append(contentsOf: entry.pointee.bytes)
+                return true
+            }
+            // Same never-indexed name, another value without a static pair: the name part again, then the new value.
+            guard let namePart = entry.pointee.namePart else { return false }
+            if let start = entry.pointee.staticName, HPACKStaticTable.pairIndex(name: name, value: value, from: start) != nil { return false }
+            let start = out.count
+            out.append(contentsOf: entry.pointee.bytes[..<namePart])
+            HPACKEncoder.encodeString(value, into: &out)
+            entry.pointee.value = value
+            entry.pointee.bytes.replaceSubrange(namePart..., with: out[(start + namePart)...])
             return true
         }
-        guard let namePart = entry.namePart else { return false }
-        // Same never-indexed name, another value: the name part again, then the new value.
-        entries[position] = nil // the entry's bytes uniquely referenced while they change
-        let start = out.count
-        out.append(contentsOf: entry.bytes[..<namePart])
-        HPACKEncoder.encodeString(value, into: &out)
-        entry.value = value
-        entry.bytes.replaceSubrange(namePart..., with: out[(start + namePart)...])
-        entries[position] = entry
-        return true
     }
 
     mutating func store(_ position: Int, name: String, value: String, representation: ArraySlice<UInt8>, reuse: Reuse) {
         guard position < Self.maxPositions else { return }
-        while entries.count <= position { entries.append(nil) }
+        while entries.count <= position { entries.append(.none) }
         switch reuse {
         case .inserted:
-            entries[position] = nil
+            entries[position] = .none
         case .always:
             entries[position] = Entry(name: name, value: value, bytes: Array(representation), generation: nil, namePart: nil)
         case .whileTableUnchanged:
             entries[position] = Entry(name: name, value: value, bytes: Array(representation), generation: generation, namePart: nil)
         case .anyValue(let namePart):
-            entries[position] = Entry(name: name, value: value, bytes: Array(representation), generation: nil, namePart: namePart)
+            entries[position] = Entry(name: name, value: value, bytes: Array(representation), generation: nil, namePart: namePart,
+                                      staticName: HPACKStaticTable.nameIndex[name])
         }
     }
 }

@@ -26,10 +26,18 @@ enum HPACKStaticTable {
         return index
     }()
 
+
     /// The index of the entry holding `name` and a non-empty `value`. Entries of one name are
     /// adjacent, so one lookup of the name and a short scan find it, with no key built per field.
     static func pairIndex(name: String, value: String) -> Int? {
-        guard !value.isEmpty, var index = nameIndex[name] else { return nil }
+        guard let start = nameIndex[name] else { return nil }
+        return pairIndex(name: name, value: value, from: start)
+    }
+
+    /// `pairIndex(name:value:)` for a name whose first entry, `start` (`nameIndex[name]`), is known.
+    static func pairIndex(name: String, value: String, from start: Int) -> Int? {
+        guard !value.isEmpty else { return nil }
+        var index = start
         while index <= entries.count && entries[index - 1].name == name {
             if entries[index - 1].value == value { return index }
             index += 1

@@ -24,15 +24,20 @@ struct HTTP2RequestHead: Sendable {
         }
     }
 
-    init(validating block: [(name: String, value: String)]) throws(HTTP2MalformedMessage) {
+    /// - Parameter checked: the decoder's `checkedFields`: fields whose name and value are known
+    ///   to pass `checkName` and `checkValue`, which are not checked again. 0, the slow twin, checks
+    ///   every field (HTTP2FieldChecksTests compares the two).
+    init(validating block: [(name: String, value: String)], checked: UInt64 = 0) throws(HTTP2MalformedMessage) {
         var method: String?, scheme: String?, authority: String?, path: String?
         var regularSeen = false
         var fields = HTTPHeaders(reservingCapacity: block.count + 1)
         var contentLength: Int?
         var cookieFields = 0
-        for (name, value) in block {
-            try Self.checkName(name)
-            try Self.checkValue(value, of: name)
+        for (index, (name, value)) in block.enumerated() {
+            if !HTTP2FieldRules.isChecked(index, in: checked) {
+                try Self.checkName(name)
+                try Self.checkValue(value, of: name)
+            }
             if name.utf8.first == UInt8(ascii: ":") {
                 guard !regularSeen else { throw .init("pseudo-header \(name) after a regular field") }
                 func once(_ slot: inout String?) throws(HTTP2MalformedMessage) {
@@ -95,7 +100,7 @@ struct HTTP2RequestHead: Sendable {
     /// lowercase is itself, an ASCII one is lowered byte by byte; any other goes to `lowercased()`,
     /// the slow twin (HTTP2RequestFieldsTests compares the two). Both directions lower every name they send.
     static func lowercasedName(_ name: String) -> String {
-        withBytes(of: name) { bytes in
+        HTTP2FieldRules.withBytes(of: name) { bytes in
             var upper = false
             for byte in bytes {
                 if byte >= 0x80 { return name.lowercased() }
@@ -114,7 +119,7 @@ struct HTTP2RequestHead: Sendable {
 
     /// Names are lowercase tokens (§8.2, §8.2.1); a leading colon only for pseudo-headers.
     static func checkName(_ name: String) throws(HTTP2MalformedMessage) {
-        switch withBytes(of: name, nameFault) {
+        switch HTTP2FieldRules.withBytes(of: name, HTTP2FieldRules.nameFault) {
         case nil: return
         case .empty: throw .init("empty field name")
         case .uppercase: throw .init("uppercase field name \(name)")
@@ -124,7 +129,7 @@ struct HTTP2RequestHead: Sendable {
 
     /// Values carry no NUL, CR or LF, and no whitespace at either end (§8.2.1).
     static func checkValue(_ value: String, of name: String) throws(HTTP2MalformedMessage) {
-        switch withBytes(of: value, valueFault) {
+        switch HTTP2FieldRules.withBytes(of: value, HTTP2FieldRules.valueFault) {
         case nil: return
         case .forbiddenByte: throw .init("field \(name) has NUL, CR or LF in its value")
         case .leadingWhitespace: throw .init("field \(name) value starts with whitespace")
@@ -132,43 +137,13 @@ struct HTTP2RequestHead: Sendable {
         }
     }
 
-    private enum NameFault { case empty, uppercase, notToken }
-    private enum ValueFault { case forbiddenByte, leadingWhitespace, trailingWhitespace }
-
-    /// The rules of `checkName` over the name's bytes: a `String`'s UTF-8 view cost a call and an
-    /// index step per byte, for every field of every block.
-    private static func nameFault(_ bytes: UnsafeBufferPointer<UInt8>) -> NameFault? {
-        guard let first = bytes.first else { return .empty }
-        for index in (first == UInt8(ascii: ":") ? 1 : 0)..<bytes.count {
-            let byte = bytes[index]
-            if byte &- UInt8(ascii: "A") < 26 { return .uppercase }
-            guard HTTPSyntax.isTokenCharacter(byte) else { return .notToken }
-        }
-        return nil
-    }
-
-    /// The rules of `checkValue` over the value's bytes, in its order.
-    private static func valueFault(_ bytes: UnsafeBufferPointer<UInt8>) -> ValueFault? {
-        // One comparison for nearly every byte: the three refused ones are all below 0x0E.
-        for byte in bytes where byte < 0x0E && (byte == 0 || byte == 0x0A || byte == 0x0D) { return .forbiddenByte }
-        guard let first = bytes.first, let last = bytes.last else { return nil }
-        if first == 0x20 || first == 0x09 { return .leadingWhitespace }
-        if last == 0x20 || last == 0x09 { return .trailingWhitespace }
-        return nil
-    }
-
-    /// `body` over the string's UTF-8 bytes where they lie (a native string lends them without a copy).
-    @inline(__always)
-    static func withBytes<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        var string = string
-        return string.withUTF8(body)
-    }
-
-    /// Trailers: regular fields only (§8.1).
-    static func validateTrailers(_ block: [(name: String, value: String)]) throws(HTTP2MalformedMessage) {
-        for (name, value) in block {
-            try checkName(name)
-            try checkValue(value, of: name)
+    /// Trailers: regular fields only (§8.1); `checked` as for `init(validating:checked:)`.
+    static func validateTrailers(_ block: [(name: String, value: String)], checked: UInt64 = 0) throws(HTTP2MalformedMessage) {
+        for (index, (name, value)) in block.enumerated() {
+            if !HTTP2FieldRules.isChecked(index, in: checked) {
+                try checkName(name)
+                try checkValue(value, of: name)
+            }
             if name.utf8.first == UInt8(ascii: ":") { throw .init("pseudo-header \(name) in trailers") }
             if isConnectionSpecific(name) { throw .init("connection-specific field \(name) in trailers") }
         }

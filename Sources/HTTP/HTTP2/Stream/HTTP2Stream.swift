@@ -9,27 +9,34 @@ import Streams
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
 final class HTTP2Stream: AnswerState, AnswerLife, @unchecked Sendable {
     let id: UInt32
-    var state: HTTP2StreamState
+    // Its state is its connection's loop's alone, changed only by the state machine and the
+    // connection's owner, and no change calls out while it lasts: the fields skip run-time
+    // exclusivity checks (about 20 instructions an access, several accesses a frame; the figure:
+    // Benchmarks/README.md).
+    @exclusivity(unchecked) var state: HTTP2StreamState
     /// What the peer may still send on this stream, and what this side may.
-    var receiveWindow: HTTP2FlowWindow
-    var sendWindow: HTTP2FlowWindow
+    @exclusivity(unchecked) var receiveWindow: HTTP2FlowWindow
+    @exclusivity(unchecked) var sendWindow: HTTP2FlowWindow
     /// Received DATA not yet returned to the peer with a WINDOW_UPDATE.
-    var unacknowledgedBytes = 0
+    @exclusivity(unchecked) var unacknowledgedBytes = 0
 
     // Request side.
-    var requestHead: HTTP2RequestHead?
-    var body: [UInt8] = []
-    var declaredContentLength: Int?
+    @exclusivity(unchecked) var requestHead: HTTP2RequestHead?
+    @exclusivity(unchecked) var body: [UInt8] = []
+    @exclusivity(unchecked) var declaredContentLength: Int?
     /// When the HEADERS came without END_STREAM: the body timeout runs from here.
-    var bodyStartedAt: UInt64 = 0
+    @exclusivity(unchecked) var bodyStartedAt: UInt64 = 0
     /// Body bytes counted in the connection's `bufferedRequestBytes`, until the stream closes (the
     /// handler's request holds the body until then).
-    var heldBodyBytes = 0
+    @exclusivity(unchecked) var heldBodyBytes = 0
 
     // Response side.
-    var request: Request?
+    @exclusivity(unchecked) var request: Request?
+    /// The client role's: the exchange waiting for this stream's response (found here, not by id
+    /// in a dictionary, which hashed the id on every HEADERS and end).
+    @exclusivity(unchecked) var exchange: HTTP2ClientExchange?
     /// Response body bytes waiting for window, and the write scheduler's notes on the stream.
-    var outbound = HTTP2Outbound()
+    @exclusivity(unchecked) var outbound = HTTP2Outbound()
 
     init(id: UInt32, state: HTTP2StreamState = .openedByPeer, receiveWindow: Int, sendWindow: Int) {
         self.id = id

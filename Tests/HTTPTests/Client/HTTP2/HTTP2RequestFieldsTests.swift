@@ -23,6 +23,19 @@ final class HTTP2RequestFieldsTests: XCTestCase {
                        [":method: GET", ":scheme: http", ":authority: example.test:8080", ":path: /users", "accept: */*"])
     }
 
+    /// The list the encoder reads field by field (the fast path) against the array (its slow twin).
+    func testTheListReadFieldByFieldIsTheArrayInItsOrder() throws {
+        let headers: HTTPHeaders = ["Accept": "application/vnd.github+json", "User-Agent": "StreamService", "Host": "x"]
+        for (url, extra) in [("http://example.test:8080/users?limit=30", [:]), ("https://example.test/u/2?s=40", ["If-None-Match": "\"v1\"", "TE": "gzip"]),
+                             ("http://example.test", ["X-One": "1", "X-Two": "2"])] as [(String, HTTPHeaders)] {
+            var request = try XCTUnwrap(HTTPClientRequest(url: url, headers: headers))
+            request.extraHeaders = extra
+            let shared = HTTP2RequestFields.shared(of: request)
+            XCTAssertEqual(HTTP2RequestFields.list(of: request, shared: shared).map { "\($0.name): \($0.value)" },
+                           HTTP2RequestFields.fields(of: request, shared: shared).map { "\($0.name): \($0.value)" }, url)
+        }
+    }
+
     func testAKeptSharedPartGivesTheListMadeWhole() throws {
         let cache = RequestFieldsCache { HTTP2RequestFields.shared(of: $0) }
         let headers: HTTPHeaders = ["Accept": "application/vnd.github+json", "User-Agent": "StreamService", "Connection": "close"]
