@@ -120,4 +120,13 @@ final class HTTP2ClientTests: XCTestCase {
         XCTAssertEqual(upstream.events("reset").first?["code"] as? Int, 8, "RST_STREAM CANCEL")
         XCTAssertEqual(upstream.events("connection").count, 1)
     }
+
+    func testARequestOutlastingItsTimeoutFailsWithTimedOutAndResetsItsStream() throws {
+        let upstream = try H2Upstream("stall")
+        var request = get(upstream, "/avatars/1")
+        request.timeout = .milliseconds(300)
+        XCTAssertEqual(outcome(of: request, via: client), .failure(.timedOut(after: .milliseconds(300))))
+        XCTAssertTrue(upstream.waitFor("reset"), upstream.process.output)
+        XCTAssertEqual(upstream.events("reset").first?["code"] as? Int, 8, "RST_STREAM CANCEL, as a dispose sends")
+    }
 }
