@@ -40,6 +40,8 @@ final class HTTP2ClientTests: XCTestCase {
         let upstream = try H2Upstream("goaway", "6")
         let results = outcomes(of: (0..<6).map { get(upstream, "/users/u\($0)") }, via: client)
         XCTAssertEqual(results.compactMap { try? $0.get().status.code }, Array(repeating: 200, count: 6), "\(results)")
+        // The second connection's line can reach this process after the answers it carried (see `waitFor`).
+        XCTAssertTrue(upstream.waitFor("connection", count: 2))
         XCTAssertEqual(upstream.events("connection").count, 2)
         XCTAssertTrue(upstream.waitFor("request", count: 10), "six on the first connection, four again on the second")
         XCTAssertEqual(upstream.events("request").filter { $0["connection"] as? Int == 2 }.count, 4)
