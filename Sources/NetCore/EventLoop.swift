@@ -59,8 +59,11 @@ public final class EventLoop: Sendable {
     nonisolated(unsafe) private var batchDepth = 0
     nonisolated(unsafe) private var heldStreams: [ByteStream] = []
     nonisolated(unsafe) private var batchEndWork: [() -> Void] = []
-    /// Loop-confined: objects other parts keep per loop (`loopLocal`), held weakly.
-    nonisolated(unsafe) private var locals: [Int: WeakLocal] = [:]
+    /// Loop-confined: objects other parts keep per loop (`loopLocal`), held weakly, at their key.
+    /// Keys are small counters: an array read, where a dictionary's hashed lookup cost each
+    /// `PerLoop` lookup (a timer armed, a request timeout) ~230 instructions more (the figure:
+    /// Benchmarks/README.md).
+    nonisolated(unsafe) private var locals: [WeakLocal?] = []
 
     public init(label: String, engine: Engine = .default) {
         switch engine {
@@ -215,11 +218,14 @@ public final class EventLoop: Sendable {
     /// alive. Call on the loop: no lock, so a per-loop object (a scheduler per loop) is found
     /// without the loops contending for a shared lock on every use.
     public func loopLocal(_ key: Int) -> AnyObject? {
-        locals[key]?.object
+        key >= 0 && key < locals.count ? locals[key]?.object : nil
     }
 
-    /// Keeps `object` (weakly) on this loop under `key`. Call on the loop.
+    /// Keeps `object` (weakly) on this loop under `key`, a small non-negative number (a counter
+    /// of the objects' owners). Call on the loop.
     public func setLoopLocal(_ object: AnyObject, for key: Int) {
+        precondition(key >= 0, "loop-local keys are counters")
+        if key >= locals.count { locals.append(contentsOf: repeatElement(nil, count: key + 1 - locals.count)) }
         locals[key] = WeakLocal(object)
     }
 

@@ -16,6 +16,12 @@ final class DeadlineKeepingTests: XCTestCase {
         var failure: UpstreamFailure?
         var at: Duration
         var requests: Int
+        /// What each request asked the transport to keep (compared only where the test says).
+        var timeouts: [UpstreamTimeout?] = []
+
+        static func == (lhs: Outcome, rhs: Outcome) -> Bool {
+            (lhs.statuses, lhs.failure, lhs.at, lhs.requests) == (rhs.statuses, rhs.failure, rhs.at, rhs.requests)
+        }
     }
 
     struct Scenario {
@@ -43,19 +49,25 @@ final class DeadlineKeepingTests: XCTestCase {
         Scenario(name: "a redirect, each hop its own call", steps: [answer(302, headers: ["location": "/elsewhere"]), .hang, answer(200)]),
     ]
 
-    func outcome(_ scenario: Scenario, _ keeping: GitHubClient.DeadlineKeeping) -> Outcome {
+    /// - Parameter timeouts: `.transport`: the scripted transport keeps each attempt's timeout on
+    ///   the test's scheduler, as `HTTPClient` keeps it on its loop.
+    func outcome(_ scenario: Scenario, _ keeping: GitHubClient.DeadlineKeeping, timeouts: GitHubClient.TimeoutKeeping = .transport) -> Outcome {
         let scheduler = TestScheduler()
-        let transport = ScriptedTransport(scenario.steps)
+        let transport = ScriptedTransport(scenario.steps, keepingTimeoutsOn: timeouts == .transport ? scheduler : nil)
         let client = GitHubClient(
-            configuration: .init(baseURL: URL(string: "http://demo.test")!, timeout: scenario.timeout, retry: scenario.retry, deadline: scenario.deadline),
-            transport: transport, scheduler: scheduler, metrics: UpstreamMetrics(), deadlineKeeping: keeping)
+            // Without single flight, whose shared requests are not kept to one caller's timeout (it keeps none).
+            configuration: .init(
+                baseURL: URL(string: "http://demo.test")!, timeout: scenario.timeout, retry: scenario.retry, deadline: scenario.deadline, singleFlight: false),
+            transport: transport, scheduler: scheduler, metrics: UpstreamMetrics(), deadlineKeeping: keeping, timeoutKeeping: timeouts)
         let recorder = EventRecorder<UpstreamResponse>()
         recorder.watch(client.get(URL(string: "http://demo.test/users/ada1")!, stage: .user("ada1"), trace: nil))
         // A millisecond at a time, so the end is seen when it happens; bounded at 20 virtual seconds.
         while !recorder.isTerminated, scheduler.now < .seconds(20) {
             scheduler.advance(by: .milliseconds(1))
         }
-        return Outcome(statuses: recorder.values.map(\.status), failure: recorder.error as? UpstreamFailure, at: scheduler.now, requests: transport.requests.count)
+        return Outcome(
+            statuses: recorder.values.map(\.status), failure: recorder.error as? UpstreamFailure, at: scheduler.now, requests: transport.requests.count,
+            timeouts: transport.requests.map(\.timeout))
     }
 
     func testTheDeadlineKeptByBoundsEndsEveryCallAsTheStageTwinDoes() {
@@ -64,6 +76,23 @@ final class DeadlineKeepingTests: XCTestCase {
             XCTAssertEqual(bounds, outcome(scenario, .stage), scenario.name)
             XCTAssertLessThan(bounds.at, .seconds(20), "\(scenario.name): the call ended")
         }
+    }
+
+    /// Each attempt's timeout kept by the transport (`TimeoutKeeping.transport`) ends every call as
+    /// its slow twin does, a `timeout` stage after `send`, under either way of keeping the deadline.
+    func testTimeoutsKeptByTheTransportEndEveryCallAsTheStageTwinDoes() {
+        for scenario in scenarios {
+            for keeping: GitHubClient.DeadlineKeeping in [.bounds, .stage] {
+                XCTAssertEqual(outcome(scenario, keeping, timeouts: .transport), outcome(scenario, keeping, timeouts: .stage), "\(scenario.name), \(keeping)")
+            }
+        }
+    }
+
+    func testTheTransportKeepsTheAttemptTimeoutThenTheTimeLeftFailingWithTheDeadline() {
+        let cut = outcome(scenarios[0], .bounds, timeouts: .transport)
+        XCTAssertEqual(cut.timeouts, [.attempt(.milliseconds(300)), .attempt(.milliseconds(300)), .attempt(.milliseconds(300)),
+                                      UpstreamTimeout(after: .milliseconds(30), failure: .deadlineExceeded(after: .seconds(1)))])
+        XCTAssertEqual(outcome(scenarios[0], .bounds, timeouts: .stage).timeouts, [nil, nil, nil, nil], "the stage twin asks the transport for none")
     }
 
     func testAnAttemptCutByTheDeadlineFailsWithTheDeadlineAndIsNotRetried() {

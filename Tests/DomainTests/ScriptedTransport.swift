@@ -15,12 +15,19 @@ final class ScriptedTransport: UpstreamTransport {
     }
 
     private let state: Mutex<(steps: [Step], requests: [UpstreamRequest])>
+    /// Where a request's `timeout` is kept, as `HTTPClient` keeps it (nil: not kept, a stage does).
+    private let timers: TestScheduler?
 
-    init(_ steps: [Step]) {
+    /// - Parameter timers: keep each request's `UpstreamRequest.timeout` on this scheduler: a
+    ///   `hang` then fails with the timeout's failure when it passes.
+    init(_ steps: [Step], keepingTimeoutsOn timers: TestScheduler? = nil) {
         state = Mutex((steps, []))
+        self.timers = timers
     }
 
     var requests: [UpstreamRequest] { state.withLock { $0.requests } }
+
+    var keepsTimeouts: Bool { timers != nil }
 
     func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
         DataStream { watcher in
@@ -35,7 +42,9 @@ final class ScriptedTransport: UpstreamTransport {
             case .fail(let error):
                 watcher.error(error)
             case .hang:
-                break
+                if let timers = self.timers, let timeout = request.timeout {
+                    return timers.schedule(after: timeout.after) { watcher.error(timeout.failure) }
+                }
             }
             return Disposable()
         }

@@ -33,6 +33,22 @@ final class JSONOutputTests: XCTestCase {
         }
     }
 
+    func testWritingPastTheReservedCapacityKeepsEveryByte() throws {
+        let long = String(repeating: "abcdefgh", count: 200) + "\n" + String(repeating: "é", count: 100)
+        XCTAssertEqual(JSONOutput.encode([long, long], reservingCapacity: 1), try ReferenceJSON.encode([long, long]))
+    }
+
+    /// The output is a value: a copy goes on from what was written, on its own.
+    func testACopyOfAnOutputIsWrittenOnItsOwn() {
+        var first = JSONOutput(reservingCapacity: 1)
+        first.string("a")
+        var second = first
+        second.string("b")
+        first.int(1)
+        XCTAssertEqual(first.bytes, Array(#""a"1"#.utf8))
+        XCTAssertEqual(second.bytes, Array(#""a""b""#.utf8))
+    }
+
     func testIntegersAreWrittenAsJSONEncoderWritesThem() throws {
         for value in [0, 1, -1, 9, 10, 99, 100, 1234567890, Int.max, Int.min, -42] {
             XCTAssertEqual(JSONOutput.encode(value), try ReferenceJSON.encode(value), String(value))

@@ -12,7 +12,8 @@ import Streams
 import Tracing
 
 /// The GitHub REST calls this service makes, each a cold `DataStream` written in Streams'
-/// operators: an attempt is `send` → `timeout` → `call` (status check and metrics),
+/// operators: an attempt is `send` (timed out by the transport, or by a `timeout` after it) →
+/// `call` (status check and metrics),
 /// `retry(_:backoff:scheduler:)` repeats it as `RetryPolicy` says, `recover` names the
 /// stage that failed, and `map` decodes.
 ///
@@ -94,6 +95,9 @@ public final class GitHubClient: Sendable {
 
     /// How a call keeps its deadline (see `UpstreamCall`).
     let deadlineKeeping: DeadlineKeeping
+    /// The transport keeps each attempt's timeout (`UpstreamTransport.keepsTimeouts`, and not
+    /// `TimeoutKeeping.stage`): no `timeout` stage per attempt.
+    let transportKeepsTimeouts: Bool
     /// The avatar URLs of the pages read lately, parsed (`avatarURL(_:)`).
     let avatarURLs = ParsedURLs(capacity: 1024)
 
@@ -105,6 +109,14 @@ public final class GitHubClient: Sendable {
         case stage
     }
 
+    /// Who keeps an attempt's timeout.
+    enum TimeoutKeeping {
+        /// The transport, when it can (`UpstreamTransport.keepsTimeouts`): the request carries it.
+        case transport
+        /// The slow twin: a `timeout` stage after `send`, which tests hold `transport` to.
+        case stage
+    }
+
     /// - Parameter transport: sends single exchanges; the client wraps it in the quota, cache and
     ///   single-flight stages.
     ///   - tracer: the tracer of its CLIENT spans; nil: the one bootstrapped in `InstrumentationSystem` now.
@@ -112,12 +124,14 @@ public final class GitHubClient: Sendable {
         configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics = UpstreamMetrics(),
         tracer: (any Tracer)? = nil
     ) {
-        self.init(configuration: configuration, transport: transport, scheduler: scheduler, metrics: metrics, tracer: tracer, deadlineKeeping: .bounds)
+        self.init(
+            configuration: configuration, transport: transport, scheduler: scheduler, metrics: metrics, tracer: tracer, deadlineKeeping: .bounds,
+            timeoutKeeping: .transport)
     }
 
     init(
         configuration: Configuration, transport: any UpstreamTransport, scheduler: any Scheduler, metrics: UpstreamMetrics,
-        tracer: (any Tracer)? = nil, deadlineKeeping: DeadlineKeeping
+        tracer: (any Tracer)? = nil, deadlineKeeping: DeadlineKeeping, timeoutKeeping: TimeoutKeeping = .transport
     ) {
         self.deadlineKeeping = deadlineKeeping
         self.configuration = configuration
@@ -127,6 +141,7 @@ public final class GitHubClient: Sendable {
         let metered: any UpstreamTransport = QuotaTransport(transport, quota: configuration.quota, api: UpstreamOrigin(configuration.baseURL))
         let cached = configuration.cache.map { CachingTransport(metered, store: $0, metrics: metrics) } ?? metered
         self.transport = configuration.singleFlight ? SingleFlightTransport(cached, metrics: metrics) : cached
+        transportKeepsTimeouts = timeoutKeeping == .transport && self.transport.keepsTimeouts
         self.scheduler = scheduler
         self.metrics = metrics
         headers = RequestHeaders(token: configuration.token, acceptsGzip: configuration.acceptsGzip)

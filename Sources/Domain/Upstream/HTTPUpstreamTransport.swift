@@ -23,7 +23,7 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
     ///     client.send:  ----answer|         ----#(HTTPClientError)
     ///     send:         ----response|       ----#(UpstreamError)
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
-        client.send(clientRequest(request), answer: UpstreamResponse.init, errors: UpstreamError.init(classifying:))
+        client.send(clientRequest(request), answer: UpstreamResponse.init, errors: Self.errors(of: request))
     }
 
     /// `send`, `observe` told of each response in the stage that makes it.
@@ -32,7 +32,20 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
             let response = UpstreamResponse(answer)
             observe(response)
             return response
-        }, errors: UpstreamError.init(classifying:))
+        }, errors: Self.errors(of: request))
+    }
+
+    /// The client keeps `UpstreamRequest.timeout` (`HTTPClientRequest.timeout`).
+    public var keepsTimeouts: Bool { true }
+
+    /// The client's failures classified (its `timedOut` is `UpstreamError.timeout`), a timeout
+    /// that stands for the call's deadline failing with what it names.
+    private static func errors(of request: UpstreamRequest) -> @Sendable (any Error) -> any Error {
+        guard let timeout = request.timeout, timeout.failure != .timeout(after: timeout.after) else { return UpstreamError.init(classifying:) }
+        return { error in
+            if case HTTPClientError.timedOut = error { return timeout.failure }
+            return UpstreamError(classifying: error)
+        }
     }
 
     private func clientRequest(_ request: UpstreamRequest) -> HTTPClientRequest {
@@ -43,7 +56,8 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
             if extraHeaders.isEmpty { extraHeaders = fields } else { for (name, value) in fields { extraHeaders.replaceOrAdd(name: name, value: value) } }
         }
         return HTTPClientRequest(
-            method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers), extraHeaders: extraHeaders)
+            method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers), extraHeaders: extraHeaders,
+            timeout: request.timeout?.after)
     }
 }
 

@@ -28,6 +28,9 @@ public struct QuotaTransport: UpstreamTransport {
     /// GitHub does not count `/rate_limit` (the readiness probe), so the reserve never holds it back.
     static let freePath = "/rate_limit"
 
+    /// A refusal fails at once; anything else is the next transport's exchange.
+    public var keepsTimeouts: Bool { next.keepsTimeouts }
+
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
         if let quota, request.conditions.isEmpty, let wait = quota.reservedWait(),
            !request.url.path.hasSuffix(Self.freePath), UpstreamOrigin(request.url) == api {

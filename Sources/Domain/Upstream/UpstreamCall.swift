@@ -12,7 +12,8 @@ import Streams
 import Synchronization
 
 /// One GET of `GitHubClient` for one subscriber, written in Streams' operators: each attempt is
-/// `send` → `timeout` → `call` (status check and metrics), `retry` repeats it as the
+/// `send` → `call` (status check and metrics), its timeout kept by the transport (or by a
+/// `timeout` after `send`: `TimeoutKeeping.stage`), `retry` repeats it as the
 /// policy says, and `recover` names the stage that failed or, for a redirect (`map` makes it a
 /// `Hop`), follows it.
 /// The pieces are the libraries' public ones an adopter has: the status check reads
@@ -24,7 +25,8 @@ import Synchronization
 /// it is due at its start, each attempt's `timeout` is the shorter of the attempt timeout and the
 /// time left (failing with `deadlineExceeded` when the time left is the shorter), a back-off
 /// never waits past it (`RetryBackoff.waitLimit`), and an attempt due at or after it fails at
-/// once. Its slow twin, a second `timeout` over the retries, is `DeadlineKeeping.stage`.
+/// once (a transport that keeps timeouts is given the time left, failing with `deadlineExceeded`).
+/// Its slow twin, a second `timeout` over the retries, is `DeadlineKeeping.stage`.
 ///
 ///     attempts:   --503|  --503|  --302(b)|
 ///     retried:                    --302(b)|
@@ -138,11 +140,19 @@ final class UpstreamCall: Sendable {
             request.usage = trace?.usage
             request.span = span
             request.traceFields = traceFields
-            let sent = client.transport.send(request)
             // The deadline cuts this attempt when it comes first (or together: then saying so is true).
-            let bounded = left > timeout
-                ? sent.timeout(timeout, scheduler: client.scheduler)
-                : sent.timeout(left, scheduler: client.scheduler, fallback: DataStream<UpstreamResponse>.just(error: deadlineExceeded))
+            let bounded: DataStream<UpstreamResponse>
+            if client.transportKeepsTimeouts {
+                // The transport's own timer, where a `timeout` stage per attempt cost ~3,100
+                // instructions an exchange besides its timer (the figure: Benchmarks/README.md).
+                request.timeout = left > timeout ? .attempt(timeout) : UpstreamTimeout(after: left, failure: deadlineExceeded)
+                bounded = client.transport.send(request)
+            } else {
+                let sent = client.transport.send(request)
+                bounded = left > timeout
+                    ? sent.timeout(timeout, scheduler: client.scheduler)
+                    : sent.timeout(left, scheduler: client.scheduler, fallback: DataStream<UpstreamResponse>.just(error: deadlineExceeded))
+            }
             // The status is checked in the metering stage, not in a `map` of its own before it: a
             // stage fewer per attempt (the figure: Benchmarks/README.md). A failed check finishes
             // the meter with its outcome and fails the attempt (`call`'s `disposed` then finds the
@@ -172,11 +182,12 @@ final class UpstreamCall: Sendable {
     }
 
     /// The deadline's `timeout` fails with a `StreamTimeoutError` of the deadline's length; an
-    /// attempt's, with the attempt timeout. When the two are equal the first attempt is cut at
-    /// the deadline either way, and saying so is true.
+    /// attempt's, with the attempt timeout (a transport's, with `UpstreamError.timeout`). When the
+    /// two are equal the first attempt is cut at the deadline either way, and saying so is true.
     static func classify(_ error: any Error, deadline: Duration) -> UpstreamError {
-        if let timedOut = error as? StreamTimeoutError, timedOut.timeout == deadline { return .deadlineExceeded(after: deadline) }
-        return UpstreamError(classifying: error)
+        let classified = UpstreamError(classifying: error)
+        if case .timeout(let after) = classified, after == deadline { return .deadlineExceeded(after: deadline) }
+        return classified
     }
 
     /// The GET of the place an answer redirects to (a call of its own, with its own retries).

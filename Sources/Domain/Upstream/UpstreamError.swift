@@ -71,6 +71,7 @@ public enum UpstreamError: RetryAfterError, Sendable, Equatable, CustomStringCon
         case let failure as UpstreamFailure: self = failure.error
         case HTTPClientError.connection(let reason): self = .connection(reason)
         case HTTPClientError.malformed(let reason): self = .malformed(reason)
+        case HTTPClientError.timedOut(let after): self = .timeout(after: after)
         case let answer as HTTPStatusError:
             // From a client whose status policy fails answers: classified as the answer itself.
             self = UpstreamError(answer: UpstreamResponse(answer.response)) ?? .status(answer.status.code, retryAfterSeconds: nil)

@@ -27,6 +27,9 @@ public struct UpstreamRequest: Sendable, Equatable {
     /// Without a span, what goes out for the trace of a request that is not recorded
     /// (`PipelineTrace.unrecordedFields`: `traceparent` with flags `00`, …), as it is.
     public var traceFields: HTTPHeaders?
+    /// The exchange's limit, for a transport that keeps it (`UpstreamTransport.keepsTimeouts`);
+    /// nil: none, or a `timeout` stage above the transport keeps it.
+    public var timeout: UpstreamTimeout?
 
     public init(method: String = "GET", url: URL, headers: [String: String] = [:], conditions: [String: String] = [:]) {
         self.method = method
@@ -54,4 +57,23 @@ public struct UpstreamRequest: Sendable, Equatable {
 
     /// `Host` value: the port only when it is not the scheme's default.
     public var hostHeader: String { clientRequest.hostHeader }
+}
+
+/// A limit on one exchange that the transport keeps itself: past `after` (from `send`'s
+/// subscription) the exchange is abandoned, as a dispose abandons it, and fails with `failure`.
+public struct UpstreamTimeout: Sendable, Equatable {
+    public var after: Duration
+    /// `.timeout(after:)` for an attempt's own timeout; `.deadlineExceeded` when the call's
+    /// deadline comes first (`UpstreamCall`).
+    public var failure: UpstreamError
+
+    public init(after: Duration, failure: UpstreamError) {
+        self.after = after
+        self.failure = failure
+    }
+
+    /// An attempt's own timeout.
+    public static func attempt(_ after: Duration) -> UpstreamTimeout {
+        UpstreamTimeout(after: after, failure: .timeout(after: after))
+    }
 }

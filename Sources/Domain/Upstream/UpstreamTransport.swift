@@ -13,9 +13,17 @@ public protocol UpstreamTransport: Sendable {
     /// makes its responses in a stage of its own tells `observe` there (`HTTPUpstreamTransport`),
     /// a stage fewer per exchange (the figure: Benchmarks/README.md).
     func send(_ request: UpstreamRequest, observing observe: @escaping @Sendable (UpstreamResponse) -> Void) -> DataStream<UpstreamResponse>
+
+    /// True when `send` keeps `UpstreamRequest.timeout` itself: past it the exchange is abandoned
+    /// and fails with the timeout's `failure`, as a `timeout` stage after `send` would end it
+    /// (`HTTPUpstreamTransport`: the HTTP client's own timer, a stage fewer per exchange; the figure:
+    /// Benchmarks/README.md). False, the default: the caller bounds the exchange with that stage.
+    var keepsTimeouts: Bool { get }
 }
 
 extension UpstreamTransport {
+    public var keepsTimeouts: Bool { false }
+
     public func send(_ request: UpstreamRequest, observing observe: @escaping @Sendable (UpstreamResponse) -> Void) -> DataStream<UpstreamResponse> {
         send(request).map { response in
             observe(response)

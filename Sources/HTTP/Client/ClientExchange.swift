@@ -12,7 +12,7 @@ import Streams
 /// The exchange holds one of the pool's slots from the moment it gets a connection or
 /// leave to connect until it checks the connection back in or releases the slot.
 // @unchecked: `state` is only touched inside `withState`, under `lock`.
-final class ClientExchange: @unchecked Sendable {
+final class ClientExchange: TimedExchange, @unchecked Sendable {
     private struct State {
         var cancelled = false
         var finished = false
@@ -21,6 +21,8 @@ final class ClientExchange: @unchecked Sendable {
         var connecting = false
         var waiting: ConnectionPool.WaiterID?
         var waitTimer: Disposable?
+        /// The request's `timeout`, armed by `armTimeout` and disarmed when the exchange ends.
+        var timeout: ExchangeTimeouts.Armed?
         var stream: ByteStream?
         /// `stream` came from the pool (it may have been closed by the server meanwhile).
         var reused = false
@@ -80,17 +82,60 @@ final class ClientExchange: @unchecked Sendable {
     }
 
     func cancel() {
-        let (stream, waiting, waitTimer) = withState { state -> (ByteStream?, ConnectionPool.WaiterID?, Disposable?) in
+        let abandoned = withState { state -> Abandoned in
             state.cancelled = true
-            let waitTimer = state.waitTimer
-            state.waitTimer = nil
-            let waiting = state.waiting
-            state.waiting = nil
-            return (state.finished ? nil : state.stream, waiting, waitTimer)
+            return Abandoned(taking: &state, stream: state.finished ? nil : state.stream)
         }
-        waitTimer?.dispose()
-        if let waiting { _ = client.pool.cancelWaiting(waiting, for: origin) }
-        if let stream {
+        abandon(abandoned)
+    }
+
+    /// Arms the request's `timeout`, if it has one, on the caller's loop (`ExchangeTimeouts`): the
+    /// exchange then ends as a `timeout` stage after `send` ended it, without that stage. Called
+    /// before `start`, so nothing can have ended it yet.
+    func armTimeout() {
+        guard let timeout = request.timeout else { return }
+        let armed = client.armTimeout(self, after: timeout, home: home)
+        withState { $0.timeout = armed }
+    }
+
+    /// The request's `timeout` passed first: the exchange is abandoned as `cancel` abandons it
+    /// (the connection closed, or the queue left), then fails with `timedOut`.
+    func timedOut() {
+        let abandoned = withState { state -> Abandoned? in
+            guard !state.finished, !state.cancelled else { return nil }
+            state.finished = true
+            state.cancelled = true
+            return Abandoned(taking: &state, stream: state.stream)
+        }
+        guard let abandoned else { return }
+        abandon(abandoned)
+        answered(.failure(.timedOut(after: request.timeout ?? .zero)))
+    }
+
+    /// What `cancel` and `timedOut` take out of the state to let go of outside the lock.
+    private struct Abandoned {
+        var stream: ByteStream?
+        var waiting: ConnectionPool.WaiterID?
+        var waitTimer: Disposable?
+        var timeout: ExchangeTimeouts.Armed?
+
+        init(taking state: inout State, stream: ByteStream?) {
+            self.stream = stream
+            waiting = state.waiting
+            waitTimer = state.waitTimer
+            timeout = state.timeout
+            state.waiting = nil
+            state.waitTimer = nil
+            state.timeout = nil
+        }
+    }
+
+    /// Leaves the queue, closes the connection in use, or gives the slot back.
+    private func abandon(_ abandoned: Abandoned) {
+        abandoned.waitTimer?.dispose()
+        abandoned.timeout?.disarm()
+        if let waiting = abandoned.waiting { _ = client.pool.cancelWaiting(waiting, for: origin) }
+        if let stream = abandoned.stream {
             stream.loop.executeSoon { stream.close() }
         } else if !withState({ $0.connecting }) {
             releaseSlotIfIdle()
@@ -272,12 +317,16 @@ final class ClientExchange: @unchecked Sendable {
         answered(.failure(error))
     }
 
+    /// True for the first ending only; it disarms the timeout.
     private func markFinished() -> Bool {
-        withState { state in
-            guard !state.finished else { return false }
+        let (first, timeout) = withState { state -> (Bool, ExchangeTimeouts.Armed?) in
+            guard !state.finished else { return (false, nil) }
             state.finished = true
-            return true
+            defer { state.timeout = nil }
+            return (true, state.timeout)
         }
+        timeout?.disarm()
+        return first
     }
 
     /// Gives the slot back, once.

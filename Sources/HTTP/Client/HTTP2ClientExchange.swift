@@ -10,7 +10,7 @@ import Streams
 /// REFUSED_STREAM), or goes to the HTTP/1.1 client when the origin chose HTTP/1.1. `cancel()` may
 /// come from any thread: it leaves the queue, resets the stream, or cancels the HTTP/1.1 exchange.
 // @unchecked: `state` is a `Locked`; the stream id and head are touched only on the connection's loop.
-final class HTTP2ClientExchange: @unchecked Sendable {
+final class HTTP2ClientExchange: TimedExchange, @unchecked Sendable {
     private struct State {
         var cancelled = false
         var finished = false
@@ -19,6 +19,8 @@ final class HTTP2ClientExchange: @unchecked Sendable {
         var fallback: Disposable?
         /// Attempts made on HTTP/2 streams; a retry after GOAWAY or REFUSED_STREAM counts one more.
         var attempts = 0
+        /// The request's `timeout`, armed by `armTimeout` and disarmed when the exchange ends.
+        var timeout: ExchangeTimeouts.Armed?
     }
 
     let request: HTTPClientRequest
@@ -90,25 +92,68 @@ final class HTTP2ClientExchange: @unchecked Sendable {
 
     /// The outcome, once; nothing after a cancel.
     func finish(_ result: Result<HTTPClientResponse, HTTPClientError>) {
-        let deliver = state.withLock { state -> Bool in
-            guard !state.finished, !state.cancelled else { return false }
+        let (deliver, timeout) = state.withLock { state -> (Bool, ExchangeTimeouts.Armed?) in
+            guard !state.finished, !state.cancelled else { return (false, nil) }
             state.finished = true
             state.connection = nil
-            return true
+            defer { state.timeout = nil }
+            return (true, state.timeout)
         }
+        timeout?.disarm()
         if deliver { answered(result) }
     }
 
     /// The caller's dispose: the stream is reset (RST_STREAM CANCEL), or the queue left.
     func cancel(waitingIn pool: HTTP2ClientPool) {
-        let (connection, fallback, proceed) = state.withLock { state -> (HTTP2ClientConnection?, Disposable?, Bool) in
-            guard !state.cancelled, !state.finished else { return (nil, nil, false) }
+        let abandoned = state.withLock { state -> Abandoned? in
+            guard !state.cancelled, !state.finished else { return nil }
             state.cancelled = true
-            return (state.connection, state.fallback, true)
+            return Abandoned(taking: &state)
         }
-        guard proceed else { return }
-        if let fallback { fallback.dispose(); return }
-        if let connection {
+        if let abandoned { abandon(abandoned, waitingIn: pool) }
+    }
+
+    /// Arms the request's `timeout`, if it has one, on the caller's loop (`ExchangeTimeouts`), as
+    /// `ClientExchange` does; called before the exchange is sent. An HTTP/1.1 exchange this one becomes is not
+    /// armed again: this one's timer covers it.
+    func armTimeout() {
+        guard let timeout = request.timeout else { return }
+        let armed = client.armTimeout(self, after: timeout, home: home)
+        state.withLock { $0.timeout = armed }
+    }
+
+    /// The request's `timeout` passed first: the exchange is abandoned as a cancel abandons it
+    /// (RST_STREAM CANCEL, the queue left, or the HTTP/1.1 exchange cancelled), then fails with `timedOut`.
+    func timedOut() {
+        let abandoned = state.withLock { state -> Abandoned? in
+            guard !state.cancelled, !state.finished else { return nil }
+            state.cancelled = true
+            state.finished = true
+            return Abandoned(taking: &state)
+        }
+        guard let abandoned, let pool = client.http2 else { return }
+        abandon(abandoned, waitingIn: pool)
+        answered(.failure(.timedOut(after: request.timeout ?? .zero)))
+    }
+
+    /// What a cancel or the timeout takes out of the state to act on outside the lock.
+    private struct Abandoned {
+        let connection: HTTP2ClientConnection?
+        let fallback: Disposable?
+        let timeout: ExchangeTimeouts.Armed?
+
+        init(taking state: inout State) {
+            connection = state.connection
+            fallback = state.fallback
+            timeout = state.timeout
+            state.timeout = nil
+        }
+    }
+
+    private func abandon(_ abandoned: Abandoned, waitingIn pool: HTTP2ClientPool) {
+        abandoned.timeout?.disarm()
+        if let fallback = abandoned.fallback { return fallback.dispose() }
+        if let connection = abandoned.connection {
             connection.loop.execute { connection.cancel(self) }
         } else {
             pool.leaveQueue(self)

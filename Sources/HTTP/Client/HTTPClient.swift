@@ -28,6 +28,10 @@ public final class HTTPClient: Sendable {
     let loops: EventLoopGroup
     /// Connect-wait timeouts, on the loop of the exchange that waits.
     let timers: CurrentLoopScheduler
+    /// Request timeouts (`HTTPClientRequest.timeout`), on the loop of the exchange's caller.
+    private let timeouts: PerLoop<ExchangeTimeouts>
+    /// Those of callers on no loop, on `timers`' fallback loop.
+    private let offLoopTimeouts: ExchangeTimeouts
     /// Encoded request fields per origin and field list, reused request after request.
     let requestFields = RequestFieldsCache()
     /// The same for HTTP/2: `:authority` and the fields lowered and filtered (`HTTP2RequestFields`).
@@ -74,7 +78,11 @@ public final class HTTPClient: Sendable {
             tlsFailure = String(describing: error)
         }
         self.loops = loops
-        timers = CurrentLoopScheduler(fallback: loops.next())
+        let fallback = loops.next()
+        let timers = CurrentLoopScheduler(fallback: fallback)
+        self.timers = timers
+        timeouts = PerLoop { loop in ExchangeTimeouts(loop: loop, outOfOrder: timers) }
+        offLoopTimeouts = ExchangeTimeouts(loop: fallback, outOfOrder: timers)
         if http2.mode == .off {
             self.http2 = nil
         } else {
@@ -152,12 +160,27 @@ public final class HTTPClient: Sendable {
     func exchange(_ request: HTTPClientRequest, answered: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) -> Disposable {
         if let http2, http2.carries(request) {
             let exchange = HTTP2ClientExchange(request: request, client: self, answered: answered)
+            exchange.armTimeout()
             http2.send(exchange)
             return Disposable { exchange.cancel(waitingIn: http2) }
         }
         let exchange = ClientExchange(request: request, client: self, answered: answered)
+        exchange.armTimeout()
         exchange.start()
         return Disposable { exchange.cancel() }
+    }
+}
+
+extension HTTPClient {
+    /// Arms `exchange`'s request timeout, `timeout` from now, on the queue of `home`, the loop the
+    /// exchange was made on (where it asks: see `PerLoop`), or of callers on no loop.
+    func armTimeout(_ exchange: any TimedExchange, after timeout: Duration, home: EventLoop?) -> ExchangeTimeouts.Armed {
+        (home.map { timeouts.value(on: $0) } ?? offLoopTimeouts).arm(exchange, after: timeout)
+    }
+
+    /// Request timeouts armed and not yet ended, on the caller's loop's queue (tests).
+    var armedTimeouts: Int {
+        (EventLoop.current.map { timeouts.value(on: $0) } ?? offLoopTimeouts).count
     }
 }
 

@@ -47,12 +47,27 @@ public struct HTTPClientRequest: Sendable, Equatable {
         get { storage.body }
         set { unique().body = newValue }
     }
+    /// The whole exchange's limit, from `send`'s subscription to the answer's end (a wait for a
+    /// connection and the connect included): past it the exchange is abandoned as a dispose
+    /// abandons it, and fails with `HTTPClientError.timedOut`. Nil: no limit but the connect timeout.
+    ///
+    /// The client keeps it on the caller's loop, as `timeout` after `send` would, without that
+    /// stage: a caller that bounds every exchange saves a stage per exchange (the figure:
+    /// Benchmarks/README.md).
+    public var timeout: Duration? {
+        get { storage.timeout }
+        set { unique().timeout = newValue }
+    }
     /// `url`'s parts, read once (nil: ask Foundation).
     private var parts: URLParts? { storage.parts }
 
-    /// A request for `url` with these fields and `body` (sent with its `Content-Length`).
-    public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        storage = Storage(method: method, url: url, parts: URLParts(url), headers: headers, extraHeaders: extraHeaders, body: body)
+    /// A request for `url` with these fields and `body` (sent with its `Content-Length`), abandoned
+    /// after `timeout` when one is given.
+    public init(
+        method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+        timeout: Duration? = nil
+    ) {
+        storage = Storage(method: method, url: url, parts: URLParts(url), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
     }
 
     /// The box, this request's own before a change.
@@ -64,7 +79,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
     public static func == (lhs: HTTPClientRequest, rhs: HTTPClientRequest) -> Bool {
         lhs.storage === rhs.storage
             || (lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers == rhs.headers && lhs.extraHeaders == rhs.extraHeaders
-                && lhs.body == rhs.body)
+                && lhs.body == rhs.body && lhs.timeout == rhs.timeout)
     }
 
     /// The fields, changed only through the one request holding the box (`unique()`), so no
@@ -78,8 +93,10 @@ public struct HTTPClientRequest: Sendable, Equatable {
         @exclusivity(unchecked) var headers: HTTPHeaders
         @exclusivity(unchecked) var extraHeaders: HTTPHeaders
         @exclusivity(unchecked) var body: [UInt8]
+        @exclusivity(unchecked) var timeout: Duration?
 
-        init(method: HTTPMethod, url: URL, parts: URLParts?, headers: HTTPHeaders, extraHeaders: HTTPHeaders, body: [UInt8]) {
+        init(method: HTTPMethod, url: URL, parts: URLParts?, headers: HTTPHeaders, extraHeaders: HTTPHeaders, body: [UInt8], timeout: Duration?) {
+            self.timeout = timeout
             self.method = method
             self.url = url
             self.parts = parts
@@ -89,7 +106,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         }
 
         func copy() -> Storage {
-            Storage(method: method, url: url, parts: parts, headers: headers, extraHeaders: extraHeaders, body: body)
+            Storage(method: method, url: url, parts: parts, headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
         }
     }
 

@@ -25,6 +25,10 @@ public struct CachingTransport: UpstreamTransport {
         self.metrics = metrics
     }
 
+    /// The request, its timeout with it, goes to the next transport after the store's lookup,
+    /// which the store bounds itself (`RedisUpstreamCache`: 50 ms; the in-process one answers at once).
+    public var keepsTimeouts: Bool { next.keepsTimeouts }
+
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
         guard request.method == "GET" else { return next.send(request) }
         let key = UpstreamCacheKey(request)

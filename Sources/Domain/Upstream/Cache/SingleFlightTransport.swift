@@ -29,6 +29,10 @@ public final class SingleFlightTransport: UpstreamTransport {
     /// Requests in flight now (tests and diagnostics).
     public var inFlight: Int { flights.withLock { $0.byKey.count } }
 
+    /// False: a shared request kept to its leader's timeout would fail callers that joined it
+    /// later before their own; each caller's `timeout` stage bounds its wait instead.
+    public var keepsTimeouts: Bool { false }
+
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
         guard request.method == "GET" else { return next.send(request) }
         let key = UpstreamCacheKey(request)

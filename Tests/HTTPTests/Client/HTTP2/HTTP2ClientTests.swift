@@ -40,6 +40,8 @@ final class HTTP2ClientTests: XCTestCase {
         let upstream = try H2Upstream("goaway", "6")
         let results = outcomes(of: (0..<6).map { get(upstream, "/users/u\($0)") }, via: client)
         XCTAssertEqual(results.compactMap { try? $0.get().status.code }, Array(repeating: 200, count: 6), "\(results)")
+        // The second connection's line can reach this process after the answers it carried (see `waitFor`).
+        XCTAssertTrue(upstream.waitFor("connection", count: 2))
         XCTAssertEqual(upstream.events("connection").count, 2)
         XCTAssertTrue(upstream.waitFor("request", count: 10), "six on the first connection, four again on the second")
         XCTAssertEqual(upstream.events("request").filter { $0["connection"] as? Int == 2 }.count, 4)
@@ -119,5 +121,14 @@ final class HTTP2ClientTests: XCTestCase {
         XCTAssertTrue(upstream.waitFor("reset"), upstream.process.output)
         XCTAssertEqual(upstream.events("reset").first?["code"] as? Int, 8, "RST_STREAM CANCEL")
         XCTAssertEqual(upstream.events("connection").count, 1)
+    }
+
+    func testARequestOutlastingItsTimeoutFailsWithTimedOutAndResetsItsStream() throws {
+        let upstream = try H2Upstream("stall")
+        var request = get(upstream, "/avatars/1")
+        request.timeout = .milliseconds(300)
+        XCTAssertEqual(outcome(of: request, via: client), .failure(.timedOut(after: .milliseconds(300))))
+        XCTAssertTrue(upstream.waitFor("reset"), upstream.process.output)
+        XCTAssertEqual(upstream.events("reset").first?["code"] as? Int, 8, "RST_STREAM CANCEL, as a dispose sends")
     }
 }
