@@ -63,7 +63,7 @@ final class UpstreamCall: Sendable {
             span = nil
             traceFields = fields
         } else {
-            span = client.tracer.map { UpstreamSpan(tracer: $0, url: url, stage: stage, lists: client.attributeLists) }
+            span = client.tracer.map { UpstreamSpan(tracer: $0, url: url, stage: stage, lists: client.attributeLists, addresses: client.serverAddresses) }
             traceFields = nil
         }
     }

@@ -14,6 +14,9 @@ final class ServerSpan: @unchecked Sendable {
     let tracer: any Tracer
     /// `tracer` when its spans take an attribute list whole.
     private let lists: (any SpanAttributeListTaking)?
+    /// The span's recording, reached directly when `lists` began it and it records
+    /// (`SpanAttributeListTaking.startRecordedSpan`); nil: `span` does it all (the slow twin).
+    private let recorded: (any RecordedSpan)?
     private let method: String
     private var ended = false
     /// Gathered here and handed to the span once, as it ends: each `span.attributes[…] = …`
@@ -26,7 +29,12 @@ final class ServerSpan: @unchecked Sendable {
         method = request.method.rawValue
         var parent = ServiceContext.topLevel
         tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
-        span = tracer.startSpan(method, context: parent, ofKind: .server)
+        if let lists {
+            (span, recorded) = lists.startRecordedSpan(method, context: parent, ofKind: .server)
+        } else {
+            span = tracer.startSpan(method, context: parent, ofKind: .server)
+            recorded = nil
+        }
         // An unsampled span records nothing: its attributes would be built to be thrown away.
         guard span.isRecording else { return }
         attributes = SpanAttributeList(capacity: 10)
@@ -66,6 +74,7 @@ final class ServerSpan: @unchecked Sendable {
             span.setStatus(SpanStatus(code: .error, message: "no response was written"))
         }
         if !completed { attributes.append("streamservice.response.completed", .bool(false)) }
+        if let recorded { return recorded.end(adding: attributes) }
         attributes.add(to: span, taker: lists)
         span.end()
     }

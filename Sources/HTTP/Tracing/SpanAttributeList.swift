@@ -9,8 +9,22 @@ import Tracing
 /// list (`SpanAttributeListTaking`) keeps it and its exporter writes it as it is. Any other span gets
 /// it merged into its `attributes` (the slow twin; the tests hold the two exports equal).
 public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+    /// One attribute of the list.
+    /// A struct, not a `(key:value:)` tuple: the exporter's reads of a tuple element were copied
+    /// through the runtime's generic tuple witnesses (about 250 instructions an attribute, 8 %
+    /// of a traced `/users` request's tracing cost: Benchmarks/README.md).
+    public struct Entry: Sendable {
+        public let key: String
+        public var value: SpanAttribute
+
+        public init(key: String, value: SpanAttribute) {
+            self.key = key
+            self.value = value
+        }
+    }
+
     /// The attributes in the order set, each key once.
-    public private(set) var entries: [(key: String, value: SpanAttribute)] = []
+    public private(set) var entries: [Entry] = []
 
     /// An empty list.
     public init() {}
@@ -33,7 +47,7 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
     /// no search).
     public mutating func append(_ key: String, _ value: SpanAttribute) {
         assert(!entries.contains { $0.key == key }, "\(key) is in the list already")
-        entries.append((key, value))
+        entries.append(Entry(key: key, value: value))
     }
 
     /// Sets `key` to `value`, in its place when the list holds it already.
@@ -41,7 +55,7 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
         if let index = entries.firstIndex(where: { $0.key == key }) {
             entries[index].value = value
         } else {
-            entries.append((key, value))
+            entries.append(Entry(key: key, value: value))
         }
     }
 
@@ -53,7 +67,7 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
     /// The same attributes as the span API's dictionary.
     public var attributes: SpanAttributes {
         var attributes = SpanAttributes()
-        for (key, value) in entries { attributes.set(key, value: value) }
+        for entry in entries { attributes.set(entry.key, value: entry.value) }
         return attributes
     }
 
@@ -63,7 +77,7 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
     public func add(to span: any Span, taker: (any SpanAttributeListTaking)?) {
         if let taker, taker.addAttributes(self, to: span) { return }
         span.updateAttributes { attributes in
-            for (key, value) in entries { attributes.set(key, value: value) }
+            for entry in entries { attributes.set(entry.key, value: entry.value) }
         }
     }
 
@@ -79,4 +93,25 @@ public protocol SpanAttributeListTaking: Sendable {
     /// Adds `list`'s attributes to `span` when it is one of this tracer's spans (a key it holds
     /// already takes the list's value); false, doing nothing, for any other span.
     func addAttributes(_ list: SpanAttributeList, to span: any Span) -> Bool
+
+    /// The span `Tracer.startSpan(name, context: context, ofKind: kind)` begins, and its
+    /// recording when it records: this service's own spans (the SERVER, CLIENT and stage spans)
+    /// then inject, take attributes and end through `recorded`, with no cast of the span, no
+    /// lookup of its context in the `ServiceContext` and no generic call through `any Tracer`
+    /// (about 3 k instructions a CLIENT span: Benchmarks/README.md). nil `recorded`: the span
+    /// records nothing, and `span` is all there is.
+    func startRecordedSpan(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> (span: any Span, recorded: (any RecordedSpan)?)
+}
+
+/// The recording of a span begun by `SpanAttributeListTaking.startRecordedSpan`: what the span
+/// API does to it, without the API's existential span. Each call does what its twin through
+/// the span and the tracer does (the tests hold the two exports and the fields sent equal).
+public protocol RecordedSpan: AnyObject, Sendable {
+    /// What `Tracer.inject(span.context, into: &fields, using: HTTPHeadersInjector())` writes
+    /// (`traceparent`, and `tracestate` when the trace has one).
+    func inject(into fields: inout HTTPHeaders)
+    /// `list`'s attributes added (`SpanAttributeList.add(to:taker:)`).
+    func addAttributes(_ list: SpanAttributeList)
+    /// `list`'s attributes added, then the span ended now: `add(to:taker:)`, then `Span.end()`.
+    func end(adding list: SpanAttributeList)
 }

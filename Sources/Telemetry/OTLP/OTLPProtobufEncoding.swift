@@ -18,7 +18,11 @@ enum OTLPProtobufEncoding {
                     scope.stringField(1, Resource.scopeName)
                     scope.stringField(2, Resource.sdkVersion)
                 }
-                for span in spans { scopeSpans.messageField(2) { write(span, to: &$0) } }
+                // Read where they lie: `for span in spans` copied each record out (its strings and
+                // arrays retained) and destroyed the copy after writing it.
+                spans.withUnsafeBufferPointer { spans in
+                    for index in spans.indices { scopeSpans.messageField(2) { write(spans[index], to: &$0) } }
+                }
             }
         }
         return request.bytes

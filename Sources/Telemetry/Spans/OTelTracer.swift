@@ -83,6 +83,11 @@ extension OTelTracer: SpanAttributeListTaking {
         span.addAttributes(list)
         return true
     }
+
+    public func startRecordedSpan(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> (span: any Tracing.Span, recorded: (any RecordedSpan)?) {
+        let span = startSpan(name, context: context, ofKind: kind)
+        return (span, span.recording)
+    }
 }
 
 extension OTelTracer: TraceIdentityReading {

@@ -70,13 +70,17 @@ final class RecordingSpan: @unchecked Sendable {
     func addAttributes(_ list: SpanAttributeList) {
         withLock { state in
             guard !state.ended else { return }
-            if !state.attributes.isEmpty {
-                for (key, value) in list.entries { state.attributes.set(key, value: value) }
-            } else if state.list.isEmpty {
-                state.list = list
-            } else {
-                for (key, value) in list.entries { state.list.set(key, value) }
-            }
+            Self.add(list, to: &state)
+        }
+    }
+
+    private static func add(_ list: SpanAttributeList, to state: inout State) {
+        if !state.attributes.isEmpty {
+            for entry in list.entries { state.attributes.set(entry.key, value: entry.value) }
+        } else if state.list.isEmpty {
+            state.list = list
+        } else {
+            for entry in list.entries { state.list.set(entry.key, entry.value) }
         }
     }
 
@@ -99,20 +103,47 @@ final class RecordingSpan: @unchecked Sendable {
     func end(at nanoseconds: UInt64) {
         let record = withLock { state -> SpanRecord? in
             guard !state.ended else { return nil }
-            state.ended = true
-            // Moved out, not copied: the span keeps nothing once it ended.
-            return SpanRecord(
-                context: context, parentSpanID: parentSpanID, name: state.name, kind: kind,
-                startNanoseconds: startNanoseconds, endNanoseconds: max(nanoseconds, startNanoseconds),
-                attributes: take(&state.attributes, SpanAttributes()), attributeList: take(&state.list, SpanAttributeList()), events: take(&state.events, []), links: take(&state.links, []),
-                status: state.status)
+            return finish(&state, at: nanoseconds)
         }
         if let record { processor.onEnd(record) }
     }
 
+    /// The record of the span ending at `nanoseconds`, the state moved into it, not copied: the
+    /// span keeps nothing once it ended. Under the lock, once.
+    private func finish(_ state: inout State, at nanoseconds: UInt64) -> SpanRecord {
+        state.ended = true
+        return SpanRecord(
+            context: context, parentSpanID: parentSpanID, name: state.name, kind: kind,
+            startNanoseconds: startNanoseconds, endNanoseconds: max(nanoseconds, startNanoseconds),
+            attributes: take(&state.attributes, SpanAttributes()), attributeList: take(&state.list, SpanAttributeList()), events: take(&state.events, []), links: take(&state.links, []),
+            status: state.status)
+    }
+
+    /// `value`, moved out (swapped for `empty`, not copied and then released).
     private func take<Value>(_ value: inout Value, _ empty: Value) -> Value {
-        let taken = value
-        value = empty
+        var taken = empty
+        swap(&taken, &value)
         return taken
+    }
+}
+
+/// This service's own spans reach the recording directly (`SpanAttributeListTaking.startRecordedSpan`).
+extension RecordingSpan: RecordedSpan {
+    /// What `OTelTracer.inject` writes for this span's context, read from the span itself rather
+    /// than looked up in a `ServiceContext` and cast out of its `Any`.
+    func inject(into fields: inout HTTPHeaders) {
+        fields.replaceOrAdd(name: W3CHeader.traceparent, value: context.traceparent)
+        if let state = context.traceState { fields.replaceOrAdd(name: W3CHeader.tracestate, value: state) }
+    }
+
+    /// Added and ended under one turn of the lock, at the clock `OTelSpan.end()` reads.
+    func end(adding list: SpanAttributeList) {
+        let now = DefaultTracerClock.now.nanosecondsSinceEpoch
+        let record = withLock { state -> SpanRecord? in
+            guard !state.ended else { return nil }
+            Self.add(list, to: &state)
+            return finish(&state, at: now)
+        }
+        if let record { processor.onEnd(record) }
     }
 }

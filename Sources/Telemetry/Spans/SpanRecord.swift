@@ -59,6 +59,6 @@ extension SpanRecord {
     /// Every attribute once, from whichever of `attributes` and `attributeList` holds it.
     public func forEachAttribute(_ body: (String, SpanAttribute) -> Void) {
         attributes.forEach(body)
-        for (key, value) in attributeList.entries { body(key, value) }
+        for entry in attributeList.entries { body(entry.key, entry.value) }
     }
 }
