@@ -34,7 +34,7 @@ public enum ServerAddress {
     public final class Memo: Sendable {
         private struct Origin {
             /// `scheme://authority`, as the URLs spell it.
-            let prefix: String
+            let prefix: [UInt8]
             let host: String
             let port: Int
         }
@@ -51,13 +51,18 @@ public enum ServerAddress {
         public func of(_ url: URL) -> (host: String, port: Int)? {
             var string = url.absoluteString
             let known = string.withUTF8 { bytes in
-                origins.withLock { origins in origins.first { Self.begins(bytes, with: $0.prefix) } }
+                origins.withLock { origins -> (host: String, port: Int)? in
+                    for index in origins.indices where Self.begins(bytes, with: origins[index].prefix) {
+                        return (origins[index].host, origins[index].port)
+                    }
+                    return nil
+                }
             }
-            if let known { return (known.host, known.port) }
+            if let known { return known }
             guard let answer = ServerAddress.of(url) else { return nil }
             // Only an origin `URLParts` reads is remembered: then `of` answered from its bytes.
             if let length = URLParts.originLength(string) {
-                let prefix = string.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[..<length]), as: UTF8.self) }
+                let prefix = string.withUTF8 { Array($0[..<length]) }
                 origins.withLock { origins in
                     if origins.count == capacity { origins.removeFirst() }
                     origins.append(Origin(prefix: prefix, host: answer.host, port: answer.port))
@@ -67,9 +72,8 @@ public enum ServerAddress {
         }
 
         /// Whether `bytes` are `prefix` and then nothing or `/`, `?` or `#`.
-        private static func begins(_ bytes: UnsafeBufferPointer<UInt8>, with prefix: String) -> Bool {
-            var prefix = prefix
-            return prefix.withUTF8 { prefix in
+        private static func begins(_ bytes: UnsafeBufferPointer<UInt8>, with prefix: [UInt8]) -> Bool {
+            prefix.withUnsafeBufferPointer { prefix in
                 guard bytes.count >= prefix.count, let base = bytes.baseAddress, let start = prefix.baseAddress,
                     memcmp(base, start, prefix.count) == 0
                 else { return false }

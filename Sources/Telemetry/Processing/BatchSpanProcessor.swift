@@ -45,10 +45,9 @@ public final class BatchSpanProcessor: SpanProcessor {
     public var queuedCount: Int { state.withLock { $0.queue.count } }
 
     public func onEnd(_ span: consuming SpanRecord) {
-        // Moved into the queue (`take`), not copied into it and released here.
-        var handed: SpanRecord? = span
-        let (accepted, batchReady) = state.withLock { state -> (Bool, Bool) in
-            guard !state.stopped, state.queue.count < limits.maxQueueSize, let span = handed.take() else { return (false, false) }
+        // Moved into the queue, not copied into it and released here.
+        let (accepted, batchReady) = state.withLock(handing: span) { state, span -> (Bool, Bool) in
+            guard !state.stopped, state.queue.count < limits.maxQueueSize else { return (false, false) }
             state.queue.append(span)
             return (true, state.queue.count == limits.maxExportBatchSize && !state.exporting)
         }
