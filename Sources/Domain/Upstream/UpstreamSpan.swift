@@ -60,13 +60,13 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// unsampled span records nothing, and nothing is built for it).
     private func endRecording(_ outcome: (inout SpanAttributeList) -> Void) {
         var attributes = SpanAttributeList(capacity: 9)
-        attributes.append("http.request.method", .string("GET"))
-        attributes.append("url.full", .string(url.absoluteString))
+        attributes.append("http.request.method", stored: .string("GET"))
+        attributes.append("url.full", stored: .string(url.absoluteString))
         if let (host, port) = addresses.of(url) {
-            attributes.append("server.address", .string(host))
-            attributes.append("server.port", .int64(Int64(port)))
+            attributes.append("server.address", stored: .string(host))
+            attributes.append("server.port", stored: .int64(Int64(port)))
         }
-        attributes.append("streamservice.upstream.stage", .string(stage.name))
+        attributes.append("streamservice.upstream.stage", stored: .string(stage.name))
         outcome(&attributes)
         if let recorded { return recorded.end(adding: attributes) }
         attributes.add(to: span, taker: lists)
@@ -115,8 +115,8 @@ public final class UpstreamSpan: Sendable, Equatable {
         guard isRecording else { return span.end() }
         if status >= 400 { span.setStatus(SpanStatus(code: .error)) }
         endRecording { attributes in
-            attributes.append("http.response.status_code", .int64(Int64(status)))
-            if status >= 400 { attributes.append("error.type", .string(String(status))) }
+            attributes.append("http.response.status_code", stored: .int64(Int64(status)))
+            if status >= 400 { attributes.append("error.type", stored: .string(String(status))) }
         }
     }
 
@@ -126,8 +126,8 @@ public final class UpstreamSpan: Sendable, Equatable {
         guard isRecording else { return span.end() }
         span.setStatus(SpanStatus(code: .error, message: String(describing: failure)))
         endRecording { attributes in
-            if case .status(let code, _) = failure { attributes.append("http.response.status_code", .int64(Int64(code))) }
-            attributes.append("error.type", .string(Self.errorType(failure)))
+            if case .status(let code, _) = failure { attributes.append("http.response.status_code", stored: .int64(Int64(code))) }
+            attributes.append("error.type", stored: .string(Self.errorType(failure)))
         }
     }
 
@@ -135,7 +135,7 @@ public final class UpstreamSpan: Sendable, Equatable {
     func endCancelled() {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard isRecording else { return span.end() }
-        endRecording { attributes in attributes.append("streamservice.upstream.cancelled", .bool(true)) }
+        endRecording { attributes in attributes.append("streamservice.upstream.cancelled", stored: .bool(true)) }
     }
 
     /// A low-cardinality name of a failure (OpenTelemetry's `error.type`): the status code, or

@@ -23,6 +23,11 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
             stored = StoredValue(value)
         }
 
+        public init(key: String, stored: StoredValue) {
+            self.key = key
+            self.stored = stored
+        }
+
         /// The value as set.
         public var value: SpanAttribute {
             get { stored.attribute }
@@ -92,6 +97,13 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
     public mutating func append(_ key: consuming String, _ value: consuming SpanAttribute) {
         assert(!entries.contains { $0.key == key }, "\(key) is in the list already")
         entries.append(Entry(key: key, value: value))
+    }
+
+    /// `append(key, value)` of a value in the list's own form: no `SpanAttribute` made and
+    /// converted (about 130 instructions an attribute).
+    public mutating func append(_ key: consuming String, stored value: consuming StoredValue) {
+        assert(!entries.contains { $0.key == key }, "\(key) is in the list already")
+        entries.append(Entry(key: key, stored: value))
     }
 
     /// Sets `key` to `value`, in its place when the list holds it already.

@@ -43,7 +43,8 @@ enum OTLPProtobufEncoding {
         if !span.attributes.isEmpty { span.attributes.forEach { key, value in attribute(&message, 9, key, value) } }
         // Read where they lie: iterating the entries copied each key and value out and destroyed it.
         span.attributeList.entries.withUnsafeBufferPointer { entries in
-            for index in entries.indices { attribute(&message, 9, entries[index].key, entries[index].stored) }
+            guard let first = entries.baseAddress else { return }
+            for index in entries.indices { attribute(&message, 9, first + index) }
         }
         for event in span.events {
             message.messageField(11) { event_ in
@@ -84,15 +85,17 @@ enum OTLPProtobufEncoding {
         }
     }
 
-    /// `attribute` for a value of a `SpanAttributeList` (the same bytes: its scalars are
-    /// `SpanAttribute`'s), read without making a `SpanAttribute` of it.
-    static func attribute(_ message: inout ProtobufWriter, _ field: Int, _ key: String, _ value: SpanAttributeList.StoredValue) {
-        switch value {
-        case .string(let text): message.keyValueField(field, key: key, string: text)
-        case .int64(let number): message.keyValueField(field, key: key, varintField: 3, UInt64(bitPattern: number))
-        case .bool(let flag): message.keyValueField(field, key: key, varintField: 2, flag ? 1 : 0)
-        case .double(let number): message.keyValueField(field, key: key, double: number)
-        case .other(let attribute): self.attribute(&message, field, key, attribute)
+    /// `attribute` for an entry of a `SpanAttributeList` (the same bytes: its scalars are
+    /// `SpanAttribute`'s), read without making a `SpanAttribute` of its value.
+    /// The entry is read where it lies: passed as a value, it was copied out of the list and
+    /// the copy destroyed after (about 90 instructions an attribute).
+    static func attribute(_ message: inout ProtobufWriter, _ field: Int, _ entry: UnsafePointer<SpanAttributeList.Entry>) {
+        switch entry.pointee.stored {
+        case .string(let text): message.keyValueField(field, key: entry.pointee.key, string: text)
+        case .int64(let number): message.keyValueField(field, key: entry.pointee.key, varintField: 3, UInt64(bitPattern: number))
+        case .bool(let flag): message.keyValueField(field, key: entry.pointee.key, varintField: 2, flag ? 1 : 0)
+        case .double(let number): message.keyValueField(field, key: entry.pointee.key, double: number)
+        case .other(let attribute): self.attribute(&message, field, entry.pointee.key, attribute)
         }
     }
 

@@ -102,8 +102,8 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     }
 
     func end(at nanoseconds: UInt64) {
-        guard let state = endState(adding: nil) else { return }
-        processor.onEnd(record(of: state, at: nanoseconds))
+        guard var state = endState(adding: nil) else { return }
+        processor.onEnd(record(taking: &state, at: nanoseconds))
     }
 
     /// The state as the span ends, `list` added: moved out under the lock (the span keeps an
@@ -121,11 +121,21 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
         }
     }
 
-    private func record(of state: consuming State, at nanoseconds: UInt64) -> SpanRecord {
+    /// The record of the state, each part moved out of it (swapped for an empty one): read
+    /// from a `consuming` state, each part was copied and the state destroyed after.
+    private func record(taking state: inout State, at nanoseconds: UInt64) -> SpanRecord {
         SpanRecord(
-            context: context, parentSpanID: parentSpanID, name: state.name, kind: kind,
+            context: context, parentSpanID: parentSpanID, name: Self.take(&state.name, ""), kind: kind,
             startNanoseconds: startNanoseconds, endNanoseconds: max(nanoseconds, startNanoseconds),
-            attributes: state.attributes, attributeList: state.list, events: state.events, links: state.links, status: state.status)
+            attributes: Self.take(&state.attributes, SpanAttributes()), attributeList: Self.take(&state.list, SpanAttributeList()),
+            events: Self.take(&state.events, []), links: Self.take(&state.links, []), status: Self.take(&state.status, nil))
+    }
+
+    /// `value`, moved out (swapped for `empty`, not copied and then released).
+    private static func take<Value>(_ value: inout Value, _ empty: Value) -> Value {
+        var taken = empty
+        swap(&taken, &value)
+        return taken
     }
 }
 
@@ -141,7 +151,7 @@ extension RecordingSpan: RecordedSpan {
     /// Added and ended under one turn of the lock, at the clock `OTelSpan.end()` reads.
     func end(adding list: SpanAttributeList) {
         let now = DefaultTracerClock.now.nanosecondsSinceEpoch
-        guard let state = endState(adding: list) else { return }
-        processor.onEnd(record(of: state, at: now))
+        guard var state = endState(adding: list) else { return }
+        processor.onEnd(record(taking: &state, at: now))
     }
 }
