@@ -131,6 +131,12 @@ public final class UpstreamSpan: Sendable, Equatable {
         }
     }
 
+    /// A recorded span not ended by its exchange's answer or failure: the exchange's subscriber
+    /// went away first, and the exchange let its span go.
+    deinit {
+        if recorded != nil || span.isRecording { endCancelled() }
+    }
+
     /// The exchange's subscriber went away first.
     func endCancelled() {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }

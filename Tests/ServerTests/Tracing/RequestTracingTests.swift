@@ -290,6 +290,31 @@ final class RequestTracingTests: XCTestCase {
         XCTAssertEqual(server.attribute("streamservice.response.completed"), "false")
     }
 
+    func testAnExchangeWhoseCallerHangsUpEndsItsClientSpanAsCancelled() throws {
+        let tracer = W3CTestTracer()
+        let asked = StreamServiceConcurrency.Locked(false)
+        // An upstream that holds every answer: the exchange ends only by its caller going away.
+        let upstream = try TestServer(router: Router { _ in
+            asked.withLock { $0 = true }
+            return .never()
+        })
+        let app = try app(tracer) {
+            $0.upstream = URL(string: "http://127.0.0.1:\(upstream.port)")!
+            $0.upstreamRetries = 0
+        }
+        let caller = W3C.callerTraceparent()
+        do {
+            // Its socket is closed when it goes (deinit): the caller hangs up mid-exchange.
+            let client = try app.client()
+            try client.send("GET /users/ada1 HTTP/1.1\r\nHost: localhost\r\ntraceparent: \(caller.header)\r\n\r\n")
+            waitUntil("the upstream has the request") { asked.withLock { $0 } }
+        }
+        let trace = RecordedTrace(tracer, traceID: caller.traceID, test: self) { spans in spans.contains { $0.kind == .client } }
+        let client = try XCTUnwrap(trace.spans.first { $0.kind == .client }, trace.text)
+        XCTAssertEqual(client.attribute("streamservice.upstream.cancelled"), "true", trace.text)
+        XCTAssertNil(client.attribute("http.response.status_code"), trace.text)
+    }
+
     func testTheAccessLogLineNamesTheTraceAndTheServerSpan() throws {
         let tracer = W3CTestTracer()
         let app = try app(tracer)
