@@ -46,4 +46,13 @@ package final class Locked<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
+
+    /// `withLock`, `handed` given to `body` to keep (`consuming`): moved into the value, where
+    /// a value `body` captured is copied in and then released by the caller.
+    @inlinable
+    package func withLock<Handed, Result>(handing handed: consuming Handed, _ body: (inout Value, consuming Handed) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value, handed)
+    }
 }

@@ -52,7 +52,7 @@ final class OTLPExportTests: XCTestCase {
     func testAnAttributeListExportsWhatTheSameAttributesSetThroughTheSpanAPIExport() throws {
         let list: SpanAttributeList = [
             "http.request.method": .string("GET"), "server.port": .int64(8080), "retried": .bool(true), "ratio": .double(0.5),
-            "tags": .stringArray(["a", "b"]),
+            "tags": .stringArray(["a", "b"]), "small": .int32(7),
         ]
         for json in [false, true] {
             let rig = ExportRig(receiver: try OTLPReceiver()) { if json { $0.wireProtocol = .json } }
@@ -81,7 +81,7 @@ final class OTLPExportTests: XCTestCase {
             waitUntil("the receiver has the five spans", timeout: 10) { rig.receiver!.spans.count == 5 }
             XCTAssertNil(rig.receiver!.requests.first?.error)
             let exported = Dictionary(uniqueKeysWithValues: rig.receiver!.spans.map { ($0.name, $0.attributes) })
-            XCTAssertEqual(exported["listed"]?.count, 5, "json: \(json)")
+            XCTAssertEqual(exported["listed"]?.count, 6, "json: \(json)")
             XCTAssertEqual(exported["listed"], exported["dictionary"], "json: \(json)")
             XCTAssertEqual(exported["merged"], exported["dictionary"], "json: \(json)")
             XCTAssertEqual(exported["apiThenList"], exported["dictionary"], "json: \(json)")

@@ -12,12 +12,23 @@ import Tracing
 /// upstream exchanges under it become its children); ended by the stage's end, error or disposal.
 final class StageSpan: Sendable {
     let span: any Span
+    /// The span's recording, reached directly (see `UpstreamSpan.recorded`); nil: the slow twin.
+    private let recorded: (any RecordedSpan)?
     private let ended = Atomic<Bool>(false)
 
     init(_ name: String, tracer: any Tracer, lists: (any SpanAttributeListTaking)?, attributes: SpanAttributeList) {
-        span = tracer.startSpan(name, context: ServiceContext.current ?? .topLevel, ofKind: .internal)
-        if !attributes.isEmpty, span.isRecording { attributes.add(to: span, taker: lists) }
+        let parent = ServiceContext.current ?? .topLevel
+        if let lists {
+            (span, recorded) = lists.startRecordedSpan(name, context: parent, ofKind: .internal)
+            if !attributes.isEmpty { recorded?.addAttributes(attributes) }
+        } else {
+            span = tracer.startSpan(name, context: parent, ofKind: .internal)
+            recorded = nil
+            if !attributes.isEmpty, span.isRecording { attributes.add(to: span, taker: nil) }
+        }
     }
+
+    var isRecording: Bool { recorded != nil || span.isRecording }
 
     func end(error: (any Error)? = nil) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -25,6 +36,7 @@ final class StageSpan: Sendable {
             span.recordError(error)
             span.setStatus(SpanStatus(code: .error))
         }
+        if let recorded { return recorded.end(adding: SpanAttributeList()) }
         span.end()
     }
 }
@@ -39,7 +51,7 @@ extension StreamType {
         return DataStream.deferred {
             let stage = StageSpan(name, tracer: tracer, lists: lists, attributes: attributes)
             // Unsampled: nothing to record or end, and the stage's exchanges go on in the caller's context.
-            guard stage.span.isRecording else { return self.asDataStream() }
+            guard stage.isRecording else { return self.asDataStream() }
             return self.inContext(stage.span.context)
                 .call(error: { stage.end(error: $0) }, end: { stage.end() }, disposed: { stage.end() })
         }

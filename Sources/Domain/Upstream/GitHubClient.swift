@@ -92,6 +92,8 @@ public final class GitHubClient: Sendable {
     let tracer: (any Tracer)?
     /// `tracer`, when its spans take an attribute list whole (asked once, not per span).
     let attributeLists: (any SpanAttributeListTaking)?
+    /// `server.address` and `server.port` of the CLIENT spans, per origin.
+    let serverAddresses = ServerAddress.Memo()
 
     /// How a call keeps its deadline (see `UpstreamCall`).
     let deadlineKeeping: DeadlineKeeping

@@ -65,7 +65,7 @@ final class UpstreamCall: Sendable {
             span = nil
             traceFields = fields
         } else {
-            span = client.tracer.map { UpstreamSpan(tracer: $0, url: url, stage: stage, lists: client.attributeLists) }
+            span = client.tracer.map { UpstreamSpan(tracer: $0, url: url, stage: stage, lists: client.attributeLists, addresses: client.serverAddresses) }
             traceFields = nil
         }
     }
@@ -86,29 +86,32 @@ final class UpstreamCall: Sendable {
         }
         // A span that records nothing has nothing to end, and no child that needs its context:
         // its attempts still send its `traceparent` (`request.span`).
-        var answered = retried
-        if let span, span.isRecording {
-            // The attempts, their timers and retries are subscribed in the span's context; the
-            // redirect's hop is not (a sibling exchange, in the caller's context, where `recover`
-            // below is subscribed).
-            let deadline = client.configuration.deadline
-            answered = retried
-                .inContext(span.context)
-                .call(
-                    data: { response in span.end(status: response.status) },
-                    error: { error in span.end(failure: Self.classify(error, deadline: deadline)) },
-                    disposed: { span.endCancelled() })
-        }
         // A redirect to follow goes on as a `Hop`, which the `recover` naming this call's failures
         // turns into the next hop's call: a `map` and one `recover` per call, where a `redirect`
         // after the `recover` cost a serialising sink, its watchers and a stream for every answer
         // (the figure: Benchmarks/README.md).
-        return answered
-            .map { response throws(Hop) in try Hop.check(response) }
-            .recover { [self] error -> DataStream<UpstreamResponse> in
-                if let hop = error as? Hop { return following(hop.location) }
-                return .just(error: failure(error))
-            }
+        let checked: DataStream<UpstreamResponse>
+        if let span, span.isRecording {
+            // The attempts, their timers and retries are subscribed in the span's context; the
+            // redirect's hop is not (a sibling exchange, in the caller's context, where `recover`
+            // below is subscribed). The span ends in the `map` with the answer, in the `recover`
+            // with a failure; an exchange whose subscriber went away first ends it as cancelled
+            // when it lets it go (`UpstreamSpan`'s deinit). A `call` stage of its own for the
+            // three cost about 2 k instructions an exchange (Benchmarks/README.md).
+            checked = retried
+                .inContext(span.context)
+                .map { response throws(Hop) in
+                    span.end(status: response.status)
+                    return try Hop.check(response)
+                }
+        } else {
+            checked = retried.map { response throws(Hop) in try Hop.check(response) }
+        }
+        return checked.recover { [self] error -> DataStream<UpstreamResponse> in
+            if let hop = error as? Hop { return following(hop.location) }
+            if let span, span.isRecording { span.end(failure: Self.classify(error, deadline: client.configuration.deadline)) }
+            return .just(error: failure(error))
+        }
     }
 
     /// A redirect with somewhere to go, on its way from an answer to `recover` (see `response`).

@@ -26,61 +26,82 @@ public final class UpstreamSpan: Sendable, Equatable {
     private let stage: UpstreamStage
     /// `tracer` when its spans take an attribute list whole.
     private let lists: (any SpanAttributeListTaking)?
+    /// The span's recording, reached directly, when `lists` began it and it records
+    /// (`SpanAttributeListTaking.startRecordedSpan`); nil otherwise: then `span` and `tracer`
+    /// do it all (the slow twin).
+    private let recorded: (any RecordedSpan)?
+    /// The client's memo of `server.address` and `server.port` per origin.
+    private let addresses: ServerAddress.Memo
     private let ended = Atomic<Bool>(false)
 
     /// A span begun now, child of the context current now (the subscription's).
-    init(tracer: any Tracer, url: URL, stage: UpstreamStage, lists: (any SpanAttributeListTaking)?) {
+    init(tracer: any Tracer, url: URL, stage: UpstreamStage, lists: (any SpanAttributeListTaking)?, addresses: ServerAddress.Memo) {
         self.tracer = tracer
         self.lists = lists
         self.url = url
         self.stage = stage
-        span = tracer.startSpan("GET", context: ServiceContext.current ?? .topLevel, ofKind: .client)
+        self.addresses = addresses
+        let parent = ServiceContext.current ?? .topLevel
+        if let lists {
+            (span, recorded) = lists.startRecordedSpan("GET", context: parent, ofKind: .client)
+        } else {
+            span = tracer.startSpan("GET", context: parent, ofKind: .client)
+            recorded = nil
+        }
     }
 
     var context: ServiceContext { span.context }
 
     /// Whether the span records (its trace is sampled).
-    var isRecording: Bool { span.isRecording }
+    var isRecording: Bool { recorded != nil || span.isRecording }
 
     /// The exchange's own attributes with `outcome`'s, handed to the span once as it ends: one
     /// list built once, rather than copied out of the span and back for each attribute (an
     /// unsampled span records nothing, and nothing is built for it).
     private func endRecording(_ outcome: (inout SpanAttributeList) -> Void) {
         var attributes = SpanAttributeList(capacity: 9)
-        attributes.append("http.request.method", .string("GET"))
-        attributes.append("url.full", .string(url.absoluteString))
-        if let (host, port) = ServerAddress.of(url) {
-            attributes.append("server.address", .string(host))
-            attributes.append("server.port", .int64(Int64(port)))
+        attributes.append("http.request.method", stored: .string("GET"))
+        attributes.append("url.full", stored: .string(url.absoluteString))
+        if let (host, port) = addresses.of(url) {
+            attributes.append("server.address", stored: .string(host))
+            attributes.append("server.port", stored: .int64(Int64(port)))
         }
-        attributes.append("streamservice.upstream.stage", .string(stage.name))
+        attributes.append("streamservice.upstream.stage", stored: .string(stage.name))
         outcome(&attributes)
+        if let recorded { return recorded.end(adding: attributes) }
         attributes.add(to: span, taker: lists)
         span.end()
     }
 
     /// Writes this span's context into an attempt's fields (`traceparent` for a W3C tracer).
     public func inject(into fields: inout HTTPHeaders) {
+        if let recorded { return recorded.inject(into: &fields) }
         tracer.inject(span.context, into: &fields, using: HTTPHeadersInjector())
+    }
+
+    /// `list` added to the span, through its recording when it is reached directly.
+    private func add(_ list: SpanAttributeList) {
+        if let recorded { return recorded.addAttributes(list) }
+        list.add(to: span, taker: lists)
     }
 
     /// What the response cache made of the attempt: `miss`, `hit` (a 304 confirmed the stored
     /// answer) or `refreshed` (the stored answer was replaced).
     public func noteCache(_ outcome: String) {
-        guard span.isRecording else { return }
-        (["streamservice.upstream.cache": .string(outcome)] as SpanAttributeList).add(to: span, taker: lists)
+        guard isRecording else { return }
+        add(["streamservice.upstream.cache": .string(outcome)])
     }
 
     /// Whether the attempt `led` its single flight (sent the request) or `joined` another's.
     public func noteFlight(_ role: String) {
-        guard span.isRecording else { return }
-        (["streamservice.upstream.single_flight": .string(role)] as SpanAttributeList).add(to: span, taker: lists)
+        guard isRecording else { return }
+        add(["streamservice.upstream.single_flight": .string(role)])
     }
 
     /// A retry is due after `delay` for `error`.
     func retrying(_ number: Int, after delay: Duration, error: any Error) {
-        guard span.isRecording else { return }
-        (["http.request.resend_count": .int64(Int64(number))] as SpanAttributeList).add(to: span, taker: lists)
+        guard isRecording else { return }
+        add(["http.request.resend_count": .int64(Int64(number))])
         span.addEvent(SpanEvent(name: "retry", attributes: [
             "streamservice.retry.number": .int64(Int64(number)),
             "streamservice.retry.delay_ms": .int64(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000),
@@ -91,30 +112,36 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// The exchange's answer (after any retries).
     func end(status: Int) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard span.isRecording else { return span.end() }
+        guard isRecording else { return span.end() }
         if status >= 400 { span.setStatus(SpanStatus(code: .error)) }
         endRecording { attributes in
-            attributes.append("http.response.status_code", .int64(Int64(status)))
-            if status >= 400 { attributes.append("error.type", .string(String(status))) }
+            attributes.append("http.response.status_code", stored: .int64(Int64(status)))
+            if status >= 400 { attributes.append("error.type", stored: .string(String(status))) }
         }
     }
 
     /// The exchange failed for good.
     func end(failure: UpstreamError) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard span.isRecording else { return span.end() }
+        guard isRecording else { return span.end() }
         span.setStatus(SpanStatus(code: .error, message: String(describing: failure)))
         endRecording { attributes in
-            if case .status(let code, _) = failure { attributes.append("http.response.status_code", .int64(Int64(code))) }
-            attributes.append("error.type", .string(Self.errorType(failure)))
+            if case .status(let code, _) = failure { attributes.append("http.response.status_code", stored: .int64(Int64(code))) }
+            attributes.append("error.type", stored: .string(Self.errorType(failure)))
         }
+    }
+
+    /// A recorded span not ended by its exchange's answer or failure: the exchange's subscriber
+    /// went away first, and the exchange let its span go.
+    deinit {
+        if recorded != nil || span.isRecording { endCancelled() }
     }
 
     /// The exchange's subscriber went away first.
     func endCancelled() {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard span.isRecording else { return span.end() }
-        endRecording { attributes in attributes.append("streamservice.upstream.cancelled", .bool(true)) }
+        guard isRecording else { return span.end() }
+        endRecording { attributes in attributes.append("streamservice.upstream.cancelled", stored: .bool(true)) }
     }
 
     /// A low-cardinality name of a failure (OpenTelemetry's `error.type`): the status code, or

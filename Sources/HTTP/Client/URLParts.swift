@@ -36,6 +36,13 @@ struct URLParts: Sendable, Equatable {
         self.string = string
     }
 
+    /// How many bytes `scheme://authority` takes at the start of `string`, when `init` reads a
+    /// URL of that string; nil otherwise.
+    static func originLength(_ string: String) -> Int? {
+        var string = string
+        return string.withUTF8 { Scan($0)?.path.lowerBound }
+    }
+
     /// How many bytes `writeTarget` writes.
     var targetCount: Int {
         (path.isEmpty ? 1 : path.count) + (query.map { $0.isEmpty ? 0 : 1 + $0.count } ?? 0)

@@ -14,6 +14,9 @@ final class ServerSpan: @unchecked Sendable {
     let tracer: any Tracer
     /// `tracer` when its spans take an attribute list whole.
     private let lists: (any SpanAttributeListTaking)?
+    /// The span's recording, reached directly when `lists` began it and it records
+    /// (`SpanAttributeListTaking.startRecordedSpan`); nil: `span` does it all (the slow twin).
+    private let recorded: (any RecordedSpan)?
     private let method: String
     private var ended = false
     /// Gathered here and handed to the span once, as it ends: each `span.attributes[…] = …`
@@ -26,18 +29,23 @@ final class ServerSpan: @unchecked Sendable {
         method = request.method.rawValue
         var parent = ServiceContext.topLevel
         tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
-        span = tracer.startSpan(method, context: parent, ofKind: .server)
+        if let lists {
+            (span, recorded) = lists.startRecordedSpan(method, context: parent, ofKind: .server)
+        } else {
+            span = tracer.startSpan(method, context: parent, ofKind: .server)
+            recorded = nil
+        }
         // An unsampled span records nothing: its attributes would be built to be thrown away.
         guard span.isRecording else { return }
         attributes = SpanAttributeList(capacity: 10)
-        attributes.append("http.request.method", .string(method))
-        attributes.append("url.path", .string(request.path))
-        attributes.append("url.scheme", .string(request.scheme))
+        attributes.append("http.request.method", stored: .string(method))
+        attributes.append("url.path", stored: .string(request.path))
+        attributes.append("url.scheme", stored: .string(request.scheme))
         let version = request.version
-        attributes.append("network.protocol.version", .string(version.major == 2 ? "2" : version.minor == 1 && version.major == 1 ? "1.1" : "\(version.major).\(version.minor)"))
+        attributes.append("network.protocol.version", stored: .string(version.major == 2 ? "2" : version.minor == 1 && version.major == 1 ? "1.1" : "\(version.major).\(version.minor)"))
         if let (host, port) = Self.hostAndPort(request.authority, secure: request.scheme == "https") {
-            attributes.append("server.address", .string(host))
-            attributes.append("server.port", .int64(Int64(port)))
+            attributes.append("server.address", stored: .string(host))
+            attributes.append("server.port", stored: .int64(Int64(port)))
         }
     }
 
@@ -48,7 +56,7 @@ final class ServerSpan: @unchecked Sendable {
     func routed(_ pattern: String?) {
         guard let pattern, span.isRecording else { return }
         span.operationName = "\(method) \(pattern)"
-        attributes.append("http.route", .string(pattern))
+        attributes.append("http.route", stored: .string(pattern))
     }
 
     /// The answer ended with `status` (0: none was written); `completed`: its last byte was sent.
@@ -56,16 +64,17 @@ final class ServerSpan: @unchecked Sendable {
         guard !ended else { return }
         ended = true
         guard span.isRecording else { return span.end() }
-        if status > 0 { attributes.append("http.response.status_code", .int64(Int64(status))) }
+        if status > 0 { attributes.append("http.response.status_code", stored: .int64(Int64(status))) }
         if status >= 500 {
-            attributes.append("error.type", .string(String(status)))
+            attributes.append("error.type", stored: .string(String(status)))
             span.setStatus(SpanStatus(code: .error))
         } else if status == 0 {
             // The client or a shutdown ended the exchange before any answer was written.
-            attributes.append("error.type", .string("_OTHER"))
+            attributes.append("error.type", stored: .string("_OTHER"))
             span.setStatus(SpanStatus(code: .error, message: "no response was written"))
         }
-        if !completed { attributes.append("streamservice.response.completed", .bool(false)) }
+        if !completed { attributes.append("streamservice.response.completed", stored: .bool(false)) }
+        if let recorded { return recorded.end(adding: attributes) }
         attributes.add(to: span, taker: lists)
         span.end()
     }

@@ -9,8 +9,69 @@ import Tracing
 /// list (`SpanAttributeListTaking`) keeps it and its exporter writes it as it is. Any other span gets
 /// it merged into its `attributes` (the slow twin; the tests hold the two exports equal).
 public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+    /// One attribute of the list.
+    /// A struct, not a `(key:value:)` tuple: the exporter's reads of a tuple element were copied
+    /// through the runtime's generic tuple witnesses (about 250 instructions an attribute, 8 %
+    /// of a traced `/users` request's tracing cost: Benchmarks/README.md).
+    public struct Entry: Sendable {
+        public let key: String
+        /// The value, the conventions' scalars in the list's own form (`StoredValue`).
+        public private(set) var stored: StoredValue
+
+        public init(key: String, value: SpanAttribute) {
+            self.key = key
+            stored = StoredValue(value)
+        }
+
+        public init(key: String, stored: StoredValue) {
+            self.key = key
+            self.stored = stored
+        }
+
+        /// The value as set.
+        public var value: SpanAttribute {
+            get { stored.attribute }
+            set { stored = StoredValue(newValue) }
+        }
+    }
+
+    /// An attribute's value: a string, a 64-bit integer, a bool or a double in a plain enum of
+    /// the list's own, any other `SpanAttribute` as it is. `SpanAttribute`'s copies and destroys
+    /// go through its value witnesses (its existential cases), about 100 instructions each, and
+    /// a span's attributes are copied and destroyed several times on their way to the exporter;
+    /// this enum's are inline.
+    public enum StoredValue: Sendable {
+        case string(String)
+        case int64(Int64)
+        case bool(Bool)
+        case double(Double)
+        case other(SpanAttribute)
+
+        /// `attribute` in this form (`int32` and the arrays stay as they are).
+        public init(_ attribute: SpanAttribute) {
+            switch attribute {
+            case .string(let text): self = .string(text)
+            case .int64(let number): self = .int64(number)
+            case .bool(let flag): self = .bool(flag)
+            case .double(let number): self = .double(number)
+            default: self = .other(attribute)
+            }
+        }
+
+        /// The `SpanAttribute` this is.
+        public var attribute: SpanAttribute {
+            switch self {
+            case .string(let text): .string(text)
+            case .int64(let number): .int64(number)
+            case .bool(let flag): .bool(flag)
+            case .double(let number): .double(number)
+            case .other(let attribute): attribute
+            }
+        }
+    }
+
     /// The attributes in the order set, each key once.
-    public private(set) var entries: [(key: String, value: SpanAttribute)] = []
+    public private(set) var entries: [Entry] = []
 
     /// An empty list.
     public init() {}
@@ -31,9 +92,18 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
 
     /// Adds `key`, which the list does not hold yet (a span building its list sets each key once:
     /// no search).
-    public mutating func append(_ key: String, _ value: SpanAttribute) {
+    /// The key and value are handed over (`consuming`): moved into the list, not copied into it
+    /// and released by the caller (about 100 instructions an attribute).
+    public mutating func append(_ key: consuming String, _ value: consuming SpanAttribute) {
         assert(!entries.contains { $0.key == key }, "\(key) is in the list already")
-        entries.append((key, value))
+        entries.append(Entry(key: key, value: value))
+    }
+
+    /// `append(key, value)` of a value in the list's own form: no `SpanAttribute` made and
+    /// converted (about 130 instructions an attribute).
+    public mutating func append(_ key: consuming String, stored value: consuming StoredValue) {
+        assert(!entries.contains { $0.key == key }, "\(key) is in the list already")
+        entries.append(Entry(key: key, stored: value))
     }
 
     /// Sets `key` to `value`, in its place when the list holds it already.
@@ -41,7 +111,7 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
         if let index = entries.firstIndex(where: { $0.key == key }) {
             entries[index].value = value
         } else {
-            entries.append((key, value))
+            entries.append(Entry(key: key, value: value))
         }
     }
 
@@ -53,7 +123,7 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
     /// The same attributes as the span API's dictionary.
     public var attributes: SpanAttributes {
         var attributes = SpanAttributes()
-        for (key, value) in entries { attributes.set(key, value: value) }
+        for entry in entries { attributes.set(entry.key, value: entry.value) }
         return attributes
     }
 
@@ -63,7 +133,7 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
     public func add(to span: any Span, taker: (any SpanAttributeListTaking)?) {
         if let taker, taker.addAttributes(self, to: span) { return }
         span.updateAttributes { attributes in
-            for (key, value) in entries { attributes.set(key, value: value) }
+            for entry in entries { attributes.set(entry.key, value: entry.value) }
         }
     }
 
@@ -79,4 +149,25 @@ public protocol SpanAttributeListTaking: Sendable {
     /// Adds `list`'s attributes to `span` when it is one of this tracer's spans (a key it holds
     /// already takes the list's value); false, doing nothing, for any other span.
     func addAttributes(_ list: SpanAttributeList, to span: any Span) -> Bool
+
+    /// The span `Tracer.startSpan(name, context: context, ofKind: kind)` begins, and its
+    /// recording when it records: this service's own spans (the SERVER, CLIENT and stage spans)
+    /// then inject, take attributes and end through `recorded`, with no cast of the span, no
+    /// lookup of its context in the `ServiceContext` and no generic call through `any Tracer`
+    /// (about 3 k instructions a CLIENT span: Benchmarks/README.md). nil `recorded`: the span
+    /// records nothing, and `span` is all there is.
+    func startRecordedSpan(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> (span: any Span, recorded: (any RecordedSpan)?)
+}
+
+/// The recording of a span begun by `SpanAttributeListTaking.startRecordedSpan`: what the span
+/// API does to it, without the API's existential span. Each call does what its twin through
+/// the span and the tracer does (the tests hold the two exports and the fields sent equal).
+public protocol RecordedSpan: AnyObject, Sendable {
+    /// What `Tracer.inject(span.context, into: &fields, using: HTTPHeadersInjector())` writes
+    /// (`traceparent`, and `tracestate` when the trace has one).
+    func inject(into fields: inout HTTPHeaders)
+    /// `list`'s attributes added (`SpanAttributeList.add(to:taker:)`).
+    func addAttributes(_ list: SpanAttributeList)
+    /// `list`'s attributes added, then the span ended now: `add(to:taker:)`, then `Span.end()`.
+    func end(adding list: SpanAttributeList)
 }

@@ -3,8 +3,10 @@
 
 /// Receives every sampled span as it ends (the OTel SDK's span processor, end side only).
 public protocol SpanProcessor: Sendable {
-    /// Called on the thread that ended the span: must not block.
-    func onEnd(_ span: SpanRecord)
+    /// Called on the thread that ended the span: must not block. The record is handed over
+    /// (`consuming`): a processor that keeps it moves it, not a copy with its strings and arrays
+    /// retained while the span's own is released.
+    func onEnd(_ span: consuming SpanRecord)
     /// Exports everything ended so far; `completion` runs once that is done or given up.
     func forceFlush(completion: @escaping @Sendable () -> Void)
     /// Flushes, then stops: spans ended afterwards are dropped.

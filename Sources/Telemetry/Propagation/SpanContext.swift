@@ -46,16 +46,29 @@ public struct SpanContext: Sendable, Hashable {
     }
 }
 
-/// The `ServiceContext` key of the current span's `SpanContext`.
+/// The `ServiceContext` key of the current span's `SpanContext`, held by reference.
 public enum SpanContextKey: ServiceContextKey {
-    public typealias Value = SpanContext
+    public typealias Value = SpanContextReference
     public static var nameOverride: String? { "otel-span-context" }
+}
+
+/// A `SpanContext` as a `ServiceContext` holds it: by reference, so a recorded span's own object
+/// (`RecordingSpan`, a subclass) is what its context holds. A `SpanContext` value (41 bytes) went
+/// into a box of its own in the context's `Any`, and every read copied it out of the box through
+/// a cast (about 330 instructions); a class is held as it is and read back by a class cast.
+// @unchecked: immutable here; its one subclass, `RecordingSpan`, keeps its state under its lock.
+public class SpanContextReference: @unchecked Sendable {
+    public let spanContext: SpanContext
+
+    init(_ spanContext: SpanContext) {
+        self.spanContext = spanContext
+    }
 }
 
 extension ServiceContext {
     /// The span context this context carries (the current span, or an extracted remote parent).
     public var spanContext: SpanContext? {
-        get { self[SpanContextKey.self] }
-        set { self[SpanContextKey.self] = newValue }
+        get { self[SpanContextKey.self]?.spanContext }
+        set { self[SpanContextKey.self] = newValue.map(SpanContextReference.init) }
     }
 }

@@ -9,7 +9,8 @@ import Tracing
 /// its ids still propagate with the sampled flag off.
 public struct OTelSpan: Tracing.Span {
     public let context: ServiceContext
-    private let recording: RecordingSpan?
+    /// What the span records; nil when it is not sampled.
+    let recording: RecordingSpan?
 
     init(context: ServiceContext, recording: RecordingSpan?) {
         self.context = context

@@ -66,6 +66,11 @@ extension TracingSystem.SwitchingTracer: SpanAttributeListTaking {
         span.addAttributes(list)
         return true
     }
+
+    func startRecordedSpan(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> (span: any Tracing.Span, recorded: (any RecordedSpan)?) {
+        guard let tracer = TracingSystem.tracer else { return (OTelSpan(context: context, recording: nil), nil) }
+        return tracer.startRecordedSpan(name, context: context, ofKind: kind)
+    }
 }
 
 extension TracingSystem.SwitchingTracer: TraceIdentityReading {

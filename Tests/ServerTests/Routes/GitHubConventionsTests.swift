@@ -16,9 +16,9 @@ import NetCore
 /// 127.0.0.1 that redirect, rate-limit and page as GitHub does.
 final class GitHubConventionsTests: XCTestCase {
     /// An upstream whose answers a test scripts, recording each request's `Authorization`,
-    /// `Accept-Encoding` and `traceparent`.
+    /// `Accept-Encoding`, `traceparent` and `tracestate`.
     final class ScriptedUpstream {
-        typealias Seen = (path: String, authorization: String?, acceptEncoding: String?, traceparent: String?)
+        typealias Seen = (path: String, authorization: String?, acceptEncoding: String?, traceparent: String?, tracestate: String?)
         let server: TestServer
         private let seen = Locked<[Seen]>([])
 
@@ -26,7 +26,7 @@ final class GitHubConventionsTests: XCTestCase {
             let seen = self.seen
             server = try TestServer(router: Router { request in
                 seen.withLock {
-                    $0.append((request.path, request.headers["Authorization"], request.headers["Accept-Encoding"], request.headers["traceparent"]))
+                    $0.append((request.path, request.headers["Authorization"], request.headers["Accept-Encoding"], request.headers["traceparent"], request.headers["tracestate"]))
                 }
                 return .just(answer(request, request.headers["Host"] ?? "127.0.0.1"))
             })

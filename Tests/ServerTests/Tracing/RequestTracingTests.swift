@@ -168,6 +168,47 @@ final class RequestTracingTests: XCTestCase {
         }
     }
 
+    func testOwnSpansRecordedDirectlyEndAsTheirTwinsThroughTheSpanAPIAndSendTheSameFields() throws {
+        // The exporter's tracer hands this service's spans their recording (`startRecordedSpan`):
+        // they inject, take attributes and end through it. Behind a wrapper that is a plain
+        // `Tracer` the same spans go through the span API and `inject` (the slow twin).
+        let caller = W3C.callerTraceparent()
+        var endedBy: [String: [String]] = [:]
+        for name in ["direct", "span API"] {
+            let processor = RecordingProcessor()
+            let base = OTelTracer(sampler: .default, processor: processor)
+            let tracer: any Tracer = name == "direct" ? base : BindingTwin(base: base)
+            let upstream = try GitHubConventionsTests.userAndAvatar()
+            let app = try AppHarness(self, hub: PipelineEventHubs.fresh(), tracer: tracer) { $0.upstream = upstream.url }
+            let headers = ["traceparent": caller.header, "tracestate": "vendor=abc,other=1"]
+            XCTAssertEqual(try app.get("/users/ada1/avatar", headers: headers).status, 200, name)
+            waitUntil("\(name): the SERVER span has ended") { processor.records.contains { $0.kind == .server } }
+            let records = processor.records
+            let sent = upstream.requests
+            XCTAssertEqual(sent.map(\.path), ["/users/ada1", "/ada1.png"], name)
+            for request in sent {
+                let identity = try XCTUnwrap(request.traceparent.flatMap(TraceIdentity.init(traceparent:)), "\(name): no traceparent on \(request.path)")
+                let span = try XCTUnwrap(records.first { $0.context.spanID.description == identity.spanID }, "\(name): \(request.path) names no span")
+                XCTAssertEqual(span.kind, .client, name)
+                XCTAssertEqual(identity.traceID, caller.traceID, name)
+                XCTAssertEqual(request.tracestate, "vendor=abc,other=1", name)
+            }
+            // The upstream's address differs between the two runs (a server each): named alike.
+            let url = upstream.url.absoluteString, port = "server.port=int64(\(upstream.url.port ?? 0))"
+            endedBy[name] = records.map { record in
+                let parent = records.first { $0.context.spanID == record.parentSpanID }.map { "\($0.kind) \($0.name)" } ?? "caller"
+                var attributes: [String] = []
+                record.forEachAttribute { key, value in attributes.append("\(key)=\(value)") }
+                let listed = attributes.sorted().joined(separator: ", ")
+                    .replacingOccurrences(of: url, with: "UPSTREAM").replacingOccurrences(of: port, with: "server.port=UPSTREAM")
+                let status = record.status.map { "\($0.code)" } ?? "unset"
+                return "\(record.kind) \(record.name) ← \(parent) \(status) \(record.context.traceState ?? "") [\(listed)]"
+            }.sorted()
+        }
+        XCTAssertEqual(endedBy["direct"]?.filter { $0.hasPrefix("client") }.count, 2, endedBy["direct"]?.joined(separator: "\n") ?? "")
+        XCTAssertEqual(endedBy["direct"], endedBy["span API"])
+    }
+
     func testRetriesAfter503sAreEventsOfTheClientSpanAndEveryAttemptCarriesItsTraceparent() throws {
         let tracer = W3CTestTracer()
         let failures = StreamServiceConcurrencyCounter()
@@ -249,6 +290,31 @@ final class RequestTracingTests: XCTestCase {
         XCTAssertEqual(server.attribute("streamservice.response.completed"), "false")
     }
 
+    func testAnExchangeWhoseCallerHangsUpEndsItsClientSpanAsCancelled() throws {
+        let tracer = W3CTestTracer()
+        let asked = StreamServiceConcurrency.Locked(false)
+        // An upstream that holds every answer: the exchange ends only by its caller going away.
+        let upstream = try TestServer(router: Router { _ in
+            asked.withLock { $0 = true }
+            return .never()
+        })
+        let app = try app(tracer) {
+            $0.upstream = URL(string: "http://127.0.0.1:\(upstream.port)")!
+            $0.upstreamRetries = 0
+        }
+        let caller = W3C.callerTraceparent()
+        do {
+            // Its socket is closed when it goes (deinit): the caller hangs up mid-exchange.
+            let client = try app.client()
+            try client.send("GET /users/ada1 HTTP/1.1\r\nHost: localhost\r\ntraceparent: \(caller.header)\r\n\r\n")
+            waitUntil("the upstream has the request") { asked.withLock { $0 } }
+        }
+        let trace = RecordedTrace(tracer, traceID: caller.traceID, test: self) { spans in spans.contains { $0.kind == .client } }
+        let client = try XCTUnwrap(trace.spans.first { $0.kind == .client }, trace.text)
+        XCTAssertEqual(client.attribute("streamservice.upstream.cancelled"), "true", trace.text)
+        XCTAssertNil(client.attribute("http.response.status_code"), trace.text)
+    }
+
     func testTheAccessLogLineNamesTheTraceAndTheServerSpan() throws {
         let tracer = W3CTestTracer()
         let app = try app(tracer)
@@ -318,6 +384,17 @@ enum PipelineEventHubs {
 /// A span processor no span may reach: a test of an unsampled trace fails on the first one recorded.
 private final class NoSpanExpected: SpanProcessor {
     func onEnd(_ span: SpanRecord) { XCTFail("span \(span.name) was recorded") }
+    func forceFlush(completion: @escaping @Sendable () -> Void) { completion() }
+    func shutdown(completion: @escaping @Sendable () -> Void) { completion() }
+}
+
+/// Keeps every span that ends.
+private final class RecordingProcessor: SpanProcessor {
+    private let ended = StreamServiceConcurrency.Locked<[SpanRecord]>([])
+
+    var records: [SpanRecord] { ended.withLock { $0 } }
+
+    func onEnd(_ span: SpanRecord) { ended.withLock { $0.append(span) } }
     func forceFlush(completion: @escaping @Sendable () -> Void) { completion() }
     func shutdown(completion: @escaping @Sendable () -> Void) { completion() }
 }

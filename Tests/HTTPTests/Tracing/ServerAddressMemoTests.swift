@@ -1,0 +1,29 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import Foundation
+import XCTest
+@testable import HTTP
+
+/// `ServerAddress.Memo` (an origin's answer remembered) against its slow twin, `ServerAddress.of`.
+final class ServerAddressMemoTests: XCTestCase {
+    func testTheMemoAnswersAsServerAddressOfForEveryURLInTurn() {
+        let urls = [
+            "http://api.demo.invalid/users?per_page=30", "http://api.demo.invalid/users/ada1",
+            "https://avatars.demo.invalid/u/1?v=4", "https://avatars.demo.invalid/u/2#frag", "https://avatars.demo.invalid",
+            "https://avatars.demo.invalid:8443/u/1", "https://avatars.demo.invalid:8443", "http://avatars.demo.invalid/u/1",
+            "http://api.demo.invalid:80/users", "http://api.demo.invalidx/users", "http://api.demo.invalid.x/users",
+            "HTTP://API.demo.invalid/users", "http://user:pw@api.demo.invalid/users", "http://[::1]:8080/users",
+            "http://127.0.0.1:29841/users?per_page=1", "http://127.0.0.1:29842/users", "http://127.0.0.1/users",
+            "http://api.demo.invalid?q=1", "http://api.demo.invalid/users",
+        ].compactMap { URL(string: $0) }
+        XCTAssertEqual(urls.count, 19)
+        let memo = ServerAddress.Memo(capacity: 3)
+        // Twice round: the second time most origins are remembered, or were pushed out and come back.
+        for url in urls + urls {
+            let fast = memo.of(url), slow = ServerAddress.of(url)
+            XCTAssertEqual(fast?.host, slow?.host, url.absoluteString)
+            XCTAssertEqual(fast?.port, slow?.port, url.absoluteString)
+        }
+    }
+}
