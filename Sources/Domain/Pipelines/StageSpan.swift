@@ -17,14 +17,12 @@ final class StageSpan: Sendable {
     private let ended = Atomic<Bool>(false)
 
     init(_ name: String, tracer: any Tracer, lists: (any SpanAttributeListTaking)?, attributes: SpanAttributeList) {
-        let parent = ServiceContext.current ?? .topLevel
-        if let lists {
-            (span, recorded) = lists.startRecordedSpan(name, context: parent, ofKind: .internal)
-            if !attributes.isEmpty { recorded?.addAttributes(attributes) }
-        } else {
-            span = tracer.startSpan(name, context: parent, ofKind: .internal)
-            recorded = nil
-            if !attributes.isEmpty, span.isRecording { attributes.add(to: span, taker: nil) }
+        (span, recorded) = tracer.startSpan(name, context: ServiceContext.current ?? .topLevel, ofKind: .internal, lists: lists)
+        guard !attributes.isEmpty else { return }
+        if let recorded {
+            recorded.addAttributes(attributes)
+        } else if span.isRecording {
+            attributes.add(to: span, taker: lists)
         }
     }
 

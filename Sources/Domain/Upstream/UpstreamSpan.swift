@@ -41,13 +41,7 @@ public final class UpstreamSpan: Sendable, Equatable {
         self.url = url
         self.stage = stage
         self.addresses = addresses
-        let parent = ServiceContext.current ?? .topLevel
-        if let lists {
-            (span, recorded) = lists.startRecordedSpan("GET", context: parent, ofKind: .client)
-        } else {
-            span = tracer.startSpan("GET", context: parent, ofKind: .client)
-            recorded = nil
-        }
+        (span, recorded) = tracer.startSpan("GET", context: ServiceContext.current ?? .topLevel, ofKind: .client, lists: lists)
     }
 
     var context: ServiceContext { span.context }
@@ -134,7 +128,7 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// A recorded span not ended by its exchange's answer or failure: the exchange's subscriber
     /// went away first, and the exchange let its span go.
     deinit {
-        if recorded != nil || span.isRecording { endCancelled() }
+        if isRecording { endCancelled() }
     }
 
     /// The exchange's subscriber went away first.

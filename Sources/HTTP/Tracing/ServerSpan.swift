@@ -29,12 +29,7 @@ final class ServerSpan: @unchecked Sendable {
         method = request.method.rawValue
         var parent = ServiceContext.topLevel
         tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
-        if let lists {
-            (span, recorded) = lists.startRecordedSpan(method, context: parent, ofKind: .server)
-        } else {
-            span = tracer.startSpan(method, context: parent, ofKind: .server)
-            recorded = nil
-        }
+        (span, recorded) = tracer.startSpan(method, context: parent, ofKind: .server, lists: lists)
         // An unsampled span records nothing: its attributes would be built to be thrown away.
         guard span.isRecording else { return }
         attributes = SpanAttributeList(capacity: 10)

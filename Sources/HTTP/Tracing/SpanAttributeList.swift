@@ -159,6 +159,19 @@ public protocol SpanAttributeListTaking: Sendable {
     func startRecordedSpan(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> (span: any Span, recorded: (any RecordedSpan)?)
 }
 
+extension Tracer {
+    /// The span `startSpan(name, context: context, ofKind: kind)` begins, with its recording when
+    /// `lists` (this tracer, when its spans take a list whole) began it and it records
+    /// (`SpanAttributeListTaking.startRecordedSpan`); without `lists`, the span alone (the slow twin).
+    /// How the SERVER, CLIENT and stage spans begin.
+    public func startSpan(
+        _ name: String, context: ServiceContext, ofKind kind: SpanKind, lists: (any SpanAttributeListTaking)?
+    ) -> (span: any Tracing.Span, recorded: (any RecordedSpan)?) {
+        if let lists { return lists.startRecordedSpan(name, context: context, ofKind: kind) }
+        return (startSpan(name, context: context, ofKind: kind), nil)
+    }
+}
+
 /// The recording of a span begun by `SpanAttributeListTaking.startRecordedSpan`: what the span
 /// API does to it, without the API's existential span. Each call does what its twin through
 /// the span and the tracer does (the tests hold the two exports and the fields sent equal).
