@@ -71,6 +71,10 @@ public struct UsersWithAvatarsPipeline: Sendable {
     /// The user's avatar fetched and described, traced as the single it is (its value published
     /// with its end), or what its failure becomes under the query's policy.
     func avatarOutcome(_ user: AvatarAttachment, trace: PipelineTrace?) -> DataStream<AvatarOutcome> {
+        if client.callFusing == .fused, let url = client.avatarURL(user.avatarUrl) {
+            let fetch = client.get(url, stage: .avatar(user.login), trace: trace)
+            return DataStream.handingOn { downstream in AvatarRun(user, trace: trace, downstream: downstream).watch(fetch) }
+        }
         let fetched: DataStream<AvatarOutcome> = client.avatarURL(user.avatarUrl)
             .map { client.avatar(url: $0, login: user.login, trace: trace) { user.outcome($0, placeholder: false) } }
             ?? .just(error: UpstreamFailure(.malformed("avatar_url \(user.avatarUrl)"), stage: user.stage))
