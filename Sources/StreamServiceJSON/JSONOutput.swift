@@ -129,9 +129,11 @@ public struct JSONOutput {
     @inlinable
     public mutating func array(_ elements: [some JSONWritable]) {
         punctuate(UInt8(ascii: "["))
-        for (index, element) in elements.enumerated() {
+        // Each element written where it is, not copied out: an iterator's copy of a `/users`
+        // entry retained and released its seven strings.
+        for index in elements.indices {
             if index > 0 { punctuate(UInt8(ascii: ",")) }
-            element.writeJSON(to: &self)
+            elements[index].writeJSON(to: &self)
         }
         punctuate(UInt8(ascii: "]"))
     }

@@ -39,10 +39,13 @@ final class AvatarRun: StoppableWatcher, Sendable {
     }
 
     private func received(_ response: UpstreamResponse) throws {
-        let outcome = user.outcome(AvatarImage(bytes: response.body, contentType: response.header("content-type") ?? "application/octet-stream"), placeholder: false)
+        let image = AvatarImage(bytes: response.body, contentType: response.header("content-type") ?? "application/octet-stream")
+        let outcome = user.outcome(image, placeholder: false)
         if let trace {
-            // A single's value is its end: both published as it arrives (`Single.traced`).
-            trace.publish(.data, stage: Self.stage, detail: user.detail(outcome))
+            // A single's value is its end: both published as it arrives (`Single.traced`). The
+            // detail from the image, as `user.detail(outcome)` gives it without copying the
+            // outcome's user out (seven strings retained and released).
+            trace.publish(.data, stage: Self.stage, detail: user.detail(image))
             if finish() { trace.publish(.end, stage: Self.stage) }
         }
         try downstream.handOnData(outcome)

@@ -44,7 +44,9 @@ public struct UsersWithAvatarsPipeline: Sendable {
         return client.users(since: query.since, perPage: query.limit, trace: trace)
             .traced(trace, stage: "users") { "\($0.count) users" }
             .redirect { page in
-                let users = DataStream.from(page.prefix(query.limit).enumerated().map { AvatarAttachment($0.element, index: $0.offset, query: query) })
+                // By index, each user read where it is: `enumerated()` copied each out (a retain and
+                // a release of its nine strings).
+                let users = DataStream.from(page.indices.prefix(query.limit).map { AvatarAttachment(page[$0], index: $0, query: query) })
                 let fanOut: DataStream<AvatarOutcome>
                 switch query.avatars {
                 case .serial: fanOut = users.concatMap(attach)
