@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import NetCore
+import StreamServiceText
 
 /// Reads a JSON document straight from its bytes, one value at a time, for readers that pick a
 /// few fields out of a document and skip the rest without building it (Domain's
@@ -149,9 +150,33 @@ public struct JSONReader {
     /// The first index at or after `start` of a byte a string's reader must look at (`"`, `\`,
     /// a control character, non-ASCII), or the end; eight bytes tested at a time, as documents
     /// of long plain strings (URLs) are mostly such runs.
+    ///
+    /// The first sixteen bytes are tested here, inlined, and only a longer run goes on to
+    /// `JSONScan`'s vector scan: most keys and many values (`"User"`, node ids) end within them,
+    /// and the call, with its vectors set up, cost more than the two words (a `/users` page: 1,650
+    /// calls, N → N instructions a request, Benchmarks/README.md).
     @inlinable
     func plainRun(from start: Int) -> Int {
-        JSONScan.stringStop(in: UnsafeRawBufferPointer(bytes), from: start)
+        let raw = UnsafeRawBufferPointer(bytes)
+        var index = start
+        for _ in 0..<2 where index + 8 <= raw.count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let attention = ByteWords.below(word, 0x20) | ByteWords.equal(word, UInt8(ascii: "\"")) | ByteWords.equal(word, UInt8(ascii: "\\"))
+                | ByteWords.nonASCII(word)
+            if attention != 0 { return index + ByteWords.firstFlagged(attention) }
+            index += 8
+        }
+        return JSONScan.stringStop(in: raw, from: index)
+    }
+
+    /// A value skipped as `skipValue(depth: 0)` skips it, a string (the value a reader skips most:
+    /// 16 of a `/users` item's 19 are URLs and ids) inlined here rather than through that
+    /// recursive, called function.
+    @inlinable
+    public mutating func skipTopValue() -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return skipValue(depth: 0) }
+        return skipString()
     }
 
     /// A string skipped without being built; false when it is not a well-formed one.
