@@ -2,7 +2,6 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import NetCore
-import StreamServiceText
 
 /// Reads a JSON document straight from its bytes, one value at a time, for readers that pick a
 /// few fields out of a document and skip the rest without building it (Domain's
@@ -26,7 +25,7 @@ public struct JSONReader {
         self.bytes = bytes
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func skipWhitespace() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
             index += 1
@@ -34,7 +33,7 @@ public struct JSONReader {
     }
 
     /// Skips whitespace; true (and consumed) when the next byte is `byte`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func take(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { return false }
@@ -150,23 +149,9 @@ public struct JSONReader {
     /// The first index at or after `start` of a byte a string's reader must look at (`"`, `\`,
     /// a control character, non-ASCII), or the end; eight bytes tested at a time, as documents
     /// of long plain strings (URLs) are mostly such runs.
-    ///
-    /// The first sixteen bytes are tested here, inlined, and only a longer run goes on to
-    /// `JSONScan`'s vector scan: most keys and many values (`"User"`, node ids) end within them,
-    /// and the call, with its vectors set up, cost more than the two words (a `/users` page: 1,650
-    /// calls, N → N instructions a request, Benchmarks/README.md).
-    @inlinable
+    @inlinable @inline(__always)
     func plainRun(from start: Int) -> Int {
-        let raw = UnsafeRawBufferPointer(bytes)
-        var index = start
-        for _ in 0..<2 where index + 8 <= raw.count {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let attention = ByteWords.below(word, 0x20) | ByteWords.equal(word, UInt8(ascii: "\"")) | ByteWords.equal(word, UInt8(ascii: "\\"))
-                | ByteWords.nonASCII(word)
-            if attention != 0 { return index + ByteWords.firstFlagged(attention) }
-            index += 8
-        }
-        return JSONScan.stringStop(in: raw, from: index)
+        JSONScan.stringStop(in: UnsafeRawBufferPointer(bytes), from: start)
     }
 
     /// A value skipped as `skipValue(depth: 0)` skips it, a string (the value a reader skips most:
@@ -180,7 +165,7 @@ public struct JSONReader {
     }
 
     /// A string skipped without being built; false when it is not a well-formed one.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func skipString() -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return false }
         let start = index
@@ -206,7 +191,10 @@ public struct JSONReader {
 
     /// An object key's raw bytes, for matching against the names a reader keeps; nil for a key
     /// with escapes (left to JSONDecoder). A non-ASCII key is returned, and names no field.
-    @inlinable
+    /// Always inlined, as `take`, `skipWhitespace`, `skipString` and `plainRun`: merely
+    /// `@inlinable`, they stayed calls from Domain's `GitHubUserReader` (about 40 a user of a
+    /// `/users` page, the reader's `index` stored and loaded around each).
+    @inlinable @inline(__always)
     public mutating func key() -> UnsafeBufferPointer<UInt8>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
