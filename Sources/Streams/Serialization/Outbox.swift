@@ -58,7 +58,7 @@ struct Outbox<Element> {
     @inlinable
     mutating func next() -> Event<Element>? {
         // Moved out, not copied: a copy of an event is a retain now and a release at the reset
-        // per reference its value holds (an avatar outcome holds seven strings).
+        // per reference its value holds.
         if let event = first.take() { return event }
         return queue.popFirst()
     }
