@@ -237,7 +237,9 @@ public final class GitHubClient: Sendable {
         if callFusing == .fused, deadlineKeeping == .bounds, tracer == nil || trace?.unrecordedFields != nil {
             return DataStream.holding { [self] downstream, subscription in
                 let call = UpstreamCall(client: self, url: url, stage: stage, trace: trace, hopsLeft: hopsLeft)
-                UpstreamCallRun(call: call, downstream: downstream, subscription: subscription).start()
+                guard call.hasSpan else { return UpstreamCallRun(call: call, downstream: downstream, subscription: subscription).start() }
+                // Should a span come of it after all, the composition, which ends it and runs in its context.
+                PendingSubscriptions.watch(under: subscription) { call.response.watch(using: downstream) }
             }
         }
         return DataStream.deferred { [self] in UpstreamCall(client: self, url: url, stage: stage, trace: trace, hopsLeft: hopsLeft).response }

@@ -125,6 +125,9 @@ final class UpstreamCall: Sendable {
         }
     }
 
+    /// Whether the call began a CLIENT span: its exchange then runs as `response` composes it.
+    var hasSpan: Bool { span != nil }
+
     /// The time left before the call's deadline (zero or less once it passed).
     var timeLeft: Duration { due - client.scheduler.now }
 
