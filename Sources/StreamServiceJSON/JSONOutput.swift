@@ -129,9 +129,11 @@ public struct JSONOutput {
     @inlinable
     public mutating func array(_ elements: [some JSONWritable]) {
         punctuate(UInt8(ascii: "["))
-        for (index, element) in elements.enumerated() {
+        // Each element written where it is, not copied out: an iterator's copy of a `/users`
+        // entry retained and released its seven strings.
+        for index in elements.indices {
             if index > 0 { punctuate(UInt8(ascii: ",")) }
-            element.writeJSON(to: &self)
+            elements[index].writeJSON(to: &self)
         }
         punctuate(UInt8(ascii: "]"))
     }
@@ -188,32 +190,37 @@ public struct JSONOutput {
     }
 
     public mutating func string(_ value: String) {
+        // Read in place when its UTF-8 is contiguous (a native string): `withUTF8` is mutating, and
+        // its copy of the string cost a retain and a release per string written (150 a `/users` answer).
+        if value.utf8.withContiguousStorageIfAvailable({ utf8 in string(utf8: utf8) }) != nil { return }
         var value = value
-        value.withUTF8 { utf8 in
-            let raw = UnsafeRawBufferPointer(utf8)
-            // Runs that need no escape are found eight bytes at a time and copied whole: one word
-            // test per eight plain bytes, where a byte at a time made eight tests and eight appends.
-            var index = JSONScan.escapeStop(in: raw, from: 0)
-            guard index < utf8.count else {
-                // The usual string, with nothing to escape: its quotes and bytes in one go.
-                let out = room(for: utf8.count + 2)
-                out[0] = UInt8(ascii: "\"")
-                if let source = utf8.baseAddress { (out + 1).update(from: source, count: utf8.count) }
-                out[utf8.count + 1] = UInt8(ascii: "\"")
-                buffer.count += utf8.count + 2
-                return
-            }
-            append(UInt8(ascii: "\""))
-            var runStart = 0
-            while index < utf8.count {
-                append(UnsafeRawBufferPointer(rebasing: raw[runStart..<index]))
-                escape(utf8[index])
-                runStart = index + 1
-                index = JSONScan.escapeStop(in: raw, from: runStart)
-            }
-            append(UnsafeRawBufferPointer(rebasing: raw[runStart...]))
-            append(UInt8(ascii: "\""))
+        value.withUTF8 { utf8 in string(utf8: utf8) }
+    }
+
+    private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        let raw = UnsafeRawBufferPointer(utf8)
+        // Runs that need no escape are found eight bytes at a time and copied whole: one word
+        // test per eight plain bytes, where a byte at a time made eight tests and eight appends.
+        var index = JSONScan.escapeStop(in: raw, from: 0)
+        guard index < utf8.count else {
+            // The usual string, with nothing to escape: its quotes and bytes in one go.
+            let out = room(for: utf8.count + 2)
+            out[0] = UInt8(ascii: "\"")
+            if let source = utf8.baseAddress { (out + 1).update(from: source, count: utf8.count) }
+            out[utf8.count + 1] = UInt8(ascii: "\"")
+            buffer.count += utf8.count + 2
+            return
         }
+        append(UInt8(ascii: "\""))
+        var runStart = 0
+        while index < utf8.count {
+            append(UnsafeRawBufferPointer(rebasing: raw[runStart..<index]))
+            escape(utf8[index])
+            runStart = index + 1
+            index = JSONScan.escapeStop(in: raw, from: runStart)
+        }
+        append(UnsafeRawBufferPointer(rebasing: raw[runStart...]))
+        append(UInt8(ascii: "\""))
     }
 
     private mutating func escape(_ byte: UInt8) {

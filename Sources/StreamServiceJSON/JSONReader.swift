@@ -25,7 +25,7 @@ public struct JSONReader {
         self.bytes = bytes
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func skipWhitespace() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
             index += 1
@@ -33,7 +33,7 @@ public struct JSONReader {
     }
 
     /// Skips whitespace; true (and consumed) when the next byte is `byte`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func take(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { return false }
@@ -149,13 +149,23 @@ public struct JSONReader {
     /// The first index at or after `start` of a byte a string's reader must look at (`"`, `\`,
     /// a control character, non-ASCII), or the end; eight bytes tested at a time, as documents
     /// of long plain strings (URLs) are mostly such runs.
-    @inlinable
+    @inlinable @inline(__always)
     func plainRun(from start: Int) -> Int {
         JSONScan.stringStop(in: UnsafeRawBufferPointer(bytes), from: start)
     }
 
-    /// A string skipped without being built; false when it is not a well-formed one.
+    /// A value skipped as `skipValue(depth: 0)` skips it, a string (the value a reader skips most:
+    /// 16 of a `/users` item's 19 are URLs and ids) inlined here rather than through that
+    /// recursive, called function.
     @inlinable
+    public mutating func skipTopValue() -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return skipValue(depth: 0) }
+        return skipString()
+    }
+
+    /// A string skipped without being built; false when it is not a well-formed one.
+    @inlinable @inline(__always)
     public mutating func skipString() -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return false }
         let start = index
@@ -181,7 +191,10 @@ public struct JSONReader {
 
     /// An object key's raw bytes, for matching against the names a reader keeps; nil for a key
     /// with escapes (left to JSONDecoder). A non-ASCII key is returned, and names no field.
-    @inlinable
+    /// Always inlined, as `take`, `skipWhitespace`, `skipString` and `plainRun`: merely
+    /// `@inlinable`, they stayed calls from Domain's `GitHubUserReader` (about 40 a user of a
+    /// `/users` page, the reader's `index` stored and loaded around each).
+    @inlinable @inline(__always)
     public mutating func key() -> UnsafeBufferPointer<UInt8>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index

@@ -11,6 +11,12 @@ public enum JSONScan {
     /// `\`, a control character, non-ASCII), or `bytes.count`. The whole scan is here, not only
     /// the word tests: called per word from another module (`GitHubUserReader`), they were not
     /// inlined and cost a call each.
+    ///
+    /// Inlinable: the reader's string and key scans are always inlined into Domain's
+    /// `GitHubUserReader` (`JSONReader.plainRun`), and with this the scan too, where a call per
+    /// string, its vectors set up each time, cost about 45 instructions (1,650 calls a `/users`
+    /// page).
+    @inlinable
     public static func stringStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         scan(bytes, from: start, stopsAtNonASCII: true)
     }
@@ -25,8 +31,8 @@ public enum JSONScan {
     /// run-time flag per word. Sixteen bytes at a time (vector compares: a page of users is about
     /// 26 kB of JSON), then eight-byte words for what is left, then bytes (the figures:
     /// Benchmarks/README.md).
-    @inline(__always)
-    private static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, stopsAtNonASCII: Bool) -> Int {
+    @inlinable @inline(__always)
+    static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, stopsAtNonASCII: Bool) -> Int {
         var index = start
         // The constants as vectors, not scalars: `v .== 0x22` was compiled lane by lane.
         let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\"")), backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))

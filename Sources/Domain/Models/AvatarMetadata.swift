@@ -26,8 +26,23 @@ public struct AvatarMetadata: Codable, Sendable, Equatable {
     /// True when the upstream image could not be fetched and a placeholder stands in.
     public let placeholder: Bool?
 
+    /// `/users/{login}/avatar`, written into one string of exactly its length: the interpolation
+    /// grew its buffer twice, and `String.append` into a reserved one still cost about 1,300
+    /// instructions an avatar (Benchmarks/README.md, Ledger).
+    static func url(login: String) -> String {
+        let prefix: StaticString = "/users/", suffix: StaticString = "/avatar"
+        let written = login.utf8.withContiguousStorageIfAvailable { name in
+            String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + name.count + suffix.utf8CodeUnitCount) { text in
+                var end = text.initialize(fromContentsOf: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+                end = text[end...].initialize(fromContentsOf: name)
+                return text[end...].initialize(fromContentsOf: UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount))
+            }
+        }
+        return written ?? "/users/\(login)/avatar"
+    }
+
     public init(login: String, upstreamUrl: String, image: AvatarImage, embedDataURI: Bool, placeholder: Bool = false) {
-        url = "/users/\(login)/avatar"
+        url = Self.url(login: login)
         self.upstreamUrl = upstreamUrl
         contentType = image.contentType
         bytes = image.bytes.count

@@ -52,11 +52,20 @@ final class AvatarAttachment: Sendable {
 
     /// What a failed fetch becomes under the query's `onAvatarError` policy.
     func recovered(from error: any Error) -> DataStream<AvatarOutcome> {
+        switch recovery(from: error) {
+        case .success(let outcome): .just(outcome)
+        case .failure(let failure): .just(error: failure)
+        }
+    }
+
+    /// `recovered(from:)`'s one event, an outcome (then the end) or the failure: what a fused
+    /// avatar stage delivers itself (`AvatarRun`).
+    func recovery(from error: any Error) -> Result<AvatarOutcome, UpstreamFailure> {
         let failure = error as? UpstreamFailure ?? UpstreamFailure(UpstreamError(classifying: error), stage: stage)
         switch policy {
-        case .fail: return .just(error: failure)
-        case .placeholder: return .just(outcome(PlaceholderAvatar.image, placeholder: true))
-        case .skip: return .just(AvatarOutcome(index: index, result: .skipped(login: login, error: failure)))
+        case .fail: return .failure(failure)
+        case .placeholder: return .success(outcome(PlaceholderAvatar.image, placeholder: true))
+        case .skip: return .success(AvatarOutcome(index: index, result: .skipped(login: login, error: failure)))
         }
     }
 }

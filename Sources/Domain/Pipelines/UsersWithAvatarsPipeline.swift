@@ -44,7 +44,9 @@ public struct UsersWithAvatarsPipeline: Sendable {
         return client.users(since: query.since, perPage: query.limit, trace: trace)
             .traced(trace, stage: "users") { "\($0.count) users" }
             .redirect { page in
-                let users = DataStream.from(page.prefix(query.limit).enumerated().map { AvatarAttachment($0.element, index: $0.offset, query: query) })
+                // By index, each user read where it is: `enumerated()` copied each out (a retain and
+                // a release of its nine strings).
+                let users = DataStream.from(page.indices.prefix(query.limit).map { AvatarAttachment(page[$0], index: $0, query: query) })
                 let fanOut: DataStream<AvatarOutcome>
                 switch query.avatars {
                 case .serial: fanOut = users.concatMap(attach)
@@ -71,6 +73,10 @@ public struct UsersWithAvatarsPipeline: Sendable {
     /// The user's avatar fetched and described, traced as the single it is (its value published
     /// with its end), or what its failure becomes under the query's policy.
     func avatarOutcome(_ user: AvatarAttachment, trace: PipelineTrace?) -> DataStream<AvatarOutcome> {
+        if client.callFusing == .fused, let url = client.avatarURL(user.avatarUrl) {
+            let fetch = client.get(url, stage: .avatar(user.login), trace: trace)
+            return DataStream.handingOn { downstream in AvatarRun(user, trace: trace, downstream: downstream).watch(fetch) }
+        }
         let fetched: DataStream<AvatarOutcome> = client.avatarURL(user.avatarUrl)
             .map { client.avatar(url: $0, login: user.login, trace: trace) { user.outcome($0, placeholder: false) } }
             ?? .just(error: UpstreamFailure(.malformed("avatar_url \(user.avatarUrl)"), stage: user.stage))

@@ -98,7 +98,7 @@ private extension JSONReader {
                 case .followers: guard followers == nil, let value = optionalInteger() else { return nil }; followers = value
                 case .following: guard following == nil, let value = optionalInteger() else { return nil }; following = value
                 case .createdAt: guard createdAt == nil, let value = optionalString() else { return nil }; createdAt = value
-                case .other: guard skipValue(depth: 0) else { return nil }
+                case .other: guard skipTopValue() else { return nil }
                 }
             } while take(UInt8(ascii: ","))
             guard take(UInt8(ascii: "}")) else { return nil }

@@ -38,7 +38,7 @@ import Synchronization
 /// each capturing a few of those values, a lock for the retry count and a once-flag per attempt
 /// each needed an allocation (the figure: Benchmarks/README.md).
 final class UpstreamCall: Sendable {
-    private let client: GitHubClient
+    let client: GitHubClient
     private let url: URL
     private let stage: UpstreamStage
     private let trace: PipelineTrace?
@@ -74,7 +74,7 @@ final class UpstreamCall: Sendable {
     /// and the retries spent.
     var response: DataStream<UpstreamResponse> {
         var backoff = client.backoff
-        backoff.onRetry = { [self] retry in retrying(retry) }
+        backoff.onRetry = { [self] retry in retrying(retry.number, after: retry.delay, error: retry.error) }
         let retried: DataStream<UpstreamResponse>
         switch client.deadlineKeeping {
         case .bounds:
@@ -115,7 +115,7 @@ final class UpstreamCall: Sendable {
     }
 
     /// A redirect with somewhere to go, on its way from an answer to `recover` (see `response`).
-    private struct Hop: Error {
+    struct Hop: Error {
         let location: String
 
         /// `response`, unless it is a redirect with a `Location`: then that, thrown.
@@ -125,37 +125,23 @@ final class UpstreamCall: Sendable {
         }
     }
 
-    /// The time left before the call's deadline (zero or less once it passed).
-    private var timeLeft: Duration { due - client.scheduler.now }
+    /// Whether the call began a CLIENT span: its exchange then runs as `response` composes it.
+    var hasSpan: Bool { span != nil }
 
-    private var deadlineExceeded: UpstreamError { .deadlineExceeded(after: client.configuration.deadline) }
+    /// The time left before the call's deadline (zero or less once it passed).
+    var timeLeft: Duration { due - client.scheduler.now }
+
+    var deadlineExceeded: UpstreamError { .deadlineExceeded(after: client.configuration.deadline) }
 
     /// One attempt: timed out, checked for a 2xx (or a redirect to follow), and measured.
     private var attempt: DataStream<UpstreamResponse> {
         DataStream.deferred { [self] in
-            let timeout = client.configuration.timeout
             // The stage twin bounds the call outside the attempts: nothing to bound here.
             let left = client.deadlineKeeping == .bounds ? timeLeft : .seconds(Int64.max)
             // A back-off cut at the deadline ends here, where the stage twin's timeout fired.
             guard left > .zero else { return DataStream<UpstreamResponse>.just(error: deadlineExceeded) }
             let meter = AttemptMeter(metrics: client.metrics)
-            var request = client.request(url)
-            request.usage = trace?.usage
-            request.span = span
-            request.traceFields = traceFields
-            // The deadline cuts this attempt when it comes first (or together: then saying so is true).
-            let bounded: DataStream<UpstreamResponse>
-            if client.transportKeepsTimeouts {
-                // The transport's own timer, where a `timeout` stage per attempt cost ~3,100
-                // instructions an exchange besides its timer (the figure: Benchmarks/README.md).
-                request.timeout = left > timeout ? .attempt(timeout) : UpstreamTimeout(after: left, failure: deadlineExceeded)
-                bounded = client.transport.send(request)
-            } else {
-                let sent = client.transport.send(request)
-                bounded = left > timeout
-                    ? sent.timeout(timeout, scheduler: client.scheduler)
-                    : sent.timeout(left, scheduler: client.scheduler, fallback: DataStream<UpstreamResponse>.just(error: deadlineExceeded))
-            }
+            let bounded = send(left: left)
             // The status is checked in the metering stage, not in a `map` of its own before it: a
             // stage fewer per attempt (the figure: Benchmarks/README.md). A failed check finishes
             // the meter with its outcome and fails the attempt (`call`'s `disposed` then finds the
@@ -167,20 +153,41 @@ final class UpstreamCall: Sendable {
         }
     }
 
+    /// One attempt's request sent, with `left` the time left before the deadline.
+    func send(left: Duration) -> DataStream<UpstreamResponse> {
+        let timeout = client.configuration.timeout
+        var request = client.request(url)
+        request.usage = trace?.usage
+        request.span = span
+        request.traceFields = traceFields
+        // The deadline cuts this attempt when it comes first (or together: then saying so is true).
+        guard client.transportKeepsTimeouts else {
+            let sent = client.transport.send(request)
+            return left > timeout
+                ? sent.timeout(timeout, scheduler: client.scheduler)
+                : sent.timeout(left, scheduler: client.scheduler, fallback: DataStream<UpstreamResponse>.just(error: deadlineExceeded))
+        }
+        // The transport's own timer, where a `timeout` stage per attempt cost ~3,100
+        // instructions an exchange besides its timer (the figure: Benchmarks/README.md).
+        request.timeout = left > timeout ? .attempt(timeout) : UpstreamTimeout(after: left, failure: deadlineExceeded)
+        return client.transport.send(request)
+    }
+
     /// A 2xx, or a redirect with somewhere to go, passes; anything else fails the attempt.
     static func check(_ response: UpstreamResponse) throws(UpstreamError) {
         if GitHubClient.isRedirect(response.status), response.header("location") != nil { return }
         if let failure = UpstreamError(answer: response) { throw failure }
     }
 
-    private func retrying(_ retry: RetryBackoff.Retry) {
-        retries.store(retry.number, ordering: .relaxed)
+    /// Retry `number` decided, after `delay`, for `error`.
+    func retrying(_ number: Int, after delay: Duration, error: any Error) {
+        retries.store(number, ordering: .relaxed)
         client.metrics.retried()
-        span?.retrying(retry.number, after: retry.delay, error: retry.error)
-        trace?.publish(.retry, stage: stage.name, detail: "retry \(retry.number) in \(retry.delay.text) after \(UpstreamError(classifying: retry.error))")
+        span?.retrying(number, after: delay, error: error)
+        trace?.publish(.retry, stage: stage.name, detail: "retry \(number) in \(delay.text) after \(UpstreamError(classifying: error))")
     }
 
-    private func failure(_ error: any Error) -> UpstreamFailure {
+    func failure(_ error: any Error) -> UpstreamFailure {
         UpstreamFailure(Self.classify(error, deadline: client.configuration.deadline), stage: stage, retries: retries.load(ordering: .relaxed))
     }
 
@@ -196,7 +203,7 @@ final class UpstreamCall: Sendable {
     /// The GET of the place an answer redirects to (a call of its own, with its own retries).
     /// `request(_:)` gives the token to the API origin only, so a hop to another origin (an
     /// avatar host, another port) goes without it.
-    private func following(_ location: String) -> DataStream<UpstreamResponse> {
+    func following(_ location: String) -> DataStream<UpstreamResponse> {
         guard hopsLeft > 0 else {
             return .just(error: UpstreamFailure(.malformed("more than \(GitHubClient.maxRedirects) redirects, the last to \(location)"), stage: stage))
         }
@@ -211,12 +218,16 @@ final class UpstreamCall: Sendable {
 /// cancellation, which also records its outcome and duration.
 final class AttemptMeter: Sendable {
     private let metrics: UpstreamMetrics
+    /// The fused call this attempt belongs to, which its events go on to (`UpstreamCallRun`); nil
+    /// in the operators' composition, where stages carry them.
+    let run: UpstreamCallRun?
     private let started = ContinuousClock.now
     /// An `Atomic` in place rather than a `OnceFlag`: one allocation fewer per attempt.
     private let finished = Atomic<Bool>(false)
 
-    init(metrics: UpstreamMetrics) {
+    init(metrics: UpstreamMetrics, run: UpstreamCallRun? = nil) {
         self.metrics = metrics
+        self.run = run
         metrics.attemptStarted()
     }
 

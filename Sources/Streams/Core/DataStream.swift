@@ -43,7 +43,7 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
     /// watcher it is given, or with one made by `Watcher(handingOnTo:…)` for it (or fail the
     /// watcher and return a subscription of its own).
     @usableFromInline
-    static func handingOn(_ handOn: @escaping @Sendable (Watcher<Element>) -> Disposable) -> DataStream<Element> {
+    package static func handingOn(_ handOn: @escaping @Sendable (Watcher<Element>) -> Disposable) -> DataStream<Element> {
         DataStream(handsOnWatcher: true, handOn)
     }
 
@@ -72,7 +72,7 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
     /// that subscription, to hold what it starts: `link` one source or timer at a time, and the
     /// subscriptions started under it (`PendingSubscriptions.watch(under:)`) stay its children.
     @usableFromInline
-    static func holding(_ subscribe: @escaping @Sendable (_ watcher: Watcher<Element>, _ subscription: Disposable) -> Void) -> DataStream<Element> {
+    package static func holding(_ subscribe: @escaping @Sendable (_ watcher: Watcher<Element>, _ subscription: Disposable) -> Void) -> DataStream<Element> {
         DataStream(holding: subscribe)
     }
 

@@ -96,7 +96,7 @@ public final class Disposable: @unchecked Sendable {
 
     /// What watching with a watcher that has already stopped returns: nothing was started.
     @usableFromInline
-    static let alreadyDisposed: Disposable = {
+    package static let alreadyDisposed: Disposable = {
         let disposable = Disposable(shared: ())
         disposable.dispose()
         return disposable
@@ -197,7 +197,7 @@ public final class Disposable: @unchecked Sendable {
     /// `retry`'s wait, which replaces the one before it, already over); disposes `source` at
     /// once if this is already disposed. Cheaper than `appendAction`.
     @usableFromInline
-    func link(_ source: Disposable) {
+    package func link(_ source: Disposable) {
         lock.lock()
         if state.isDisposed {
             lock.unlock()
@@ -257,7 +257,7 @@ public final class Disposable: @unchecked Sendable {
 
 /// A watcher as the disposable of the subscription feeding it sees it (see `Disposable.init(stopping:)`).
 @usableFromInline
-protocol StoppableWatcher: AnyObject, Sendable {
+package protocol StoppableWatcher: AnyObject, Sendable {
     /// Stops delivery without a terminal event.
     func stop()
 }

@@ -11,7 +11,7 @@ import Synchronization
 /// subscription must still reach the source: so each subscription started during
 /// another's setup is registered as that one's pending child.
 @usableFromInline
-enum PendingSubscriptions {
+package enum PendingSubscriptions {
     private final class Stack {
         // Only ever touched by its own thread.
         @exclusivity(unchecked) var items: [Disposable] = []
@@ -48,7 +48,7 @@ enum PendingSubscriptions {
     /// The subscription `watch` returns is adopted too, for stream types that do not
     /// register themselves (subjects, custom `StreamType`s).
     @usableFromInline
-    static func watch(under parent: Disposable, _ watch: () -> Disposable) {
+    package static func watch(under parent: Disposable, _ watch: () -> Disposable) {
         let stack = self.stack
         push(stack, parent)
         // The context of the subscription this one is started for, not the delivering thread's.

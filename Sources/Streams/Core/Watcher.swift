@@ -89,7 +89,7 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     /// Saves the operator's subscription: a `Disposable`, its setup and its disposal, one per
     /// one-to-one stage subscribed.
     @usableFromInline
-    init(
+    package init(
         handingOnTo downstream: any StoppableWatcher,
         onData: @escaping @Sendable (Element) throws -> Void, onTerminal: @escaping @Sendable (Event<Element>) -> Void
     ) {
@@ -142,7 +142,7 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
     /// subscription to dispose (see `failFromData`). Always inlined: no call per value and
     /// stage (`streams-bench --only a.create` measures it; figures in the Streams ledger).
     @inlinable @inline(__always)
-    func handOnData(_ value: Element) throws {
+    package func handOnData(_ value: Element) throws {
         guard !stopped.load(ordering: .relaxed) else { return }
         do { try onData(value) } catch { try handOnFailed(error) }
     }
@@ -202,7 +202,7 @@ public final class Watcher<Element: Sendable>: Sendable, StoppableWatcher {
 
     /// Stops delivery without a terminal event (the subscription was disposed).
     @usableFromInline
-    func stop() {
+    package func stop() {
         guard let alsoStops else { return stopped.store(true, ordering: .releasing) }
         // Already stopped by a terminal event: that event is on its way downstream, which
         // must not be stopped before it arrives.

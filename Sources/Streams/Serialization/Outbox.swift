@@ -47,9 +47,9 @@ struct Outbox<Element> {
     }
 
     @inlinable
-    mutating func push(_ event: Event<Element>) {
+    mutating func push(_ event: consuming Event<Element>) {
         if first == nil, queue.isEmpty {
-            first = event
+            first = consume event
         } else {
             queue.append(event)
         }
@@ -57,10 +57,9 @@ struct Outbox<Element> {
 
     @inlinable
     mutating func next() -> Event<Element>? {
-        if let event = first {
-            first = nil
-            return event
-        }
+        // Moved out, not copied: a copy of an event is a retain now and a release at the reset
+        // per reference its value holds.
+        if let event = first.take() { return event }
         return queue.popFirst()
     }
 }

@@ -77,7 +77,7 @@ class SerializedSink<State, Output: Sendable>: @unchecked Sendable {
             }
             return result
         }
-        if let first { deliver(first) }
+        if let first = first.take() { deliver(first) }
         return result
     }
 
@@ -99,10 +99,13 @@ class SerializedSink<State, Output: Sendable>: @unchecked Sendable {
 
     /// Delivers `first`, then whatever was queued meanwhile, then gives up the delivering role.
     @inlinable
-    final func deliver(_ first: Event<Output>) {
-        var next: Event<Output>? = first
-        while let event = next {
-            switch event {
+    final func deliver(_ first: consuming Event<Output>) {
+        // Each event moved on, not copied: a copy is a retain and a release per reference its value
+        // holds, and `redirect`'s events were copied here twice each (184 copies a `/users`
+        // request, Benchmarks/README.md, Ledger).
+        var next: Event<Output>? = consume first
+        while let event = next.take() {
+            switch consume event {
             case .data(let value): downstream.data(value)
             case .error(let error): downstream.error(error)
             case .end: downstream.end()

@@ -14,16 +14,16 @@ import Synchronization
 /// Stored inline in the operator's stage (`let`), not an object of its own: one
 /// allocation less per `retry` and `redirect` subscription.
 @usableFromInline
-struct Trampoline: ~Copyable, Sendable {
+package struct Trampoline: ~Copyable, Sendable {
     @usableFromInline let requests = Atomic<Int>(0)
 
     @inlinable
-    init() {}
+    package init() {}
 
     /// Runs `step` now, or after the step in progress on some thread returns.
     /// The same `step` must be passed on every call.
     @inlinable
-    func request(_ step: () -> Void) {
+    package func request(_ step: () -> Void) {
         guard requests.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
         repeat {
             step()

@@ -103,4 +103,23 @@ final class RetryBackoffHookTests: XCTestCase {
         guard case .error(let error)? = recorder.events.last else { return XCTFail("expected the last error") }
         XCTAssertEqual(error as? Failure, Failure(attempt: 3))
     }
+
+    /// The delay a fused stage asks for with its own limit (`delay(beforeRetry:after:waited:limit:)`)
+    /// is the one the retry operator gets with that limit as `waitLimit`, and the hook is left to the
+    /// caller.
+    func testADelayAskedWithALimitIsTheDelayWithThatWaitLimitWithoutTheHook() {
+        let log = RetryLog()
+        var backoff = RetryBackoff(initialDelay: .milliseconds(100), jitter: 0, maxTotalWait: .milliseconds(250), onRetry: { log.record($0, at: .zero) })
+        var limited = backoff
+        limited.waitLimit = { .milliseconds(150) }
+        for (retry, waited) in [(1, Duration.zero), (2, .milliseconds(100)), (3, .zero), (3, .milliseconds(200))] {
+            let error = Failure(attempt: retry)
+            XCTAssertEqual(
+                backoff.delay(beforeRetry: retry, after: error, waited: waited, limit: { .milliseconds(150) }),
+                limited.delay(beforeRetry: retry, after: error, waited: waited), "retry \(retry) after \(waited)")
+        }
+        backoff.onRetry = { _ in XCTFail("the hook is the caller's") }
+        _ = backoff.delay(beforeRetry: 1, after: Failure(attempt: 1), waited: .zero, limit: { nil })
+        XCTAssertEqual(log.numbers, [1, 2, 3], "only the operator's way heard the retries it allowed")
+    }
 }

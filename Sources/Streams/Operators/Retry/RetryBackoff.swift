@@ -102,10 +102,20 @@ public struct RetryBackoff: Sendable {
     /// waited `waited` in all: as `delay(beforeRetry:after:)`, and nil when the wait would take
     /// the total past `maxTotalWait`.
     public func delay(beforeRetry retry: Int, after error: Error, waited: Duration) -> Duration? {
-        guard var delay = computedDelay(beforeRetry: retry, after: error) else { return nil }
-        if let waitLimit { delay = min(delay, max(waitLimit(), .zero)) }
-        if let maxTotalWait, waited + delay > maxTotalWait { return nil }
+        guard let delay = delay(beforeRetry: retry, after: error, waited: waited, limit: { waitLimit?() }) else { return nil }
         onRetry(Retry(number: retry, error: error, delay: delay))
+        return delay
+    }
+
+    /// As `delay(beforeRetry:after:waited:)` with the wait limit read from `limit` (asked only for a
+    /// retry the back-off allows) in place of `waitLimit`, and `onRetry` left to the caller: for a
+    /// fused stage that keeps both per subscription in its own state (`GitHubClient`'s calls), where
+    /// setting them on a copy of the back-off per call copied its closures (a retain and a release
+    /// each).
+    package func delay(beforeRetry retry: Int, after error: Error, waited: Duration, limit: () -> Duration?) -> Duration? {
+        guard var delay = computedDelay(beforeRetry: retry, after: error) else { return nil }
+        if let limit = limit() { delay = min(delay, max(limit, .zero)) }
+        if let maxTotalWait, waited + delay > maxTotalWait { return nil }
         return delay
     }
 
