@@ -87,7 +87,9 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             return
         }
         let shared = exchange.client.http2RequestFields.fields(for: exchange.request, origin: exchange.origin)
-        guard let opened = machine.openStream(fields: HTTP2RequestFields.list(of: exchange.request, shared: shared), endStream: true) else {
+        let fields = HTTP2RequestFields.list(of: exchange.request, shared: shared.fields)
+        let template = HTTP2RequestFields.template(of: fields, shared: shared)
+        guard let opened = machine.openStream(fields: fields, endStream: true, template: template) else {
             retire()
             retries.append(exchange)
             pool.streamEnded(on: self)

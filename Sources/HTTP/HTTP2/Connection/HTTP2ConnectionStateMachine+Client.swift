@@ -19,7 +19,11 @@ extension HTTP2ConnectionStateMachine {
 
     /// Opens the next stream with a request's header block (`fields`, pseudo-headers first); with
     /// `endStream` the request is complete (a GET). Nil when no stream can be opened here.
-    func openStream(fields: some Sequence<(name: String, value: String)>, endStream: Bool) -> HTTP2Stream? {
+    /// `template`: as for `HPACKEncoder.encode(_:template:varying:into:)`.
+    func openStream(
+        fields: some Sequence<(name: String, value: String)>, endStream: Bool,
+        template: (key: any AnyObject & Sendable, varying: (position: Int, field: (name: String, value: String)))? = nil
+    ) -> HTTP2Stream? {
         guard canOpenStream else { return nil }
         let id = streams.highestStreamID == 0 ? 1 : streams.highestStreamID + 2
         streams.highestStreamID = id
@@ -27,7 +31,7 @@ extension HTTP2ConnectionStateMachine {
         streams.insert(opened)
         report(.streamOpened, streamID: id)
         opened.state.openLocally(endStream: endStream)
-        sender.sendHeaders(streamID: id, fields: fields, endStream: endStream)
+        sender.sendHeaders(streamID: id, fields: fields, endStream: endStream, template: template)
         return opened
     }
 
