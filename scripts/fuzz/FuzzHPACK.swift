@@ -8,7 +8,8 @@
 // HPACKEncoder it must decode to the same fields on a fresh pair, and the encoder's memo (its fast
 // path) must write the bytes its slow twin (`memoizes: false`) writes. The input's bytes also go through
 // Huffman coding and back, and are read as a Huffman code by the fast decoder and its slow twin
-// (the bit-by-bit walk), which must agree. The fields the decoder marks as checked must be exactly
+// (the bit-by-bit walk), which must agree, and the machine's notes of what it wrote must be
+// right. The fields the decoder marks as checked must be exactly
 // those that pass the heads' field checks. The decoder into bytes (`decodeBytes`, the HTTP/2
 // client's) must give what the `String` decoder (its slow twin) gives from the same table: the same
 // fields, marks, list verdict, error and table. Each decoded list, with a `:path` put in and varied,
@@ -86,5 +87,11 @@ public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do { try HPACKHuffman.decodeBitByBit(bytes, into: &slow!) } catch { slow = nil }
     }
     precondition(fast == slow, "the fast Huffman decoder and its slow twin disagree")
+    // The machine's notes of what it wrote against reading the bytes.
+    if let fast {
+        var out = [UInt8](repeating: 0, count: HPACKHuffman.decodedCapacity(input.count))
+        let noted = input.withUnsafeBufferPointer { bytes in out.withUnsafeMutableBufferPointer { try? HPACKHuffman.decodeNoting(bytes, into: $0) } }
+        precondition(noted?.notes == fast.withUnsafeBufferPointer { HPACKHuffman.Notes(of: $0) }, "the Huffman machine's notes are wrong")
+    }
     return 0
 }

@@ -194,10 +194,17 @@ package struct HPACKDecoder: Sendable {
                     listed = cursor.used - start
                 }
                 nameEnd = cursor.used
-                try string(bytes, at: &cursor.position, into: base, at: &cursor.used)
+                let notes = try string(bytes, at: &cursor.position, into: base, at: &cursor.used)
                 let value = UnsafeBufferPointer(start: base + nameEnd, count: cursor.used - nameEnd)
-                checked = nameChecked && HTTP2FieldRules.valueFault(value) == nil
-                listed += Self.listedCount(value)
+                if let notes {
+                    // Huffman-coded: the machine noted what the bytes hold; only their ends are looked at.
+                    let valid = notes.forbidden ? HTTP2FieldRules.valueFault(value) == nil : !Self.hasWhitespaceAtAnEnd(value)
+                    checked = nameChecked && valid
+                    listed += notes.high ? Self.listedCount(value) : value.count
+                } else {
+                    checked = nameChecked && HTTP2FieldRules.valueFault(value) == nil
+                    listed += Self.listedCount(value)
+                }
                 if indexes {
                     let name = String(decoding: UnsafeBufferPointer(start: base + start, count: nameEnd - start), as: UTF8.self)
                     table.insert(name: name, value: String(decoding: value, as: UTF8.self), checked: checked, keepingBytes: true)
@@ -262,8 +269,17 @@ package struct HPACKDecoder: Sendable {
         }
     }
 
-    /// A literal string (Huffman-decoded if coded) to `out` at `used`.
-    private func string(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, into out: UnsafeMutablePointer<UInt8>, at used: inout Int) throws(HPACKError) {
+    /// `HTTP2FieldRules.valueFault`'s whitespace rule alone, for a value known to hold no NUL, CR or LF.
+    @inline(__always)
+    private static func hasWhitespaceAtAnEnd(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = value.first, let last = value.last else { return false }
+        return first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
+    }
+
+    /// A literal string (Huffman-decoded if coded) to `out` at `used`; for a coded one, the
+    /// machine's notes of what it wrote.
+    @discardableResult
+    private func string(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, into out: UnsafeMutablePointer<UInt8>, at used: inout Int) throws(HPACKError) -> HPACKHuffman.Notes? {
         guard position < bytes.count else { throw .truncated }
         let huffman = bytes[position] & 0x80 != 0
         let length = try HPACKInteger.decode(bytes, at: &position, prefixBits: 7)
@@ -272,11 +288,15 @@ package struct HPACKDecoder: Sendable {
         let raw = UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
         position += length
         if huffman {
-            used += try HPACKHuffman.decode(raw, into: UnsafeMutableBufferPointer(start: out + used, count: HPACKHuffman.decodedCapacity(length)))
-        } else if length > 0 {
+            let (count, notes) = try HPACKHuffman.decodeNoting(raw, into: UnsafeMutableBufferPointer(start: out + used, count: HPACKHuffman.decodedCapacity(length)))
+            used += count
+            return notes
+        }
+        if length > 0 {
             (out + used).update(from: raw.baseAddress!, count: length)
             used += length
         }
+        return nil
     }
 
     /// The UTF-8 count of `bytes` as a `String` makes them (what the slow twin counts in the list

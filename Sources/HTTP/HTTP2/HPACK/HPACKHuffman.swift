@@ -91,8 +91,32 @@ enum HPACKHuffman {
     /// count written, a byte a step through `DecodingMachine`; the same answers as `decodeBitByBit`
     /// (HPACKHuffmanTests, and the HPACK fuzz target compares the two).
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) throws(HPACKError) -> Int {
+        try decodeNoting(bytes, into: out).count
+    }
+
+    /// What the decoded bytes hold, noted by the machine as it emits them, so the HPACK decoder
+    /// need not look at them again (the value checks' and the list size's scans of every literal):
+    /// a NUL, CR or LF (`forbidden`), a byte above 0x7F (`high`, so maybe UTF-8 to repair).
+    struct Notes: Equatable {
+        var forbidden: Bool
+        var high: Bool
+
+        /// What `bytes` hold, read byte by byte: the slow twin of the machine's notes.
+        init(of bytes: UnsafeBufferPointer<UInt8>) {
+            forbidden = bytes.contains { $0 == 0 || $0 == 0x0A || $0 == 0x0D }
+            high = bytes.contains { $0 >= 0x80 }
+        }
+
+        init(forbidden: Bool, high: Bool) {
+            self.forbidden = forbidden
+            self.high = high
+        }
+    }
+
+    /// `decode(_:into:)` with the `Notes` of what it wrote.
+    static func decodeNoting(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) throws(HPACKError) -> (count: Int, notes: Notes) {
         precondition(out.count >= decodedCapacity(bytes.count), "no room for the decoded bytes")
-        guard let output = out.baseAddress else { return 0 }
+        guard let output = out.baseAddress else { return (0, Notes(forbidden: false, high: false)) }
         var count = 0
         // Flags of every step, or-ed: a single `fails` among them is the answer; the last step's
         // `accepts` says whether the code ended on a symbol or a valid padding.
@@ -110,10 +134,10 @@ enum HPACKHuffman {
                 state = Int(step & 0xFF)
                 last = step
             }
-            flags = (flags & DecodingMachine.fails) | (last & DecodingMachine.accepts)
+            flags = (flags & (DecodingMachine.fails | DecodingMachine.forbidden | DecodingMachine.high)) | (last & DecodingMachine.accepts)
         }
         guard flags & DecodingMachine.fails == 0, flags & DecodingMachine.accepts != 0 else { throw .invalidHuffman }
-        return count
+        return (count, Notes(forbidden: flags & DecodingMachine.forbidden != 0, high: flags & DecodingMachine.high != 0))
     }
 
     /// The slow twin of `decode(_:into:)`, a bit at a time down `DecodingTree`: the reference the
@@ -159,6 +183,10 @@ enum HPACKHuffman {
         static let fails: UInt32 = 1 << 26
         /// The next state may end the string: the root, or up to 7 ones into EOS (RFC 7541 §5.2).
         static let accepts: UInt32 = 1 << 27
+        /// The step emitted a NUL, CR or LF (refused in a field value).
+        static let forbidden: UInt32 = 1 << 28
+        /// The step emitted a byte above 0x7F.
+        static let high: UInt32 = 1 << 29
 
         private init() {
             let children = DecodingTree.shared.children
@@ -193,6 +221,8 @@ enum HPACKHuffman {
                             precondition(emitted < 2, "three symbols in eight bits")
                             entry |= UInt32(symbol) << (8 + 8 * emitted)
                             emitted += 1
+                            if symbol == 0 || symbol == 0x0A || symbol == 0x0D { entry |= Self.forbidden }
+                            if symbol >= 0x80 { entry |= Self.high }
                         }
                         node = 0
                     }
