@@ -21,8 +21,9 @@ package struct HPACKEncoder: Sendable {
     private var template: Template?
 
     /// A block's bytes around its one varying field, kept for blocks that repeat it but for that
-    /// field (`encode(_:template:varying:into:)`).
-    private struct Template {
+    /// field (`encode(_:template:varying:into:)`). A class: read for each block, a struct's five
+    /// references were each retained and released.
+    private final class Template: Sendable {
         /// The caller's object for "these fields but the varying one"; held, so its identity is not reused.
         let key: any AnyObject & Sendable
         let generation: Int
@@ -34,6 +35,18 @@ package struct HPACKEncoder: Sendable {
         /// index or literal), for a value without a static pair, whose first entry is `staticName`.
         let namePart: [UInt8]
         let staticName: Int?
+
+        init(key: any AnyObject & Sendable, generation: Int, position: Int, name: String, before: [UInt8], after: [UInt8],
+             namePart: [UInt8], staticName: Int?) {
+            self.key = key
+            self.generation = generation
+            self.position = position
+            self.name = name
+            self.before = before
+            self.after = after
+            self.namePart = namePart
+            self.staticName = staticName
+        }
     }
     /// Fields whose values change with nearly every message and would only churn the table. A
     /// request's `:path` and `if-none-match` among them, as nghttp2's deflater leaves them out: an
