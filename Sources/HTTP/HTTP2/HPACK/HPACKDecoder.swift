@@ -280,13 +280,8 @@ package struct HPACKDecoder: Sendable {
     /// machine's notes of what it wrote.
     @discardableResult
     private func string(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, into out: UnsafeMutablePointer<UInt8>, at used: inout Int) throws(HPACKError) -> HPACKHuffman.Notes? {
-        guard position < bytes.count else { throw .truncated }
-        let huffman = bytes[position] & 0x80 != 0
-        let length = try HPACKInteger.decode(bytes, at: &position, prefixBits: 7)
-        guard length <= maxStringLength else { throw .stringTooLong(length) }
-        guard length <= bytes.count - position else { throw .truncated }
-        let raw = UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
-        position += length
+        let (raw, huffman) = try stringBytes(bytes, at: &position)
+        let length = raw.count
         if huffman {
             let (count, notes) = try HPACKHuffman.decodeNoting(raw, into: UnsafeMutableBufferPointer(start: out + used, count: HPACKHuffman.decodedCapacity(length)))
             used += count
@@ -315,6 +310,19 @@ package struct HPACKDecoder: Sendable {
         }
         guard high & 0x8080_8080_8080_8080 != 0 else { return bytes.count }
         return String(decoding: bytes, as: UTF8.self).utf8.count
+    }
+
+    /// A string literal's coded bytes (§5.2) where they lie, and whether they are Huffman-coded.
+    @inline(__always)
+    private func stringBytes(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws(HPACKError) -> (raw: UnsafeBufferPointer<UInt8>, huffman: Bool) {
+        guard position < bytes.count else { throw .truncated }
+        let huffman = bytes[position] & 0x80 != 0
+        let length = try HPACKInteger.decode(bytes, at: &position, prefixBits: 7)
+        guard length <= maxStringLength else { throw .stringTooLong(length) }
+        guard length <= bytes.count - position else { throw .truncated }
+        let raw = UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
+        position += length
+        return (raw, huffman)
     }
 
     /// This side's SETTINGS_HEADER_TABLE_SIZE changed (and the peer acknowledged it).
@@ -352,13 +360,7 @@ package struct HPACKDecoder: Sendable {
     }
 
     private func string(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws(HPACKError) -> String {
-        guard position < bytes.count else { throw .truncated }
-        let huffman = bytes[position] & 0x80 != 0
-        let length = try HPACKInteger.decode(bytes, at: &position, prefixBits: 7)
-        guard length <= maxStringLength else { throw .stringTooLong(length) }
-        guard length <= bytes.count - position else { throw .truncated }
-        let raw = UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
-        position += length
+        let (raw, huffman) = try stringBytes(bytes, at: &position)
         guard huffman else { return String(decoding: raw, as: UTF8.self) }
         return try HPACKHuffman.decodeString(raw)
     }

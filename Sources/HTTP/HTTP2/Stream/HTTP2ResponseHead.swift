@@ -172,16 +172,6 @@ struct HTTP2ResponseHead: Sendable {
     /// as `Int(_:)` reads them; anything else goes to `Int(_:)`, the slow twin (HTTP2ResponseHeadTests
     /// compares the two). Generic over `StringProtocol`, `Int(_:)` cost about 250 instructions a field.
     static func integer(_ value: String) -> Int? {
-        let digits = HTTP2FieldRules.withBytes(of: value) { bytes -> Int? in
-            guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
-            var number = 0
-            for byte in bytes {
-                let digit = byte &- UInt8(ascii: "0")
-                guard digit <= 9 else { return nil }
-                number = number &* 10 &+ Int(digit)
-            }
-            return number
-        }
-        return digits ?? Int(value)
+        HTTP2FieldRules.withBytes(of: value) { digits(UnsafeRawBufferPointer($0)) } ?? Int(value)
     }
 }
