@@ -8,8 +8,16 @@
 // HPACKEncoder it must decode to the same fields on a fresh pair, and the encoder's memo (its fast
 // path) must write the bytes its slow twin (`memoizes: false`) writes. The input's bytes also go through
 // Huffman coding and back, and are read as a Huffman code by the fast decoder and its slow twin
-// (the bit-by-bit walk), which must agree. The fields the decoder marks as checked must be exactly
-// those that pass the heads' field checks. Any divergence traps, which libFuzzer records as a crash.
+// (the bit-by-bit walk), which must agree, and the machine's notes of what it wrote must be
+// right. The fields the decoder marks as checked must be exactly
+// those that pass the heads' field checks. The decoder into bytes (`decodeBytes`, the HTTP/2
+// client's) must give what the `String` decoder (its slow twin) gives from the same table: the same
+// fields, marks, list verdict, error and table. Each decoded list, with a `:path` put in and varied,
+// is encoded as a series of request heads from a template (`encode(_:template:varying:into:)`) and
+// by the slow twin, which must write the same bytes. Any divergence traps, which libFuzzer records as a crash.
+
+/// A template's key: one per series of heads.
+final class FuzzSeries: Sendable {}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -19,8 +27,35 @@ public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var encoder = HPACKEncoder(maxTableSize: 256)
     var slowEncoder = HPACKEncoder(maxTableSize: 256, memoizes: false)
     var peer = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 1 << 20, maxStringLength: 1 << 20)
+    var bytesDecoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 2048, maxStringLength: 1024)
+    var templated = HPACKEncoder(maxTableSize: 256)
+    var templatedTwin = HPACKEncoder(maxTableSize: 256, memoizes: false)
     for block in [Array(input.prefix(cut)), Array(input.dropFirst(cut))] {
-        guard let decoded = try? decoder.decode(block) else { break }
+        let slowResult = Result { () throws(HPACKError) in try decoder.decode(block) }
+        let bytesResult = Result { () throws(HPACKError) in try block.withUnsafeBufferPointer { (bytes) throws(HPACKError) in try bytesDecoder.decodeBytes(bytes) } }
+        switch (slowResult, bytesResult) {
+        case (.success(let slow), .success(let fast)):
+            precondition(fast.fields.map { "\($0.name): \($0.value)" } == slow.fields.map { "\($0.name): \($0.value)" }, "the bytes decoder's fields differ")
+            precondition(fast.checkedFields == slow.checkedFields && fast.overListSize == slow.overListSize, "the bytes decoder's marks or verdict differ")
+        case (.failure(let slow), .failure(let fast)):
+            precondition(slow == fast, "the decoders refused the block for different reasons")
+        default:
+            preconditionFailure("one decoder refused the block, the other not")
+        }
+        precondition(bytesDecoder.dynamicTableSize == decoder.dynamicTableSize && bytesDecoder.dynamicTableCount == decoder.dynamicTableCount,
+                     "the decoders' tables differ")
+        guard case .success(let decoded) = slowResult else { break }
+        // A series of request heads: the decoded fields with a `:path` put in, varied.
+        let series = FuzzSeries()
+        let at = block.isEmpty ? 0 : Int(block[block.count / 2]) % (decoded.fields.count + 1)
+        for value in ["/", String(decoding: block.prefix(8), as: UTF8.self), "/index.html", String(decoding: block.suffix(5), as: UTF8.self)] {
+            var fields = decoded.fields
+            fields.insert((":path", value), at: at)
+            var fast: [UInt8] = [], slow: [UInt8] = []
+            templated.encode(fields, template: series, varying: (at, (":path", value)), into: &fast)
+            templatedTwin.encode(fields, into: &slow)
+            precondition(fast == slow, "a head from the template differs from the slow twin's")
+        }
         let listSize = decoded.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
         precondition(decoded.overListSize || listSize <= 2048, "a list of \(listSize) bytes passed the limit")
         precondition(!decoded.overListSize || decoded.fields.isEmpty, "fields kept over the limit")
@@ -52,5 +87,11 @@ public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do { try HPACKHuffman.decodeBitByBit(bytes, into: &slow!) } catch { slow = nil }
     }
     precondition(fast == slow, "the fast Huffman decoder and its slow twin disagree")
+    // The machine's notes of what it wrote against reading the bytes.
+    if let fast {
+        var out = [UInt8](repeating: 0, count: HPACKHuffman.decodedCapacity(input.count))
+        let noted = input.withUnsafeBufferPointer { bytes in out.withUnsafeMutableBufferPointer { try? HPACKHuffman.decodeNoting(bytes, into: $0) } }
+        precondition(noted?.notes == fast.withUnsafeBufferPointer { HPACKHuffman.Notes(of: $0) }, "the Huffman machine's notes are wrong")
+    }
     return 0
 }

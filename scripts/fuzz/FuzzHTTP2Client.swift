@@ -15,7 +15,8 @@
 // In every run, what the client sends must be frames it may send: HEADERS only on streams it
 // opened, no DATA (its requests are GETs), connection frames on stream 0. Each stream gets at most
 // one response head and ends at most once, a completed one only after its head; a cancelled one
-// hears nothing more; no body beyond the limit. Any breach traps, which libFuzzer records as a
+// hears nothing more; no body beyond the limit; a head read from the block's bytes says what the
+// String head (its slow twin) says of the same fields. Any breach traps, which libFuzzer records as a
 // crash. The clock is fixed, so the abuse budgets cannot tell the runs apart.
 
 @testable import HTTP
@@ -148,6 +149,12 @@ private final class ClientRun: HTTP2ConnectionOwner {
         precondition(!cancelled.contains(stream.id), "a response head for stream \(stream.id) after the caller cancelled it")
         precondition(heads.insert(stream.id).inserted, "a second response head for stream \(stream.id)")
         precondition((200...599).contains(status), "a final response head with status \(status)")
+        // The head read from the block's bytes (the fast path) against the String head (its slow twin) of the same fields.
+        let fields = head.fields.map { (name: $0.name, value: $0.value) }
+        let twin = try? HTTP2ResponseHead(validating: [(":status", String(status))] + fields)
+        precondition(twin != nil, "the String head refused a head the bytes' head accepted")
+        precondition(twin!.status == status && twin!.received == head.received && twin!.contentLength == head.contentLength
+                     && twin!.gzipCoded == head.gzipCoded && twin!.rateLimit == head.rateLimit, "the bytes' head and the String head differ")
         log.append("head \(stream.id) \(status) \(head.fields.count)")
     }
 

@@ -87,7 +87,9 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             return
         }
         let shared = exchange.client.http2RequestFields.fields(for: exchange.request, origin: exchange.origin)
-        guard let opened = machine.openStream(fields: HTTP2RequestFields.list(of: exchange.request, shared: shared), endStream: true) else {
+        let fields = HTTP2RequestFields.list(of: exchange.request, shared: shared.fields)
+        let template = HTTP2RequestFields.template(of: fields, shared: shared)
+        guard let opened = machine.openStream(fields: fields, endStream: true, template: template) else {
             retire()
             retries.append(exchange)
             pool.streamEnded(on: self)
@@ -154,10 +156,13 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             open(queued.removeFirst())
         }
         flushOutput()
-        let outcomes = self.outcomes
-        self.outcomes = []
-        let retries = self.retries
-        self.retries = []
+        guard !outcomes.isEmpty || !retries.isEmpty else { return }
+        // Taken out (a caller may send again meanwhile), then given back emptied with their room:
+        // made anew, each answer's list was allocated and grown again (about 300 instructions an answer).
+        var outcomes: [(HTTP2ClientExchange, Result<HTTPClientResponse, HTTPClientError>)] = []
+        swap(&outcomes, &self.outcomes)
+        var retries: [HTTP2ClientExchange] = []
+        swap(&retries, &self.retries)
         for exchange in retries {
             if exchange.detachForRetry() {
                 pool.send(exchange)
@@ -166,6 +171,10 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             }
         }
         for (exchange, result) in outcomes { exchange.finish(result) }
+        outcomes.removeAll(keepingCapacity: true)
+        retries.removeAll(keepingCapacity: true)
+        if self.outcomes.isEmpty { self.outcomes = outcomes }
+        if self.retries.isEmpty { self.retries = retries }
     }
 
     private func flushOutput() {

@@ -59,6 +59,25 @@ enum HTTP2RequestFields {
         }
     }
 
+    /// A kept shared part (`HTTPClient.http2RequestFields`) as an object, whose identity tells the
+    /// encoder that a request is one of a series (`template(of:shared:)`).
+    final class Shared: Sendable {
+        let fields: [Field]
+
+        init(_ fields: [Field]) {
+            self.fields = fields
+        }
+    }
+
+    /// For `HPACKEncoder.encode(_:template:varying:into:)`: a GET without fields of its own is,
+    /// under its kept part (one origin, so one scheme, and one field list), the same block every
+    /// time but for `:path` (position 3 of `list(of:shared:)`). Nil for any other request.
+    /// `list` is `list(of: request, shared: shared.fields)`, whose `:path` is taken (the target, made again, cost 600 instructions).
+    static func template(of list: List, shared: Shared) -> (key: any AnyObject & Sendable, varying: (position: Int, field: Field))? {
+        guard list.extra.isEmpty, list.method == "GET" else { return nil }
+        return (shared, (3, (":path", list.path)))
+    }
+
     /// The list for `request`, made whole: what `fields(of:shared:)` gives with a kept part.
     static func fields(of request: HTTPClientRequest) -> [Field] {
         fields(of: request, shared: shared(of: request))

@@ -14,12 +14,13 @@ enum HTTP2ResponseBody {
         var response: HTTPClientResponse
         if !body.isEmpty && head.gzipCoded {
             guard let inflated = try? Gzip.decompress(body) else { return .failure(.malformed("bad gzip body")) }
-            var headers = (consume head).fields
+            // As the HTTP/1.1 parser does for a gzip body: the fields as a list, changed.
+            var headers = head.received.headers
             headers.remove(name: "content-encoding")
             headers.replaceOrAdd(name: "content-length", value: String(inflated.count))
             response = HTTPClientResponse(status: status, headers: headers, body: inflated)
         } else {
-            response = HTTPClientResponse(status: status, headers: (consume head).fields, body: body)
+            response = HTTPClientResponse(status: status, received: (consume head).received, body: body)
         }
         response.rateLimit = rateLimit
         return .success(response)

@@ -35,7 +35,7 @@ public final class HTTPClient: Sendable {
     /// Encoded request fields per origin and field list, reused request after request.
     let requestFields = RequestFieldsCache()
     /// The same for HTTP/2: `:authority` and the fields lowered and filtered (`HTTP2RequestFields`).
-    let http2RequestFields = RequestFieldsCache { HTTP2RequestFields.shared(of: $0) }
+    let http2RequestFields = RequestFieldsCache { HTTP2RequestFields.Shared(HTTP2RequestFields.shared(of: $0)) }
     /// Names whose connections go elsewhere (curl's `--connect-to`).
     let connectTargets: [ConnectTarget]
     /// HTTP/2 connections, for the origins `http2` sends there; nil when HTTP/2 is off.

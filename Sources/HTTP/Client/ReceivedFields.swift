@@ -32,6 +32,16 @@ public struct ReceivedFields: Sendable, Equatable {
         self.storage = storage
     }
 
+    /// An HTTP/2 block's fields as its decoder wrote them (`HPACKFieldBytes`, in this layout), the storage adopted.
+    init(_ block: consuming HPACKFieldBytes) {
+        storage = block.storage
+    }
+
+    /// These fields, in order (an HTTP/2 head's slow twin, and tests).
+    init(listing fields: some Sequence<(name: String, value: String)>) {
+        storage = HPACKFieldBytes(listing: fields).storage
+    }
+
     /// The number of fields, repeats counted.
     public var count: Int {
         storage.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: $0.count - 4, as: UInt32.self))) }

@@ -71,4 +71,16 @@ final class ReceivedFieldsTests: XCTestCase {
         XCTAssertEqual(response.header("x-new"), "1")
         XCTAssertNil(response.header("content-length"))
     }
+
+    /// Fields listed (an HTTP/2 head's slow twin, in the layout its decoder writes) read as the parsed ones do.
+    func testListedFieldsReadAsParsedOnes() throws {
+        let lines = ["Content-Type: image/png", "Vary: Accept", "vary: Origin", "X-Empty: ", "ETag: \"v1\""]
+        let parsed = try fields(lines)
+        let listed = ReceivedFields(listing: parsed.headers.map { (name: $0.name, value: $0.value) })
+        XCTAssertEqual(listed, parsed)
+        XCTAssertEqual(listed.count, parsed.count)
+        XCTAssertEqual(listed.combinedValue(for: "VARY"), "Accept, Origin")
+        XCTAssertEqual(listed["x-empty"], "")
+        XCTAssertTrue(ReceivedFields(listing: []).isEmpty)
+    }
 }

@@ -11,9 +11,15 @@ final class HPACKDecoderTests: XCTestCase {
         _ decoder: inout HPACKDecoder, _ hex: String, to expected: [String], tableSize: Int,
         file: StaticString = #filePath, line: UInt = #line
     ) throws {
+        // The decoder into bytes (the client's fast path), from the same table: the same fields, marks and table.
+        var twin = decoder
+        let bytes = try hexBytes(hex).withUnsafeBufferPointer { try twin.decodeBytes($0) }
         let block = try decoder.decode(hexBytes(hex))
         XCTAssertEqual(fieldPairs(block.fields), expected, file: file, line: line)
         XCTAssertEqual(decoder.dynamicTableSize, tableSize, file: file, line: line)
+        XCTAssertEqual(fieldPairs(bytes.fields), expected, file: file, line: line)
+        XCTAssertEqual(bytes.checkedFields, block.checkedFields, file: file, line: line)
+        XCTAssertEqual(twin.dynamicTableSize, tableSize, file: file, line: line)
     }
 
     func testLiteralWithIndexingIsAddedToTheTable() throws { // C.2.1

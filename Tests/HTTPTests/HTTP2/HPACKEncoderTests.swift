@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import StreamsTesting
 import XCTest
 @testable import HTTP
 
@@ -170,5 +171,46 @@ final class HPACKFieldMemoTests: XCTestCase {
         }
         XCTAssertNil(HPACKStaticTable.pairIndex(name: ":status", value: "201"))
         XCTAssertNil(HPACKStaticTable.pairIndex(name: "x-unknown", value: "200"))
+    }
+
+    private final class Key: Sendable {}
+
+    /// Request heads of a series (one key, all fields but `:path` the same) encoded from the kept
+    /// bytes around `:path` (the fast path) give the bytes of the slow twin (no memo, no template),
+    /// whatever comes between: heads of another series, heads without a key that insert fields, a
+    /// table size change, a `:path` of `/` (a static pair).
+    func testRequestHeadsFromATemplateAreTheSlowTwinsBytes() throws {
+        var random = SeededRandom(seed: 7541)
+        let keys = [Key(), Key()]
+        let shared: [[(name: String, value: String)]] = [
+            [(":authority", "api.example:8080"), ("accept", "application/vnd.github+json"), ("user-agent", "StreamService")],
+            [(":authority", "avatars.example"), ("accept", "image/*"), ("user-agent", "StreamService"), ("x-extra", "1")],
+        ]
+        var fast = HPACKEncoder(maxTableSize: 256), slow = HPACKEncoder(maxTableSize: 256, memoizes: false)
+        var decoder = HPACKDecoder(maxTableSize: 256)
+        for round in 0..<3_000 {
+            let series = Int.random(in: 0..<2, using: &random)
+            let path = ["/", "/users?per_page=30", "/u/\(round)?v=4", String(repeating: "p", count: round % 70)].randomElement(using: &random)!
+            let fields: [(name: String, value: String)] = [(":method", "GET"), (":scheme", "http"), shared[series][0], (":path", path)] + shared[series].dropFirst()
+            var fastBlock: [UInt8] = [], slowBlock: [UInt8] = []
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0:
+                // Not of a series: a field of its own, inserted.
+                let other = fields + [("x-round", "\(round)")]
+                fast.encode(other, template: nil, varying: (3, (":path", path)), into: &fastBlock)
+                slow.encode(other, into: &slowBlock)
+            case 1:
+                let size = [128, 256, 200].randomElement(using: &random)!
+                fast.setMaxTableSize(size)
+                slow.setMaxTableSize(size)
+                fallthrough
+            default:
+                fast.encode(fields, template: keys[series], varying: (3, (":path", path)), into: &fastBlock)
+                slow.encode(fields, into: &slowBlock)
+            }
+            XCTAssertEqual(fastBlock, slowBlock, "round \(round)")
+            XCTAssertEqual(fast.dynamicTableSize, slow.dynamicTableSize, "round \(round)")
+            _ = try decoder.decode(fastBlock)
+        }
     }
 }

@@ -139,6 +139,27 @@ final class HPACKHuffmanTests: XCTestCase {
         XCTAssertGreaterThan(refused, 100, "the inputs should include invalid codes")
     }
 
+    /// The machine's notes (a NUL, CR or LF; a byte above 0x7F) against reading the bytes it wrote.
+    func testTheMachinesNotesSayWhatTheDecodedBytesHold() throws {
+        var random = SeededRandom(seed: 7541)
+        var inputs: [[UInt8]] = (0...255).map { [UInt8($0)] } + [[0x61, 0x0A, 0x62], [0xC3, 0xA9], []]
+        for _ in 0..<3000 {
+            inputs.append((0..<Int.random(in: 0...24, using: &random)).map { _ in
+                Bool.random(using: &random) ? UInt8.random(in: 0x20...0x7E, using: &random) : UInt8.random(in: 0...255, using: &random)
+            })
+        }
+        for input in inputs {
+            var coded: [UInt8] = []
+            HPACKHuffman.encode(input, into: &coded)
+            var out = [UInt8](repeating: 0, count: HPACKHuffman.decodedCapacity(coded.count))
+            let (count, notes) = try coded.withUnsafeBufferPointer { coded in
+                try out.withUnsafeMutableBufferPointer { try HPACKHuffman.decodeNoting(coded, into: $0) }
+            }
+            XCTAssertEqual(Array(out[..<count]), input)
+            XCTAssertEqual(notes, input.withUnsafeBufferPointer { HPACKHuffman.Notes(of: $0) }, "\(input)")
+        }
+    }
+
     func testDecodedStringIsTheFastDecodersBytes() throws {
         var encoded: [UInt8] = []
         HPACKHuffman.encode(Array("W/\"c847506f3c6bc8c9cce22423ae889774\"".utf8), into: &encoded)

@@ -8,8 +8,56 @@ import XCTest
 /// A response's header block: the rules of RFC 9113 §8.2.1 byte by byte, and what the validating
 /// walk reads for the client's answer (the content coding, the rate-limit fields).
 final class HTTP2ResponseHeadTests: XCTestCase {
-    private func head(_ fields: [(name: String, value: String)]) throws -> HTTP2ResponseHead {
-        try HTTP2ResponseHead(validating: [(":status", "200")] + fields)
+    /// The head of `:status: 200` and `fields`, read by both paths, which must agree.
+    private func head(_ fields: [(name: String, value: String)], file: StaticString = #filePath, line: UInt = #line) throws -> HTTP2ResponseHead {
+        try agreedHead([(":status", "200")] + fields, file: file, line: line)
+    }
+
+    /// The slow twin's head of `block`, after checking that the bytes' head (the fast path, with no
+    /// field marked and with the decoder's marks) says the same, or refuses it for the same reason.
+    private func agreedHead(_ block: [(name: String, value: String)], file: StaticString = #filePath, line: UInt = #line) throws -> HTTP2ResponseHead {
+        let slow = Result { try HTTP2ResponseHead(validating: block) }
+        var encoded: [UInt8] = []
+        var encoder = HPACKEncoder()
+        encoder.encode(block, into: &encoded)
+        var decoder = HPACKDecoder()
+        let marked = try encoded.withUnsafeBufferPointer { try decoder.decodeBytes($0) }
+        for bytes in [HPACKFieldBytes(listing: block), marked] {
+            let fast = Result { try HTTP2ResponseHead(validatingBytes: bytes) }
+            switch (slow, fast) {
+            case (.success(let slow), .success(let fast)):
+                XCTAssertEqual(fast.status, slow.status, file: file, line: line)
+                XCTAssertEqual(fast.received, slow.received, file: file, line: line)
+                XCTAssertEqual(fast.contentLength, slow.contentLength, file: file, line: line)
+                XCTAssertEqual(fast.gzipCoded, slow.gzipCoded, file: file, line: line)
+                XCTAssertEqual(fast.rateLimit, slow.rateLimit, file: file, line: line)
+            case (.failure(let slow), .failure(let fast)):
+                XCTAssertEqual((fast as? HTTP2MalformedMessage)?.reason, (slow as? HTTP2MalformedMessage)?.reason, file: file, line: line)
+            default:
+                XCTFail("one head refused, the other not: \(slow) \(fast)", file: file, line: line)
+            }
+        }
+        return try slow.get()
+    }
+
+    /// Statuses, pseudo-headers and lengths the bytes' reading leaves to the slow twin, or reads itself.
+    func testTheHeadReadFromBytesAgreesWithTheStringHead() {
+        let blocks: [[(name: String, value: String)]] = [
+            [(":status", "200")], [(":status", "099")], [(":status", "100")], [(":status", "101")], [(":status", "999")],
+            [(":status", "1000")], [(":status", "+20")], [(":status", "20")], [(":status", "abc")], [(":STATUS", "200")],
+            [], [("etag", "x")], [("etag", "x"), (":status", "200")], [(":status", "200"), (":status", "200")],
+            [(":status", "200"), (":path", "/")], [(":status", "200"), ("etag", "x"), (":status", "204")],
+            [(":status", "304"), ("content-length", "5")], [(":status", "200"), ("content-length", "+5")],
+            [(":status", "200"), ("content-length", "05")], [(":status", "200"), ("content-length", "-1")],
+            [(":status", "200"), ("content-length", "5"), ("content-length", "5")],
+            [(":status", "200"), ("content-length", "5"), ("content-length", "6")],
+            [(":status", "200"), ("content-length", "99999999999999999999")], [(":status", "200"), ("content-length", "")],
+            [(":status", "200"), ("Content-Type", "x")], [(":status", "200"), ("transfer-encoding", "chunked")],
+            [(":status", "200"), ("content-encoding", "Gzip"), ("content-encoding", "br")],
+            [(":status", "200"), ("x-ratelimit-remaining", "12"), ("x-ratelimit-limit", "60"), ("x-ratelimit-reset", "9")],
+            [(":status", "200"), ("x-ratelimit-remaining", "1x")], [(":status", "200"), ("x-field", "caf\u{e9}")],
+        ]
+        for block in blocks { _ = try? agreedHead(block) }
     }
 
     private func accepted(_ fields: [(name: String, value: String)]) -> Bool {

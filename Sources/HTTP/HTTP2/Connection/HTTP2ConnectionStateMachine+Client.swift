@@ -19,7 +19,11 @@ extension HTTP2ConnectionStateMachine {
 
     /// Opens the next stream with a request's header block (`fields`, pseudo-headers first); with
     /// `endStream` the request is complete (a GET). Nil when no stream can be opened here.
-    func openStream(fields: some Sequence<(name: String, value: String)>, endStream: Bool) -> HTTP2Stream? {
+    /// `template`: as for `HPACKEncoder.encode(_:template:varying:into:)`.
+    func openStream(
+        fields: some Sequence<(name: String, value: String)>, endStream: Bool,
+        template: (key: any AnyObject & Sendable, varying: (position: Int, field: (name: String, value: String)))? = nil
+    ) -> HTTP2Stream? {
         guard canOpenStream else { return nil }
         let id = streams.highestStreamID == 0 ? 1 : streams.highestStreamID + 2
         streams.highestStreamID = id
@@ -27,7 +31,7 @@ extension HTTP2ConnectionStateMachine {
         streams.insert(opened)
         report(.streamOpened, streamID: id)
         opened.state.openLocally(endStream: endStream)
-        sender.sendHeaders(streamID: id, fields: fields, endStream: endStream)
+        sender.sendHeaders(streamID: id, fields: fields, endStream: endStream, template: template)
         return opened
     }
 
@@ -61,8 +65,8 @@ extension HTTP2ConnectionStateMachine {
     }
 
     /// A response header block on stream `id`: the head (after any interim 1xx), or trailers, which are ignored.
-    /// `decoded` is taken (`consume`): its fields become the head's list in place.
-    func responseHeaderBlock(_ id: UInt32, _ decoded: consuming HPACKDecoder.Block, endStream: Bool) throws(HTTP2ProtocolError) {
+    /// `decoded` is taken (`consume`): its storage becomes the head's fields in place.
+    func responseHeaderBlock(_ id: UInt32, _ decoded: consuming HPACKFieldBytes, endStream: Bool) throws(HTTP2ProtocolError) {
         guard let target = streams[id] else {
             if try streams.ignoresClosed(id, frame: "HEADERS") { return }
             throw .connection(.streamClosed, "HEADERS on closed stream \(id)")
@@ -80,10 +84,7 @@ extension HTTP2ConnectionStateMachine {
             return
         }
         let head: HTTP2ResponseHead
-        let checked = decoded.checkedFields
-        var fields: [(name: String, value: String)] = []
-        swap(&fields, &decoded.fields)
-        do { head = try HTTP2ResponseHead(validating: consume fields, checked: checked) } catch { throw .stream(id, .protocolError, error.reason) }
+        do { head = try HTTP2ResponseHead(validatingBytes: consume decoded) } catch { throw .stream(id, .protocolError, error.reason) }
         if head.isInterim {
             guard !endStream else { throw .stream(id, .protocolError, "an interim response with END_STREAM") }
             return

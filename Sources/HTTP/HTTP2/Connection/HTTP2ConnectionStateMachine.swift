@@ -201,12 +201,19 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
     private func headerBlockComplete(_ block: PendingHeaderBlock) throws(HTTP2ProtocolError) {
         let id = block.streamID
         // Decoded whatever becomes of the stream: the table must stay in step with the peer's (RFC 9113 §4.3).
-        let decoded: HPACKDecoder.Block
-        do { decoded = try decoder.decode(block.fragments) } catch { throw .connection(.compressionError, error.description) }
         if role == .client {
+            // A response's fields stay bytes (`ReceivedFields`), as an HTTP/1.1 head's do.
+            let decoded: HPACKFieldBytes
+            do {
+                decoded = try block.fragments.withUnsafeBufferPointer { (bytes) throws(HPACKError) in try decoder.decodeBytes(bytes) }
+            } catch {
+                throw .connection(.compressionError, error.description)
+            }
             try responseHeaderBlock(id, consume decoded, endStream: block.endStream)
             return
         }
+        let decoded: HPACKDecoder.Block
+        do { decoded = try decoder.decode(block.fragments) } catch { throw .connection(.compressionError, error.description) }
         if let existing = streams[id] {
             guard existing.state.receivesFromPeer else { throw .stream(id, .streamClosed, "HEADERS after the request's END_STREAM") }
             guard block.endStream else { throw .stream(id, .protocolError, "trailers without END_STREAM") }

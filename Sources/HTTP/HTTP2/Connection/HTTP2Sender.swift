@@ -47,11 +47,19 @@ struct HTTP2Sender {
     }
 
     /// A response's header block, continued in CONTINUATION frames when larger than the peer's frame size (§4.3).
-    mutating func sendHeaders(streamID: UInt32, fields: some Sequence<(name: String, value: String)>, endStream: Bool) {
+    /// - Parameter template: as for `HPACKEncoder.encode(_:template:varying:into:)`.
+    mutating func sendHeaders(
+        streamID: UInt32, fields: some Sequence<(name: String, value: String)>, endStream: Bool,
+        template: (key: any AnyObject & Sendable, varying: (position: Int, field: (name: String, value: String)))? = nil
+    ) {
         // Room for a typical block up front: grown from empty, it was reallocated three or four times.
         var block: [UInt8] = []
         block.reserveCapacity(128)
-        encoder.encode(fields, into: &block)
+        if let template {
+            encoder.encode(fields, template: template.key, varying: template.varying, into: &block)
+        } else {
+            encoder.encode(fields, into: &block)
+        }
         var offset = 0
         repeat {
             let end = min(offset + maxFrameSize, block.count)

@@ -24,6 +24,10 @@ package struct HPACKDecoder: Sendable {
     /// The longest string accepted, before Huffman decoding.
     package var maxStringLength: Int
     private var table: HPACKDynamicTable
+    /// `decodeBytes`' room for a block's bytes and spans, kept from block to block (empty for a
+    /// server's decoder, which decodes into `String`s).
+    private var room: [UInt8] = []
+    private var spans: [UInt32] = []
 
     package init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 64 * 1024, maxStringLength: Int = 64 * 1024) {
         maxTableSizeLimit = maxTableSize
@@ -87,6 +91,240 @@ package struct HPACKDecoder: Sendable {
         return Block(fields: fields, checkedFields: checkedFields, overListSize: overListSize)
     }
 
+    /// `decode(_:)` into bytes (`HPACKFieldBytes`): literals written (Huffman-decoded) straight into
+    /// one buffer, table entries copied there from their bytes, and no `String` made but for an
+    /// entry the table keeps. The client's answers become `ReceivedFields` this way, as HTTP/1.1
+    /// heads do. The same fields, checks, list verdict and table as `decode(_:)`, its slow twin
+    /// (HPACKDecoderTests, HPACKDecoderBytesTests, and the HPACK fuzz target compares the two);
+    /// invalid UTF-8 in a literal is kept as received, where the twin's `String`s repair it (as
+    /// `ReceivedFields` repairs it when read), and counted in the list size as repaired, as the twin counts it.
+    package mutating func decodeBytes(_ bytes: UnsafeBufferPointer<UInt8>) throws(HPACKError) -> HPACKFieldBytes {
+        // The room, taken out of `self` while written, so that the table can change meanwhile.
+        var room: [UInt8] = [], spans: [UInt32] = []
+        swap(&room, &self.room)
+        swap(&spans, &self.spans)
+        defer {
+            // A large block's room is not kept: a hostile peer could otherwise pin it on every connection.
+            if room.count <= Self.keptRoom { swap(&room, &self.room) }
+            swap(&spans, &self.spans)
+        }
+        var cursor = Cursor()
+        while true {
+            let need = try room.withUnsafeMutableBufferPointer { (out) throws(HPACKError) -> Need in
+                try spans.withUnsafeMutableBufferPointer { (spanOut) throws(HPACKError) -> Need in
+                    try decodeFields(bytes, into: out, spans: spanOut, &cursor)
+                }
+            }
+            switch need {
+            case .nothing:
+                let used = cursor.used, spanCount = cursor.count * 4
+                let storage = room.withUnsafeBufferPointer { room in
+                    spans.withUnsafeBufferPointer { spans in
+                        HPACKFieldBytes.storage(bytes: UnsafeBufferPointer(rebasing: room[..<used]), spans: UnsafeBufferPointer(rebasing: spans[..<spanCount]))
+                    }
+                }
+                return HPACKFieldBytes(storage: storage, checkedFields: cursor.checkedFields, overListSize: cursor.overListSize)
+            case .bytes(let count):
+                room.append(contentsOf: repeatElement(0, count: max(count - room.count, room.count)))
+            case .spans:
+                spans.append(contentsOf: repeatElement(0, count: max(spans.count, 4 * 16)))
+            }
+        }
+    }
+
+    /// Room kept from one block to the next; more is given back after the block.
+    private static let keptRoom = 16 * 1024
+
+    /// Where `decodeFields` is in a block, kept across its calls (it returns when it needs room).
+    private struct Cursor {
+        var position = 0
+        var used = 0
+        var count = 0
+        var listSize = 0
+        var checkedFields: UInt64 = 0
+        var overListSize = false
+        var fieldSeen = false
+    }
+
+    private enum Need { case nothing, bytes(Int), spans }
+
+    /// Decodes fields into `out` and their spans into `spans` until the block ends (`.nothing`) or
+    /// the next field may not fit (what it needs).
+    private mutating func decodeFields(
+        _ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, spans: UnsafeMutableBufferPointer<UInt32>,
+        _ cursor: inout Cursor
+    ) throws(HPACKError) -> Need {
+        while cursor.position < bytes.count {
+            // A field's bytes: a table entry (at most the table's size) and literals (each at most
+            // 8/5 of its coded length, plus a byte the Huffman decoder may write past).
+            let bound = cursor.used + 2 * (bytes.count - cursor.position) + table.maximumSize + 64
+            if bound > out.count { return .bytes(bound) }
+            if (cursor.count + 1) * 4 > spans.count { return .spans }
+            let base = out.baseAddress!
+            let first = bytes[cursor.position]
+            let start = cursor.used
+            let nameEnd: Int
+            let checked: Bool
+            var listed: Int
+            if first & 0x80 != 0 {
+                // Indexed field (§6.1).
+                let index = try HPACKInteger.decode(bytes, at: &cursor.position, prefixBits: 7)
+                (nameEnd, checked) = try copyEntry(index, nameOnly: false, to: base, at: &cursor.used)
+                listed = cursor.used - start
+            } else if first & 0xE0 == 0x20 {
+                // Dynamic table size update (§6.3): only before the block's first field (§4.2).
+                guard !cursor.fieldSeen else { throw .tableSizeUpdateAfterField }
+                let size = try HPACKInteger.decode(bytes, at: &cursor.position, prefixBits: 5)
+                guard size <= maxTableSizeLimit else { throw .invalidTableSizeUpdate(size) }
+                table.resize(to: size)
+                continue
+            } else {
+                // Literal with incremental indexing (§6.2.1), without indexing (0000) or never indexed (0001) (§6.2.2, §6.2.3).
+                let indexes = first & 0xC0 == 0x40
+                let nameIndex = try HPACKInteger.decode(bytes, at: &cursor.position, prefixBits: indexes ? 6 : 4)
+                var nameChecked: Bool
+                if nameIndex == 0 {
+                    try string(bytes, at: &cursor.position, into: base, at: &cursor.used)
+                    let name = UnsafeBufferPointer(start: base + start, count: cursor.used - start)
+                    nameChecked = HTTP2FieldRules.nameFault(name) == nil
+                    listed = Self.listedCount(name)
+                } else {
+                    (_, nameChecked) = try copyEntry(nameIndex, nameOnly: true, to: base, at: &cursor.used)
+                    if !nameChecked { nameChecked = HTTP2FieldRules.nameFault(UnsafeBufferPointer(start: base + start, count: cursor.used - start)) == nil }
+                    listed = cursor.used - start
+                }
+                nameEnd = cursor.used
+                let notes = try string(bytes, at: &cursor.position, into: base, at: &cursor.used)
+                let value = UnsafeBufferPointer(start: base + nameEnd, count: cursor.used - nameEnd)
+                if let notes {
+                    // Huffman-coded: the machine noted what the bytes hold; only their ends are looked at.
+                    let valid = notes.forbidden ? HTTP2FieldRules.valueFault(value) == nil : !Self.hasWhitespaceAtAnEnd(value)
+                    checked = nameChecked && valid
+                    listed += notes.high ? Self.listedCount(value) : value.count
+                } else {
+                    checked = nameChecked && HTTP2FieldRules.valueFault(value) == nil
+                    listed += Self.listedCount(value)
+                }
+                if indexes {
+                    let name = String(decoding: UnsafeBufferPointer(start: base + start, count: nameEnd - start), as: UTF8.self)
+                    table.insert(name: name, value: String(decoding: value, as: UTF8.self), checked: checked, keepingBytes: true)
+                }
+            }
+            cursor.fieldSeen = true
+            cursor.listSize += listed + 32
+            if cursor.overListSize {
+                cursor.used = start
+            } else if cursor.listSize > maxHeaderListSize {
+                // Decoded on (the table stays in step), kept no more.
+                cursor.overListSize = true
+                cursor.used = 0
+                cursor.count = 0
+                cursor.checkedFields = 0
+            } else {
+                if checked && cursor.count < 64 { cursor.checkedFields |= 1 << UInt64(cursor.count) }
+                let span = spans.baseAddress! + cursor.count * 4
+                span[0] = UInt32(truncatingIfNeeded: start)
+                span[1] = UInt32(truncatingIfNeeded: nameEnd)
+                span[2] = UInt32(truncatingIfNeeded: nameEnd)
+                span[3] = UInt32(truncatingIfNeeded: cursor.used)
+                cursor.count += 1
+            }
+        }
+        return .nothing
+    }
+
+    /// Copies entry `index`'s name (and value, unless `nameOnly`) to `out` at `used`: from the
+    /// static table's bytes, or a dynamic entry's (its `String`s' for one the slow twin inserted).
+    /// Returns where the name ended and whether the entry passes the checks.
+    private func copyEntry(_ index: Int, nameOnly: Bool, to out: UnsafeMutablePointer<UInt8>, at used: inout Int) throws(HPACKError) -> (nameEnd: Int, checked: Bool) {
+        let staticCount = HPACKStaticTable.entries.count
+        if index >= 1 && index <= staticCount {
+            let table = HPACKStaticTable.Bytes.shared
+            let start = table.starts[index - 1], nameEnd = table.nameEnds[index - 1], end = nameOnly ? nameEnd : table.starts[index]
+            table.bytes.withUnsafeBufferPointer { (out + used).update(from: $0.baseAddress! + start, count: end - start) }
+            used += end - start
+            return (used - (end - nameEnd), true)
+        }
+        let copied = try table.withEntry(index - staticCount) { (entry) throws(HPACKError) -> (nameEnd: Int, checked: Bool) in
+            if let bytes = entry.pointee.bytes {
+                let nameCount = entry.pointee.name.utf8.count
+                let count = nameOnly ? nameCount : bytes.count
+                bytes.withUnsafeBufferPointer { (out + used).update(from: $0.baseAddress!, count: count) }
+                used += count
+                return (used - (count - nameCount), entry.pointee.checked)
+            }
+            Self.copy(entry.pointee.name, to: out, at: &used)
+            let nameEnd = used
+            if !nameOnly { Self.copy(entry.pointee.value, to: out, at: &used) }
+            return (nameEnd, entry.pointee.checked)
+        }
+        guard let copied else { throw .invalidIndex(index) }
+        return copied
+    }
+
+    private static func copy(_ string: String, to out: UnsafeMutablePointer<UInt8>, at used: inout Int) {
+        HTTP2FieldRules.withBytes(of: string) { bytes in
+            if let base = bytes.baseAddress { (out + used).update(from: base, count: bytes.count) }
+            used += bytes.count
+        }
+    }
+
+    /// `HTTP2FieldRules.valueFault`'s whitespace rule alone, for a value known to hold no NUL, CR or LF.
+    @inline(__always)
+    private static func hasWhitespaceAtAnEnd(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = value.first, let last = value.last else { return false }
+        return first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
+    }
+
+    /// A literal string (Huffman-decoded if coded) to `out` at `used`; for a coded one, the
+    /// machine's notes of what it wrote.
+    @discardableResult
+    private func string(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, into out: UnsafeMutablePointer<UInt8>, at used: inout Int) throws(HPACKError) -> HPACKHuffman.Notes? {
+        let (raw, huffman) = try stringBytes(bytes, at: &position)
+        let length = raw.count
+        if huffman {
+            let (count, notes) = try HPACKHuffman.decodeNoting(raw, into: UnsafeMutableBufferPointer(start: out + used, count: HPACKHuffman.decodedCapacity(length)))
+            used += count
+            return notes
+        }
+        if length > 0 {
+            (out + used).update(from: raw.baseAddress!, count: length)
+            used += length
+        }
+        return nil
+    }
+
+    /// The UTF-8 count of `bytes` as a `String` makes them (what the slow twin counts in the list
+    /// size): their count when they are ASCII, eight checked at a time.
+    private static func listedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var index = 0
+        var high: UInt64 = 0
+        while index + 8 <= raw.count {
+            high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < raw.count {
+            high |= UInt64(raw[index])
+            index += 1
+        }
+        guard high & 0x8080_8080_8080_8080 != 0 else { return bytes.count }
+        return String(decoding: bytes, as: UTF8.self).utf8.count
+    }
+
+    /// A string literal's coded bytes (§5.2) where they lie, and whether they are Huffman-coded.
+    @inline(__always)
+    private func stringBytes(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws(HPACKError) -> (raw: UnsafeBufferPointer<UInt8>, huffman: Bool) {
+        guard position < bytes.count else { throw .truncated }
+        let huffman = bytes[position] & 0x80 != 0
+        let length = try HPACKInteger.decode(bytes, at: &position, prefixBits: 7)
+        guard length <= maxStringLength else { throw .stringTooLong(length) }
+        guard length <= bytes.count - position else { throw .truncated }
+        let raw = UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
+        position += length
+        return (raw, huffman)
+    }
+
     /// This side's SETTINGS_HEADER_TABLE_SIZE changed (and the peer acknowledged it).
     package mutating func setMaxTableSizeLimit(_ limit: Int) {
         maxTableSizeLimit = limit
@@ -122,13 +360,7 @@ package struct HPACKDecoder: Sendable {
     }
 
     private func string(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws(HPACKError) -> String {
-        guard position < bytes.count else { throw .truncated }
-        let huffman = bytes[position] & 0x80 != 0
-        let length = try HPACKInteger.decode(bytes, at: &position, prefixBits: 7)
-        guard length <= maxStringLength else { throw .stringTooLong(length) }
-        guard length <= bytes.count - position else { throw .truncated }
-        let raw = UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
-        position += length
+        let (raw, huffman) = try stringBytes(bytes, at: &position)
         guard huffman else { return String(decoding: raw, as: UTF8.self) }
         return try HPACKHuffman.decodeString(raw)
     }

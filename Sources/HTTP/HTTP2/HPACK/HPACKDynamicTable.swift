@@ -11,6 +11,9 @@ struct HPACKDynamicTable: Sendable {
         /// `HTTP2FieldRules`), so a block naming the entry again is not checked
         /// again. An encoder's entries say false.
         let checked: Bool
+        /// A decoder's entry inserted by `HPACKDecoder.decodeBytes`: the name's UTF-8 then the
+        /// value's, as the `String`s hold them, copied from here into a block's bytes; nil otherwise.
+        var bytes: [UInt8]? = nil
     }
 
     /// Oldest first, so an insertion appends and an eviction drops from the front.
@@ -33,12 +36,19 @@ struct HPACKDynamicTable: Sendable {
         return entries[entries.count - index]
     }
 
+    /// Entry `index` (1 the newest) where it lies, or nil past the table.
+    func withEntry<Result>(_ index: Int, _ body: (UnsafePointer<Entry>) throws(HPACKError) -> Result) throws(HPACKError) -> Result? {
+        guard index >= 1, index <= count else { return nil }
+        let at = entries.count - index
+        return try entries.withUnsafeBufferPointer { (entries) throws(HPACKError) -> Result in try body(entries.baseAddress! + at) }
+    }
+
     /// Adds an entry, evicting what it needs; one larger than the whole table empties it (§4.4).
-    mutating func insert(name: String, value: String, checked: Bool = false) {
+    mutating func insert(name: String, value: String, checked: Bool = false, keepingBytes: Bool = false) {
         let entrySize = Self.entrySize(name: name, value: value)
         evict(toFit: maximumSize - entrySize)
         guard entrySize <= maximumSize else { return }
-        entries.append(Entry(name: name, value: value, checked: checked))
+        entries.append(Entry(name: name, value: value, checked: checked, bytes: keepingBytes ? Array(name.utf8) + Array(value.utf8) : nil))
         size += entrySize
     }
 

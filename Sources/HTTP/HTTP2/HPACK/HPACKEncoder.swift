@@ -16,6 +16,38 @@ package struct HPACKEncoder: Sendable {
     /// the smallest of them and the final one.
     private var pendingSizeUpdates: (smallest: Int, final: Int)?
     private var memo: HPACKFieldMemo?
+    /// Counts the table's changes (insertions, resizes): a template is valid in one generation only.
+    private var generation = 0
+    private var template: Template?
+
+    /// A block's bytes around its one varying field, kept for blocks that repeat it but for that
+    /// field (`encode(_:template:varying:into:)`). A class: read for each block, a struct's five
+    /// references were each retained and released.
+    private final class Template: Sendable {
+        /// The caller's object for "these fields but the varying one"; held, so its identity is not reused.
+        let key: any AnyObject & Sendable
+        let generation: Int
+        let position: Int
+        let name: String
+        let before: [UInt8]
+        let after: [UInt8]
+        /// The varying field's representation before its value (a never-indexed name's static
+        /// index or literal), for a value without a static pair, whose first entry is `staticName`.
+        let namePart: [UInt8]
+        let staticName: Int?
+
+        init(key: any AnyObject & Sendable, generation: Int, position: Int, name: String, before: [UInt8], after: [UInt8],
+             namePart: [UInt8], staticName: Int?) {
+            self.key = key
+            self.generation = generation
+            self.position = position
+            self.name = name
+            self.before = before
+            self.after = after
+            self.namePart = namePart
+            self.staticName = staticName
+        }
+    }
     /// Fields whose values change with nearly every message and would only churn the table. A
     /// request's `:path` and `if-none-match` among them, as nghttp2's deflater leaves them out: an
     /// upstream client's fan-out sends a new path per request, and each one inserted moved every
@@ -39,6 +71,71 @@ package struct HPACKEncoder: Sendable {
         pendingSizeUpdates = (smallest, size)
         table.resize(to: size)
         memo?.tableChanged()
+        generation &+= 1
+    }
+
+    /// `encode(_:into:)` for a block that the caller promises is, under one `key` object, the
+    /// same fields every time but the one at `varying.position` (an upstream client's request
+    /// heads to one origin: all but `:path`). While the table stays as it was, the block is the
+    /// bytes kept from last time around that field's, freshly encoded: only for a never-indexed
+    /// name, whose encoding changes no table, so the bytes after it stay valid. A request's
+    /// fields, one at a time through the memo, cost about 3,700 instructions an exchange
+    /// (Benchmarks/README.md). Without a key, or without the memo (the slow twin), it is
+    /// `encode(_:into:)`; HPACKEncoderTests and the HPACK fuzz target compare the bytes of the two.
+    package mutating func encode(
+        _ fields: some Sequence<(name: String, value: String)>, template key: (any AnyObject & Sendable)?,
+        varying: (position: Int, field: (name: String, value: String)), into out: inout [UInt8]
+    ) {
+        guard let key, memo != nil, pendingSizeUpdates == nil else {
+            template = nil
+            return encode(fields, into: &out)
+        }
+        // Taken out while in use, so that the memo's storage is uniquely referenced and changes in place.
+        var memo = self.memo.take()!
+        if let template, template.key === key, template.generation == generation, template.position == varying.position,
+           template.name == varying.field.name {
+            out.append(contentsOf: template.before)
+            if let staticName = template.staticName, HPACKStaticTable.pairIndex(name: varying.field.name, value: varying.field.value, from: staticName) != nil {
+                encode(varying.field, at: varying.position, memo: &memo, into: &out)
+            } else {
+                // What `encode(name:value:)` writes for a never-indexed name: the name part, then the value.
+                out.append(contentsOf: template.namePart)
+                Self.encodeString(varying.field.value, into: &out)
+            }
+            out.append(contentsOf: template.after)
+            self.memo = memo
+            return
+        }
+        template = nil
+        let start = out.count, startGeneration = generation
+        var position = 0
+        var varyingStart = -1, varyingEnd = -1
+        for field in fields {
+            if position == varying.position { varyingStart = out.count }
+            encode(field, at: position, memo: &memo, into: &out)
+            if position == varying.position { varyingEnd = out.count }
+            position += 1
+        }
+        self.memo = memo
+        guard generation == startGeneration, varyingStart >= 0, Self.neverIndexed.contains(varying.field.name),
+              table.find(name: varying.field.name, value: varying.field.value).name == nil else { return }
+        let staticName = HPACKStaticTable.nameIndex[varying.field.name]
+        var namePart: [UInt8] = []
+        HPACKInteger.encode(staticName ?? 0, prefixBits: 4, flags: 0x00, into: &namePart)
+        if staticName == nil { Self.encodeString(varying.field.name, into: &namePart) }
+        template = Template(key: key, generation: generation, position: varying.position, name: varying.field.name,
+                            before: Array(out[start..<varyingStart]), after: Array(out[varyingEnd...]),
+                            namePart: namePart, staticName: staticName)
+    }
+
+    /// One field through the memo: its kept representation, or encoded from the tables and kept.
+    private mutating func encode(_ field: (name: String, value: String), at position: Int, memo: inout HPACKFieldMemo, into out: inout [UInt8]) {
+        if !memo.copy(position, name: field.name, value: field.value, into: &out) {
+            let start = out.count
+            let reuse = encode(name: field.name, value: field.value, into: &out)
+            if case .inserted = reuse { memo.tableChanged() }
+            memo.store(position, name: field.name, value: field.value, representation: out[start...], reuse: reuse)
+        }
     }
 
     /// Appends the block for `fields`; names must already be lowercase.
@@ -58,12 +155,7 @@ package struct HPACKEncoder: Sendable {
         self.memo = nil
         var position = 0
         for field in fields {
-            if !memo.copy(position, name: field.name, value: field.value, into: &out) {
-                let start = out.count
-                let reuse = encode(name: field.name, value: field.value, into: &out)
-                if case .inserted = reuse { memo.tableChanged() }
-                memo.store(position, name: field.name, value: field.value, representation: out[start...], reuse: reuse)
-            }
+            encode(field, at: position, memo: &memo, into: &out)
             position += 1
         }
         self.memo = memo
@@ -96,6 +188,7 @@ package struct HPACKEncoder: Sendable {
         Self.encodeString(value, into: &out)
         if indexes {
             table.insert(name: name, value: value)
+            generation &+= 1
             return .inserted
         }
         // A never-indexed name is never in the dynamic table, so every value of it without a pair in

@@ -84,15 +84,39 @@ enum HPACKHuffman {
     }
 
     /// Room `decode(_:into:)` needs for `count` coded bytes: every code is at least 5 bits long, and
-    /// one byte more because the decoder writes each nibble's symbol before it knows it has one.
-    static func decodedCapacity(_ count: Int) -> Int { count * 8 / 5 + 1 }
+    /// two bytes more because the decoder writes each byte's two symbol slots before it knows it has them.
+    static func decodedCapacity(_ count: Int) -> Int { count * 8 / 5 + 2 }
 
     /// Decodes `bytes` into `out` (at least `decodedCapacity(bytes.count)` long) and returns the
-    /// count written, four bits a step through `DecodingMachine`; the same answers as `decodeBitByBit`
+    /// count written, a byte a step through `DecodingMachine`; the same answers as `decodeBitByBit`
     /// (HPACKHuffmanTests, and the HPACK fuzz target compares the two).
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) throws(HPACKError) -> Int {
+        try decodeNoting(bytes, into: out).count
+    }
+
+    /// What the decoded bytes hold, noted by the machine as it emits them, so the HPACK decoder
+    /// need not look at them again (the value checks' and the list size's scans of every literal):
+    /// a NUL, CR or LF (`forbidden`), a byte above 0x7F (`high`, so maybe UTF-8 to repair).
+    struct Notes: Equatable {
+        var forbidden: Bool
+        var high: Bool
+
+        /// What `bytes` hold, read byte by byte: the slow twin of the machine's notes.
+        init(of bytes: UnsafeBufferPointer<UInt8>) {
+            forbidden = bytes.contains { $0 == 0 || $0 == 0x0A || $0 == 0x0D }
+            high = bytes.contains { $0 >= 0x80 }
+        }
+
+        init(forbidden: Bool, high: Bool) {
+            self.forbidden = forbidden
+            self.high = high
+        }
+    }
+
+    /// `decode(_:into:)` with the `Notes` of what it wrote.
+    static func decodeNoting(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) throws(HPACKError) -> (count: Int, notes: Notes) {
         precondition(out.count >= decodedCapacity(bytes.count), "no room for the decoded bytes")
-        guard let output = out.baseAddress else { return 0 }
+        guard let output = out.baseAddress else { return (0, Notes(forbidden: false, high: false)) }
         var count = 0
         // Flags of every step, or-ed: a single `fails` among them is the answer; the last step's
         // `accepts` says whether the code ended on a symbol or a valid padding.
@@ -101,21 +125,19 @@ enum HPACKHuffman {
             var state = 0
             var last: UInt32 = DecodingMachine.accepts
             for byte in bytes {
-                // Branch-free: the symbol byte is written whether the step had one, and counted if it had.
-                let high = table[state &<< 4 | Int(byte &>> 4)]
-                output[count] = UInt8(truncatingIfNeeded: high &>> 8)
-                count &+= Int((high &>> 16) & 1)
-                let low = table[Int(high & 0xFF) &<< 4 | Int(byte & 0x0F)]
-                output[count] = UInt8(truncatingIfNeeded: low &>> 8)
-                count &+= Int((low &>> 16) & 1)
-                flags |= high | low
-                state = Int(low & 0xFF)
-                last = low
+                // Branch-free: both symbol slots are written whether the step had them, and counted if it had.
+                let step = table[state &<< 8 | Int(byte)]
+                output[count] = UInt8(truncatingIfNeeded: step &>> 8)
+                output[count &+ 1] = UInt8(truncatingIfNeeded: step &>> 16)
+                count &+= Int((step &>> 24) & 3)
+                flags |= step
+                state = Int(step & 0xFF)
+                last = step
             }
-            flags = (flags & DecodingMachine.fails) | (last & DecodingMachine.accepts)
+            flags = (flags & (DecodingMachine.fails | DecodingMachine.forbidden | DecodingMachine.high)) | (last & DecodingMachine.accepts)
         }
         guard flags & DecodingMachine.fails == 0, flags & DecodingMachine.accepts != 0 else { throw .invalidHuffman }
-        return count
+        return (count, Notes(forbidden: flags & DecodingMachine.forbidden != 0, high: flags & DecodingMachine.high != 0))
     }
 
     /// The slow twin of `decode(_:into:)`, a bit at a time down `DecodingTree`: the reference the
@@ -148,19 +170,23 @@ enum HPACKHuffman {
         guard pendingBits <= 7, pendingAllOnes else { throw .invalidHuffman }
     }
 
-    /// `DecodingTree` as a machine that reads four bits a step (the scheme of nghttp2's decoder):
-    /// a state is an inner node of the tree (256 of them, the root 0), and `transitions[state << 4 |
-    /// nibble]` is the node the four bits lead to, the symbol they completed if any (no code is
-    /// shorter than 5 bits, so at most one), and whether they ran into EOS. Made from the code table
-    /// at first use rather than written out: 4,096 entries of data that the 257 codes already say.
+    /// `DecodingTree` as a machine that reads a byte a step (nghttp2's decoder reads four bits a
+    /// step; a byte halves the steps, 65 k instructions of Huffman decoding a `/users` request over
+    /// HTTP/2 with four bits): a state is an inner node of the tree (256 of them, the root 0), and
+    /// `transitions[state << 8 | byte]` is the node the eight bits lead to, the symbols they completed
+    /// (no code is shorter than 5 bits, so at most two), and whether they ran into EOS. Made from the
+    /// code table at first use rather than written out: 65,536 entries of data the 257 codes already say.
     final class DecodingMachine: Sendable {
         static let shared = DecodingMachine()
-        /// Bits 0–7 the next state, 8–15 the symbol, then the flags below.
+        /// Bits 0–7 the next state, 8–15 the first symbol, 16–23 the second, 24–25 how many, then the flags below.
         let transitions: [UInt32]
-        static let emits: UInt32 = 1 << 16
-        static let fails: UInt32 = 1 << 17
+        static let fails: UInt32 = 1 << 26
         /// The next state may end the string: the root, or up to 7 ones into EOS (RFC 7541 §5.2).
-        static let accepts: UInt32 = 1 << 18
+        static let accepts: UInt32 = 1 << 27
+        /// The step emitted a NUL, CR or LF (refused in a field value).
+        static let forbidden: UInt32 = 1 << 28
+        /// The step emitted a byte above 0x7F.
+        static let high: UInt32 = 1 << 29
 
         private init() {
             let children = DecodingTree.shared.children
@@ -176,13 +202,14 @@ enum HPACKHuffman {
                 node = next
                 accepting[node] = true
             }
-            var transitions = [UInt32](repeating: 0, count: states * 16)
+            var transitions = [UInt32](repeating: 0, count: states * 256)
             for state in 0..<states {
-                for nibble in 0..<16 {
+                for byte in 0..<256 {
                     var node = state
                     var entry: UInt32 = 0
-                    for shift in stride(from: 3, through: 0, by: -1) {
-                        let next = Int(children[node * 2 + ((nibble >> shift) & 1)])
+                    var emitted: UInt32 = 0
+                    for shift in stride(from: 7, through: 0, by: -1) {
+                        let next = Int(children[node * 2 + ((byte >> shift) & 1)])
                         if next >= 0 {
                             node = next
                             continue
@@ -191,13 +218,16 @@ enum HPACKHuffman {
                         if symbol == 256 {
                             entry |= Self.fails
                         } else {
-                            precondition(entry & Self.emits == 0, "two symbols in four bits")
-                            entry |= Self.emits | UInt32(symbol) << 8
+                            precondition(emitted < 2, "three symbols in eight bits")
+                            entry |= UInt32(symbol) << (8 + 8 * emitted)
+                            emitted += 1
+                            if symbol == 0 || symbol == 0x0A || symbol == 0x0D { entry |= Self.forbidden }
+                            if symbol >= 0x80 { entry |= Self.high }
                         }
                         node = 0
                     }
                     if accepting[node] { entry |= Self.accepts }
-                    transitions[state * 16 + nibble] = entry | UInt32(node)
+                    transitions[state * 256 + byte] = entry | emitted << 24 | UInt32(node)
                 }
             }
             self.transitions = transitions

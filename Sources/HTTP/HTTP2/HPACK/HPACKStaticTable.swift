@@ -19,6 +19,29 @@ enum HPACKStaticTable {
         ("user-agent", ""), ("vary", ""), ("via", ""), ("www-authenticate", ""),
     ]
 
+    /// The entries' bytes for `HPACKDecoder.decodeBytes`, which copies them without a `String`:
+    /// entry `i`'s name then value lie at `bytes[starts[i - 1]..<starts[i]]`, the name's end at `nameEnds[i - 1]`.
+    final class Bytes: Sendable {
+        static let shared = Bytes()
+        let bytes: [UInt8]
+        /// One more than the entries: `starts[0]` is 0.
+        let starts: [Int]
+        let nameEnds: [Int]
+
+        private init() {
+            var bytes: [UInt8] = [], starts = [0], nameEnds: [Int] = []
+            for entry in HPACKStaticTable.entries {
+                bytes += entry.name.utf8
+                nameEnds.append(bytes.count)
+                bytes += entry.value.utf8
+                starts.append(bytes.count)
+            }
+            self.bytes = bytes
+            self.starts = starts
+            self.nameEnds = nameEnds
+        }
+    }
+
     /// For an encoder: the index of the first entry with each name, and of each name and value pair.
     static let nameIndex: [String: Int] = {
         var index: [String: Int] = [:]

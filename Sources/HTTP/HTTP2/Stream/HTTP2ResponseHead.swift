@@ -7,8 +7,10 @@
 /// own: the content coding and the rate-limit fields.
 struct HTTP2ResponseHead: Sendable {
     let status: Int
-    /// The regular fields, as received, in the list the client's answer carries.
-    let fields: HTTPHeaders
+    /// The regular fields, as received, as the client's answer carries them (`:status` left out).
+    let received: ReceivedFields
+    /// The regular fields as a list of `String`s.
+    var fields: HTTPHeaders { received.headers }
     let contentLength: Int?
     /// The first content-encoding field says gzip (any case): the client inflates the body.
     let gzipCoded: Bool
@@ -18,13 +20,104 @@ struct HTTP2ResponseHead: Sendable {
     /// 1xx: an interim answer (103 Early Hints, 100 Continue); the final one follows.
     var isInterim: Bool { status < 200 }
 
+    /// The head of a block decoded into bytes (`HPACKDecoder.decodeBytes`), read where the bytes
+    /// lie: the fast path. The block's storage becomes the answer's `ReceivedFields` (its `:status`
+    /// dropped in place). Anything it does not pass outright (a field to refuse, a length or
+    /// status that is not plain digits) goes to `init(validating:checked:)` over the block's
+    /// `String`s, its slow twin, which says what is wrong (HTTP2ResponseHeadTests compares the two).
+    init(validatingBytes block: consuming HPACKFieldBytes) throws(HTTP2MalformedMessage) {
+        let reading = block.storage.withUnsafeBytes { Self.read($0, checked: block.checkedFields) }
+        guard let reading else {
+            self = try HTTP2ResponseHead(validating: block.fields, checked: block.checkedFields)
+            return
+        }
+        status = reading.status
+        contentLength = reading.contentLength
+        gzipCoded = reading.gzipCoded
+        rateLimit = reading.rateLimit.fields
+        block.dropFirst()
+        received = ReceivedFields(consume block)
+    }
+
+    private struct Reading {
+        var status = 0
+        var contentLength: Int?
+        var gzipCoded = false
+        var contentEncodingSeen = false
+        var rateLimit = RateLimitReading()
+    }
+
+    /// What the head says, read from a block's storage; nil for anything but a well-formed head
+    /// whose numbers are plain digits.
+    private static func read(_ raw: UnsafeRawBufferPointer, checked: UInt64) -> Reading? {
+        let (start, count) = HPACKFieldBytes.trailer(raw)
+        guard count > 0, let base = raw.baseAddress else { return nil }
+        // The spans read where they lie, the trailer once (the decoder wrote them in bounds).
+        func field(_ index: Int) -> (name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+            let span = base + start + index * HPACKFieldBytes.spanBytes
+            func load(_ at: Int) -> Int { Int(UInt32(littleEndian: span.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+            let nameStart = load(0), valueStart = load(8)
+            return (UnsafeRawBufferPointer(start: base + nameStart, count: load(4) - nameStart),
+                    UnsafeRawBufferPointer(start: base + valueStart, count: load(12) - valueStart))
+        }
+        var reading = Reading()
+        let (statusName, statusValue) = field(0)
+        // `:status` exactly (pseudo-header names are not case-folded, nor checked as a regular name is).
+        guard Self.isStatusName(statusName), statusValue.count == 3,
+              let code = digits(statusValue), (100...999).contains(code), code != 101 else { return nil }
+        reading.status = code
+        for index in 1..<count {
+            let (name, value) = field(index)
+            guard let first = name.first, first != UInt8(ascii: ":") else { return nil }
+            if !HTTP2FieldRules.isChecked(index, in: checked) {
+                guard HTTP2FieldRules.nameFault(name.assumingMemoryBound(to: UInt8.self)) == nil,
+                      HTTP2FieldRules.valueFault(value.assumingMemoryBound(to: UInt8.self)) == nil else { return nil }
+            }
+            // Names are lowercase tokens here (checked): compared by length first.
+            switch name.count {
+            case 7 where HTTPSyntax.sameToken(name, "upgrade"): return nil
+            case 10 where HTTPSyntax.sameToken(name, "connection") || HTTPSyntax.sameToken(name, "keep-alive"): return nil
+            case 14 where HTTPSyntax.sameToken(name, "content-length"):
+                guard let length = digits(value), reading.contentLength == nil || reading.contentLength == length else { return nil }
+                reading.contentLength = length
+            case 16 where HTTPSyntax.sameToken(name, "proxy-connection"): return nil
+            case 16 where HTTPSyntax.sameToken(name, "content-encoding"):
+                if !reading.contentEncodingSeen {
+                    reading.contentEncodingSeen = true
+                    reading.gzipCoded = HTTPSyntax.sameToken(value, "gzip")
+                }
+            case 17 where HTTPSyntax.sameToken(name, "transfer-encoding"): return nil
+            case 17, 21:
+                if let kind = RateLimitReading.field(named: name) { reading.rateLimit.note(kind, value: value) }
+            default:
+                break
+            }
+        }
+        return reading
+    }
+
+    /// `:status`, byte for byte (generic `elementsEqual` cost about 10 instructions a byte).
+    private static func isStatusName(_ name: UnsafeRawBufferPointer) -> Bool {
+        let expected: StaticString = ":status"
+        guard name.count == expected.utf8CodeUnitCount else { return false }
+        for index in 0..<name.count where name[index] != expected.utf8Start[index] { return false }
+        return true
+    }
+
+    /// 1 to 18 decimal digits, as `integer(_:)` reads them; nil for anything else.
+    private static func digits(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var number = 0
+        for byte in bytes {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit <= 9 else { return nil }
+            number = number &* 10 &+ Int(digit)
+        }
+        return number
+    }
+
     /// - Parameter checked: as for `HTTP2RequestHead.init(validating:checked:)`: the decoder's
     ///   `checkedFields`, whose fields are not checked again; 0 (the slow twin) checks every field.
-    ///
-    /// The block's array becomes the answer's list (`HTTPHeaders(adopting:)`, its `:status` taken
-    /// out): no second array, nor each field copied into it and the block's destroyed through the
-    /// tuple's generic witnesses (about 1,000 instructions an answer; the figure: Benchmarks/README.md).
-    /// Given the decoder's last reference (`consume`), it is changed in place.
     init(validating block: consuming [(name: String, value: String)], checked: UInt64 = 0) throws(HTTP2MalformedMessage) {
         var status: Int?
         var contentLength: Int?
@@ -69,8 +162,7 @@ struct HTTP2ResponseHead: Sendable {
         guard status != 101 else { throw .init("101 Switching Protocols over HTTP/2") }
         self.status = status
         // `:status` came first (no pseudo-header after a regular field, none but one `:status`).
-        block.removeFirst()
-        fields = HTTPHeaders(adopting: consume block)
+        received = ReceivedFields(listing: block.dropFirst())
         self.contentLength = contentLength
         gzipCoded = contentEncoding.map { HTTPHeaders.sameName($0, "gzip") } ?? false
         self.rateLimit = rateLimit.fields
@@ -80,16 +172,6 @@ struct HTTP2ResponseHead: Sendable {
     /// as `Int(_:)` reads them; anything else goes to `Int(_:)`, the slow twin (HTTP2ResponseHeadTests
     /// compares the two). Generic over `StringProtocol`, `Int(_:)` cost about 250 instructions a field.
     static func integer(_ value: String) -> Int? {
-        let digits = HTTP2FieldRules.withBytes(of: value) { bytes -> Int? in
-            guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
-            var number = 0
-            for byte in bytes {
-                let digit = byte &- UInt8(ascii: "0")
-                guard digit <= 9 else { return nil }
-                number = number &* 10 &+ Int(digit)
-            }
-            return number
-        }
-        return digits ?? Int(value)
+        HTTP2FieldRules.withBytes(of: value) { digits(UnsafeRawBufferPointer($0)) } ?? Int(value)
     }
 }

@@ -1,0 +1,104 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+/// A decoded header block as bytes (`HPACKDecoder.decodeBytes`): its names and values one after
+/// another in one array, and where each lies, in the layout `ReceivedFields` reads, so that a
+/// response's block becomes its answer's fields as an HTTP/1.1 head's lines do, without a `String`
+/// per name and value, nor the list of them (whose generic destruction, a `tuple_destroy` per
+/// field, alone cost the HTTP/2 client about 340 k instructions a `/users` request: Benchmarks/README.md).
+///
+/// Layout of `storage`: the bytes, then per field four `UInt32`s (name start and end, value start
+/// and end, offsets into the bytes), then the offset where those start and the field count, as
+/// `UInt32`s, all little-endian.
+package struct HPACKFieldBytes: Sendable {
+    package var storage: [UInt8]
+    /// As `HPACKDecoder.Block.checkedFields`.
+    package var checkedFields: UInt64
+    /// As `HPACKDecoder.Block.overListSize`: the list was larger than allowed, and no field is kept.
+    package var overListSize: Bool
+
+    static let spanBytes = 16
+
+    /// These fields, none marked checked (tests, and `ReceivedFields(listing:)`).
+    package init(listing fields: some Sequence<(name: String, value: String)>) {
+        var bytes: [UInt8] = []
+        var spans: [UInt32] = []
+        for (name, value) in fields {
+            spans.append(UInt32(bytes.count))
+            bytes += name.utf8
+            spans += [UInt32(bytes.count), UInt32(bytes.count)]
+            bytes += value.utf8
+            spans.append(UInt32(bytes.count))
+        }
+        self.init(storage: Self.storage(bytes: bytes, spans: spans), checkedFields: 0, overListSize: false)
+    }
+
+    /// The layout of `storage` from its parts: `bytes`, then `spans` (four per field), then the trailer.
+    static func storage(bytes: UnsafeBufferPointer<UInt8>, spans: UnsafeBufferPointer<UInt32>) -> [UInt8] {
+        let size = bytes.count + spans.count * 4 + 8
+        return [UInt8](unsafeUninitializedCapacity: size) { out, initialized in
+            let raw = UnsafeMutableRawBufferPointer(out)
+            if let base = bytes.baseAddress { raw.baseAddress!.copyMemory(from: base, byteCount: bytes.count) }
+            for index in 0..<spans.count {
+                raw.storeBytes(of: spans[index].littleEndian, toByteOffset: bytes.count + index * 4, as: UInt32.self)
+            }
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: bytes.count).littleEndian, toByteOffset: size - 8, as: UInt32.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: spans.count / 4).littleEndian, toByteOffset: size - 4, as: UInt32.self)
+            initialized = size
+        }
+    }
+
+    static func storage(bytes: [UInt8], spans: [UInt32]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { bytes in spans.withUnsafeBufferPointer { storage(bytes: bytes, spans: $0) } }
+    }
+
+    package init(storage: [UInt8], checkedFields: UInt64, overListSize: Bool) {
+        self.storage = storage
+        self.checkedFields = checkedFields
+        self.overListSize = overListSize
+    }
+
+    /// The number of fields.
+    package var count: Int { storage.withUnsafeBytes { Self.trailer($0).count } }
+
+    /// `body` with field `index`'s name and value where they lie.
+    func withField<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        storage.withUnsafeBytes { raw in
+            let (name, value) = Self.span(raw, index)
+            return body(UnsafeRawBufferPointer(rebasing: raw[name]).assumingMemoryBound(to: UInt8.self),
+                        UnsafeRawBufferPointer(rebasing: raw[value]).assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// The fields as `String`s (invalid UTF-8 repaired, as `HPACKDecoder.decode` makes them): the
+    /// slow twin's list, for trailers and tests.
+    package var fields: [(name: String, value: String)] {
+        (0..<count).map { index in
+            withField(index) { (String(decoding: $0, as: UTF8.self), String(decoding: $1, as: UTF8.self)) }
+        }
+    }
+
+    /// Where the spans start, and the field count.
+    static func trailer(_ raw: UnsafeRawBufferPointer) -> (start: Int, count: Int) {
+        (Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt32.self))),
+         Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self))))
+    }
+
+    /// Where field `index`'s name and value lie in `raw`.
+    static func span(_ raw: UnsafeRawBufferPointer, _ index: Int) -> (name: Range<Int>, value: Range<Int>) {
+        let offset = trailer(raw).start + index * spanBytes
+        func load(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + at, as: UInt32.self))) }
+        return (load(0)..<load(4), load(8)..<load(12))
+    }
+
+    /// Drops the first field (a response's `:status`, read by its head) where the storage lies:
+    /// the spans start one field later.
+    mutating func dropFirst() {
+        storage.withUnsafeMutableBytes { raw in
+            let (start, count) = Self.trailer(UnsafeRawBufferPointer(raw))
+            precondition(count > 0, "no field to drop")
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: start + Self.spanBytes).littleEndian, toByteOffset: raw.count - 8, as: UInt32.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: count - 1).littleEndian, toByteOffset: raw.count - 4, as: UInt32.self)
+        }
+    }
+}

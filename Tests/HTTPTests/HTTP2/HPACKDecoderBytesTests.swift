@@ -1,0 +1,92 @@
+// StreamService, Copyright 2026 the StreamService project authors.
+// Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
+
+import StreamsTesting
+import XCTest
+@testable import HTTP
+
+/// `HPACKDecoder.decodeBytes` (the client's fast path, fields as bytes) against `decode` (its slow
+/// twin, fields as `String`s): from the same table, the same fields, marks, list verdict, table
+/// and errors. (The RFC's examples go through both in HPACKDecoderTests.)
+final class HPACKDecoderBytesTests: XCTestCase {
+    private static let names = ["content-type", "etag", "date", "x-ratelimit-remaining", "server", "X-Upper", "bad name", ":status", "vary"]
+    private static let values = ["", "200", "W/\"abc\"", "Wed, 02 Dec 2026 22:31:54 GMT", " lead", "trail\t", "a\u{0}b", "é", "gzip", String(repeating: "v", count: 90)]
+
+    /// One block into both, from one table state; fails the test where they differ.
+    private func assertAgree(_ decoder: inout HPACKDecoder, _ block: [UInt8], _ context: String) {
+        var twin = decoder
+        let slow = Result { try decoder.decode(block) }
+        let fast = Result { try block.withUnsafeBufferPointer { try twin.decodeBytes($0) } }
+        switch (slow, fast) {
+        case (.success(let slow), .success(let fast)):
+            XCTAssertEqual(fieldPairs(fast.fields), fieldPairs(slow.fields), context)
+            XCTAssertEqual(fast.checkedFields, slow.checkedFields, context)
+            XCTAssertEqual(fast.overListSize, slow.overListSize, context)
+        case (.failure(let slow), .failure(let fast)):
+            XCTAssertEqual(fast as? HPACKError, slow as? HPACKError, context)
+        default:
+            XCTFail("one decoder failed, the other not: \(slow) \(fast) \(context)")
+        }
+        XCTAssertEqual(twin.dynamicTableSize, decoder.dynamicTableSize, context)
+        XCTAssertEqual(twin.dynamicTableCount, decoder.dynamicTableCount, context)
+    }
+
+    func testEncodedFieldListsDecodeIntoBytesAsIntoStrings() {
+        var random = SeededRandom(seed: 7541)
+        var encoder = HPACKEncoder(maxTableSize: 256)
+        var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 600)
+        for round in 0..<2_000 {
+            let fields = (0..<Int.random(in: 0...9, using: &random)).map { _ in
+                (name: Self.names.randomElement(using: &random)!, value: Self.values.randomElement(using: &random)!)
+            }
+            var block: [UInt8] = []
+            encoder.encode(fields, into: &block)
+            assertAgree(&decoder, block, "round \(round)")
+        }
+    }
+
+    /// Encoded blocks with a byte changed: mostly refused, sometimes other fields or indexes.
+    func testDamagedBlocksGetTheSameAnswerFromBothDecoders() {
+        var random = SeededRandom(seed: 9113)
+        for round in 0..<2_000 {
+            var encoder = HPACKEncoder(maxTableSize: 256)
+            var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 400, maxStringLength: 64)
+            for block in 0..<3 {
+                let fields = (0..<Int.random(in: 1...6, using: &random)).map { _ in
+                    (name: Self.names.randomElement(using: &random)!, value: Self.values.randomElement(using: &random)!)
+                }
+                var bytes: [UInt8] = []
+                encoder.encode(fields, into: &bytes)
+                if !bytes.isEmpty { bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random) }
+                assertAgree(&decoder, bytes, "round \(round) block \(block)")
+            }
+        }
+    }
+
+    func testListAboveTheLimitIsNotKeptAsBytesEither() throws {
+        var decoder = HPACKDecoder(maxHeaderListSize: 16 * 1024)
+        var block: [UInt8] = [0x40, 0x01, UInt8(ascii: "x"), 0x7F, 0xA1, 0x1E]
+        block += [UInt8](repeating: UInt8(ascii: "a"), count: 4000)
+        block += [UInt8](repeating: 0xBE, count: 1000)
+        let decoded = try block.withUnsafeBufferPointer { try decoder.decodeBytes($0) }
+        XCTAssertTrue(decoded.overListSize)
+        XCTAssertEqual(decoded.count, 0)
+        XCTAssertEqual(decoder.dynamicTableCount, 1, "the table stays in step with the encoder's")
+    }
+
+    /// A response's `:status` dropped where the block lies: the rest are its fields as received.
+    func testDroppingTheFirstFieldLeavesTheOthersInOrder() throws {
+        var encoder = HPACKEncoder()
+        var block: [UInt8] = []
+        let fields: [(name: String, value: String)] = [(":status", "200"), ("etag", "\"v1\""), ("x-a", "1"), ("x-a", "2")]
+        encoder.encode(fields, into: &block)
+        var decoder = HPACKDecoder()
+        var decoded = try block.withUnsafeBufferPointer { try decoder.decodeBytes($0) }
+        decoded.dropFirst()
+        let received = ReceivedFields(decoded)
+        XCTAssertEqual(received.count, 3)
+        XCTAssertEqual(received["ETag"], "\"v1\"")
+        XCTAssertEqual(received.combinedValue(for: "x-a"), "1, 2")
+        XCTAssertEqual(received.headers, HTTPHeaders([("etag", "\"v1\""), ("x-a", "1"), ("x-a", "2")]))
+    }
+}
