@@ -52,8 +52,27 @@ struct ProtobufWriter {
         storage = Storage(capacity: capacity)
     }
 
-    /// What was written.
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+    /// What was written: copied in one go (`Array(UnsafeBufferPointer)` copied through the
+    /// generic collection path, about 7 k instructions for a `/users` request's 13 kB of spans).
+    var bytes: [UInt8] {
+        Array(unsafeUninitializedCapacity: storage.count) { buffer, count in
+            if let target = buffer.baseAddress, storage.count > 0 { target.initialize(from: storage.base, count: storage.count) }
+            count = storage.count
+        }
+    }
+
+    /// The bytes written so far.
+    var count: Int { storage.count }
+
+    /// `body` reads what was written, in place.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+    }
+
+    /// Empties the writer and keeps its room (a batch's buffer, used again for the next one).
+    func removeAll() {
+        storage.count = 0
+    }
 
     private enum WireType: UInt64 {
         case varint = 0, fixed64 = 1, lengthDelimited = 2, fixed32 = 5
@@ -61,7 +80,7 @@ struct ProtobufWriter {
 
     /// `value` as a varint at `at`; returns its length (at most 10).
     @inline(__always)
-    private static func varint(_ value: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
+    static func varint(_ value: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
         var value = value
         var written = 0
         while value >= 0x80 {
