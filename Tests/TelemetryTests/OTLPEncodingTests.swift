@@ -40,6 +40,7 @@ final class StreamedEncodingTests: XCTestCase {
         XCTAssertNil(recorded.stream)
         let long = String(repeating: "0123456789", count: 30)
         let traceID = TraceID(high: 0x0102_0304_0506_0708, low: 0x1112_1314_1516_1718)
+        let shared = SharedSpanAttributes(["http.request.method": .string("GET"), "server.address": .string("127.0.0.1"), "server.port": .int64(1)])
         let cases: [(String, SpanKind, SpanContext, SpanID?, (RecordingSpan) -> Void)] = [
             ("GET /users", .server, SpanContext(traceID: traceID, spanID: SpanID(1), isSampled: true), nil, { span in
                 span.attributes = ["http.request.method": "GET", "server.port": 8080, "ratio": 0.5, "tags": .stringArray(["a", "b"]), "small": .int32(7)]
@@ -56,6 +57,17 @@ final class StreamedEncodingTests: XCTestCase {
                 span.addLink(SpanRecord.Link(context: SpanContext(traceID: traceID, spanID: SpanID(9), isSampled: false, traceState: "k=v"), attributes: ["why": "follows"]))
             }),
             ("empty", .producer, SpanContext(traceID: TraceID(high: 0, low: 1), spanID: SpanID(.max), isSampled: true), nil, { _ in }),
+            ("shared", .client, SpanContext(traceID: traceID, spanID: SpanID(6), isSampled: true), SpanID(1), { span in
+                span.addAttributes(["streamservice.upstream.cache": .string("hit")])
+                span.end(adding: ["url.full": .string("http://127.0.0.1:1/a"), "http.response.status_code": .int64(200)], sharing: shared, at: 2_000)
+            }),
+            ("shared only", .client, SpanContext(traceID: traceID, spanID: SpanID(7), isSampled: true), SpanID(1), { span in
+                span.end(adding: [:], sharing: shared, at: 2_000)
+            }),
+            ("shared beside the span API's", .client, SpanContext(traceID: traceID, spanID: SpanID(8), isSampled: true), SpanID(1), { span in
+                span.attributes["api"] = "set"
+                span.end(adding: ["url.full": .string("http://127.0.0.1:1/b")], sharing: shared, at: 2_000)
+            }),
             ("named later", .consumer, SpanContext(traceID: traceID, spanID: SpanID(5), isSampled: true), SpanID(1), { span in
                 span.name = "renamed"
                 span.addAttributes(["b": .bool(false)])
@@ -71,10 +83,12 @@ final class StreamedEncodingTests: XCTestCase {
             }
         }
         let bodies = rig.pipeline.processor.waitingBodies()
-        XCTAssertEqual(bodies.count, 2)
+        XCTAssertEqual(records.spans.count, cases.count)
+        XCTAssertEqual(bodies.count, 3)
         let resource = rig.pipeline.settings.resource
-        XCTAssertEqual(bodies.first, OTLPProtobufEncoding.encode(Array(records.spans.prefix(3)), resource: resource))
-        XCTAssertEqual(bodies.last, OTLPProtobufEncoding.encode(Array(records.spans.dropFirst(3)), resource: resource))
+        for (index, body) in bodies.enumerated() {
+            XCTAssertEqual(body, OTLPProtobufEncoding.encode(Array(records.spans.dropFirst(3 * index).prefix(3)), resource: resource), "batch \(index)")
+        }
     }
 
     func testARecordHandedToAStreamingProcessorIsWrittenAsTheRecordEncoderWritesIt() throws {

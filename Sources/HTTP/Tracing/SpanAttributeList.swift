@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import StreamServiceConcurrency
 import Tracing
 
 /// A span's attributes as this service's spans build them: one list in the order set, handed to
@@ -183,4 +184,38 @@ public protocol RecordedSpan: AnyObject, Sendable {
     func addAttributes(_ list: SpanAttributeList)
     /// `list`'s attributes added, then the span ended now: `add(to:taker:)`, then `Span.end()`.
     func end(adding list: SpanAttributeList)
+    /// `end(adding:)` of `list` and then `shared`'s list (their keys distinct), which an
+    /// exporter may write as it wrote them for an earlier span (`SharedSpanAttributes.memo`).
+    func end(adding list: SpanAttributeList, sharing shared: SharedSpanAttributes)
+}
+
+/// Attributes that many spans carry alike (an upstream origin's `server.address` and
+/// `server.port`, an exchange's method and stage), built once and handed to each span whole
+/// (`RecordedSpan.end(adding:sharing:)`): an exporter keeps what it makes of them (their
+/// protobuf bytes) with them (`memo`), so a CLIENT span's four shared attributes are neither
+/// built, copied, written nor destroyed per span (about 1 k instructions a CLIENT span:
+/// Benchmarks/README.md).
+public final class SharedSpanAttributes: Sendable {
+    public let list: SpanAttributeList
+    /// What an exporter made of `list`, and the type it made.
+    private let made = Locked<(type: ObjectIdentifier, value: AnyObject)?>(nil)
+
+    public init(_ list: SpanAttributeList) {
+        self.list = list
+    }
+
+    /// What `make` makes of `list`, made once: one is kept, of the type that asked last (the
+    /// protobuf encoder is the one that asks); when callers race, the first kept is answered.
+    public func memo<Made: AnyObject & Sendable>(_ make: (SpanAttributeList) -> Made) -> Made {
+        let type = ObjectIdentifier(Made.self)
+        if let known = made.withLock({ $0 }), known.type == type { return unsafeDowncast(known.value, to: Made.self) }
+        let value = make(list)
+        return made.withLock { made in
+            guard let known = made, known.type == type else {
+                made = (type, value)
+                return value
+            }
+            return unsafeDowncast(known.value, to: Made.self)
+        }
+    }
 }

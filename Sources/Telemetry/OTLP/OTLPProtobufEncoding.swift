@@ -36,6 +36,21 @@ enum OTLPProtobufEncoding {
         return request.bytes
     }
 
+    /// A `SharedSpanAttributes`' list as a span's `attributes` fields (9), written once and
+    /// copied into each span that shares it.
+    final class EncodedAttributes: Sendable {
+        let bytes: [UInt8]
+
+        init(_ list: SpanAttributeList) {
+            var writer = ProtobufWriter(reservingCapacity: 64 * list.count)
+            list.entries.withUnsafeBufferPointer { entries in
+                guard let first = entries.baseAddress else { return }
+                for index in entries.indices { attribute(&writer, 9, first + index) }
+            }
+            bytes = writer.bytes
+        }
+    }
+
     /// One `ScopeSpans.spans` field (tag, length, message) for the span `body` writes: how a
     /// span goes into a batch's buffer as it ends (`EncodedSpanQueue`).
     static func spanField(_ batch: inout ProtobufWriter, _ body: (inout ProtobufWriter) -> Void) {
@@ -101,7 +116,7 @@ enum OTLPProtobufEncoding {
     static func writeSpan(
         _ message: inout ProtobufWriter, context: SpanContext, parentSpanID: SpanID?, name: String, kind: SpanKind,
         start: UInt64, end: UInt64, attributes: SpanAttributes, list: SpanAttributeList,
-        events: [SpanRecord.Event], links: [SpanRecord.Link], status: SpanStatus?
+        events: [SpanRecord.Event], links: [SpanRecord.Link], status: SpanStatus?, shared: EncodedAttributes? = nil
     ) {
         message.idField(1, context.traceID)
         message.idField(2, context.spanID)
@@ -117,6 +132,7 @@ enum OTLPProtobufEncoding {
             guard let first = entries.baseAddress else { return }
             for index in entries.indices { attribute(&message, 9, first + index) }
         }
+        if let shared { message.append(shared.bytes) }
         if !events.isEmpty {
             for event in events {
                 message.messageField(11) { event_ in

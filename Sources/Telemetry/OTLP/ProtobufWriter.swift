@@ -69,6 +69,15 @@ struct ProtobufWriter {
         body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
+    /// `bytes` as they are (fields written before, elsewhere).
+    mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { bytes in
+            guard let source = bytes.baseAddress else { return }
+            storage.reserve(bytes.count).initialize(from: source, count: bytes.count)
+            storage.count += bytes.count
+        }
+    }
+
     /// Empties the writer and keeps its room (a batch's buffer, used again for the next one).
     func removeAll() {
         storage.count = 0

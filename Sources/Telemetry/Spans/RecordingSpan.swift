@@ -109,13 +109,23 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     /// The ended state, written into its export batch where the processor takes spans so
     /// (`BatchSpanProcessor.stream`: no record made, queued or destroyed), else handed over as a
     /// `SpanRecord` (the slow twin; the tests hold the two bodies equal).
-    private func finish(_ state: inout State, at nanoseconds: UInt64) {
+    /// `shared`: attributes after the state's own, their keys distinct from those (written as
+    /// the encoder wrote them once, `SharedSpanAttributes.memo`; the slow twin adds them to the
+    /// state's list).
+    private func finish(_ state: inout State, at nanoseconds: UInt64, sharing shared: SharedSpanAttributes? = nil) {
+        var shared = shared
+        if let list = shared?.list, sink.stream == nil || !state.attributes.isEmpty {
+            Self.add(list, to: &state)
+            shared = nil
+        }
         guard let stream = sink.stream else { return sink.processor.onEnd(record(taking: &state, at: nanoseconds)) }
+        let encoded = shared?.memo(OTLPProtobufEncoding.EncodedAttributes.init)
+        assert(shared.map { shared in !shared.list.entries.contains { state.list[$0.key] != nil } } ?? true, "a shared key is the span's own too")
         let end = max(nanoseconds, startNanoseconds)
         stream.stream { message in
             OTLPProtobufEncoding.writeSpan(
                 &message, context: spanContext, parentSpanID: parentSpanID, name: state.name, kind: kind, start: startNanoseconds, end: end,
-                attributes: state.attributes, list: state.list, events: state.events, links: state.links, status: state.status)
+                attributes: state.attributes, list: state.list, events: state.events, links: state.links, status: state.status, shared: encoded)
         }
     }
 
@@ -166,5 +176,14 @@ extension RecordingSpan: RecordedSpan {
         let now = DefaultTracerClock.now.nanosecondsSinceEpoch
         guard var state = endState(adding: list) else { return }
         finish(&state, at: now)
+    }
+
+    func end(adding list: SpanAttributeList, sharing shared: SharedSpanAttributes) {
+        end(adding: list, sharing: shared, at: DefaultTracerClock.now.nanosecondsSinceEpoch)
+    }
+
+    func end(adding list: SpanAttributeList, sharing shared: SharedSpanAttributes?, at nanoseconds: UInt64) {
+        guard var state = endState(adding: list) else { return }
+        finish(&state, at: nanoseconds, sharing: shared)
     }
 }
