@@ -197,25 +197,41 @@ public protocol RecordedSpan: AnyObject, Sendable {
 /// Benchmarks/README.md).
 public final class SharedSpanAttributes: Sendable {
     public let list: SpanAttributeList
-    /// What an exporter made of `list`, and the type it made.
-    private let made = Locked<(type: ObjectIdentifier, value: AnyObject)?>(nil)
+    /// What an exporter made of `list` (the first to ask kept it). A lock, not an
+    /// `AtomicLazyReference`: its `load` was not specialised here and cost about 300 instructions.
+    private let made = Locked<Made?>(nil)
+
+    /// A made value and its type.
+    private final class Made: Sendable {
+        let type: ObjectIdentifier
+        let value: any AnyObject & Sendable
+
+        init(_ value: any AnyObject & Sendable) {
+            type = ObjectIdentifier(Swift.type(of: value))
+            self.value = value
+        }
+    }
 
     public init(_ list: SpanAttributeList) {
         self.list = list
     }
 
-    /// What `make` makes of `list`, made once: one is kept, of the type that asked last (the
-    /// protobuf encoder is the one that asks); when callers race, the first kept is answered.
-    public func memo<Made: AnyObject & Sendable>(_ make: (SpanAttributeList) -> Made) -> Made {
-        let type = ObjectIdentifier(Made.self)
-        if let known = made.withLock({ $0 }), known.type == type { return unsafeDowncast(known.value, to: Made.self) }
-        let value = make(list)
-        return made.withLock { made in
-            guard let known = made, known.type == type else {
-                made = (type, value)
-                return value
-            }
-            return unsafeDowncast(known.value, to: Made.self)
+    /// What `make` makes of `list`, made once (the protobuf encoder is the one that asks; were
+    /// another type to ask too, it gets one made anew each time). When callers race, each
+    /// makes it and the first kept is answered.
+    public func memo<Value: AnyObject & Sendable>(_ make: (SpanAttributeList) -> Value) -> Value {
+        let kept = made.withLock { $0 } ?? Self.keep(Made(make(list)), in: made)
+        // Its type compared, not cast (a dynamic cast is a few hundred instructions).
+        guard kept.type == ObjectIdentifier(Value.self) else { return make(list) }
+        return unsafeDowncast(kept.value, to: Value.self)
+    }
+
+    /// `made`, unless another caller kept one first: then that one.
+    private static func keep(_ made: Made, in slot: Locked<Made?>) -> Made {
+        slot.withLock { kept in
+            if let kept { return kept }
+            kept = made
+            return made
         }
     }
 }
