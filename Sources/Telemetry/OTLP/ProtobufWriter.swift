@@ -213,8 +213,7 @@ struct ProtobufWriter {
     }
 
     /// `body` over `text`'s UTF-8 where it lies (a small string's copied to the stack), the
-    /// string not copied: `var` and `withUTF8` retained and released it (about 60 instructions
-    /// a string; a span writes a few).
+    /// string itself not copied: through a `var` and `withUTF8` it was retained and released.
     @inline(__always)
     private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
