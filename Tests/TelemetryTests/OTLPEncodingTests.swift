@@ -120,6 +120,16 @@ final class StreamedEncodingTests: XCTestCase {
         XCTAssertEqual(rig.pipeline.processor.waitingBodies(), [OTLPProtobufEncoding.encode([record], resource: rig.pipeline.settings.resource)])
     }
 
+    func testAQueueReachingABatchSchedulesOneExportNotOnePerLaterSpan() throws {
+        let rig = ExportRig(receiver: nil, endpoint: "http://127.0.0.1:\(try closedPort())/v1/traces") { $0.limits.maxExportBatchSize = 4 }
+        let timers = rig.scheduler.pendingCount
+        for index in 0..<4 { rig.tracer.startSpan("span \(index)").end() }
+        XCTAssertEqual(rig.scheduler.pendingCount, timers + 1)
+        for index in 4..<20 { rig.tracer.startSpan("span \(index)").end() }
+        XCTAssertEqual(rig.scheduler.pendingCount, timers + 1)
+        XCTAssertEqual(rig.pipeline.processor.queuedCount, 20)
+    }
+
     func testAJSONExportQueuesRecordsNotWrittenSpans() throws {
         let rig = ExportRig(receiver: nil, endpoint: "http://127.0.0.1:\(try closedPort())/v1/traces") { $0.wireProtocol = .json }
         XCTAssertFalse(rig.pipeline.processor.encodesOnEnd)

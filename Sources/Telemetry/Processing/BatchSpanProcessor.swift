@@ -69,7 +69,9 @@ public final class BatchSpanProcessor: SpanProcessor {
         let (accepted, stopped, batchReady) = state.withLock { state -> (Bool, Bool, Bool) in
             guard !state.stopped else { return (false, true, false) }
             guard state.encoded!.append(write) else { return (false, false, false) }
-            return (true, false, state.encoded!.firstCount == limits.maxExportBatchSize && !state.exporting)
+            // Once, as the queue reaches a batch (as `onEnd`'s records do): asked of the first batch,
+            // every span ending until the export took it scheduled one more.
+            return (true, false, state.encoded!.count == limits.maxExportBatchSize && !state.exporting)
         }
         guard accepted else { return counters.spansDropped(1, stopped ? .shutdown : .queueFull) }
         if batchReady { scheduler.schedule { [self] in exportNext(force: false) } }

@@ -79,7 +79,8 @@ struct EncodedSpanQueue {
             return spare
         }
         // Room for a CLIENT span with its nine attributes (about 400 bytes) each, as the record
-        // encoder reserves: grown from less, a batch's buffer was copied once or twice.
-        return ProtobufWriter(reservingCapacity: min(batchSize, maxQueueSize) * 448)
+        // encoder reserves (grown from less, a batch's buffer was copied once or twice), for at
+        // most the default batch: a larger one grows its buffer once, which is then used again.
+        return ProtobufWriter(reservingCapacity: min(batchSize, maxQueueSize, 512) * 448)
     }
 }
