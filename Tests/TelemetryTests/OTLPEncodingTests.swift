@@ -1,6 +1,8 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import HTTP
+import StreamServiceConcurrency
 import Tracing
 import XCTest
 @testable import Telemetry
@@ -24,4 +26,126 @@ final class OTLPEncodingTests: XCTestCase {
             }
         }
     }
+
+    func testASpanHeadWrittenInTwoReservationsIsByteForByteTheFieldByFieldOne() {
+        let traceID = TraceID(high: 0x0102_0304_0506_0708, low: 0xF1F2_F3F4_F5F6_F7F8)
+        let contexts = [
+            SpanContext(traceID: traceID, spanID: SpanID(0x0A0B_0C0D_0E0F_1011), isSampled: true),
+            SpanContext(traceID: TraceID(high: 0, low: 1), spanID: SpanID(.max), isSampled: false, traceState: "vendor=a,other=b"),
+        ]
+        for context in contexts {
+            for parent in [nil, SpanID(7)] {
+                for name in ["", "GET", String(repeating: "n", count: 200)] {
+                    for (start, end) in [(UInt64(0), UInt64(0)), (1, 0), (0, 2), (1_700_000_000_000_000_000, 1_700_000_000_000_000_001)] {
+                        var fast = ProtobufWriter(), slow = ProtobufWriter()
+                        fast.spanHead(context: context, parentSpanID: parent, name: name, kind: 3, start: start, end: end)
+                        OTLPProtobufEncoding.spanHeadByField(&slow, context: context, parentSpanID: parent, name: name, kind: 3, start: start, end: end)
+                        XCTAssertEqual(fast.bytes, slow.bytes, "\(context) \(String(describing: parent)) \(name.count) \(start) \(end)")
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Spans written into their batch's buffer as they end (`BatchSpanProcessor.stream`) against
+/// their slow twin, the `SpanRecord`s the same spans make, encoded by `OTLPProtobufEncoding.encode`.
+final class StreamedEncodingTests: XCTestCase {
+    func testSpansWrittenAsTheyEndFrameTheBodyTheRecordEncoderWritesOfThem() throws {
+        let rig = ExportRig(receiver: nil, endpoint: "http://127.0.0.1:\(try closedPort())/v1/traces") { $0.limits.maxExportBatchSize = 3 }
+        XCTAssertTrue(rig.pipeline.processor.encodesOnEnd)
+        let records = RecordedSpans()
+        let streamed = SpanSink(rig.pipeline.processor), recorded = SpanSink(records)
+        XCTAssertNotNil(streamed.stream)
+        XCTAssertNil(recorded.stream)
+        let long = String(repeating: "0123456789", count: 30)
+        let traceID = TraceID(high: 0x0102_0304_0506_0708, low: 0x1112_1314_1516_1718)
+        let shared = SharedSpanAttributes(["http.request.method": .string("GET"), "server.address": .string("127.0.0.1"), "server.port": .int64(1)])
+        let cases: [(String, SpanKind, SpanContext, SpanID?, (RecordingSpan) -> Void)] = [
+            ("GET /users", .server, SpanContext(traceID: traceID, spanID: SpanID(1), isSampled: true), nil, { span in
+                span.attributes = ["http.request.method": "GET", "server.port": 8080, "ratio": 0.5, "tags": .stringArray(["a", "b"]), "small": .int32(7)]
+                span.setStatus(SpanStatus(code: .ok))
+            }),
+            ("GET", .client, SpanContext(traceID: traceID, spanID: SpanID(2), isSampled: true, traceState: "vendor=a,other=b"), SpanID(1), { span in
+                span.addAttributes(["url.full": .string("http://127.0.0.1:1/users?per_page=30"), "http.response.status_code": .int64(503), "retried": .bool(true)])
+                span.addAttributes(["streamservice.upstream.cache": .string("miss")])
+                span.addEvent(SpanRecord.Event(name: "retry", nanosecondsSinceEpoch: 1_500, attributes: ["streamservice.retry.number": 1]))
+                span.setStatus(SpanStatus(code: .error, message: "503 then 200"))
+            }),
+            ("long", .internal, SpanContext(traceID: traceID, spanID: SpanID(3), isSampled: true), SpanID(2), { span in
+                span.addAttributes(["long": .string(long), "é ✓": .string("é ✓")])
+                span.addLink(SpanRecord.Link(context: SpanContext(traceID: traceID, spanID: SpanID(9), isSampled: false, traceState: "k=v"), attributes: ["why": "follows"]))
+            }),
+            ("empty", .producer, SpanContext(traceID: TraceID(high: 0, low: 1), spanID: SpanID(.max), isSampled: true), nil, { _ in }),
+            ("shared", .client, SpanContext(traceID: traceID, spanID: SpanID(6), isSampled: true), SpanID(1), { span in
+                span.addAttributes(["streamservice.upstream.cache": .string("hit")])
+                span.end(adding: ["url.full": .string("http://127.0.0.1:1/a"), "http.response.status_code": .int64(200)], sharing: shared, at: 2_000)
+            }),
+            ("shared only", .client, SpanContext(traceID: traceID, spanID: SpanID(7), isSampled: true), SpanID(1), { span in
+                span.end(adding: [:], sharing: shared, at: 2_000)
+            }),
+            ("shared beside the span API's", .client, SpanContext(traceID: traceID, spanID: SpanID(8), isSampled: true), SpanID(1), { span in
+                span.attributes["api"] = "set"
+                span.end(adding: ["url.full": .string("http://127.0.0.1:1/b")], sharing: shared, at: 2_000)
+            }),
+            ("named later", .consumer, SpanContext(traceID: traceID, spanID: SpanID(5), isSampled: true), SpanID(1), { span in
+                span.name = "renamed"
+                span.addAttributes(["b": .bool(false)])
+                span.attributes["api"] = "after the list"
+            }),
+        ]
+        for (name, kind, context, parent, change) in cases {
+            for sink in [streamed, recorded] {
+                let span = RecordingSpan(name: name, context: context, parentSpanID: parent, kind: kind, startNanoseconds: 1_000, sink: sink)
+                change(span)
+                span.end(at: 2_000)
+                span.end(at: 3_000)
+            }
+        }
+        let bodies = rig.pipeline.processor.waitingBodies()
+        XCTAssertEqual(records.spans.count, cases.count)
+        XCTAssertEqual(bodies.count, 3)
+        let resource = rig.pipeline.settings.resource
+        for (index, body) in bodies.enumerated() {
+            XCTAssertEqual(body, OTLPProtobufEncoding.encode(Array(records.spans.dropFirst(3 * index).prefix(3)), resource: resource), "batch \(index)")
+        }
+    }
+
+    func testARecordHandedToAStreamingProcessorIsWrittenAsTheRecordEncoderWritesIt() throws {
+        let rig = ExportRig(receiver: nil, endpoint: "http://127.0.0.1:\(try closedPort())/v1/traces")
+        let record = SpanRecord(
+            context: SpanContext(traceID: TraceID(high: 1, low: 2), spanID: SpanID(3), isSampled: true), parentSpanID: SpanID(4), name: "x",
+            kind: .internal, startNanoseconds: 1, endNanoseconds: 2, attributes: ["a": "b"], events: [], links: [], status: nil)
+        rig.pipeline.processor.onEnd(record)
+        XCTAssertEqual(rig.pipeline.processor.waitingBodies(), [OTLPProtobufEncoding.encode([record], resource: rig.pipeline.settings.resource)])
+    }
+
+    func testAQueueReachingABatchSchedulesOneExportNotOnePerLaterSpan() throws {
+        let rig = ExportRig(receiver: nil, endpoint: "http://127.0.0.1:\(try closedPort())/v1/traces") { $0.limits.maxExportBatchSize = 4 }
+        let timers = rig.scheduler.pendingCount
+        for index in 0..<4 { rig.tracer.startSpan("span \(index)").end() }
+        XCTAssertEqual(rig.scheduler.pendingCount, timers + 1)
+        for index in 4..<20 { rig.tracer.startSpan("span \(index)").end() }
+        XCTAssertEqual(rig.scheduler.pendingCount, timers + 1)
+        XCTAssertEqual(rig.pipeline.processor.queuedCount, 20)
+    }
+
+    func testAJSONExportQueuesRecordsNotWrittenSpans() throws {
+        let rig = ExportRig(receiver: nil, endpoint: "http://127.0.0.1:\(try closedPort())/v1/traces") { $0.wireProtocol = .json }
+        XCTAssertFalse(rig.pipeline.processor.encodesOnEnd)
+        rig.tracer.startSpan("x").end()
+        XCTAssertEqual(rig.pipeline.processor.queuedCount, 1)
+        XCTAssertEqual(rig.pipeline.processor.waitingBodies(), [])
+    }
+}
+
+/// The records a tracer's spans make, in the order they ended.
+private final class RecordedSpans: SpanProcessor {
+    private let ended = Locked<[SpanRecord]>([])
+
+    var spans: [SpanRecord] { ended.withLock { $0 } }
+
+    func onEnd(_ span: SpanRecord) { ended.withLock { $0.append(span) } }
+    func forceFlush(completion: @escaping @Sendable () -> Void) { completion() }
+    func shutdown(completion: @escaping @Sendable () -> Void) { completion() }
 }

@@ -1,7 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
-import Telemetry
+@testable import Telemetry
 import XCTest
 
 /// W3C Trace Context `traceparent` parsing: strict, and never a crash on what a client sends.
@@ -69,5 +69,17 @@ final class TraceParentTests: XCTestCase {
         XCTAssertEqual(spans.count, 1000)
         XCTAssertTrue(traces.allSatisfy { $0.isValid && TraceID(hex: $0.description) == $0 })
         XCTAssertTrue(spans.allSatisfy { $0.isValid && SpanID(hex: $0.description) == $0 })
+    }
+
+    func testHexDigitsWrittenEightAtATimeAreTheDigitByDigitOnes() {
+        var values: [UInt64] = [0, 1, 9, 10, 15, 16, 0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210, .max, 0x9A9A_9A9A_A9A9_A9A9]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<1000 { values.append(random.next()) }
+        for value in values {
+            var fast = [UInt8](repeating: 0, count: 18), slow = fast
+            fast.withUnsafeMutableBufferPointer { Hex.write(value, into: $0, at: 1) }
+            slow.withUnsafeMutableBufferPointer { Hex.writeByDigit(value, into: $0, at: 1) }
+            XCTAssertEqual(fast, slow, String(value, radix: 16))
+        }
     }
 }

@@ -51,8 +51,17 @@ public final class UpstreamSpan: Sendable, Equatable {
 
     /// The exchange's own attributes with `outcome`'s, handed to the span once as it ends: one
     /// list built once, rather than copied out of the span and back for each attribute (an
-    /// unsampled span records nothing, and nothing is built for it).
+    /// unsampled span records nothing, and nothing is built for it). Those every exchange of
+    /// the origin and stage has alike (method, `server.address`, `server.port`, stage) are
+    /// built once per origin and stage and shared (`SharedSpanAttributes`), when the span's
+    /// recording is reached directly; the slow twin builds them all into the list.
     private func endRecording(_ outcome: (inout SpanAttributeList) -> Void) {
+        if let recorded, let shared = addresses.shared(for: url, key: stage.name, make: { Self.sharedAttributes(host: $0, port: $1, stage: stage.name) }) {
+            var attributes = SpanAttributeList(capacity: 3)
+            attributes.append("url.full", stored: .string(url.absoluteString))
+            outcome(&attributes)
+            return recorded.end(adding: attributes, sharing: shared)
+        }
         var attributes = SpanAttributeList(capacity: 9)
         attributes.append("http.request.method", stored: .string("GET"))
         attributes.append("url.full", stored: .string(url.absoluteString))
@@ -65,6 +74,16 @@ public final class UpstreamSpan: Sendable, Equatable {
         if let recorded { return recorded.end(adding: attributes) }
         attributes.add(to: span, taker: lists)
         span.end()
+    }
+
+    /// The attributes an origin's exchanges of `stage` share.
+    private static func sharedAttributes(host: String, port: Int, stage: String) -> SharedSpanAttributes {
+        var list = SpanAttributeList(capacity: 4)
+        list.append("http.request.method", stored: .string("GET"))
+        list.append("server.address", stored: .string(host))
+        list.append("server.port", stored: .int64(Int64(port)))
+        list.append("streamservice.upstream.stage", stored: .string(stage))
+        return SharedSpanAttributes(list)
     }
 
     /// Writes this span's context into an attempt's fields (`traceparent` for a W3C tracer).

@@ -37,6 +37,8 @@ public enum ServerAddress {
             let prefix: [UInt8]
             let host: String
             let port: Int
+            /// The attributes its spans share, by the caller's key (`shared(for:key:make:)`).
+            var shared: [(key: String, attributes: SharedSpanAttributes)] = []
         }
 
         private let origins = Locked<[Origin]>([])
@@ -69,6 +71,31 @@ public enum ServerAddress {
                 }
             }
             return answer
+        }
+
+        /// The attributes that the spans of `url`'s origin made under `key` share, made by `make`
+        /// of the origin's host and port once (`ServerAddress.of`'s answer), then kept with the
+        /// origin; nil when `of(url)` is.
+        public func shared(for url: URL, key: String, make: (_ host: String, _ port: Int) -> SharedSpanAttributes) -> SharedSpanAttributes? {
+            var string = url.absoluteString
+            let known = string.withUTF8 { bytes in
+                origins.withLock { origins -> SharedSpanAttributes?? in
+                    guard let index = origins.indices.first(where: { Self.begins(bytes, with: origins[$0].prefix) }) else { return nil }
+                    return .some(origins[index].shared.first { $0.key == key }?.attributes)
+                }
+            }
+            if case .some(.some(let shared)) = known { return shared }
+            guard let (host, port) = of(url) else { return nil }
+            let made = make(host, port)
+            string.withUTF8 { bytes in
+                origins.withLock { origins in
+                    guard let index = origins.indices.first(where: { Self.begins(bytes, with: origins[$0].prefix) }),
+                        !origins[index].shared.contains(where: { $0.key == key })
+                    else { return }
+                    origins[index].shared.append((key, made))
+                }
+            }
+            return made
         }
 
         /// Whether `bytes` are `prefix` and then nothing or `/`, `?` or `#`.

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import StreamServiceConcurrency
 import Tracing
 
 /// A span's attributes as this service's spans build them: one list in the order set, handed to
@@ -183,4 +184,54 @@ public protocol RecordedSpan: AnyObject, Sendable {
     func addAttributes(_ list: SpanAttributeList)
     /// `list`'s attributes added, then the span ended now: `add(to:taker:)`, then `Span.end()`.
     func end(adding list: SpanAttributeList)
+    /// `end(adding:)` of `list` and then `shared`'s list (their keys distinct), which an
+    /// exporter may write as it wrote them for an earlier span (`SharedSpanAttributes.memo`).
+    func end(adding list: SpanAttributeList, sharing shared: SharedSpanAttributes)
+}
+
+/// Attributes that many spans carry alike (an upstream origin's `server.address` and
+/// `server.port`, an exchange's method and stage), built once and handed to each span whole
+/// (`RecordedSpan.end(adding:sharing:)`): an exporter keeps what it makes of them (their
+/// protobuf bytes) with them (`memo`), so a CLIENT span's four shared attributes are neither
+/// built, copied, written nor destroyed per span (about 1 k instructions a CLIENT span:
+/// Benchmarks/README.md).
+public final class SharedSpanAttributes: Sendable {
+    public let list: SpanAttributeList
+    /// What an exporter made of `list` (the first to ask kept it). A lock, not an
+    /// `AtomicLazyReference`: its `load` was not specialised here and cost about 300 instructions.
+    private let made = Locked<Made?>(nil)
+
+    /// A made value and its type.
+    private final class Made: Sendable {
+        let type: ObjectIdentifier
+        let value: any AnyObject & Sendable
+
+        init(_ value: any AnyObject & Sendable) {
+            type = ObjectIdentifier(Swift.type(of: value))
+            self.value = value
+        }
+    }
+
+    public init(_ list: SpanAttributeList) {
+        self.list = list
+    }
+
+    /// What `make` makes of `list`, made once (the protobuf encoder is the one that asks; were
+    /// another type to ask too, it gets one made anew each time). When callers race, each
+    /// makes it and the first kept is answered.
+    public func memo<Value: AnyObject & Sendable>(_ make: (SpanAttributeList) -> Value) -> Value {
+        let kept = made.withLock { $0 } ?? Self.keep(Made(make(list)), in: made)
+        // Its type compared, not cast (a dynamic cast is a few hundred instructions).
+        guard kept.type == ObjectIdentifier(Value.self) else { return make(list) }
+        return unsafeDowncast(kept.value, to: Value.self)
+    }
+
+    /// `made`, unless another caller kept one first: then that one.
+    private static func keep(_ made: Made, in slot: Locked<Made?>) -> Made {
+        slot.withLock { kept in
+            if let kept { return kept }
+            kept = made
+            return made
+        }
+    }
 }

@@ -15,6 +15,8 @@ public final class OTLPHTTPExporter: SpanExporter {
     private let client: HTTPClient
     private let scheduler: any Scheduler
     private let progress = Locked(Progress())
+    /// The resource and scope around spans written as they ended (protobuf only).
+    private let framing: OTLPProtobufEncoding.Framing
 
     /// What the exporter did so far: attempts started, attempts ended, and the decision after the latest one.
     public struct Progress: Sendable, Equatable {
@@ -33,6 +35,7 @@ public final class OTLPHTTPExporter: SpanExporter {
         self.client = client
         self.scheduler = scheduler
         self.retry = retry
+        framing = OTLPProtobufEncoding.Framing(resource: settings.resource)
     }
 
     /// The request body for `batch`, before compression.
@@ -43,8 +46,19 @@ public final class OTLPHTTPExporter: SpanExporter {
         }
     }
 
+    /// The protobuf request body for spans written as `ScopeSpans.spans` fields as they ended
+    /// (`EncodedSpanQueue`): `encode` of the same spans, byte for byte.
+    func body(ofEncoded spans: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        framing.body(spans: spans)
+    }
+
     public func export(_ batch: [SpanRecord], completion: @escaping @Sendable (Bool) -> Void) {
-        var body = encode(batch)
+        export(body: encode(batch), completion: completion)
+    }
+
+    /// Sends `body` (compressed when asked), retried as `retry` says.
+    func export(body: [UInt8], completion: @escaping @Sendable (Bool) -> Void) {
+        var body = body
         var headers = HTTPHeaders(settings.headers)
         headers.replaceOrAdd(name: "Content-Type", value: settings.wireProtocol.contentType)
         if settings.gzip, let compressed = try? Gzip.compress(body) {

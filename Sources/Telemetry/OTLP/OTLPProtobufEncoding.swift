@@ -36,44 +36,137 @@ enum OTLPProtobufEncoding {
         return request.bytes
     }
 
-    private static func write(_ span: UnsafePointer<SpanRecord>, to message: inout ProtobufWriter) {
-        message.idField(1, span.pointee.context.traceID)
-        message.idField(2, span.pointee.context.spanID)
-        message.stringField(3, span.pointee.context.traceState ?? "")
-        if let parent = span.pointee.parentSpanID { message.idField(4, parent) }
-        message.stringField(5, span.pointee.name)
-        message.varintField(6, UInt64(OTLPKind.number(span.pointee.kind)))
-        message.fixed64Field(7, span.pointee.startNanoseconds)
-        message.fixed64Field(8, span.pointee.endNanoseconds)
-        if !span.pointee.attributes.isEmpty { span.pointee.attributes.forEach { key, value in attribute(&message, 9, key, value) } }
+    /// A `SharedSpanAttributes`' list as a span's `attributes` fields (9), written once and
+    /// copied into each span that shares it.
+    final class EncodedAttributes: Sendable {
+        let bytes: [UInt8]
+
+        init(_ list: SpanAttributeList) {
+            var writer = ProtobufWriter(reservingCapacity: 64 * list.count)
+            list.entries.withUnsafeBufferPointer { entries in
+                guard let first = entries.baseAddress else { return }
+                for index in entries.indices { attribute(&writer, 9, first + index) }
+            }
+            bytes = writer.bytes
+        }
+    }
+
+    /// One `ScopeSpans.spans` field (tag, length, message) for the span `body` writes: how a
+    /// span goes into a batch's buffer as it ends (`EncodedSpanQueue`).
+    static func spanField(_ batch: inout ProtobufWriter, _ body: (inout ProtobufWriter) -> Void) {
+        batch.messageField(2, body)
+    }
+
+    /// The request around spans already written as `ScopeSpans.spans` fields (`spanField`): the
+    /// resource and the scope encoded once, the spans copied once. The same bytes `encode`
+    /// writes for the same spans, its slow twin (`OTLPEncodingTests`).
+    struct Framing: Sendable {
+        /// `ResourceSpans.resource` (field 1), tag and length included.
+        private let resource: [UInt8]
+        /// `ScopeSpans.scope` (field 1), tag and length included.
+        private let scope: [UInt8]
+
+        init(resource: Resource) {
+            var writer = ProtobufWriter()
+            writer.messageField(1) { message in
+                for (key, value) in resource.attributes { message.keyValueField(1, key: key, string: value) }
+            }
+            self.resource = writer.bytes
+            writer = ProtobufWriter()
+            writer.messageField(1) { scope in
+                scope.stringField(1, Resource.scopeName)
+                scope.stringField(2, Resource.sdkVersion)
+            }
+            scope = writer.bytes
+        }
+
+        /// `ExportTraceServiceRequest { resource_spans { resource, scope_spans { scope, spans } } }`.
+        func body(spans: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+            let scopeSpans = scope.count + spans.count
+            let resourceSpans = resource.count + 1 + ProtobufWriter.varintSize(scopeSpans) + scopeSpans
+            let total = 1 + ProtobufWriter.varintSize(resourceSpans) + resourceSpans
+            return Array(unsafeUninitializedCapacity: total) { buffer, count in
+                guard let base = buffer.baseAddress else { return }
+                var at = base
+                at[0] = 0x0A  // ExportTraceServiceRequest.resource_spans: field 1, length-delimited
+                at += 1 + ProtobufWriter.varint(UInt64(resourceSpans), at: at + 1)
+                resource.withUnsafeBufferPointer { at.initialize(from: $0.baseAddress!, count: $0.count) }
+                at += resource.count
+                at[0] = 0x12  // ResourceSpans.scope_spans: field 2
+                at += 1 + ProtobufWriter.varint(UInt64(scopeSpans), at: at + 1)
+                scope.withUnsafeBufferPointer { at.initialize(from: $0.baseAddress!, count: $0.count) }
+                at += scope.count
+                if let source = spans.baseAddress { at.initialize(from: source, count: spans.count) }
+                at += spans.count
+                count = at - base
+            }
+        }
+    }
+
+    static func write(_ span: UnsafePointer<SpanRecord>, to message: inout ProtobufWriter) {
+        writeSpan(
+            &message, context: span.pointee.context, parentSpanID: span.pointee.parentSpanID, name: span.pointee.name, kind: span.pointee.kind,
+            start: span.pointee.startNanoseconds, end: span.pointee.endNanoseconds, attributes: span.pointee.attributes,
+            list: span.pointee.attributeList, events: span.pointee.events, links: span.pointee.links, status: span.pointee.status)
+    }
+
+    /// The fields of a `Span` message (not its tag and length): what a record holds, read where
+    /// it lies, and what a `RecordingSpan` writes of its state as it ends (`SpanStream`), with
+    /// no record made of it.
+    static func writeSpan(
+        _ message: inout ProtobufWriter, context: SpanContext, parentSpanID: SpanID?, name: String, kind: SpanKind,
+        start: UInt64, end: UInt64, attributes: SpanAttributes, list: SpanAttributeList,
+        events: [SpanRecord.Event], links: [SpanRecord.Link], status: SpanStatus?, shared: EncodedAttributes? = nil
+    ) {
+        message.spanHead(context: context, parentSpanID: parentSpanID, name: name, kind: UInt8(OTLPKind.number(kind)), start: start, end: end)
+        if !attributes.isEmpty { attributes.forEach { key, value in attribute(&message, 9, key, value) } }
         // Read where they lie: iterating the entries copied each key and value out and destroyed it.
-        span.pointee.attributeList.entries.withUnsafeBufferPointer { entries in
+        list.entries.withUnsafeBufferPointer { entries in
             guard let first = entries.baseAddress else { return }
             for index in entries.indices { attribute(&message, 9, first + index) }
         }
-        for event in span.pointee.events {
-            message.messageField(11) { event_ in
-                event_.fixed64Field(1, event.nanosecondsSinceEpoch)
-                event_.stringField(2, event.name)
-                event.attributes.forEach { key, value in attribute(&event_, 3, key, value) }
+        if let shared { message.append(shared.bytes) }
+        if !events.isEmpty {
+            for event in events {
+                message.messageField(11) { event_ in
+                    event_.fixed64Field(1, event.nanosecondsSinceEpoch)
+                    event_.stringField(2, event.name)
+                    event.attributes.forEach { key, value in attribute(&event_, 3, key, value) }
+                }
             }
         }
-        for link in span.pointee.links {
-            message.messageField(13) { link_ in
-                link_.idField(1, link.context.traceID)
-                link_.idField(2, link.context.spanID)
-                link_.stringField(3, link.context.traceState ?? "")
-                link.attributes.forEach { key, value in attribute(&link_, 4, key, value) }
-                link_.fixed32Field(6, UInt32(link.context.traceFlags))
+        if !links.isEmpty {
+            for link in links {
+                message.messageField(13) { link_ in
+                    link_.idField(1, link.context.traceID)
+                    link_.idField(2, link.context.spanID)
+                    link_.stringField(3, link.context.traceState ?? "")
+                    link.attributes.forEach { key, value in attribute(&link_, 4, key, value) }
+                    link_.fixed32Field(6, UInt32(link.context.traceFlags))
+                }
             }
         }
-        if let status = span.pointee.status {
+        if let status {
             message.messageField(15) { status_ in
                 status_.stringField(2, status.message ?? "")
                 status_.varintField(3, UInt64(OTLPKind.statusCode(status.code)))
             }
         }
-        message.fixed32Field(16, UInt32(span.pointee.context.traceFlags))
+        message.fixed32Field(16, UInt32(context.traceFlags))
+    }
+
+    /// `ProtobufWriter.spanHead`, a field at a time: its slow twin (`OTLPEncodingTests`).
+    static func spanHeadByField(
+        _ message: inout ProtobufWriter, context: SpanContext, parentSpanID: SpanID?, name: String, kind: UInt8, start: UInt64, end: UInt64
+    ) {
+        message.idField(1, context.traceID)
+        message.idField(2, context.spanID)
+        if let state = context.traceState { message.stringField(3, state) }
+        if let parentSpanID { message.idField(4, parentSpanID) }
+        message.stringField(5, name)
+        message.varintField(6, UInt64(kind))
+        message.fixed64Field(7, start)
+        message.fixed64Field(8, end)
     }
 
     /// A `KeyValue` field of a span: a scalar in one go (`ProtobufWriter.keyValueField`), any

@@ -8,6 +8,9 @@ import Streams
 /// when a batch is full or every `scheduleDelay`. A span ending while the queue is full is dropped
 /// and counted: an absent collector costs spans, never memory, and never blocks the thread that
 /// ended the span (the export runs on `scheduler`). One export is in flight at a time.
+/// To the OTLP exporter in protobuf (the default), spans are written into their batch's buffer
+/// as they end (`EncodedSpanQueue`, `stream`); to any other exporter, or in OTLP/JSON, they wait
+/// as `SpanRecord`s (the slow twin: the tests hold the two bodies equal).
 public final class BatchSpanProcessor: SpanProcessor {
     /// `OTEL_BSP_MAX_QUEUE_SIZE`, `OTEL_BSP_MAX_EXPORT_BATCH_SIZE`, `OTEL_BSP_SCHEDULE_DELAY` (the spec's defaults).
     public struct Limits: Sendable, Equatable {
@@ -18,19 +21,26 @@ public final class BatchSpanProcessor: SpanProcessor {
     }
 
     private struct State {
+        /// The records waiting, unless `encoded` takes the spans.
         var queue: [SpanRecord] = []
+        /// The spans waiting, written, when the exporter takes them so (`stream`).
+        var encoded: EncodedSpanQueue?
         var exporting = false
         var flushWaiters: [@Sendable () -> Void] = []
         var timer: Disposable?
         var timerStopped = false
         var stopped = false
+
+        var isEmpty: Bool { encoded?.isEmpty ?? queue.isEmpty }
     }
 
     public let limits: Limits
     public let counters: TracingCounters
     private let exporter: any SpanExporter
+    /// `exporter`, when it sends OTLP protobuf: then spans are written as they end.
+    private let encodingExporter: OTLPHTTPExporter?
     private let scheduler: any Scheduler
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     /// Starts the schedule-delay timer on `scheduler` (the tests give a `TestScheduler`).
     public init(exporter: any SpanExporter, limits: Limits = Limits(), counters: TracingCounters, scheduler: any Scheduler) {
@@ -38,13 +48,49 @@ public final class BatchSpanProcessor: SpanProcessor {
         self.limits = limits
         self.counters = counters
         self.scheduler = scheduler
+        encodingExporter = (exporter as? OTLPHTTPExporter).flatMap { $0.settings.wireProtocol == .protobuf ? $0 : nil }
+        var initial = State()
+        if encodingExporter != nil {
+            initial.encoded = EncodedSpanQueue(batchSize: limits.maxExportBatchSize, maxQueueSize: limits.maxQueueSize)
+        }
+        state = Locked(initial)
         armTimer()
     }
 
     /// Spans waiting in the queue.
-    public var queuedCount: Int { state.withLock { $0.queue.count } }
+    public var queuedCount: Int { state.withLock { $0.encoded?.count ?? $0.queue.count } }
+
+    /// Whether ending spans are written into the batches as they end (`stream`).
+    var encodesOnEnd: Bool { encodingExporter != nil }
+
+    /// A span ending, its `Span` message written by `write` into its batch's buffer under the
+    /// lock (a few hundred bytes, no call out): only when `encodesOnEnd`.
+    func stream(_ write: (inout ProtobufWriter) -> Void) {
+        let (accepted, stopped, batchReady) = state.withLock { state -> (Bool, Bool, Bool) in
+            guard !state.stopped else { return (false, true, false) }
+            guard state.encoded!.append(write) else { return (false, false, false) }
+            // Once, as the queue reaches a batch (as `onEnd`'s records do): asked of the first batch,
+            // every span ending until the export took it scheduled one more.
+            return (true, false, state.encoded!.count == limits.maxExportBatchSize && !state.exporting)
+        }
+        guard accepted else { return counters.spansDropped(1, stopped ? .shutdown : .queueFull) }
+        if batchReady { scheduler.schedule { [self] in exportNext(force: false) } }
+    }
+
+    /// The bodies the waiting batches of written spans would be sent as, first first (the
+    /// tests hold them to what the record encoder writes of the same spans).
+    func waitingBodies() -> [[UInt8]] {
+        guard let encodingExporter else { return [] }
+        return state.withLock { state in
+            (state.encoded?.waiting ?? []).map { batch in batch.spans.withBytes { encodingExporter.body(ofEncoded: $0) } }
+        }
+    }
 
     public func onEnd(_ span: consuming SpanRecord) {
+        if encodesOnEnd {
+            let record = span
+            return withUnsafePointer(to: record) { record in stream { OTLPProtobufEncoding.write(record, to: &$0) } }
+        }
         // Moved into the queue, not copied into it and released here.
         let (accepted, batchReady) = state.withLock(handing: span) { state, span -> (Bool, Bool) in
             guard !state.stopped, state.queue.count < limits.maxQueueSize else { return (false, false) }
@@ -60,7 +106,7 @@ public final class BatchSpanProcessor: SpanProcessor {
 
     public func forceFlush(completion: @escaping @Sendable () -> Void) {
         let done = state.withLock { state -> Bool in
-            guard !state.queue.isEmpty || state.exporting else { return true }
+            guard !state.isEmpty || state.exporting else { return true }
             state.flushWaiters.append(completion)
             return false
         }
@@ -80,7 +126,7 @@ public final class BatchSpanProcessor: SpanProcessor {
         forceFlush { [self] in
             let left = state.withLock { state -> Int in
                 defer { state.queue = [] }
-                return state.queue.count
+                return state.queue.count + (state.encoded?.removeAll() ?? 0)
             }
             counters.spansDropped(left, .shutdown)
             completion()
@@ -103,6 +149,7 @@ public final class BatchSpanProcessor: SpanProcessor {
     /// Takes the next batch unless one is in flight. `force`: a batch smaller than full goes too
     /// (the timer, a flush); otherwise only a full batch.
     private func exportNext(force: Bool) {
+        if let encodingExporter { return exportNextEncoded(force: force, to: encodingExporter) }
         let batch = state.withLock { state -> [SpanRecord]? in
             let flushing = !state.flushWaiters.isEmpty
             guard !state.exporting, !state.queue.isEmpty,
@@ -125,22 +172,43 @@ public final class BatchSpanProcessor: SpanProcessor {
             return batch
         }
         guard let batch else { return finishFlushIfDone() }
-        exporter.export(batch) { [self] delivered in
-            if delivered {
-                counters.spansExported(batch.count)
-            } else {
-                counters.exportFailed()
-                counters.spansDropped(batch.count, .exportFailed)
-            }
-            state.withLock { $0.exporting = false }
-            scheduler.schedule { [self] in exportNext(force: false) }
+        exporter.export(batch) { [self] delivered in exported(batch.count, delivered: delivered) }
+    }
+
+    /// `exportNext` of written spans: the next batch's body is framed around its buffer, which
+    /// then goes back to the queue for a later batch.
+    private func exportNextEncoded(force: Bool, to exporter: OTLPHTTPExporter) {
+        let batch = state.withLock { state -> EncodedSpanQueue.Batch? in
+            let flushing = !state.flushWaiters.isEmpty
+            guard !state.exporting, !state.isEmpty,
+                force || flushing || state.encoded!.firstCount >= limits.maxExportBatchSize
+            else { return nil }
+            state.exporting = true
+            return state.encoded!.removeFirst()
         }
+        guard let batch else { return finishFlushIfDone() }
+        let count = batch.count
+        let body = batch.spans.withBytes { exporter.body(ofEncoded: $0) }
+        state.withLock { $0.encoded!.recycle(batch) }
+        exporter.export(body: body) { [self] delivered in exported(count, delivered: delivered) }
+    }
+
+    /// An export of `count` spans ended: counted, and the next one may go.
+    private func exported(_ count: Int, delivered: Bool) {
+        if delivered {
+            counters.spansExported(count)
+        } else {
+            counters.exportFailed()
+            counters.spansDropped(count, .exportFailed)
+        }
+        state.withLock { $0.exporting = false }
+        scheduler.schedule { [self] in exportNext(force: false) }
     }
 
     /// Runs the flush waiters once nothing is queued or in flight.
     private func finishFlushIfDone() {
         let waiters = state.withLock { state -> [@Sendable () -> Void] in
-            guard state.queue.isEmpty, !state.exporting else { return [] }
+            guard state.isEmpty, !state.exporting else { return [] }
             defer { state.flushWaiters = [] }
             return state.flushWaiters
         }

@@ -17,10 +17,13 @@ public final class OTelTracer: Tracer, Sendable {
 
     public let sampler: Sampler
     public let processor: any SpanProcessor
+    /// Where the spans go as they end, shared by all of them.
+    private let sink: SpanSink
 
     public init(sampler: Sampler = .default, processor: any SpanProcessor) {
         self.sampler = sampler
         self.processor = processor
+        sink = SpanSink(processor)
     }
 
     /// A child of the context's span (local or extracted), or the root of a new trace. The sampler
@@ -51,7 +54,7 @@ public final class OTelTracer: Tracer, Sendable {
         }
         let recording = RecordingSpan(
             name: operationName, context: spanContext, parentSpanID: parent?.spanID, kind: kind,
-            startNanoseconds: startNanoseconds(), processor: processor)
+            startNanoseconds: startNanoseconds(), sink: sink)
         // The span is its context's reference: nothing boxed for it.
         context[SpanContextKey.self] = recording
         return OTelSpan(context: context, recording: recording)

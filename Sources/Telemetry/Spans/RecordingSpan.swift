@@ -33,13 +33,13 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     private let lock = SpinLock()
     @exclusivity(unchecked) private var state: State
     /// Gets the finished span, once.
-    private let processor: any SpanProcessor
+    private let sink: SpanSink
 
-    init(name: String, context: SpanContext, parentSpanID: SpanID?, kind: SpanKind, startNanoseconds: UInt64, processor: any SpanProcessor) {
+    init(name: String, context: SpanContext, parentSpanID: SpanID?, kind: SpanKind, startNanoseconds: UInt64, sink: SpanSink) {
         self.parentSpanID = parentSpanID
         self.kind = kind
         self.startNanoseconds = startNanoseconds
-        self.processor = processor
+        self.sink = sink
         state = State(name: name)
         super.init(context)
     }
@@ -103,7 +103,35 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
 
     func end(at nanoseconds: UInt64) {
         guard var state = endState(adding: nil) else { return }
-        processor.onEnd(record(taking: &state, at: nanoseconds))
+        finish(&state, at: nanoseconds)
+    }
+
+    /// The ended state, written into its export batch where the processor takes spans so
+    /// (`BatchSpanProcessor.stream`: no record made, queued or destroyed), else handed over as a
+    /// `SpanRecord` (the slow twin; the tests hold the two bodies equal).
+    /// `shared`: attributes after the state's own, their keys distinct from those (written as
+    /// the encoder wrote them once, `SharedSpanAttributes.memo`; the slow twin adds them to the
+    /// state's list).
+    private func finish(_ state: inout State, at nanoseconds: UInt64, sharing shared: SharedSpanAttributes? = nil) {
+        var shared = shared
+        if let list = shared?.list, sink.stream == nil || !state.attributes.isEmpty {
+            Self.add(list, to: &state)
+            shared = nil
+        }
+        guard let stream = sink.stream else { return sink.processor.onEnd(record(taking: &state, at: nanoseconds)) }
+        let encoded = shared?.memo(OTLPProtobufEncoding.EncodedAttributes.init)
+        assert(shared.map { shared in !shared.list.entries.contains { state.list[$0.key] != nil } } ?? true, "a shared key is the span's own too")
+        let end = max(nanoseconds, startNanoseconds)
+        // Read where they lie: the captured state's fields, passed on, were each copied (retained)
+        // and released after (about 200 instructions a span).
+        withUnsafePointer(to: &state) { state in
+            stream.stream { message in
+                OTLPProtobufEncoding.writeSpan(
+                    &message, context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, kind: kind, start: startNanoseconds,
+                    end: end, attributes: state.pointee.attributes, list: state.pointee.list, events: state.pointee.events,
+                    links: state.pointee.links, status: state.pointee.status, shared: encoded)
+            }
+        }
     }
 
     /// The state as the span ends, `list` added: moved out under the lock (the span keeps an
@@ -152,6 +180,15 @@ extension RecordingSpan: RecordedSpan {
     func end(adding list: SpanAttributeList) {
         let now = DefaultTracerClock.now.nanosecondsSinceEpoch
         guard var state = endState(adding: list) else { return }
-        processor.onEnd(record(taking: &state, at: now))
+        finish(&state, at: now)
+    }
+
+    func end(adding list: SpanAttributeList, sharing shared: SharedSpanAttributes) {
+        end(adding: list, sharing: shared, at: DefaultTracerClock.now.nanosecondsSinceEpoch)
+    }
+
+    func end(adding list: SpanAttributeList, sharing shared: SharedSpanAttributes?, at nanoseconds: UInt64) {
+        guard var state = endState(adding: list) else { return }
+        finish(&state, at: nanoseconds, sharing: shared)
     }
 }

@@ -26,4 +26,23 @@ final class ServerAddressMemoTests: XCTestCase {
             XCTAssertEqual(fast?.port, slow?.port, url.absoluteString)
         }
     }
+
+    func testSharedAttributesAreMadeOncePerOriginAndKeyOfThatOriginsHostAndPort() throws {
+        let memo = ServerAddress.Memo()
+        var made = 0
+        func shared(_ url: String, _ key: String) -> SharedSpanAttributes? {
+            memo.shared(for: URL(string: url)!, key: key) { host, port in
+                made += 1
+                return SharedSpanAttributes(["server.address": .string(host), "server.port": .int64(Int64(port))])
+            }
+        }
+        let first = try XCTUnwrap(shared("http://127.0.0.1:29841/users?per_page=1", "list"))
+        XCTAssertTrue(shared("http://127.0.0.1:29841/users/ada", "list") === first)
+        XCTAssertFalse(shared("http://127.0.0.1:29841/users/ada", "profile") === first)
+        let other = try XCTUnwrap(shared("https://avatars.demo.invalid/u/1", "list"))
+        XCTAssertFalse(other === first)
+        XCTAssertEqual(made, 3)
+        XCTAssertEqual(first.list, ["server.address": .string("127.0.0.1"), "server.port": .int64(29841)])
+        XCTAssertEqual(other.list, ["server.address": .string("avatars.demo.invalid"), "server.port": .int64(443)])
+    }
 }

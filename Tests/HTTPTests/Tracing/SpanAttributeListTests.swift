@@ -36,4 +36,20 @@ final class SpanAttributeListTests: XCTestCase {
         XCTAssertEqual(stored, converted)
         XCTAssertEqual(stored.attributes, converted.attributes)
     }
+
+    func testSharedAttributesKeepWhatTheFirstAskerMadeOfThem() {
+        final class Made: Sendable {
+            let count: Int
+            init(_ list: SpanAttributeList) { count = list.count }
+        }
+        final class Other: Sendable {
+            init(_ list: SpanAttributeList) {}
+        }
+        let shared = SharedSpanAttributes(["server.address": .string("127.0.0.1"), "server.port": .int64(1)])
+        let first = shared.memo(Made.init)
+        XCTAssertEqual(first.count, 2)
+        XCTAssertTrue(shared.memo(Made.init) === first)
+        XCTAssertFalse(shared.memo(Other.init) === shared.memo(Other.init), "another type's is made anew")
+        XCTAssertTrue(shared.memo(Made.init) === first)
+    }
 }
