@@ -133,7 +133,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
     }
 
     /// The target's path (`/` when empty) and query (empty when there is none).
-    private var targetParts: (path: Substring, query: Substring) {
+    var targetParts: (path: Substring, query: Substring) {
         if let parts { return parts.target }
         let path = url.path(percentEncoded: true)
         return (path.isEmpty ? "/" : Substring(path), Substring(url.query(percentEncoded: true) ?? ""))
@@ -152,39 +152,64 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// The request line followed by `fields` (`encodedFields`, maybe kept from an earlier
     /// request with the same origin and fields: `RequestFieldsCache`) and `extraHeaders`.
     func encodedHead(fields: [UInt8]) -> [UInt8] {
-        var head: [UInt8]
-        if let parts {
-            head = Self.encodedHead(method: method.rawValue, parts: parts, fields: fields)
-        } else {
-            let (path, query) = targetParts
-            head = Array("\(method.rawValue) \(path)\(query.isEmpty ? "" : "?")\(query) HTTP/1.1\r\n".utf8)
-            head.append(contentsOf: fields)
-        }
         let framesBody = !body.isEmpty || method == .post || method == .put || method == .patch
-        guard !extraHeaders.isEmpty || framesBody else { return head }
-        // The extra fields go before the blank line that ends `fields`.
-        head.removeLast(2)
-        for (name, value) in extraHeaders { Self.appendLine(name, value, to: &head) }
-        if framesBody { Self.appendLine("Content-Length", String(body.count), to: &head) }
-        head.append(contentsOf: [UInt8(ascii: "\r"), UInt8(ascii: "\n")])
-        return head
+        let length = framesBody ? String(body.count) : nil
+        guard let parts else { return Self.appendedHead(method: method.rawValue, target: targetParts, fields: fields, extra: extraHeaders, length: length) }
+        return Self.encodedHead(method: method.rawValue, parts: parts, fields: fields, extra: extraHeaders, length: length)
     }
 
     /// The head of a parsed URL, written piece by piece into an array of its exact size: appended,
     /// each piece checked the array's room and uniqueness, and the method and version went through
-    /// `String.UTF8View`: work per piece that the exact size makes unnecessary.
-    private static func encodedHead(method: String, parts: URLParts, fields: [UInt8]) -> [UInt8] {
+    /// `String.UTF8View`: work per piece that the exact size makes unnecessary. The extra fields
+    /// and `Content-Length` go into the same array, before the blank line that ends `fields`:
+    /// appended after it, they made the array grow again, and every exchange of a trace that is
+    /// not recorded sends `traceparent` as an extra field.
+    private static func encodedHead(method: String, parts: URLParts, fields: [UInt8], extra: HTTPHeaders, length: String?) -> [UInt8] {
         let version: StaticString = " HTTP/1.1\r\n"
-        let size = method.utf8.count + 1 + parts.targetCount + version.utf8CodeUnitCount + fields.count
+        let contentLength: StaticString = "Content-Length: "
+        var size = method.utf8.count + 1 + parts.targetCount + version.utf8CodeUnitCount + fields.count
+        for (name, value) in extra { size += name.utf8.count + 2 + value.utf8.count + 2 }
+        if let length { size += contentLength.utf8CodeUnitCount + length.utf8.count + 2 }
+        // Without extra lines `fields` goes whole; with them, its blank line comes after them.
+        let extended = !extra.isEmpty || length != nil
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var head = HeadWriter(UnsafeMutableRawPointer(buffer.baseAddress!))
             head.string(method)
             head.byte(UInt8(ascii: " "))
             parts.writeTarget(into: &head)
             head.text(version)
-            fields.withUnsafeBytes { head.bytes($0) }
+            fields.withUnsafeBytes { head.bytes(extended ? UnsafeRawBufferPointer(rebasing: $0.dropLast(2)) : $0) }
+            if extended {
+                for (name, value) in extra {
+                    head.string(name)
+                    head.text(": ")
+                    head.string(value)
+                    head.text("\r\n")
+                }
+                if let length {
+                    head.text(contentLength)
+                    head.string(length)
+                    head.text("\r\n")
+                }
+                head.text("\r\n")
+            }
             initialized = size
         }
+    }
+
+    /// The slow twin of `encodedHead(method:parts:fields:extra:length:)`, and the head of a URL
+    /// that only Foundation parses: the request line interpolated, the rest appended.
+    static func appendedHead(
+        method: String, target: (path: Substring, query: Substring), fields: [UInt8], extra: HTTPHeaders, length: String?
+    ) -> [UInt8] {
+        var head = Array("\(method) \(target.path)\(target.query.isEmpty ? "" : "?")\(target.query) HTTP/1.1\r\n".utf8)
+        head.append(contentsOf: fields)
+        guard !extra.isEmpty || length != nil else { return head }
+        head.removeLast(2)
+        for (name, value) in extra { appendLine(name, value, to: &head) }
+        if let length { appendLine("Content-Length", length, to: &head) }
+        head.append(contentsOf: [UInt8(ascii: "\r"), UInt8(ascii: "\n")])
+        return head
     }
 
     /// `name: value` and CRLF.

@@ -73,6 +73,26 @@ final class HTTPClientRequestTests: XCTestCase {
         XCTAssertEqual(sent.encodedHead(fields: fields), sent.encodedHead)
     }
 
+    func testTheExactSizeHeadIsTheAppendedHeadWithAndWithoutExtraFieldsAndBodies() {
+        var cases: [HTTPClientRequest] = []
+        for url in ["http://h/a", "http://127.0.0.1:8081/u/1?v=4", "https://h:8443/p?q=a%2Fb&r"] {
+            for extra: HTTPHeaders in [[:], ["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00"],
+                                       ["If-None-Match": "\"v1\"", "tracestate": "a=1,b=2", "X-Empty": ""]] {
+                for (method, body) in [(HTTPMethod.get, [UInt8]()), (.post, []), (.put, Array("{}".utf8))] {
+                    cases.append(HTTPClientRequest(method: method, url: URL(string: url)!, headers: ["Accept": "image/png"], extraHeaders: extra, body: body))
+                }
+            }
+        }
+        for request in cases {
+            let fields = request.encodedFields
+            let framesBody = !request.body.isEmpty || request.method != .get
+            let appended = HTTPClientRequest.appendedHead(
+                method: request.method.rawValue, target: request.targetParts, fields: fields, extra: request.extraHeaders,
+                length: framesBody ? String(request.body.count) : nil)
+            XCTAssertEqual(String(decoding: request.encodedHead(fields: fields), as: UTF8.self), String(decoding: appended, as: UTF8.self))
+        }
+    }
+
     /// What the request used to ask Foundation for, and still does when `URLParts` declines.
     private func foundationAnswers(_ url: URL) -> (secure: Bool, host: String, port: Int, target: String) {
         let secure = url.scheme?.lowercased() == "https"
