@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "StreamServiceTextTests", dependencies: ["StreamServiceText"]),
         .testTarget(name: "StreamServiceJSONTests", dependencies: ["StreamServiceJSON", "HTTPTestSupport"]),
         .testTarget(name: "StreamsTests", dependencies: ["StreamServiceConcurrency", "Streams", "StreamsTesting", .product(name: "Instrumentation", package: "swift-distributed-tracing")]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "DemoUpstream", "HTTPTestSupport", "TracingTestSupport", .product(name: "Tracing", package: "swift-distributed-tracing"), "StreamServiceConcurrency", "StreamServiceJSON", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "DemoUpstream", "HTTPTestSupport", "TracingTestSupport", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "InMemoryTracing", package: "swift-distributed-tracing"), "StreamServiceConcurrency", "StreamServiceJSON", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         .testTarget(name: "DemoUpstreamTests", dependencies: ["DemoUpstream", "Domain", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "HTTP", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Child processes (redis-server, redis-cli, openssl, stream-service) through posix_spawn, not Foundation.Process.
         .target(name: "ProcessTestSupport", dependencies: ["CProcessSpawn"], path: "Tests/ProcessTestSupport"),

@@ -116,8 +116,8 @@ public final class GitHubClient: Sendable {
 
     /// How a call's stages run.
     enum CallFusing {
-        /// Fused into one object per subscription (`UpstreamCallRun`), for a call without a CLIENT
-        /// span that keeps its deadline by `bounds`. With `AvatarRun`: allocations a `/users` request
+        /// Fused into one object per subscription (`UpstreamCallRun`), for a call that keeps its
+        /// deadline by `bounds` (its CLIENT span included). With `AvatarRun`: allocations a `/users` request
         /// 2,157 → 1,177, instructions −14.6 % (Benchmarks/README.md, Ledger).
         case fused
         /// The slow twin: the operators' composition (`UpstreamCall.response`), which tests hold
@@ -233,13 +233,11 @@ public final class GitHubClient: Sendable {
     ///     retried(b):             --200|
     ///     get(url):       ----------200|
     func get(_ url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int = GitHubClient.maxRedirects) -> DataStream<UpstreamResponse> {
-        // Fused when the call will have no span (`UpstreamCall.init`): a span's attempts run in its context.
-        if callFusing == .fused, deadlineKeeping == .bounds, tracer == nil || trace?.unrecordedFields != nil {
+        if callFusing == .fused, deadlineKeeping == .bounds {
             return DataStream.holding { [self] downstream, subscription in
+                // Made here, in the subscriber's context: its span is a child of that context.
                 let call = UpstreamCall(client: self, url: url, stage: stage, trace: trace, hopsLeft: hopsLeft)
-                guard call.hasSpan else { return UpstreamCallRun(call: call, downstream: downstream, subscription: subscription).start() }
-                // Should a span come of it after all, the composition, which ends it and runs in its context.
-                PendingSubscriptions.watch(under: subscription) { call.response.watch(using: downstream) }
+                UpstreamCallRun(call: call, downstream: downstream, subscription: subscription).run()
             }
         }
         return DataStream.deferred { [self] in UpstreamCall(client: self, url: url, stage: stage, trace: trace, hopsLeft: hopsLeft).response }

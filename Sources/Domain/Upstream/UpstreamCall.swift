@@ -61,11 +61,18 @@ final class UpstreamCall: Sendable {
         self.stage = stage
         self.trace = trace
         self.hopsLeft = hopsLeft
-        if client.tracer != nil, let fields = trace?.unrecordedFields {
+        // The tracer read out of the client once: each read of the optional existential was a
+        // copy of it, four a call (≈ 560 instructions).
+        guard let tracer = client.tracer else {
+            span = nil
+            traceFields = nil
+            return
+        }
+        if let fields = trace?.unrecordedFields {
             span = nil
             traceFields = fields
         } else {
-            span = client.tracer.map { UpstreamSpan(tracer: $0, url: url, stage: stage, lists: client.attributeLists, addresses: client.serverAddresses) }
+            span = UpstreamSpan(client: client, tracer: tracer, url: url, stage: stage)
             traceFields = nil
         }
     }
@@ -84,14 +91,12 @@ final class UpstreamCall: Sendable {
             retried = attempt.retry(client.configuration.retry.maxRetries, backoff: backoff, scheduler: client.scheduler)
                 .timeout(client.configuration.deadline, scheduler: client.scheduler)
         }
-        // A span that records nothing has nothing to end, and no child that needs its context:
-        // its attempts still send its `traceparent` (`request.span`).
         // A redirect to follow goes on as a `Hop`, which the `recover` naming this call's failures
         // turns into the next hop's call: a `map` and one `recover` per call, where a `redirect`
         // after the `recover` cost a serialising sink, its watchers and a stream for every answer
         // (the figure: Benchmarks/README.md).
         let checked: DataStream<UpstreamResponse>
-        if let span, span.isRecording {
+        if let span = recordingSpan {
             // The attempts, their timers and retries are subscribed in the span's context; the
             // redirect's hop is not (a sibling exchange, in the caller's context, where `recover`
             // below is subscribed). The span ends in the `map` with the answer, in the `recover`
@@ -109,8 +114,7 @@ final class UpstreamCall: Sendable {
         }
         return checked.recover { [self] error -> DataStream<UpstreamResponse> in
             if let hop = error as? Hop { return following(hop.location) }
-            if let span, span.isRecording { span.end(failure: Self.classify(error, deadline: client.configuration.deadline)) }
-            return .just(error: failure(error))
+            return .just(error: finalFailure(error))
         }
     }
 
@@ -125,8 +129,14 @@ final class UpstreamCall: Sendable {
         }
     }
 
-    /// Whether the call began a CLIENT span: its exchange then runs as `response` composes it.
-    var hasSpan: Bool { span != nil }
+    /// The call's CLIENT span when it records: the attempts, their timers and retries run in its
+    /// context, and it ends with the answer or the final failure. A span that records nothing has
+    /// nothing to end, and no child that needs its context (its attempts still send its
+    /// `traceparent`: `request.span`).
+    var recordingSpan: UpstreamSpan? {
+        guard let span, span.isRecording else { return nil }
+        return span
+    }
 
     /// The time left before the call's deadline (zero or less once it passed).
     var timeLeft: Duration { due - client.scheduler.now }
@@ -189,6 +199,14 @@ final class UpstreamCall: Sendable {
 
     func failure(_ error: any Error) -> UpstreamFailure {
         UpstreamFailure(Self.classify(error, deadline: client.configuration.deadline), stage: stage, retries: retries.load(ordering: .relaxed))
+    }
+
+    /// The call failed for good with `error` (no redirect): its recording span ends with the
+    /// classified failure, and the failure that goes downstream is returned.
+    func finalFailure(_ error: any Error) -> UpstreamFailure {
+        let failure = failure(error)
+        recordingSpan?.end(failure: failure.error)
+        return failure
     }
 
     /// The deadline's `timeout` fails with a `StreamTimeoutError` of the deadline's length; an

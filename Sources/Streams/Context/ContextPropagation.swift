@@ -51,6 +51,15 @@ public enum ContextPropagation {
         return carries ? context : nil
     }
 
+    /// What a subscription begun now with `context` bound keeps (`capture()` inside
+    /// `ServiceContext.withValue(context)`), without binding it: `context`, or nil when
+    /// propagation is off or inside `withoutCarrying(_:)`. For a fused stage that runs its
+    /// upstream as `inContext(context)` would (`PendingSubscriptions.watch(under:carrying:_:)`).
+    package static func carried(_ context: ServiceContext) -> ServiceContext? {
+        guard enabled.load(ordering: .relaxed) else { return nil }
+        return carries ? context : nil
+    }
+
     /// Runs `body` with `context` bound (as it is, when nil).
     @inline(__always)
     static func run<Result>(in context: ServiceContext?, _ body: () -> Result) -> Result {

@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import Instrumentation
 import Synchronization
 
 /// The subscriptions being set up on the current thread, innermost last.
@@ -49,10 +50,19 @@ package enum PendingSubscriptions {
     /// register themselves (subjects, custom `StreamType`s).
     @usableFromInline
     package static func watch(under parent: Disposable, _ watch: () -> Disposable) {
+        // The context of the subscription this one is started for, not the delivering thread's.
+        self.watch(under: parent, carrying: parent.serviceContext, watch)
+    }
+
+    /// As `watch(under:_:)`, in `context` (as it is, when nil) where `parent`'s would be: for a
+    /// fused operator whose subscriptions under `parent` belong to a stage of its own that an
+    /// operator would have subscribed in another context (`inContext`'s, kept as
+    /// `ContextPropagation.carried(_:)` gives it).
+    @usableFromInline
+    package static func watch(under parent: Disposable, carrying context: ServiceContext?, _ watch: () -> Disposable) {
         let stack = self.stack
         push(stack, parent)
-        // The context of the subscription this one is started for, not the delivering thread's.
-        let subscription = ContextPropagation.run(in: parent.serviceContext, watch)
+        let subscription = ContextPropagation.run(in: context, watch)
         pop(stack)
         if !subscription.isDisposed { parent.adoptPendingChild(subscription) }
     }
