@@ -244,8 +244,7 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
         }
         // The handlers capture the exchange alone (the stream is in `state`): no closure
         // context to allocate, two allocations per exchange fewer.
-        stream.onRead = { [self] bytes in received(bytes) }
-        stream.onClose = { [self] reason in closed(reason: reason) }
+        stream.setHandlers(onRead: { [self] bytes in received(bytes) }, onClose: { [self] reason in closed(reason: reason) })
         var head = request.encodedHead(fields: client.requestFields.fields(for: request, origin: origin))
         // One write for head and body: a small body leaves in the head's packet.
         if !request.body.isEmpty { head.append(contentsOf: request.body) }
@@ -269,8 +268,7 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
             return
         case .success(.complete(let response, let reusable)):
             guard markFinished() else { return }
-            stream.onRead = nil
-            stream.onClose = nil
+            stream.setHandlers(onRead: nil, onClose: nil)
             if reusable {
                 withState { $0.holdsSlot = false }
                 client.pool.checkin(stream, for: origin)

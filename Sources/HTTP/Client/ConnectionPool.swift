@@ -136,9 +136,8 @@ final class ConnectionPool: Sendable {
             // context of its own): two contexts, with a weak and two unowned references, cost two
             // allocations and their reference counting per check-in.
             let watch = IdleWatch(pool: self, stream: stream, origin: origin)
-            stream.onClose = { [watch] _ in watch.closed() }
             // An idle connection has nothing to say; anything it sends means it is unusable.
-            stream.onRead = { [watch] _ in watch.spoke() }
+            stream.setHandlers(onRead: { [watch] _ in watch.spoke() }, onClose: { [watch] _ in watch.closed() })
         case .close:
             stream.close()
             release(origin)
