@@ -245,9 +245,11 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
         // The handlers capture the exchange alone (the stream is in `state`): no closure
         // context to allocate, two allocations per exchange fewer.
         stream.setHandlers(onRead: { [self] bytes in received(bytes) }, onClose: { [self] reason in closed(reason: reason) })
-        var head = request.encodedHead(fields: client.requestFields.fields(for: request, origin: origin))
+        let fields = client.requestFields.fields(for: request, origin: origin)
+        guard !request.body.isEmpty else { return request.withEncodedHead(fields: fields) { stream.write($0) } }
         // One write for head and body: a small body leaves in the head's packet.
-        if !request.body.isEmpty { head.append(contentsOf: request.body) }
+        var head = request.encodedHead(fields: fields)
+        head.append(contentsOf: request.body)
         stream.write(head)
     }
 

@@ -160,7 +160,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
             head = Array("\(method.rawValue) \(path)\(query.isEmpty ? "" : "?")\(query) HTTP/1.1\r\n".utf8)
             head.append(contentsOf: fields)
         }
-        let framesBody = !body.isEmpty || method == .post || method == .put || method == .patch
+        let framesBody = !body.isEmpty || Self.framesBody(method)
         guard !extraHeaders.isEmpty || framesBody else { return head }
         // The extra fields go before the blank line that ends `fields`.
         head.removeLast(2)
@@ -170,19 +170,55 @@ public struct HTTPClientRequest: Sendable, Equatable {
         return head
     }
 
+    /// `encodedHead(fields:)` lent to `send` without an array of its own when it is the request
+    /// line and `fields` alone (a parsed URL, no `extraHeaders`, no body to frame: an upstream
+    /// GET): written into a temporary allocation of its exact size (on the stack at a head's
+    /// size), where the array cost an allocation and its release per exchange (~700 instructions;
+    /// the figure: Benchmarks/README.md). Any other request lends its `encodedHead(fields:)`, the
+    /// slow twin (HTTPClientRequestTests compares the two).
+    func withEncodedHead<Result>(fields: [UInt8], _ send: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let storage = storage
+        guard let parts = storage.parts, storage.extraHeaders.isEmpty, storage.body.isEmpty, !Self.framesBody(storage.method) else {
+            return encodedHead(fields: fields).withUnsafeBytes(send)
+        }
+        let method = storage.method.rawValue
+        let size = Self.headSize(method: method, parts: parts, fields: fields)
+        return withUnsafeTemporaryAllocation(byteCount: size, alignment: 1) { buffer in
+            var head = HeadWriter(buffer.baseAddress!)
+            Self.writeHead(method: method, parts: parts, fields: fields, into: &head)
+            return send(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// Whether a head of `method` says its body's `Content-Length` even when the body is empty.
+    private static func framesBody(_ method: HTTPMethod) -> Bool {
+        method == .post || method == .put || method == .patch
+    }
+
+    /// How many bytes `writeHead` writes.
+    private static func headSize(method: String, parts: URLParts, fields: [UInt8]) -> Int {
+        method.utf8.count + 1 + parts.targetCount + requestLineEnd.utf8CodeUnitCount + fields.count
+    }
+
+    private static let requestLineEnd: StaticString = " HTTP/1.1\r\n"
+
+    /// The request line of a parsed URL, then `fields`.
+    private static func writeHead(method: String, parts: URLParts, fields: [UInt8], into head: inout HeadWriter) {
+        head.string(method)
+        head.byte(UInt8(ascii: " "))
+        parts.writeTarget(into: &head)
+        head.text(requestLineEnd)
+        fields.withUnsafeBytes { head.bytes($0) }
+    }
+
     /// The head of a parsed URL, written piece by piece into an array of its exact size: appended,
     /// each piece checked the array's room and uniqueness, and the method and version went through
     /// `String.UTF8View`: work per piece that the exact size makes unnecessary.
     private static func encodedHead(method: String, parts: URLParts, fields: [UInt8]) -> [UInt8] {
-        let version: StaticString = " HTTP/1.1\r\n"
-        let size = method.utf8.count + 1 + parts.targetCount + version.utf8CodeUnitCount + fields.count
+        let size = headSize(method: method, parts: parts, fields: fields)
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var head = HeadWriter(UnsafeMutableRawPointer(buffer.baseAddress!))
-            head.string(method)
-            head.byte(UInt8(ascii: " "))
-            parts.writeTarget(into: &head)
-            head.text(version)
-            fields.withUnsafeBytes { head.bytes($0) }
+            writeHead(method: method, parts: parts, fields: fields, into: &head)
             initialized = size
         }
     }
