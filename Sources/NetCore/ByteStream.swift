@@ -52,6 +52,10 @@ public final class ByteStream: @unchecked Sendable {
     /// Plain: right after `start()`. TLS: once the handshake completes.
     @exclusivity(unchecked) public var onReady: (() -> Void)?
 
+    /// An object its owner keeps with the connection for as long as the connection lives (the
+    /// HTTP client's pool keeps its idle watch here: made once per connection, not per check-in).
+    @exclusivity(unchecked) public var attachment: AnyObject?
+
     /// Sets `onRead` and `onClose` at once. Here their accesses go unchecked; set from another
     /// module each was a run-time exclusivity check (`swift_beginAccess`, ~76 instructions): an
     /// upstream exchange sets both as it starts and clears both as it ends, and the pool sets

@@ -322,8 +322,8 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
         let (first, timeout) = withState { state -> (Bool, ExchangeTimeouts.Armed?) in
             guard !state.finished else { return (false, nil) }
             state.finished = true
-            defer { state.timeout = nil }
-            return (true, state.timeout)
+            // Moved out, not copied then cleared: a retain, a release and two outlined witnesses fewer.
+            return (true, state.timeout.take())
         }
         timeout?.disarm()
         return first
