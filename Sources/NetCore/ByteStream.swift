@@ -41,14 +41,30 @@ public final class ByteStream: @unchecked Sendable {
     /// Monotonic nanoseconds of the last moment the output buffer was empty or moved.
     @exclusivity(unchecked) public private(set) var lastWriteProgress: UInt64 = DispatchTime.now().uptimeNanoseconds
 
+    // The handlers too; set from another module they are still checked there: `setHandlers` sets
+    // two in a call of this one.
     /// Received bytes (plaintext for TLS). The buffer is only valid during the call.
-    public var onRead: ((UnsafeRawBufferPointer) -> Void)?
+    @exclusivity(unchecked) public var onRead: ((UnsafeRawBufferPointer) -> Void)?
     /// The output buffer just became empty.
-    public var onDrained: (() -> Void)?
+    @exclusivity(unchecked) public var onDrained: (() -> Void)?
     /// Called once when the connection closes, whoever closed it.
-    public var onClose: ((CloseReason) -> Void)?
+    @exclusivity(unchecked) public var onClose: ((CloseReason) -> Void)?
     /// Plain: right after `start()`. TLS: once the handshake completes.
-    public var onReady: (() -> Void)?
+    @exclusivity(unchecked) public var onReady: (() -> Void)?
+
+    /// An object its owner keeps with the connection for as long as the connection lives (the
+    /// HTTP client's pool keeps its idle watch here: made once per connection, not per check-in).
+    @exclusivity(unchecked) public var attachment: AnyObject?
+
+    /// Sets `onRead` and `onClose` at once. Here their accesses go unchecked; set from another
+    /// module each was a run-time exclusivity check (`swift_beginAccess`, ~76 instructions): an
+    /// upstream exchange sets both as it starts and clears both as it ends, and the pool sets
+    /// both for an idle connection (~17 k instructions per `/users` request; the figure:
+    /// Benchmarks/README.md).
+    public func setHandlers(onRead: ((UnsafeRawBufferPointer) -> Void)?, onClose: ((CloseReason) -> Void)?) {
+        self.onRead = onRead
+        self.onClose = onClose
+    }
 
     public convenience init(socket: Socket, loop: EventLoop, remoteAddress: String, tls: TLSSession? = nil) {
         self.init(socket: socket, loop: loop, remoteAddress: remoteAddress, peerAddress: nil, tls: tls)

@@ -63,7 +63,8 @@ public final class EventLoop: Sendable {
     /// Keys are small counters: an array read, where a dictionary's hashed lookup cost each
     /// `PerLoop` lookup (a timer armed, a request timeout) ~230 instructions more (the figure:
     /// Benchmarks/README.md).
-    nonisolated(unsafe) private var locals: [WeakLocal?] = []
+    // Unchecked: touched on the loop only (the run-time check cost ~76 instructions per lookup, one per exchange).
+    @exclusivity(unchecked) nonisolated(unsafe) private var locals: [WeakLocal?] = []
 
     public init(label: String, engine: Engine = .default) {
         switch engine {

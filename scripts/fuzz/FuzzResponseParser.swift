@@ -7,7 +7,9 @@
 // the input itself. Both must end the same way (the same response, or both still waiting, or both
 // failing), because an incremental parser must not depend on how bytes arrive; the peer's close at
 // the end must then either complete the answer or report it truncated. Every completed response
-// must be well formed. Any divergence traps, which libFuzzer records as a crash.
+// must be well formed. The input is also read as field lines by the one-pass reader and its slow
+// twin (`plainFieldLine`, `checkedFieldLine`), which must agree. Any divergence traps, which
+// libFuzzer records as a crash.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzResponseParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -27,7 +29,24 @@ public func fuzzResponseParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     }
     let split = outcome(of: pieces, method: method)
     precondition(whole == split, "split feeding changed the result:\n\(whole)\nvs\n\(split)")
+    checkFieldLines(input)
     return 0
+}
+
+/// The input read as a block of field lines by the one-pass reader and by its slow twin: wherever
+/// the fast one answers, the twin gives the same name, value and end.
+private func checkFieldLines(_ input: [UInt8]) {
+    input.withUnsafeBytes { lines in
+        var start = 0
+        while start < lines.count {
+            let checked = HTTPResponseParser.checkedFieldLine(in: lines, from: start)
+            if let plain = HTTPResponseParser.plainFieldLine(in: lines, from: start) {
+                precondition(plain == checked, "the one-pass field line reader differs from its twin at \(start)")
+            }
+            guard let checked else { return }
+            start = checked.end + 2
+        }
+    }
 }
 
 private enum Outcome: Equatable {

@@ -244,11 +244,12 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
         }
         // The handlers capture the exchange alone (the stream is in `state`): no closure
         // context to allocate, two allocations per exchange fewer.
-        stream.onRead = { [self] bytes in received(bytes) }
-        stream.onClose = { [self] reason in closed(reason: reason) }
-        var head = request.encodedHead(fields: client.requestFields.fields(for: request, origin: origin))
+        stream.setHandlers(onRead: { [self] bytes in received(bytes) }, onClose: { [self] reason in closed(reason: reason) })
+        let fields = client.requestFields.fields(for: request, origin: origin)
+        guard !request.body.isEmpty else { return request.withEncodedHead(fields: fields) { stream.write($0) } }
         // One write for head and body: a small body leaves in the head's packet.
-        if !request.body.isEmpty { head.append(contentsOf: request.body) }
+        var head = request.encodedHead(fields: fields)
+        head.append(contentsOf: request.body)
         stream.write(head)
     }
 
@@ -269,8 +270,7 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
             return
         case .success(.complete(let response, let reusable)):
             guard markFinished() else { return }
-            stream.onRead = nil
-            stream.onClose = nil
+            stream.setHandlers(onRead: nil, onClose: nil)
             if reusable {
                 withState { $0.holdsSlot = false }
                 client.pool.checkin(stream, for: origin)
@@ -322,8 +322,8 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
         let (first, timeout) = withState { state -> (Bool, ExchangeTimeouts.Armed?) in
             guard !state.finished else { return (false, nil) }
             state.finished = true
-            defer { state.timeout = nil }
-            return (true, state.timeout)
+            // Moved out, not copied then cleared: a retain, a release and two outlined witnesses fewer.
+            return (true, state.timeout.take())
         }
         timeout?.disarm()
         return first

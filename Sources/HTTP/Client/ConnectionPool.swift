@@ -69,14 +69,46 @@ final class ConnectionPool: Sendable {
             return .wait(waiter.id)
         }
 
-        /// `body` on this entry in place (one dictionary lookup for several changes).
-        mutating func withEntry<Result>(_ body: (inout OriginState) -> Result) -> Result {
-            body(&self)
+    }
+
+    /// The states by origin: a handful (a service's upstream origins, those with a connection or a
+    /// waiter), found by a scan comparing each origin's precomputed hash first, as the HTTP/2 pool
+    /// finds its entries. A dictionary hashed that hash again (`Hasher`) on each of the two lookups
+    /// an exchange makes, about 245 instructions each (the figure: Benchmarks/README.md).
+    private struct OriginStates {
+        private var origins: [Origin] = []
+        private var states: [OriginState] = []
+
+        /// `body` on `origin`'s state where it lies, an empty one made first when there is none.
+        mutating func with<Result>(_ origin: Origin, _ body: (inout OriginState) -> Result) -> Result {
+            if let index = origins.firstIndex(of: origin) { return body(&states[index]) }
+            origins.append(origin)
+            states.append(OriginState())
+            return body(&states[states.count - 1])
         }
+
+        /// `body` on `origin`'s state where it lies; nil when there is none.
+        mutating func ifPresent<Result>(_ origin: Origin, _ body: (inout OriginState) -> Result) -> Result? {
+            guard let index = origins.firstIndex(of: origin) else { return nil }
+            return body(&states[index])
+        }
+
+        /// Forgets `origin`'s state when nothing is open, idle or waiting there.
+        mutating func dropIfUnused(_ origin: Origin) {
+            guard let index = origins.firstIndex(of: origin) else { return }
+            let state = states[index]
+            guard state.open <= 0, state.idle.isEmpty, state.waiters.isEmpty else { return }
+            origins.swapAt(index, origins.count - 1)
+            states.swapAt(index, states.count - 1)
+            origins.removeLast()
+            states.removeLast()
+        }
+
+        var all: [OriginState] { states }
     }
 
     private struct State {
-        var origins: [Origin: OriginState] = [:]
+        var origins = OriginStates()
         var nextWaiter: UInt64 = 0
     }
 
@@ -100,10 +132,9 @@ final class ConnectionPool: Sendable {
     func acquire(_ origin: Origin, near loop: EventLoop? = nil, granted: @escaping @Sendable (Grant) -> Void) -> Lease {
         let loopID = loop.map(ObjectIdentifier.init)
         return state.withLock { state in
-            // One lookup of the origin, its entry changed in place: each lookup hashes the host.
+            // One lookup of the origin, its entry changed in place.
             let id = WaiterID(value: state.nextWaiter + 1)
-            let lease = state.origins[origin, default: OriginState()].lease(
-                near: loopID, maxOpen: maxPerOrigin, waiter: Waiter(id: id, granted: granted))
+            let lease = state.origins.with(origin) { $0.lease(near: loopID, maxOpen: maxPerOrigin, waiter: Waiter(id: id, granted: granted)) }
             if case .wait = lease { state.nextWaiter += 1 }
             return lease
         }
@@ -111,7 +142,7 @@ final class ConnectionPool: Sendable {
 
     /// Leaves the queue. False when the waiter was already granted (or never queued).
     func cancelWaiting(_ id: WaiterID, for origin: Origin) -> Bool {
-        state.withLock { state in state.origins[origin]?.waiters.remove(id.value) ?? false }
+        state.withLock { state in state.origins.ifPresent(origin) { $0.waiters.remove(id.value) } ?? false }
     }
 
     /// Returns a connection that may carry another request, with its slot. Must be called on
@@ -121,7 +152,7 @@ final class ConnectionPool: Sendable {
         enum Outcome { case handed(Waiter), idles, close }
         let loop = ObjectIdentifier(stream.loop)
         let outcome = state.withLock { state -> Outcome in
-            state.origins[origin, default: OriginState()].withEntry { entry -> Outcome in
+            state.origins.with(origin) { entry -> Outcome in
                 if let waiter = entry.waiters.pop(for: loop) { return .handed(waiter) }
                 guard entry.idle.count < maxIdlePerOrigin else { return .close }
                 entry.idle.append(stream)
@@ -134,11 +165,18 @@ final class ConnectionPool: Sendable {
         case .idles:
             // One object the two handlers share (a closure capturing one reference needs no
             // context of its own): two contexts, with a weak and two unowned references, cost two
-            // allocations and their reference counting per check-in.
-            let watch = IdleWatch(pool: self, stream: stream, origin: origin)
-            stream.onClose = { [watch] _ in watch.closed() }
+            // allocations and their reference counting per check-in. Made once per connection and
+            // kept with it (`attachment`): one per check-in cost an allocation, a weak and an
+            // unowned reference and their release each time (the figure: Benchmarks/README.md).
+            let watch: IdleWatch
+            if let kept = stream.attachment as? IdleWatch, kept.pool === self, kept.origin == origin {
+                watch = kept
+            } else {
+                watch = IdleWatch(pool: self, stream: stream, origin: origin)
+                stream.attachment = watch
+            }
             // An idle connection has nothing to say; anything it sends means it is unusable.
-            stream.onRead = { [watch] _ in watch.spoke() }
+            stream.setHandlers(onRead: { [watch] _ in watch.spoke() }, onClose: { [watch] _ in watch.closed() })
         case .close:
             stream.close()
             release(origin)
@@ -148,26 +186,25 @@ final class ConnectionPool: Sendable {
     /// A slot's connection closed (or never opened): the oldest waiter may connect in its place.
     func release(_ origin: Origin) {
         let waiter = state.withLock { state -> Waiter? in
-            if let waiter = state.origins[origin]?.waiters.pop(for: nil) { return waiter }
-            state.origins[origin, default: OriginState()].open -= 1
-            if let entry = state.origins[origin], entry.open <= 0, entry.idle.isEmpty, entry.waiters.isEmpty {
-                state.origins[origin] = nil
-            }
+            if let waiter = state.origins.ifPresent(origin, { $0.waiters.pop(for: nil) }) ?? nil { return waiter }
+            state.origins.with(origin) { $0.open -= 1 }
+            state.origins.dropIfUnused(origin)
             return nil
         }
         waiter?.granted(.connect)
     }
 
-    var idleCount: Int { state.withLock { $0.origins.values.reduce(0) { $0 + $1.idle.count } } }
+    var idleCount: Int { state.withLock { $0.origins.all.reduce(0) { $0 + $1.idle.count } } }
 
     /// Requests waiting for a connection to `origin`.
-    func waitingCount(_ origin: Origin) -> Int { state.withLock { $0.origins[origin]?.waiters.count ?? 0 } }
+    func waitingCount(_ origin: Origin) -> Int { state.withLock { $0.origins.ifPresent(origin) { $0.waiters.count } ?? 0 } }
 
     /// Connections open (in use, connecting or idle) to `origin`.
-    func openCount(_ origin: Origin) -> Int { state.withLock { $0.origins[origin]?.open ?? 0 } }
+    func openCount(_ origin: Origin) -> Int { state.withLock { $0.origins.ifPresent(origin) { $0.open } ?? 0 } }
 
     /// Watches one idle connection: closed by the server, or saying something unasked.
-    /// Holds the pool weakly and the stream unowned: the stream holds this through its handlers.
+    /// Holds the pool weakly and the stream unowned: the stream holds this (its `attachment`,
+    /// and its handlers while it idles).
     private final class IdleWatch {
         weak var pool: ConnectionPool?
         unowned let stream: ByteStream
@@ -186,9 +223,11 @@ final class ConnectionPool: Sendable {
 
     fileprivate func closedWhileIdle(_ stream: ByteStream, origin: Origin) {
         let wasIdle = state.withLock { state -> Bool in
-            guard let index = state.origins[origin]?.idle.firstIndex(where: { $0 === stream }) else { return false }
-            state.origins[origin]!.idle.remove(at: index)
-            return true
+            state.origins.ifPresent(origin) { entry -> Bool in
+                guard let index = entry.idle.firstIndex(where: { $0 === stream }) else { return false }
+                entry.idle.remove(at: index)
+                return true
+            } ?? false
         }
         if wasIdle { release(origin) }
     }

@@ -150,55 +150,87 @@ public struct HTTPClientRequest: Sendable, Equatable {
     var encodedHead: [UInt8] { encodedHead(fields: encodedFields) }
 
     /// The request line followed by `fields` (`encodedFields`, maybe kept from an earlier
-    /// request with the same origin and fields: `RequestFieldsCache`) and `extraHeaders`.
-    func encodedHead(fields: [UInt8]) -> [UInt8] {
-        let framesBody = !body.isEmpty || method == .post || method == .put || method == .patch
-        let length = framesBody ? String(body.count) : nil
-        guard let parts else { return Self.appendedHead(method: method.rawValue, target: targetParts, fields: fields, extra: extraHeaders, length: length) }
-        return Self.encodedHead(method: method.rawValue, parts: parts, fields: fields, extra: extraHeaders, length: length)
-    }
-
-    /// The head of a parsed URL, written piece by piece into an array of its exact size: appended,
+    /// request with the same origin and fields: `RequestFieldsCache`), `extraHeaders` and a
+    /// body's `Content-Length`.
+    ///
+    /// A parsed URL's head is written piece by piece into an array of its exact size: appended,
     /// each piece checked the array's room and uniqueness, and the method and version went through
     /// `String.UTF8View`: work per piece that the exact size makes unnecessary. The extra fields
-    /// and `Content-Length` go into the same array, before the blank line that ends `fields`:
-    /// appended after it, they made the array grow again, and every exchange of a trace that is
-    /// not recorded sends `traceparent` as an extra field.
-    private static func encodedHead(method: String, parts: URLParts, fields: [UInt8], extra: HTTPHeaders, length: String?) -> [UInt8] {
-        let version: StaticString = " HTTP/1.1\r\n"
-        let contentLength: StaticString = "Content-Length: "
-        var size = method.utf8.count + 1 + parts.targetCount + version.utf8CodeUnitCount + fields.count
-        for (name, value) in extra { size += name.utf8.count + 2 + value.utf8.count + 2 }
-        if let length { size += contentLength.utf8CodeUnitCount + length.utf8.count + 2 }
-        // Without extra lines `fields` goes whole; with them, its blank line comes after them.
-        let extended = !extra.isEmpty || length != nil
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+    /// go into the same array: appended after it, they made the array grow again, and every
+    /// exchange of a trace that is not recorded sends `traceparent` as an extra field.
+    func encodedHead(fields: [UInt8]) -> [UInt8] {
+        let layout = HeadLayout(self, fields: fields)
+        guard let parts else { return Self.appendedHead(method: method.rawValue, target: targetParts, fields: fields, extra: extraHeaders, length: layout.length) }
+        return [UInt8](unsafeUninitializedCapacity: layout.size) { buffer, initialized in
             var head = HeadWriter(UnsafeMutableRawPointer(buffer.baseAddress!))
-            head.string(method)
-            head.byte(UInt8(ascii: " "))
-            parts.writeTarget(into: &head)
-            head.text(version)
-            fields.withUnsafeBytes { head.bytes(extended ? UnsafeRawBufferPointer(rebasing: $0.dropLast(2)) : $0) }
-            if extended {
-                for (name, value) in extra {
-                    head.string(name)
-                    head.text(": ")
-                    head.string(value)
-                    head.text("\r\n")
-                }
-                if let length {
-                    head.text(contentLength)
-                    head.string(length)
-                    head.text("\r\n")
-                }
-                head.text("\r\n")
-            }
-            initialized = size
+            write(parts: parts, fields: fields, layout: layout, into: &head)
+            initialized = layout.size
         }
     }
 
-    /// The slow twin of `encodedHead(method:parts:fields:extra:length:)`, and the head of a URL
-    /// that only Foundation parses: the request line interpolated, the rest appended.
+    /// `encodedHead(fields:)` lent to `send` without an array of its own for a parsed URL: written
+    /// into a temporary allocation of its exact size (on the stack at a head's size), where the
+    /// array cost an allocation and its release per exchange (~700 instructions; the figure:
+    /// Benchmarks/README.md). A URL only Foundation parses lends its `encodedHead(fields:)`
+    /// (HTTPClientRequestTests compares the two).
+    func withEncodedHead<Result>(fields: [UInt8], _ send: (UnsafeRawBufferPointer) -> Result) -> Result {
+        guard let parts else { return encodedHead(fields: fields).withUnsafeBytes(send) }
+        let layout = HeadLayout(self, fields: fields)
+        return withUnsafeTemporaryAllocation(byteCount: layout.size, alignment: 1) { buffer in
+            var head = HeadWriter(buffer.baseAddress!)
+            write(parts: parts, fields: fields, layout: layout, into: &head)
+            return send(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// A head's size and what follows `fields`, worked out before it is written.
+    private struct HeadLayout {
+        /// A body's `Content-Length` value (an empty POST, PUT or PATCH says 0); nil: none.
+        let length: String?
+        /// Whether lines follow `fields`, before its blank line.
+        let extended: Bool
+        /// The bytes `write(parts:fields:layout:into:)` writes (for a parsed URL).
+        let size: Int
+
+        init(_ request: HTTPClientRequest, fields: [UInt8]) {
+            let method = request.method
+            length = !request.body.isEmpty || method == .post || method == .put || method == .patch ? String(request.body.count) : nil
+            extended = !request.extraHeaders.isEmpty || length != nil
+            var size = method.rawValue.utf8.count + 1 + (request.parts?.targetCount ?? 0) + HTTPClientRequest.requestLineEnd.utf8CodeUnitCount + fields.count
+            for (name, value) in request.extraHeaders { size += name.utf8.count + 2 + value.utf8.count + 2 }
+            if let length { size += HTTPClientRequest.contentLength.utf8CodeUnitCount + length.utf8.count + 2 }
+            self.size = size
+        }
+    }
+
+    private static let requestLineEnd: StaticString = " HTTP/1.1\r\n"
+    private static let contentLength: StaticString = "Content-Length: "
+
+    /// The head of a parsed URL: the request line, `fields`, and with `layout.extended` the extra
+    /// lines before `fields`' blank line.
+    private func write(parts: URLParts, fields: [UInt8], layout: HeadLayout, into head: inout HeadWriter) {
+        head.string(method.rawValue)
+        head.byte(UInt8(ascii: " "))
+        parts.writeTarget(into: &head)
+        head.text(Self.requestLineEnd)
+        fields.withUnsafeBytes { head.bytes(layout.extended ? UnsafeRawBufferPointer(rebasing: $0.dropLast(2)) : $0) }
+        guard layout.extended else { return }
+        for (name, value) in extraHeaders {
+            head.string(name)
+            head.text(": ")
+            head.string(value)
+            head.text("\r\n")
+        }
+        if let length = layout.length {
+            head.text(Self.contentLength)
+            head.string(length)
+            head.text("\r\n")
+        }
+        head.text("\r\n")
+    }
+
+    /// The slow twin of the parsed URL's head, and the head of a URL that only Foundation parses:
+    /// the request line interpolated, the rest appended.
     static func appendedHead(
         method: String, target: (path: Substring, query: Substring), fields: [UInt8], extra: HTTPHeaders, length: String?
     ) -> [UInt8] {

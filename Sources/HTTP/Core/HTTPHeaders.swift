@@ -108,8 +108,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Equal when the same fields come in the same order, names compared as written.
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        lhs.storage.count == rhs.storage.count
-            && zip(lhs.storage, rhs.storage).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+        guard lhs.storage.count == rhs.storage.count else { return false }
+        // One list shared by both (an upstream client's fields, request after request, compared by
+        // `RequestFieldsCache` per exchange): equal without comparing its pairs.
+        let shared = lhs.storage.withUnsafeBufferPointer { l in rhs.storage.withUnsafeBufferPointer { r in l.baseAddress == r.baseAddress } }
+        return shared || zip(lhs.storage, rhs.storage).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 
     /// The common case, two `String`s: most names differ in length, and a name spelled as asked

@@ -116,6 +116,21 @@ final class ConnectionPoolTests: XCTestCase {
         XCTAssertEqual(client.idleConnections, 0)
     }
 
+    func testAConnectionIdleForItsSecondTimeStillLeavesThePoolWhenTheServerClosesIt() throws {
+        let counter = ConnectionCounter()
+        let server = try TestServer(router: TestServer.standardRouter, observer: counter.observer) { configuration in
+            configuration.timeouts.idle = .milliseconds(300)
+        }
+        let client = HTTPClient(maxConnectionsPerOrigin: 1)
+        let origin = ConnectionPool.Origin(secure: false, host: "127.0.0.1", port: server.port)
+        // Two answers on one connection: checked in twice, its idle watch made once and kept.
+        for _ in 0..<2 { XCTAssertEqual(burst(1, to: url(server, "/hello"), via: client).filter { (try? $0.get().status) == .ok }.count, 1) }
+        XCTAssertEqual(counter.accepted, 1)
+        XCTAssertEqual(client.idleConnections, 1)
+        waitUntil("the server's idle close is seen by the pool", timeout: 5) { client.pool.openCount(origin) == 0 }
+        XCTAssertEqual(client.idleConnections, 0)
+    }
+
     /// Holds `/held` answers until `release` is called; the replay lets late requests through at once.
     private final class Gate: Sendable {
         let answers = ReplayStreamer<Response>(bufferSize: 1)

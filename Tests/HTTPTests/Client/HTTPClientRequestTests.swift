@@ -93,6 +93,27 @@ final class HTTPClientRequestTests: XCTestCase {
         }
     }
 
+    func testTheHeadLentWithoutAnArrayIsTheEncodedHeadByteForByte() {
+        var withExtra = request("http://h/a", headers: ["Accept": "image/png"])
+        withExtra.extraHeaders = ["If-None-Match": "\"v1\""]
+        var head = HTTPClientRequest(method: .head, url: URL(string: "http://127.0.0.1:8081/u/1?v=4")!)
+        head.timeout = .seconds(3)
+        let requests = [
+            request("http://127.0.0.1:8081/u/1?v=4", headers: ["Accept": "image/png", "User-Agent": "t"]),
+            request("http://h"), request("http://h?q"), request("http://h/?"), request("https://H:443/p#frag"),
+            request("http://user:pw@h/p"), request("http://[::1]:8080/p?x=1"), withExtra, head,
+            HTTPClientRequest(method: .post, url: URL(string: "http://h/v1")!),
+            HTTPClientRequest(method: .put, url: URL(string: "http://h/v1")!, body: [1, 2]),
+            HTTPClientRequest(method: HTTPMethod("PROPFIND"), url: URL(string: "http://h/dav")!),
+        ]
+        let cache = RequestFieldsCache<[UInt8]>()
+        for sent in requests {
+            let fields = cache.fields(for: sent, origin: ConnectionPool.Origin(secure: sent.isSecure, host: sent.host, port: sent.port))
+            let lent = sent.withEncodedHead(fields: fields) { Array($0) }
+            XCTAssertEqual(String(decoding: lent, as: UTF8.self), String(decoding: sent.encodedHead(fields: fields), as: UTF8.self), "\(sent.url)")
+        }
+    }
+
     /// What the request used to ask Foundation for, and still does when `URLParts` declines.
     private func foundationAnswers(_ url: URL) -> (secure: Bool, host: String, port: Int, target: String) {
         let secure = url.scheme?.lowercased() == "https"
