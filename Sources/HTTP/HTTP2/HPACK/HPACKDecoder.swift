@@ -262,9 +262,9 @@ package struct HPACKDecoder: Sendable {
     private func copyEntry(_ index: Int, nameOnly: Bool, to out: UnsafeMutablePointer<UInt8>, at used: inout Int) throws(HPACKError) -> (nameEnd: Int, checked: Bool) {
         let staticCount = HPACKStaticTable.entries.count
         if index >= 1 && index <= staticCount {
-            let table = HPACKStaticTable.Bytes.shared
+            let table = HPACKStaticTable.rawBytes
             let start = table.starts[index - 1], nameEnd = table.nameEnds[index - 1], end = nameOnly ? nameEnd : table.starts[index]
-            table.bytes.withUnsafeBufferPointer { (out + used).update(from: $0.baseAddress! + start, count: end - start) }
+            (out + used).update(from: table.bytes + start, count: end - start)
             used += end - start
             return (used - (end - nameEnd), true)
         }
