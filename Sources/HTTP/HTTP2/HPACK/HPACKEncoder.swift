@@ -136,7 +136,7 @@ package struct HPACKEncoder: Sendable {
             } else {
                 // What `encode(name:value:)` writes for a never-indexed name: the name part, then the value.
                 out.append(contentsOf: template.namePart)
-                Self.encodeString(value, into: &out)
+                Self.encodeValue(value, of: name, into: &out)
             }
             out.append(contentsOf: template.after)
             return
@@ -230,7 +230,7 @@ package struct HPACKEncoder: Sendable {
         }
         if nameIndex == 0 { Self.encodeString(name, into: &out) }
         let namePart = out.count - start
-        Self.encodeString(value, into: &out)
+        Self.encodeValue(value, of: name, into: &out)
         if indexes {
             table.insert(name: name, value: value)
             generation &+= 1
@@ -245,6 +245,20 @@ package struct HPACKEncoder: Sendable {
 
     /// The string's bytes where they lie: through `String.UTF8View` each byte cost an index step,
     /// twice (counted, then coded); a request's `:path` is coded once per request.
+    /// A field's value as a string literal: raw for a request's `:path`, as `encodeString` chooses
+    /// otherwise. A `:path` is new with nearly every request (an upstream client's fan-out), and
+    /// Huffman-coding it cost about 450 instructions an exchange to save two or three bytes of a
+    /// ten-byte target (Benchmarks/README.md); RFC 7541 §5.2 leaves the choice to the encoder.
+    static func encodeValue(_ value: UnsafeBufferPointer<UInt8>, of name: String, into out: inout [UInt8]) {
+        guard name == ":path" else { return encodeString(value, into: &out) }
+        HPACKInteger.encode(value.count, prefixBits: 7, flags: 0x00, into: &out)
+        out.append(contentsOf: value)
+    }
+
+    static func encodeValue(_ value: String, of name: String, into out: inout [UInt8]) {
+        HTTP2FieldRules.withBytes(of: value) { encodeValue($0, of: name, into: &out) }
+    }
+
     static func encodeString(_ string: String, into out: inout [UInt8]) {
         HTTP2FieldRules.withBytes(of: string) { encodeString($0, into: &out) }
     }
