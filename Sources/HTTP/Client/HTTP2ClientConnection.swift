@@ -176,9 +176,9 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             }
         }
         // Each answer moved out of the list (swapped with an empty failure), oldest first: iterated,
-        // each was copied (its references retained) and then destroyed with the list, and popped
-        // after a `reverse()` it was swapped through value witnesses (about 400 instructions an
-        // answer either way: Benchmarks/README.md).
+        // each was copied (its references retained) and then destroyed with the list, about 290
+        // instructions an answer; popped after a `reverse()`, it was swapped through value
+        // witnesses, about 385 (Benchmarks/README.md).
         outcomes.withUnsafeMutableBufferPointer { outcomes in
             for index in outcomes.indices {
                 var result: Result<HTTPClientResponse, HTTPClientError> = .failure(.connection(""))
@@ -196,7 +196,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         if machine.outputCount > 0 {
             // The machine's frames swapped for the emptied buffer of the last write, whose room it
             // fills next: `ByteStream.write` copies what it keeps, and a new buffer per write was an
-            // allocation per request head (about 300 instructions an exchange: Benchmarks/README.md).
+            // allocation per request head (about 170 instructions an exchange: Benchmarks/README.md).
             var output: [UInt8] = []
             swap(&output, &spareOutput)
             machine.swapOutput(&output)

@@ -49,7 +49,7 @@ struct HTTP2Sender {
     /// A header block, continued in CONTINUATION frames when larger than the peer's frame size (§4.3).
     /// Encoded straight into `output` after its HEADERS frame's header, whose length and flags are
     /// written once it is known: a block of its own array, then copied into a frame, cost an
-    /// allocation and a copy per block (about 300 instructions an upstream exchange:
+    /// allocation and a copy per block (about 200 instructions an upstream exchange:
     /// Benchmarks/README.md). A block above the frame size is taken back out and sent by
     /// `sendHeadersInPieces`, the slow twin (HTTP2SenderTests compares their bytes).
     /// - Parameter template: as for `HPACKEncoder.encode(_:template:varyingAt:name:value:valueString:into:)`.

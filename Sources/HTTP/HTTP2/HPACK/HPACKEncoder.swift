@@ -247,7 +247,7 @@ package struct HPACKEncoder: Sendable {
     /// twice (counted, then coded); a request's `:path` is coded once per request.
     /// A field's value as a string literal: raw for a request's `:path`, as `encodeString` chooses
     /// otherwise. A `:path` is new with nearly every request (an upstream client's fan-out), and
-    /// Huffman-coding it cost about 450 instructions an exchange to save two or three bytes of a
+    /// Huffman-coding it cost about 500 instructions an exchange to save two or three bytes of a
     /// ten-byte target (Benchmarks/README.md); RFC 7541 §5.2 leaves the choice to the encoder.
     static func encodeValue(_ value: UnsafeBufferPointer<UInt8>, of name: String, into out: inout [UInt8]) {
         guard name == ":path" else { return encodeString(value, into: &out) }

@@ -43,7 +43,7 @@ enum HPACKStaticTable {
     }
 
     /// `Bytes.shared` as pointers, for `HPACKDecoder.decodeBytes`: reading the shared object
-    /// retained and released it per field copied from the table (about 30 instructions a field,
+    /// retained and released it per field copied from the table (about 50 instructions a field,
     /// four fields an upstream answer: Benchmarks/README.md). Allocated once for the process and
     /// never written after.
     struct RawBytes {
