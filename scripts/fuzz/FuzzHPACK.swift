@@ -3,7 +3,8 @@
 
 // libFuzzer entry for HPACKDecoder (built by scripts/fuzz-http2).
 //
-// The input is two header blocks for one decoder (its first byte says where to cut), with small
+// The input is two header blocks for one decoder (its first byte says where to cut; the second is
+// decoded twice, so that the bytes decoder copies its literals from its memo), with small
 // limits so the fuzzer reaches them. A decoded list must respect the list limit; encoded again by
 // HPACKEncoder it must decode to the same fields on a fresh pair, and the encoder's memo (its fast
 // path) must write the bytes its slow twin (`memoizes: false`) writes. The input's bytes also go through
@@ -27,10 +28,12 @@ public func fuzzHPACK(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var encoder = HPACKEncoder(maxTableSize: 256)
     var slowEncoder = HPACKEncoder(maxTableSize: 256, memoizes: false)
     var peer = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 1 << 20, maxStringLength: 1 << 20)
-    var bytesDecoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 2048, maxStringLength: 1024)
+    var bytesDecoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 2048, maxStringLength: 1024, memoizesLiterals: true)
     var templated = HPACKEncoder(maxTableSize: 256)
     var templatedTwin = HPACKEncoder(maxTableSize: 256, memoizes: false)
-    for block in [Array(input.prefix(cut)), Array(input.dropFirst(cut))] {
+    // The second block twice: its Huffman-coded literals come again where they stood, and the bytes
+    // decoder copies them from its memo (`HPACKLiteralMemo`) the second time.
+    for block in [Array(input.prefix(cut)), Array(input.dropFirst(cut)), Array(input.dropFirst(cut))] {
         let slowResult = Result { () throws(HPACKError) in try decoder.decode(block) }
         let bytesResult = Result { () throws(HPACKError) in try block.withUnsafeBufferPointer { (bytes) throws(HPACKError) in try bytesDecoder.decodeBytes(bytes) } }
         switch (slowResult, bytesResult) {

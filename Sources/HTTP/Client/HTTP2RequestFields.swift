@@ -26,7 +26,7 @@ enum HTTP2RequestFields {
     static func list(of request: HTTPClientRequest, shared: [Field]) -> List {
         var extra: [Field] = []
         if !request.extraHeaders.isEmpty { append(request.extraHeaders, to: &extra) }
-        return List(method: request.method.rawValue, scheme: request.isSecure ? "https" : "http", path: request.target, shared: shared, extra: extra)
+        return List(method: request.method.rawValue, scheme: request.isSecure ? "https" : "http", request: request, shared: shared, extra: extra)
     }
 
     /// `:method`, `:scheme`, `:authority` (the kept part's first), `:path`, the rest of the kept
@@ -34,7 +34,9 @@ enum HTTP2RequestFields {
     struct List: Sequence {
         let method: String
         let scheme: String
-        let path: String
+        /// Whose `target` is `:path`, made when the list is read: a block from the encoder's
+        /// template reads the target's bytes alone (`template(of:shared:)`).
+        let request: HTTPClientRequest
         let shared: [Field]
         let extra: [Field]
 
@@ -50,7 +52,7 @@ enum HTTP2RequestFields {
                 case 0: return (":method", list.method)
                 case 1: return (":scheme", list.scheme)
                 case 2: return list.shared[0]
-                case 3: return (":path", list.path)
+                case 3: return (":path", list.request.target)
                 case let at where at < list.shared.count + 3: return list.shared[at - 3]
                 case let at where at < list.shared.count + 3 + list.extra.count: return list.extra[at - 3 - list.shared.count]
                 default: return nil
@@ -69,13 +71,14 @@ enum HTTP2RequestFields {
         }
     }
 
-    /// For `HPACKEncoder.encode(_:template:varying:into:)`: a GET without fields of its own is,
-    /// under its kept part (one origin, so one scheme, and one field list), the same block every
-    /// time but for `:path` (position 3 of `list(of:shared:)`). Nil for any other request.
-    /// `list` is `list(of: request, shared: shared.fields)`, whose `:path` is taken (the target, made again, cost 600 instructions).
-    static func template(of list: List, shared: Shared) -> (key: any AnyObject & Sendable, varying: (position: Int, field: Field))? {
+    /// For `HPACKEncoder.encode(_:template:varyingAt:name:value:valueString:into:)`: a GET without
+    /// fields of its own is, under its kept part (one origin, so one scheme, and one field list),
+    /// the same block every time but for `:path` (position 3 of `list(of:shared:)`), whose value
+    /// the request writes (`HTTPClientRequest.withTargetBytes`). Nil for any other request.
+    /// `list` is `list(of: request, shared: shared.fields)`.
+    static func template(of list: List, shared: Shared) -> HTTP2RequestTemplate? {
         guard list.extra.isEmpty, list.method == "GET" else { return nil }
-        return (shared, (3, (":path", list.path)))
+        return HTTP2RequestTemplate(key: shared, position: 3, name: ":path", request: list.request)
     }
 
     /// The list for `request`, made whole: what `fields(of:shared:)` gives with a kept part.
@@ -101,4 +104,13 @@ enum HTTP2RequestFields {
             fields.append((lowercased, value))
         }
     }
+}
+
+/// A request head that is its series' template but for one field (`HTTP2RequestFields.template(of:shared:)`):
+/// the template's key, the varying field's position and name, and the request whose target is its value.
+struct HTTP2RequestTemplate {
+    let key: any AnyObject & Sendable
+    let position: Int
+    let name: String
+    let request: HTTPClientRequest
 }

@@ -64,6 +64,16 @@ struct URLParts: Sendable, Equatable {
         }
     }
 
+    /// `body` over what `writeTarget` writes, on the stack.
+    func withTargetBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let count = targetCount
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+            var head = HeadWriter(UnsafeMutableRawPointer(buffer.baseAddress!))
+            writeTarget(into: &head)
+            return body(UnsafeBufferPointer(start: buffer.baseAddress!, count: count))
+        }
+    }
+
     /// What `writeTarget` writes, as one `String` written in place: `path + "?" + query` of the
     /// slices below cost the HTTP/2 client (its `:path`) about 1,200 instructions an exchange in
     /// index steps and appends (the figure: Benchmarks/README.md). The slices are its slow twin

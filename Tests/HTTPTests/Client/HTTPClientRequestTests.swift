@@ -153,6 +153,16 @@ final class HTTPClientRequestTests: XCTestCase {
         }
     }
 
+    /// The target's bytes written on the stack (the HTTP/2 client's `:path`) against `target`, for
+    /// URLs read in one pass and for those left to Foundation (its slow twin there).
+    func testTheTargetBytesAreTheTargetsUTF8() throws {
+        for string in ["http://127.0.0.1:8081/u/1?v=4", "https://h/users?limit=30&concurrency=16", "http://h", "http://h?x=1",
+                       "http://h/p#top", "http://h/p?", "http://h/a%20b/c?q=a%2Fb&r", "http://[::1]:8080/a?b=1", "http://user@h/p"] {
+            let request = HTTPClientRequest(url: try XCTUnwrap(URL(string: string), string))
+            XCTAssertEqual(request.withTargetBytes { Array($0) }, Array(request.target.utf8), string)
+        }
+    }
+
     func testPlainHTTPURLsAreReadInOnePassAndOddOnesAreLeftToFoundation() throws {
         XCTAssertNotNil(URLParts(try XCTUnwrap(URL(string: "http://127.0.0.1:8081/u/1?v=4"))))
         XCTAssertNotNil(URLParts(try XCTUnwrap(URL(string: "HTTPS://h"))))

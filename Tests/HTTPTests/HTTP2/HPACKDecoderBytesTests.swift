@@ -34,7 +34,7 @@ final class HPACKDecoderBytesTests: XCTestCase {
     func testEncodedFieldListsDecodeIntoBytesAsIntoStrings() {
         var random = SeededRandom(seed: 7541)
         var encoder = HPACKEncoder(maxTableSize: 256)
-        var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 600)
+        var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 600, memoizesLiterals: true)
         for round in 0..<2_000 {
             let fields = (0..<Int.random(in: 0...9, using: &random)).map { _ in
                 (name: Self.names.randomElement(using: &random)!, value: Self.values.randomElement(using: &random)!)
@@ -45,12 +45,42 @@ final class HPACKDecoderBytesTests: XCTestCase {
         }
     }
 
+    /// Literals coded as in an earlier block at the same place are copied from the decoder's
+    /// `HPACKLiteralMemo`, with their name's verdict: the same fields and marks as decoding them
+    /// (the slow twin), for names that pass and names that do not, after other literals took their
+    /// place, and for literals too long to be kept.
+    func testLiteralsRepeatedAtTheirPlaceGiveWhatDecodingThemGives() {
+        var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 4096, memoizesLiterals: true)
+        let longValue = String(repeating: "w", count: 120)
+        let blocks: [[(String, String)]] = [
+            [("date", "Wed, 02 Dec 2026 22:31:54 GMT"), ("x-request-id", "req-1"), ("etag", "\"abc\"")],
+            [("date", "Wed, 02 Dec 2026 22:31:54 GMT"), ("x-request-id", "req-2"), ("etag", "\"abd\"")],
+            [("X-Upper", "Wed, 02 Dec 2026 22:31:54 GMT"), ("bad name", "req-2"), ("x-request-id", longValue)],
+            [("X-Upper", "Wed, 02 Dec 2026 22:31:54 GMT"), ("bad name", "req-2"), ("x-request-id", longValue)],
+            [("date", "Wed, 02 Dec 2026 22:31:55 GMT"), ("x-request-id", "req-3"), ("etag", "\"abc\"")],
+            [("date", "Wed, 02 Dec 2026 22:31:55 GMT"), ("x-request-id", " lead"), ("etag", "a\u{0}b")],
+            [("date", "Wed, 02 Dec 2026 22:31:55 GMT"), ("x-request-id", " lead"), ("etag", "a\u{0}b")],
+        ]
+        for (round, fields) in (blocks + blocks).enumerated() {
+            // `:status` indexed, then each field a literal without indexing, its name new: all Huffman-coded.
+            var block: [UInt8] = [0x88]
+            for (name, value) in fields {
+                block.append(0x00)
+                for string in [name, value] {
+                    HPACKInteger.encode(HPACKHuffman.encodedCount(Array(string.utf8)), prefixBits: 7, flags: 0x80, into: &block)
+                    HPACKHuffman.encode(Array(string.utf8), into: &block)
+                }
+            }
+            assertAgree(&decoder, block, "block \(round)")
+        }
+    }
+
     /// Encoded blocks with a byte changed: mostly refused, sometimes other fields or indexes.
     func testDamagedBlocksGetTheSameAnswerFromBothDecoders() {
         var random = SeededRandom(seed: 9113)
         for round in 0..<2_000 {
             var encoder = HPACKEncoder(maxTableSize: 256)
-            var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 400, maxStringLength: 64)
+            var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 400, maxStringLength: 64, memoizesLiterals: true)
             for block in 0..<3 {
                 let fields = (0..<Int.random(in: 1...6, using: &random)).map { _ in
                     (name: Self.names.randomElement(using: &random)!, value: Self.values.randomElement(using: &random)!)

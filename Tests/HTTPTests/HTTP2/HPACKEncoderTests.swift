@@ -6,6 +6,27 @@ import XCTest
 @testable import HTTP
 
 final class HPACKEncoderTests: XCTestCase {
+    /// A request's `:path` goes out as a raw literal (Huffman-coding it cost more than the two or
+    /// three bytes it saves), from the tables and from a template alike; other values as before.
+    func testAPathValueIsARawLiteralAndOtherValuesStayHuffmanCoded() throws {
+        let path = "/users?per_page=30&since=0"
+        let fields: [(name: String, value: String)] = [(":method", "GET"), (":path", path), ("x-note", "aaaaaaaaaaaaaaaa")]
+        var plain = HPACKEncoder(), templated = HPACKEncoder()
+        var decoder = HPACKDecoder()
+        let series = FieldSeries()
+        let raw = [UInt8(path.utf8.count)] + Array(path.utf8)
+        // The second block is the template's.
+        for round in 0..<2 {
+            var block: [UInt8] = [], fromTemplate: [UInt8] = []
+            plain.encode(fields, into: &block)
+            templated.encode(fields, template: series, varying: (1, (":path", path)), into: &fromTemplate)
+            XCTAssertNotNil(block.firstRange(of: raw), "the path is not raw in \(block), round \(round)")
+            XCTAssertEqual(fromTemplate, block, "round \(round)")
+            XCTAssertNil(block.firstRange(of: Array("aaaaaaaaaaaaaaaa".utf8)), "another value went out raw, round \(round)")
+            XCTAssertEqual(try decoder.decode(block).fields.map(\.value), fields.map(\.value), "round \(round)")
+        }
+    }
+
     func testHuffmanCodesAreTheRFCs() { // RFC 7541 C.4
         for (text, hex) in [("www.example.com", "f1e3 c2e5 f23a 6ba0 ab90 f4ff"), ("no-cache", "a8eb 1064 9cbf"),
                             ("custom-key", "25a8 49e9 5ba9 7d7f"), ("custom-value", "25a8 49e9 5bb8 e8b4 bf")] {
@@ -214,3 +235,6 @@ final class HPACKFieldMemoTests: XCTestCase {
         }
     }
 }
+
+/// A template key for a series of heads.
+private final class FieldSeries: Sendable {}

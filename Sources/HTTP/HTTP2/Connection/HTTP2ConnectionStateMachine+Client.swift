@@ -19,15 +19,13 @@ extension HTTP2ConnectionStateMachine {
 
     /// Opens the next stream with a request's header block (`fields`, pseudo-headers first); with
     /// `endStream` the request is complete (a GET). Nil when no stream can be opened here.
-    /// `template`: as for `HPACKEncoder.encode(_:template:varying:into:)`.
-    func openStream(
-        fields: some Sequence<(name: String, value: String)>, endStream: Bool,
-        template: (key: any AnyObject & Sendable, varying: (position: Int, field: (name: String, value: String)))? = nil
-    ) -> HTTP2Stream? {
+    /// `template`: as for `HPACKEncoder.encode(_:template:varyingAt:name:value:valueString:into:)`.
+    func openStream(fields: some Sequence<(name: String, value: String)>, endStream: Bool, template: HTTP2RequestTemplate? = nil) -> HTTP2Stream? {
         guard canOpenStream else { return nil }
         let id = streams.highestStreamID == 0 ? 1 : streams.highestStreamID + 2
         streams.highestStreamID = id
-        let opened = HTTP2Stream(id: id, state: .idle, receiveWindow: limits.initialWindowSize, sendWindow: peer.initialWindowSize)
+        let opened = HTTP2Stream(
+            id: id, state: .idle, receiveWindow: limits.initialWindowSize, sendWindow: peer.initialWindowSize, startedAt: HTTP2Stream.unansweredStart)
         streams.insert(opened)
         report(.streamOpened, streamID: id)
         opened.state.openLocally(endStream: endStream)

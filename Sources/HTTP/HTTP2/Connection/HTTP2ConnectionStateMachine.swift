@@ -55,7 +55,8 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
         self.clock = clock
         phase = role == .server ? .awaitingPreface(matched: 0) : .awaitingSettings
         frames = HTTP2FrameDecoder(maxFrameSize: limits.maxFrameSize)
-        decoder = HPACKDecoder(maxHeaderListSize: limits.maxHeaderListSize, maxStringLength: limits.maxHeaderListSize)
+        // A client's answers repeat literals (`date`, an unindexed name): its decoder keeps them.
+        decoder = HPACKDecoder(maxHeaderListSize: limits.maxHeaderListSize, maxStringLength: limits.maxHeaderListSize, memoizesLiterals: role == .client)
         streams = HTTP2StreamTable(memory: limits.closedStreamMemory)
         sender = HTTP2Sender(limits: limits)
         bodies = HTTP2RequestBodies(maxBodyBytes: maxBodyBytes, limits: limits)

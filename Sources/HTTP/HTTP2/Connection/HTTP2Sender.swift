@@ -46,25 +46,51 @@ struct HTTP2Sender {
         encoder.setMaxTableSize(size)
     }
 
-    /// A response's header block, continued in CONTINUATION frames when larger than the peer's frame size (§4.3).
-    /// - Parameter template: as for `HPACKEncoder.encode(_:template:varying:into:)`.
+    /// A header block, continued in CONTINUATION frames when larger than the peer's frame size (§4.3).
+    /// Encoded straight into `output` after its HEADERS frame's header, whose length and flags are
+    /// written once it is known: a block of its own array, then copied into a frame, cost an
+    /// allocation and a copy per block (about 200 instructions an upstream exchange:
+    /// Benchmarks/README.md). A block above the frame size is taken back out and sent by
+    /// `sendHeadersInPieces`, the slow twin (HTTP2SenderTests compares their bytes).
+    /// - Parameter template: as for `HPACKEncoder.encode(_:template:varyingAt:name:value:valueString:into:)`.
     mutating func sendHeaders(
-        streamID: UInt32, fields: some Sequence<(name: String, value: String)>, endStream: Bool,
-        template: (key: any AnyObject & Sendable, varying: (position: Int, field: (name: String, value: String)))? = nil
+        streamID: UInt32, fields: some Sequence<(name: String, value: String)>, endStream: Bool, template: HTTP2RequestTemplate? = nil
     ) {
-        // Room for a typical block up front: grown from empty, it was reallocated three or four times.
-        var block: [UInt8] = []
-        block.reserveCapacity(128)
-        if let template {
-            encoder.encode(fields, template: template.key, varying: template.varying, into: &block)
-        } else {
-            encoder.encode(fields, into: &block)
+        if output.capacity == 0 { output.reserveCapacity(256) }
+        let headerStart = output.count
+        HTTP2FrameEncoder.appendHeader(length: 0, type: .headers, flags: [], streamID: streamID, into: &output)
+        let blockStart = output.count
+        Self.encodeBlock(fields, template: template, with: &encoder, into: &output)
+        let length = output.count - blockStart
+        if length <= maxFrameSize {
+            let flags: HTTP2Flags = endStream ? [.endHeaders, .endStream] : .endHeaders
+            HTTP2FrameEncoder.patchHeader(at: headerStart, length: length, flags: flags, in: &output)
+            return
         }
+        let block = Array(output[blockStart...])
+        output.removeSubrange(headerStart...)
+        sendHeadersInPieces(streamID: streamID, block: block, endStream: endStream)
+    }
+
+    /// The block for `fields`, from the template when there is one.
+    private static func encodeBlock(
+        _ fields: some Sequence<(name: String, value: String)>, template: HTTP2RequestTemplate?, with encoder: inout HPACKEncoder,
+        into out: inout [UInt8]
+    ) {
+        guard let template else { return encoder.encode(fields, into: &out) }
+        template.request.withTargetBytes { value in
+            encoder.encode(fields, template: template.key, varyingAt: template.position, name: template.name, value: value,
+                           valueString: { template.request.target }, into: &out)
+        }
+    }
+
+    /// An encoded block as HEADERS, then CONTINUATION frames of at most the peer's frame size.
+    mutating func sendHeadersInPieces(streamID: UInt32, block: [UInt8], endStream: Bool) {
         var offset = 0
         repeat {
             let end = min(offset + maxFrameSize, block.count)
             let last = end == block.count
-            // A block in one frame (nearly all) is its own fragment, not copied into another array.
+            // A block in one frame is its own fragment, not copied into another array.
             let fragment = offset == 0 && last ? block : Array(block[offset..<end])
             if offset == 0 {
                 var flags: HTTP2Flags = endStream ? .endStream : []
@@ -75,6 +101,13 @@ struct HTTP2Sender {
             }
             offset = end
         } while offset < block.count
+    }
+
+    /// The block `sendHeaders` writes for `fields` (tests: the slow twin's input).
+    mutating func encodedBlock(_ fields: some Sequence<(name: String, value: String)>, template: HTTP2RequestTemplate? = nil) -> [UInt8] {
+        var block: [UInt8] = []
+        Self.encodeBlock(fields, template: template, with: &encoder, into: &block)
+        return block
     }
 
     /// Queues `bytes` on an open stream and sends what the windows and `backlog` (bytes the socket

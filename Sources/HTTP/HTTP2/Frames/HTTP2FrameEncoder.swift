@@ -83,6 +83,24 @@ package enum HTTP2FrameEncoder {
         out.append(contentsOf: bytes)
     }
 
+    /// A frame's 9-byte header (RFC 9113 §4.1), for a payload written after it.
+    static func appendHeader(length: Int, type: HTTP2FrameType, flags: HTTP2Flags, streamID: UInt32, into out: inout [UInt8]) {
+        out.append(UInt8(truncatingIfNeeded: length >> 16))
+        out.append(UInt8(truncatingIfNeeded: length >> 8))
+        out.append(UInt8(truncatingIfNeeded: length))
+        out.append(type.rawValue)
+        out.append(flags.rawValue)
+        appendUInt32(streamID & 0x7FFF_FFFF, into: &out)
+    }
+
+    /// Sets the length and flags of the header `appendHeader` wrote at `start`, once its payload is written.
+    static func patchHeader(at start: Int, length: Int, flags: HTTP2Flags, in out: inout [UInt8]) {
+        out[start] = UInt8(truncatingIfNeeded: length >> 16)
+        out[start + 1] = UInt8(truncatingIfNeeded: length >> 8)
+        out[start + 2] = UInt8(truncatingIfNeeded: length)
+        out[start + 4] = flags.rawValue
+    }
+
     static func appendUInt32(_ value: UInt32, into out: inout [UInt8]) {
         out.append(UInt8(truncatingIfNeeded: value >> 24))
         out.append(UInt8(truncatingIfNeeded: value >> 16))

@@ -28,8 +28,17 @@ package struct HPACKDecoder: Sendable {
     /// server's decoder, which decodes into `String`s).
     private var room: [UInt8] = []
     private var spans: [UInt32] = []
+    /// `decodeBytes`' memo of the previous blocks' Huffman-coded literals (`memoizesLiterals`):
+    /// a client's decoder, whose peer's answers repeat them. A copy of the decoder shares it, which
+    /// is sound: what it holds is what the coded bytes decode to, whoever decoded them.
+    private let literals: HPACKLiteralMemo?
+    /// `literals.slots`, held here as well: read per literal without retaining the memo. Unsafe as
+    /// the memo is: one decoder's, on its connection's loop.
+    nonisolated(unsafe) private let literalSlots: UnsafeMutableRawPointer?
 
-    package init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 64 * 1024, maxStringLength: Int = 64 * 1024) {
+    package init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 64 * 1024, maxStringLength: Int = 64 * 1024, memoizesLiterals: Bool = false) {
+        literals = memoizesLiterals ? HPACKLiteralMemo() : nil
+        literalSlots = literals?.slots
         maxTableSizeLimit = maxTableSize
         self.maxHeaderListSize = maxHeaderListSize
         self.maxStringLength = maxStringLength
@@ -144,6 +153,8 @@ package struct HPACKDecoder: Sendable {
         var checkedFields: UInt64 = 0
         var overListSize = false
         var fieldSeen = false
+        /// Fields decoded so far, kept or not: a literal's place for `literals`.
+        var ordinal = 0
     }
 
     private enum Need { case nothing, bytes(Int), spans }
@@ -184,9 +195,19 @@ package struct HPACKDecoder: Sendable {
                 let nameIndex = try HPACKInteger.decode(bytes, at: &cursor.position, prefixBits: indexes ? 6 : 4)
                 var nameChecked: Bool
                 if nameIndex == 0 {
-                    try string(bytes, at: &cursor.position, into: base, at: &cursor.used)
+                    let slot = HPACKLiteralMemo.slot(ordinal: cursor.ordinal, value: false)
+                    let (_, verdict) = try string(bytes, at: &cursor.position, into: base, at: &cursor.used, slot: slot)
                     let name = UnsafeBufferPointer(start: base + start, count: cursor.used - start)
-                    nameChecked = HTTP2FieldRules.nameFault(name) == nil
+                    switch verdict {
+                    case .valid?: nameChecked = true
+                    case .invalid?: nameChecked = false
+                    case .unknown?:
+                        nameChecked = HTTP2FieldRules.nameFault(name) == nil
+                        // Kept with the literal the slot now holds (a slot left empty ignores it).
+                        if let slot, let literalSlots { HPACKLiteralMemo.noteVerdict(literalSlots, slot, valid: nameChecked) }
+                    case nil:
+                        nameChecked = HTTP2FieldRules.nameFault(name) == nil
+                    }
                     listed = Self.listedCount(name)
                 } else {
                     (_, nameChecked) = try copyEntry(nameIndex, nameOnly: true, to: base, at: &cursor.used)
@@ -194,7 +215,8 @@ package struct HPACKDecoder: Sendable {
                     listed = cursor.used - start
                 }
                 nameEnd = cursor.used
-                let notes = try string(bytes, at: &cursor.position, into: base, at: &cursor.used)
+                let (notes, _) = try string(bytes, at: &cursor.position, into: base, at: &cursor.used,
+                                            slot: HPACKLiteralMemo.slot(ordinal: cursor.ordinal, value: true))
                 let value = UnsafeBufferPointer(start: base + nameEnd, count: cursor.used - nameEnd)
                 if let notes {
                     // Huffman-coded: the machine noted what the bytes hold; only their ends are looked at.
@@ -211,6 +233,7 @@ package struct HPACKDecoder: Sendable {
                 }
             }
             cursor.fieldSeen = true
+            cursor.ordinal += 1
             cursor.listSize += listed + 32
             if cursor.overListSize {
                 cursor.used = start
@@ -239,9 +262,9 @@ package struct HPACKDecoder: Sendable {
     private func copyEntry(_ index: Int, nameOnly: Bool, to out: UnsafeMutablePointer<UInt8>, at used: inout Int) throws(HPACKError) -> (nameEnd: Int, checked: Bool) {
         let staticCount = HPACKStaticTable.entries.count
         if index >= 1 && index <= staticCount {
-            let table = HPACKStaticTable.Bytes.shared
+            let table = HPACKStaticTable.rawBytes
             let start = table.starts[index - 1], nameEnd = table.nameEnds[index - 1], end = nameOnly ? nameEnd : table.starts[index]
-            table.bytes.withUnsafeBufferPointer { (out + used).update(from: $0.baseAddress! + start, count: end - start) }
+            (out + used).update(from: table.bytes + start, count: end - start)
             used += end - start
             return (used - (end - nameEnd), true)
         }
@@ -277,21 +300,33 @@ package struct HPACKDecoder: Sendable {
     }
 
     /// A literal string (Huffman-decoded if coded) to `out` at `used`; for a coded one, the
-    /// machine's notes of what it wrote.
-    @discardableResult
-    private func string(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, into out: UnsafeMutablePointer<UInt8>, at used: inout Int) throws(HPACKError) -> HPACKHuffman.Notes? {
+    /// machine's notes of what it wrote. Through `slot` of `literals` (a coded one): the name
+    /// verdict kept there when it stood there with the same bytes (copied, not decoded again), or
+    /// `.unknown` once it is kept there; nil when the slot is not this literal's.
+    private func string(
+        _ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, into out: UnsafeMutablePointer<UInt8>, at used: inout Int, slot: Int?
+    ) throws(HPACKError) -> (notes: HPACKHuffman.Notes?, verdict: HPACKLiteralMemo.NameVerdict?) {
         let (raw, huffman) = try stringBytes(bytes, at: &position)
         let length = raw.count
         if huffman {
+            if let slot, let literalSlots, let kept = HPACKLiteralMemo.copy(literalSlots, slot, coded: raw, to: out + used) {
+                used += kept.count
+                return (kept.notes, kept.verdict)
+            }
             let (count, notes) = try HPACKHuffman.decodeNoting(raw, into: UnsafeMutableBufferPointer(start: out + used, count: HPACKHuffman.decodedCapacity(length)))
+            var verdict: HPACKLiteralMemo.NameVerdict?
+            if let slot, let literalSlots {
+                HPACKLiteralMemo.store(literalSlots, slot, coded: raw, decoded: UnsafeBufferPointer(start: out + used, count: count), notes: notes)
+                verdict = .unknown
+            }
             used += count
-            return notes
+            return (notes, verdict)
         }
         if length > 0 {
             (out + used).update(from: raw.baseAddress!, count: length)
             used += length
         }
-        return nil
+        return (nil, nil)
     }
 
     /// The UTF-8 count of `bytes` as a `String` makes them (what the slow twin counts in the list

@@ -35,9 +35,20 @@ package struct HPACKEncoder: Sendable {
         /// index or literal), for a value without a static pair, whose first entry is `staticName`.
         let namePart: [UInt8]
         let staticName: Int?
+        /// The values the static table pairs with the varying field's name (`:path`'s `/` and
+        /// `/index.html`), as bytes: a value is looked for among them by its length first.
+        let staticValues: [[UInt8]]
 
         init(key: any AnyObject & Sendable, generation: Int, position: Int, name: String, before: [UInt8], after: [UInt8],
              namePart: [UInt8], staticName: Int?) {
+            var staticValues: [[UInt8]] = []
+            if var index = staticName {
+                while index <= HPACKStaticTable.entries.count && HPACKStaticTable.entries[index - 1].name == name {
+                    if !HPACKStaticTable.entries[index - 1].value.isEmpty { staticValues.append(Array(HPACKStaticTable.entries[index - 1].value.utf8)) }
+                    index += 1
+                }
+            }
+            self.staticValues = staticValues
             self.key = key
             self.generation = generation
             self.position = position
@@ -46,6 +57,14 @@ package struct HPACKEncoder: Sendable {
             self.after = after
             self.namePart = namePart
             self.staticName = staticName
+        }
+
+        /// `HPACKStaticTable.pairIndex(name:value:from:) != nil` for the varying field's value as bytes.
+        func hasStaticPair(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+            for index in staticValues.indices where staticValues[index].count == value.count {
+                if staticValues[index].withUnsafeBufferPointer({ $0.elementsEqual(value) }) { return true }
+            }
+            return false
         }
     }
     /// Fields whose values change with nearly every message and would only churn the table. A
@@ -86,26 +105,52 @@ package struct HPACKEncoder: Sendable {
         _ fields: some Sequence<(name: String, value: String)>, template key: (any AnyObject & Sendable)?,
         varying: (position: Int, field: (name: String, value: String)), into out: inout [UInt8]
     ) {
+        HTTP2FieldRules.withBytes(of: varying.field.value) { value in
+            encode(fields, template: key, varyingAt: varying.position, name: varying.field.name, value: value,
+                   valueString: { varying.field.value }, into: &out)
+        }
+    }
+
+    /// `encode(_:template:varying:into:)` with the varying field's value as bytes where they lie:
+    /// while the template holds, that value is all the block needs of it, so a caller whose value
+    /// is not a `String` yet (an upstream request's `:path`, written from its URL's parts, whose
+    /// `String` cost about 600 instructions an exchange: Benchmarks/README.md) makes none.
+    /// `valueString` makes it when the block is encoded field by field (`fields` then lists it at
+    /// `position` too). The `String` variant is this one over the value's UTF-8.
+    package mutating func encode(
+        _ fields: some Sequence<(name: String, value: String)>, template key: (any AnyObject & Sendable)?,
+        varyingAt position: Int, name: String, value: UnsafeBufferPointer<UInt8>, valueString: () -> String,
+        into out: inout [UInt8]
+    ) {
         guard let key, memo != nil, pendingSizeUpdates == nil else {
             template = nil
             return encode(fields, into: &out)
         }
-        // Taken out while in use, so that the memo's storage is uniquely referenced and changes in place.
-        var memo = self.memo.take()!
-        if let template, template.key === key, template.generation == generation, template.position == varying.position,
-           template.name == varying.field.name {
+        if let template, template.key === key, template.generation == generation, template.position == position,
+           template.name == name {
             out.append(contentsOf: template.before)
-            if let staticName = template.staticName, HPACKStaticTable.pairIndex(name: varying.field.name, value: varying.field.value, from: staticName) != nil {
-                encode(varying.field, at: varying.position, memo: &memo, into: &out)
+            if template.hasStaticPair(value) {
+                var memo = self.memo.take()!
+                encode((name, valueString()), at: position, memo: &memo, into: &out)
+                self.memo = memo
             } else {
                 // What `encode(name:value:)` writes for a never-indexed name: the name part, then the value.
                 out.append(contentsOf: template.namePart)
-                Self.encodeString(varying.field.value, into: &out)
+                Self.encodeValue(value, of: name, into: &out)
             }
             out.append(contentsOf: template.after)
-            self.memo = memo
             return
         }
+        encodeMakingTemplate(fields, key: key, varying: (position, (name, valueString())), into: &out)
+    }
+
+
+    /// The block field by field through the memo, and the template kept for the next block when it may be.
+    private mutating func encodeMakingTemplate(
+        _ fields: some Sequence<(name: String, value: String)>, key: any AnyObject & Sendable,
+        varying: (position: Int, field: (name: String, value: String)), into out: inout [UInt8]
+    ) {
+        var memo = self.memo.take()!
         template = nil
         let start = out.count, startGeneration = generation
         var position = 0
@@ -185,7 +230,7 @@ package struct HPACKEncoder: Sendable {
         }
         if nameIndex == 0 { Self.encodeString(name, into: &out) }
         let namePart = out.count - start
-        Self.encodeString(value, into: &out)
+        Self.encodeValue(value, of: name, into: &out)
         if indexes {
             table.insert(name: name, value: value)
             generation &+= 1
@@ -200,16 +245,32 @@ package struct HPACKEncoder: Sendable {
 
     /// The string's bytes where they lie: through `String.UTF8View` each byte cost an index step,
     /// twice (counted, then coded); a request's `:path` is coded once per request.
+    /// A field's value as a string literal: raw for a request's `:path`, as `encodeString` chooses
+    /// otherwise. A `:path` is new with nearly every request (an upstream client's fan-out), and
+    /// Huffman-coding it cost about 500 instructions an exchange to save two or three bytes of a
+    /// ten-byte target (Benchmarks/README.md); RFC 7541 §5.2 leaves the choice to the encoder.
+    static func encodeValue(_ value: UnsafeBufferPointer<UInt8>, of name: String, into out: inout [UInt8]) {
+        guard name == ":path" else { return encodeString(value, into: &out) }
+        HPACKInteger.encode(value.count, prefixBits: 7, flags: 0x00, into: &out)
+        out.append(contentsOf: value)
+    }
+
+    static func encodeValue(_ value: String, of name: String, into out: inout [UInt8]) {
+        HTTP2FieldRules.withBytes(of: value) { encodeValue($0, of: name, into: &out) }
+    }
+
     static func encodeString(_ string: String, into out: inout [UInt8]) {
-        HTTP2FieldRules.withBytes(of: string) { utf8 in
-            let huffmanCount = HPACKHuffman.encodedCount(utf8)
-            if huffmanCount < utf8.count {
-                HPACKInteger.encode(huffmanCount, prefixBits: 7, flags: 0x80, into: &out)
-                HPACKHuffman.encode(utf8, encodedCount: huffmanCount, into: &out)
-            } else {
-                HPACKInteger.encode(utf8.count, prefixBits: 7, flags: 0x00, into: &out)
-                out.append(contentsOf: utf8)
-            }
+        HTTP2FieldRules.withBytes(of: string) { encodeString($0, into: &out) }
+    }
+
+    static func encodeString(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        let huffmanCount = HPACKHuffman.encodedCount(utf8)
+        if huffmanCount < utf8.count {
+            HPACKInteger.encode(huffmanCount, prefixBits: 7, flags: 0x80, into: &out)
+            HPACKHuffman.encode(utf8, encodedCount: huffmanCount, into: &out)
+        } else {
+            HPACKInteger.encode(utf8.count, prefixBits: 7, flags: 0x00, into: &out)
+            out.append(contentsOf: utf8)
         }
     }
 }

@@ -63,7 +63,7 @@ struct HPACKFieldMemo: Sendable {
             if let start = entry.pointee.staticName, HPACKStaticTable.pairIndex(name: name, value: value, from: start) != nil { return false }
             let start = out.count
             out.append(contentsOf: entry.pointee.bytes[..<namePart])
-            HPACKEncoder.encodeString(value, into: &out)
+            HPACKEncoder.encodeValue(value, of: name, into: &out)
             entry.pointee.value = value
             entry.pointee.bytes.replaceSubrange(namePart..., with: out[(start + namePart)...])
             return true

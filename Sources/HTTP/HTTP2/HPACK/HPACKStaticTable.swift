@@ -42,6 +42,31 @@ enum HPACKStaticTable {
         }
     }
 
+    /// `Bytes.shared` as pointers, for `HPACKDecoder.decodeBytes`: reading the shared object
+    /// retained and released it per field copied from the table (about 50 instructions a field,
+    /// four fields an upstream answer: Benchmarks/README.md). Allocated once for the process and
+    /// never written after.
+    struct RawBytes {
+        let bytes: UnsafePointer<UInt8>
+        /// As `Bytes.starts` (one more than the entries) and `Bytes.nameEnds`.
+        let starts: UnsafePointer<Int>
+        let nameEnds: UnsafePointer<Int>
+
+        fileprivate init(_ table: Bytes) {
+            func copy<Element>(_ array: [Element]) -> UnsafePointer<Element> {
+                let memory = UnsafeMutablePointer<Element>.allocate(capacity: array.count)
+                memory.initialize(from: array, count: array.count)
+                return UnsafePointer(memory)
+            }
+            bytes = copy(table.bytes)
+            starts = copy(table.starts)
+            nameEnds = copy(table.nameEnds)
+        }
+    }
+
+    // Unsafe: immutable once made (the pointers are never written through).
+    nonisolated(unsafe) static let rawBytes = RawBytes(Bytes.shared)
+
     /// For an encoder: the index of the first entry with each name, and of each name and value pair.
     static let nameIndex: [String: Int] = {
         var index: [String: Int] = [:]
