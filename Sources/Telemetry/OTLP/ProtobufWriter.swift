@@ -78,6 +78,15 @@ struct ProtobufWriter {
         }
     }
 
+    /// `count` bytes that `body` writes at once where they go (it returns how many it wrote,
+    /// which must be `count`): a writer that counted its bytes first (`SizedSpan`).
+    @inline(__always)
+    mutating func write(exactly count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let written = body(storage.reserve(count))
+        assert(written == count, "wrote \(written) bytes of \(count)")
+        storage.count += count
+    }
+
     /// Empties the writer and keeps its room (a batch's buffer, used again for the next one).
     func removeAll() {
         storage.count = 0
@@ -136,7 +145,7 @@ struct ProtobufWriter {
     }
 
     @inline(__always)
-    private static func littleEndian(_ value: UInt64, bytes: Int, at: UnsafeMutablePointer<UInt8>) -> Int {
+    static func littleEndian(_ value: UInt64, bytes: Int, at: UnsafeMutablePointer<UInt8>) -> Int {
         for index in 0..<bytes { at[index] = UInt8(truncatingIfNeeded: value >> UInt64(8 * index)) }
         return bytes
     }
@@ -207,7 +216,7 @@ struct ProtobufWriter {
     }
 
     @inline(__always)
-    private static func bigEndian(_ word: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
+    static func bigEndian(_ word: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
         for index in 0..<8 { at[index] = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * index)) }
         return 8
     }
@@ -215,10 +224,18 @@ struct ProtobufWriter {
     /// `body` over `text`'s UTF-8 where it lies (a small string's copied to the stack), the
     /// string itself not copied: through a `var` and `withUTF8` it was retained and released.
     @inline(__always)
-    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         var text = text
         return text.withUTF8(body)
+    }
+
+    /// The length of `value` as a varint (a negative `int64` is ten bytes).
+    @inline(__always)
+    static func varintSize(_ value: UInt64) -> Int {
+        var size = 1
+        while size < 10 && value >> (7 * UInt64(size)) != 0 { size += 1 }
+        return size
     }
 
     /// The length of `value` as a varint.

@@ -125,6 +125,20 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
         // Read where they lie: the captured state's fields, passed on, were each copied (retained)
         // and released after (about 200 instructions a span).
         withUnsafePointer(to: &state) { state in
+            // Counted first, written at once (`SizedSpan`), when it takes the span.
+            if let sized = SizedSpan(
+                context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, start: startNanoseconds, end: end,
+                attributes: state.pointee.attributes, list: state.pointee.list, events: state.pointee.events, links: state.pointee.links,
+                status: state.pointee.status, shared: encoded)
+            {
+                return stream.stream(wholeField: true) { batch in
+                    batch.write(exactly: sized.fieldLength) { at in
+                        sized.write(
+                            at: at, context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, kind: kind,
+                            start: startNanoseconds, end: end, list: state.pointee.list, status: state.pointee.status, shared: encoded)
+                    }
+                }
+            }
             stream.stream { message in
                 OTLPProtobufEncoding.writeSpan(
                     &message, context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, kind: kind, start: startNanoseconds,
