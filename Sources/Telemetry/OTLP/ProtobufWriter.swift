@@ -181,15 +181,8 @@ struct ProtobufWriter {
     /// reservations, their tags constants: field by field (`spanHeadByField`, the slow twin)
     /// they cost about 400 instructions a span. `kind` is never zero (OTLP's kinds are 1–5).
     mutating func spanHead(context: SpanContext, parentSpanID: SpanID?, name: String, kind: UInt8, start: UInt64, end: UInt64) {
-        var at = storage.reserve(18 + 10)
-        at[0] = 0x0A  // trace_id: field 1, length-delimited, 16 bytes
-        at[1] = 16
-        at += 2 + Self.bigEndian(context.traceID.high, at: at + 2)
-        at += Self.bigEndian(context.traceID.low, at: at)
-        at[0] = 0x12  // span_id: field 2, 8 bytes
-        at[1] = 8
-        at += 2 + Self.bigEndian(context.spanID.value, at: at + 2)
-        storage.count += 28
+        var at = storage.reserve(28)
+        storage.count += Self.ids(of: context, at: at)
         if let state = context.traceState { stringField(3, state) }
         if let parentSpanID {
             at = storage.reserve(10)
@@ -213,6 +206,19 @@ struct ProtobufWriter {
             written += 1 + Self.littleEndian(end, bytes: 8, at: at + written + 1)
         }
         storage.count += written
+    }
+
+    /// A `Span`'s `trace_id` and `span_id` (fields 1 and 2) at `at`: 28 bytes.
+    @inline(__always)
+    static func ids(of context: SpanContext, at: UnsafeMutablePointer<UInt8>) -> Int {
+        at[0] = 0x0A  // trace_id: field 1, length-delimited, 16 bytes
+        at[1] = 16
+        _ = bigEndian(context.traceID.high, at: at + 2)
+        _ = bigEndian(context.traceID.low, at: at + 10)
+        at[18] = 0x12  // span_id: field 2, 8 bytes
+        at[19] = 8
+        _ = bigEndian(context.spanID.value, at: at + 20)
+        return 28
     }
 
     @inline(__always)

@@ -58,13 +58,7 @@ struct SizedSpan {
         var at = start
         at[0] = 0x12  // ScopeSpans.spans: field 2, length-delimited
         at += 1 + ProtobufWriter.varint(UInt64(bodyLength), at: at + 1)
-        at[0] = 0x0A  // trace_id: field 1, 16 bytes
-        at[1] = 16
-        at += 2 + ProtobufWriter.bigEndian(context.traceID.high, at: at + 2)
-        at += ProtobufWriter.bigEndian(context.traceID.low, at: at)
-        at[0] = 0x12  // span_id: field 2, 8 bytes
-        at[1] = 8
-        at += 2 + ProtobufWriter.bigEndian(context.spanID.value, at: at + 2)
+        at += ProtobufWriter.ids(of: context, at: at)
         if let state = context.traceState { at += Self.string(0x1A, state, at: at) }  // trace_state: field 3
         if let parentSpanID {
             at[0] = 0x22  // parent_span_id: field 4, 8 bytes
