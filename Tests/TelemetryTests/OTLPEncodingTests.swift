@@ -46,6 +46,68 @@ final class OTLPEncodingTests: XCTestCase {
             }
         }
     }
+
+    func testASizedSpanIsByteForByteTheSpanFieldWriteSpanWrites() {
+        let traceID = TraceID(high: 0x0102_0304_0506_0708, low: 0xF1F2_F3F4_F5F6_F7F8)
+        let long = String(repeating: "0123456789", count: 30)
+        let contexts = [
+            SpanContext(traceID: traceID, spanID: SpanID(0x0A0B_0C0D_0E0F_1011), isSampled: true),
+            SpanContext(traceID: TraceID(high: 0, low: 1), spanID: SpanID(.max), isSampled: false, traceState: "vendor=a,other=b"),
+            SpanContext(traceID: traceID, spanID: SpanID(2), isSampled: true, traceState: ""),
+        ]
+        let lists: [SpanAttributeList] = [
+            [:],
+            ["url.full": .string("http://127.0.0.1:1/users?per_page=30"), "http.response.status_code": .int64(200)],
+            ["": .string(""), "n": .int64(-1), "m": .int64(.max), "z": .int64(0), "t": .bool(true), "f": .bool(false), "d": .double(-1.5)],
+            ["long": .string(long), long: .string("é ✓")],
+        ]
+        let shared = OTLPProtobufEncoding.EncodedAttributes(["http.request.method": .string("GET"), "server.port": .int64(8080)])
+        let statuses: [SpanStatus?] = [nil, SpanStatus(code: .ok), SpanStatus(code: .error), SpanStatus(code: .error, message: long)]
+        for context in contexts {
+            for parent in [nil, SpanID(7)] {
+                for name in ["", "GET", String(repeating: "n", count: 200)] {
+                    for (start, end) in [(UInt64(0), UInt64(0)), (1_700_000_000_000_000_000, 1_700_000_000_000_000_001)] {
+                        for list in lists {
+                            for status in statuses {
+                                for shared in [nil, shared] {
+                                    var slow = ProtobufWriter(), fast = ProtobufWriter()
+                                    OTLPProtobufEncoding.spanField(&slow) {
+                                        OTLPProtobufEncoding.writeSpan(
+                                            &$0, context: context, parentSpanID: parent, name: name, kind: .client, start: start, end: end,
+                                            attributes: [:], list: list, events: [], links: [], status: status, shared: shared)
+                                    }
+                                    guard
+                                        let sized = SizedSpan(
+                                            context: context, parentSpanID: parent, name: name, start: start, end: end, attributes: [:],
+                                            list: list, events: [], links: [], status: status, shared: shared)
+                                    else { return XCTFail("a span of scalars has a sized form") }
+                                    fast.write(exactly: sized.fieldLength) { at in
+                                        sized.write(
+                                            at: at, context: context, parentSpanID: parent, name: name, kind: .client, start: start, end: end,
+                                            list: list, status: status, shared: shared)
+                                    }
+                                    XCTAssertEqual(fast.bytes, slow.bytes, "\(context) \(String(describing: parent)) \(name.count) \(list) \(String(describing: status))")
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func testASpanWithWhatTheSizedWriterDoesNotWriteHasNoSizedForm() {
+        let context = SpanContext(traceID: TraceID(high: 1, low: 2), spanID: SpanID(3), isSampled: true)
+        func sized(attributes: SpanAttributes = [:], list: SpanAttributeList = [:], events: [SpanRecord.Event] = [], links: [SpanRecord.Link] = []) -> SizedSpan? {
+            SizedSpan(context: context, parentSpanID: nil, name: "x", start: 1, end: 2, attributes: attributes, list: list, events: events, links: links, status: nil, shared: nil)
+        }
+        XCTAssertNotNil(sized())
+        XCTAssertNil(sized(attributes: ["a": "b"]))
+        XCTAssertNil(sized(list: ["tags": .stringArray(["a"])]))
+        XCTAssertNil(sized(list: ["small": .int32(1)]))
+        XCTAssertNil(sized(events: [SpanRecord.Event(name: "e", nanosecondsSinceEpoch: 1, attributes: [:])]))
+        XCTAssertNil(sized(links: [SpanRecord.Link(context: context, attributes: [:])]))
+    }
 }
 
 /// Spans written into their batch's buffer as they end (`BatchSpanProcessor.stream`) against

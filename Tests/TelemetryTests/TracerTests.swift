@@ -102,6 +102,24 @@ final class TracerTests: XCTestCase {
         XCTAssertEqual(processor.spans.first?.parentSpanID, parent.context.spanContext?.spanID)
     }
 
+    func testARecordedSpanInjectsTheFieldsTheTracerInjects() throws {
+        var remote = ServiceContext.topLevel
+        tracer.extract(
+            ["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "tracestate": "vendor=a"], into: &remote,
+            using: DictionaryCarrier())
+        for context in [ServiceContext.topLevel, remote] {
+            let (span, recorded) = tracer.startRecordedSpan("GET", context: context, ofKind: .client)
+            let recording = try XCTUnwrap(recorded)
+            for before in [HTTPHeaders(), ["If-None-Match": "\"a\"", "traceparent": "stale"]] {
+                var fast = before, slow = before
+                recording.inject(into: &fast)
+                tracer.inject(span.context, into: &slow, using: HTTPHeadersInjector())
+                XCTAssertEqual(fast, slow, "\(before)")
+            }
+            span.end()
+        }
+    }
+
     func testTheIdentityTheTracerNamesIsTheOneItInjects() throws {
         for sampler in [Sampler.alwaysOn, .alwaysOff] {
             let span = OTelTracer(sampler: sampler, processor: processor).startSpan("GET /users", ofKind: .server)

@@ -56,15 +56,19 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// built once per origin and stage and shared (`SharedSpanAttributes`), when the span's
     /// recording is reached directly; the slow twin builds them all into the list.
     private func endRecording(_ outcome: (inout SpanAttributeList) -> Void) {
-        if let recorded, let shared = addresses.shared(for: url, key: stage.name, make: { Self.sharedAttributes(host: $0, port: $1, stage: stage.name) }) {
+        let full = url.absoluteString
+        if let recorded,
+            let shared = addresses.shared(
+                for: url, absoluteString: full, key: stage.name, make: { Self.sharedAttributes(host: $0, port: $1, stage: stage.name) })
+        {
             var attributes = SpanAttributeList(capacity: 3)
-            attributes.append("url.full", stored: .string(url.absoluteString))
+            attributes.append("url.full", stored: .string(full))
             outcome(&attributes)
             return recorded.end(adding: attributes, sharing: shared)
         }
         var attributes = SpanAttributeList(capacity: 9)
         attributes.append("http.request.method", stored: .string("GET"))
-        attributes.append("url.full", stored: .string(url.absoluteString))
+        attributes.append("url.full", stored: .string(full))
         if let (host, port) = addresses.of(url) {
             attributes.append("server.address", stored: .string(host))
             attributes.append("server.port", stored: .int64(Int64(port)))

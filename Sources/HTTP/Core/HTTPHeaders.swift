@@ -23,8 +23,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// These fields, in this order, the array itself kept as the list: an HTTP/2 head's decoded
-    /// fields become its answer's list without a copy.
-    init(adopting fields: consuming [Field]) {
+    /// fields become its answer's list without a copy (and a span's `traceparent` an upstream
+    /// request's extra fields, made at their size).
+    package init(adopting fields: consuming [Field]) {
         storage = fields
     }
 

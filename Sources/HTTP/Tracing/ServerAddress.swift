@@ -77,7 +77,15 @@ public enum ServerAddress {
         /// of the origin's host and port once (`ServerAddress.of`'s answer), then kept with the
         /// origin; nil when `of(url)` is.
         public func shared(for url: URL, key: String, make: (_ host: String, _ port: Int) -> SharedSpanAttributes) -> SharedSpanAttributes? {
-            var string = url.absoluteString
+            shared(for: url, absoluteString: url.absoluteString, key: key, make: make)
+        }
+
+        /// `shared(for:key:make:)` of a URL whose `absoluteString` the caller has read already
+        /// (a CLIENT span's `url.full`): Foundation makes it anew per read (about 70 instructions).
+        public func shared(
+            for url: URL, absoluteString: String, key: String, make: (_ host: String, _ port: Int) -> SharedSpanAttributes
+        ) -> SharedSpanAttributes? {
+            var string = absoluteString
             let known = string.withUTF8 { bytes in
                 origins.withLock { origins -> SharedSpanAttributes?? in
                     guard let index = origins.indices.first(where: { Self.begins(bytes, with: origins[$0].prefix) }) else { return nil }

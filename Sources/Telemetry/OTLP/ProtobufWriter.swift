@@ -78,6 +78,15 @@ struct ProtobufWriter {
         }
     }
 
+    /// `count` bytes that `body` writes at once where they go (it returns how many it wrote,
+    /// which must be `count`): a writer that counted its bytes first (`SizedSpan`).
+    @inline(__always)
+    mutating func write(exactly count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let written = body(storage.reserve(count))
+        assert(written == count, "wrote \(written) bytes of \(count)")
+        storage.count += count
+    }
+
     /// Empties the writer and keeps its room (a batch's buffer, used again for the next one).
     func removeAll() {
         storage.count = 0
@@ -136,7 +145,7 @@ struct ProtobufWriter {
     }
 
     @inline(__always)
-    private static func littleEndian(_ value: UInt64, bytes: Int, at: UnsafeMutablePointer<UInt8>) -> Int {
+    static func littleEndian(_ value: UInt64, bytes: Int, at: UnsafeMutablePointer<UInt8>) -> Int {
         for index in 0..<bytes { at[index] = UInt8(truncatingIfNeeded: value >> UInt64(8 * index)) }
         return bytes
     }
@@ -172,15 +181,8 @@ struct ProtobufWriter {
     /// reservations, their tags constants: field by field (`spanHeadByField`, the slow twin)
     /// they cost about 400 instructions a span. `kind` is never zero (OTLP's kinds are 1–5).
     mutating func spanHead(context: SpanContext, parentSpanID: SpanID?, name: String, kind: UInt8, start: UInt64, end: UInt64) {
-        var at = storage.reserve(18 + 10)
-        at[0] = 0x0A  // trace_id: field 1, length-delimited, 16 bytes
-        at[1] = 16
-        at += 2 + Self.bigEndian(context.traceID.high, at: at + 2)
-        at += Self.bigEndian(context.traceID.low, at: at)
-        at[0] = 0x12  // span_id: field 2, 8 bytes
-        at[1] = 8
-        at += 2 + Self.bigEndian(context.spanID.value, at: at + 2)
-        storage.count += 28
+        var at = storage.reserve(28)
+        storage.count += Self.ids(of: context, at: at)
         if let state = context.traceState { stringField(3, state) }
         if let parentSpanID {
             at = storage.reserve(10)
@@ -206,8 +208,21 @@ struct ProtobufWriter {
         storage.count += written
     }
 
+    /// A `Span`'s `trace_id` and `span_id` (fields 1 and 2) at `at`: 28 bytes.
     @inline(__always)
-    private static func bigEndian(_ word: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
+    static func ids(of context: SpanContext, at: UnsafeMutablePointer<UInt8>) -> Int {
+        at[0] = 0x0A  // trace_id: field 1, length-delimited, 16 bytes
+        at[1] = 16
+        _ = bigEndian(context.traceID.high, at: at + 2)
+        _ = bigEndian(context.traceID.low, at: at + 10)
+        at[18] = 0x12  // span_id: field 2, 8 bytes
+        at[19] = 8
+        _ = bigEndian(context.spanID.value, at: at + 20)
+        return 28
+    }
+
+    @inline(__always)
+    static func bigEndian(_ word: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
         for index in 0..<8 { at[index] = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * index)) }
         return 8
     }
@@ -215,10 +230,18 @@ struct ProtobufWriter {
     /// `body` over `text`'s UTF-8 where it lies (a small string's copied to the stack), the
     /// string itself not copied: through a `var` and `withUTF8` it was retained and released.
     @inline(__always)
-    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         var text = text
         return text.withUTF8(body)
+    }
+
+    /// The length of `value` as a varint (a negative `int64` is ten bytes).
+    @inline(__always)
+    static func varintSize(_ value: UInt64) -> Int {
+        var size = 1
+        while size < 10 && value >> (7 * UInt64(size)) != 0 { size += 1 }
+        return size
     }
 
     /// The length of `value` as a varint.

@@ -66,9 +66,15 @@ public final class BatchSpanProcessor: SpanProcessor {
     /// A span ending, its `Span` message written by `write` into its batch's buffer under the
     /// lock (a few hundred bytes, no call out): only when `encodesOnEnd`.
     func stream(_ write: (inout ProtobufWriter) -> Void) {
+        stream(wholeField: false, write)
+    }
+
+    /// `stream`; with `wholeField`, `write` writes the span's whole `ScopeSpans.spans` field
+    /// (`SizedSpan`), not only its message.
+    func stream(wholeField: Bool, _ write: (inout ProtobufWriter) -> Void) {
         let (accepted, stopped, batchReady) = state.withLock { state -> (Bool, Bool, Bool) in
             guard !state.stopped else { return (false, true, false) }
-            guard state.encoded!.append(write) else { return (false, false, false) }
+            guard wholeField ? state.encoded!.append(field: write) : state.encoded!.append(write) else { return (false, false, false) }
             // Once, as the queue reaches a batch (as `onEnd`'s records do): asked of the first batch,
             // every span ending until the export took it scheduled one more.
             return (true, false, state.encoded!.count == limits.maxExportBatchSize && !state.exporting)
