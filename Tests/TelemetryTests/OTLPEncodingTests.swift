@@ -4,6 +4,7 @@
 import HTTP
 import StreamServiceConcurrency
 import Tracing
+import TracingTestSupport
 import XCTest
 @testable import Telemetry
 
@@ -201,13 +202,3 @@ final class StreamedEncodingTests: XCTestCase {
     }
 }
 
-/// The records a tracer's spans make, in the order they ended.
-private final class RecordedSpans: SpanProcessor {
-    private let ended = Locked<[SpanRecord]>([])
-
-    var spans: [SpanRecord] { ended.withLock { $0 } }
-
-    func onEnd(_ span: SpanRecord) { ended.withLock { $0.append(span) } }
-    func forceFlush(completion: @escaping @Sendable () -> Void) { completion() }
-    func shutdown(completion: @escaping @Sendable () -> Void) { completion() }
-}

@@ -5,11 +5,12 @@ import HTTP
 import StreamServiceConcurrency
 import Telemetry
 import Tracing
+import TracingTestSupport
 import XCTest
 
 /// `OTelTracer` through the swift-distributed-tracing API: parentage, propagation, sampling.
 final class TracerTests: XCTestCase {
-    private let processor = CollectingProcessor()
+    private let processor = RecordedSpans()
     private lazy var tracer = OTelTracer(sampler: .default, processor: processor)
 
     func testAChildSpanSharesTheTraceAndNamesItsParent() throws {
@@ -191,11 +192,3 @@ struct DictionaryCarrier: Extractor, Injector {
     func inject(_ value: String, forKey key: String, into carrier: inout [String: String]) { carrier[key] = value }
 }
 
-/// Keeps every span it is given, in the order they ended.
-final class CollectingProcessor: SpanProcessor {
-    private let collected = Locked<[SpanRecord]>([])
-    var spans: [SpanRecord] { collected.withLock { $0 } }
-    func onEnd(_ span: SpanRecord) { collected.withLock { $0.append(span) } }
-    func forceFlush(completion: @escaping @Sendable () -> Void) { completion() }
-    func shutdown(completion: @escaping @Sendable () -> Void) { completion() }
-}

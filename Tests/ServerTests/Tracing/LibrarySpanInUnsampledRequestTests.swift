@@ -6,6 +6,7 @@ import HTTPTestSupport
 import StreamServiceConcurrency
 import Telemetry
 import Tracing
+import TracingTestSupport
 import XCTest
 
 /// A library instrumented for swift-distributed-tracing, called from a handler's synchronous code
@@ -68,13 +69,3 @@ final class LibrarySpanInUnsampledRequestTests: XCTestCase {
     }
 }
 
-/// The spans a tracer recorded, in the order they ended.
-private final class RecordedSpans: SpanProcessor {
-    private let ended = Locked<[SpanRecord]>([])
-
-    var spans: [SpanRecord] { ended.withLock { $0 } }
-
-    func onEnd(_ span: SpanRecord) { ended.withLock { $0.append(span) } }
-    func forceFlush(completion: @escaping @Sendable () -> Void) { completion() }
-    func shutdown(completion: @escaping @Sendable () -> Void) { completion() }
-}

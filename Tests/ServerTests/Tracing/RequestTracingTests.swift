@@ -175,15 +175,15 @@ final class RequestTracingTests: XCTestCase {
         let caller = W3C.callerTraceparent()
         var endedBy: [String: [String]] = [:]
         for name in ["direct", "span API"] {
-            let processor = RecordingProcessor()
+            let processor = RecordedSpans()
             let base = OTelTracer(sampler: .default, processor: processor)
             let tracer: any Tracer = name == "direct" ? base : BindingTwin(base: base)
             let upstream = try GitHubConventionsTests.userAndAvatar()
             let app = try AppHarness(self, hub: PipelineEventHubs.fresh(), tracer: tracer) { $0.upstream = upstream.url }
             let headers = ["traceparent": caller.header, "tracestate": "vendor=abc,other=1"]
             XCTAssertEqual(try app.get("/users/ada1/avatar", headers: headers).status, 200, name)
-            waitUntil("\(name): the SERVER span has ended") { processor.records.contains { $0.kind == .server } }
-            let records = processor.records
+            waitUntil("\(name): the SERVER span has ended") { processor.spans.contains { $0.kind == .server } }
+            let records = processor.spans
             let sent = upstream.requests
             XCTAssertEqual(sent.map(\.path), ["/users/ada1", "/ada1.png"], name)
             for request in sent {
@@ -388,16 +388,6 @@ private final class NoSpanExpected: SpanProcessor {
     func shutdown(completion: @escaping @Sendable () -> Void) { completion() }
 }
 
-/// Keeps every span that ends.
-private final class RecordingProcessor: SpanProcessor {
-    private let ended = StreamServiceConcurrency.Locked<[SpanRecord]>([])
-
-    var records: [SpanRecord] { ended.withLock { $0 } }
-
-    func onEnd(_ span: SpanRecord) { ended.withLock { $0.append(span) } }
-    func forceFlush(completion: @escaping @Sendable () -> Void) { completion() }
-    func shutdown(completion: @escaping @Sendable () -> Void) { completion() }
-}
 
 /// `base` without its promise to keep an unsampled span's context for the spans under it
 /// (`UnrecordedContextKeeping`): the server binds an unsampled request's context, as a sampled one's.
