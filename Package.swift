@@ -110,7 +110,7 @@ let package = Package(
         // Raw-socket and SSE clients, test certificates: shared by the HTTP and Server tests.
         .target(name: "HTTPTestSupport", dependencies: ["HTTP", "NetCore", "StreamServiceConcurrency", "ProcessTestSupport"], path: "Tests/HTTPTestSupport"),
         // The tracer, propagation, samplers, batching and the OTLP exporter against a real receiver (Tests/OTLPReceiver).
-        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TracingTestSupport", "HTTP", "HTTPTestSupport", "ProcessTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "MetricsTestKit", package: "swift-metrics")]),
+        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TracingTestSupport", "StreamServiceText", "HTTP", "HTTPTestSupport", "ProcessTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "MetricsTestKit", package: "swift-metrics")]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTesting", "HTTPTestSupport", "StreamServiceConcurrency", "Streams", "StreamsTesting", "NetCore", "ProcessTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // swift-distributed-tracing's InMemoryTracer speaking W3C Trace Context: the spans a test reads.
         .target(name: "TracingTestSupport", dependencies: [

@@ -28,26 +28,6 @@ final class OTLPEncodingTests: XCTestCase {
         }
     }
 
-    func testASpanHeadWrittenInTwoReservationsIsByteForByteTheFieldByFieldOne() {
-        let traceID = TraceID(high: 0x0102_0304_0506_0708, low: 0xF1F2_F3F4_F5F6_F7F8)
-        let contexts = [
-            SpanContext(traceID: traceID, spanID: SpanID(0x0A0B_0C0D_0E0F_1011), isSampled: true),
-            SpanContext(traceID: TraceID(high: 0, low: 1), spanID: SpanID(.max), isSampled: false, traceState: "vendor=a,other=b"),
-        ]
-        for context in contexts {
-            for parent in [nil, SpanID(7)] {
-                for name in ["", "GET", String(repeating: "n", count: 200)] {
-                    for (start, end) in [(UInt64(0), UInt64(0)), (1, 0), (0, 2), (1_700_000_000_000_000_000, 1_700_000_000_000_000_001)] {
-                        var fast = ProtobufWriter(), slow = ProtobufWriter()
-                        fast.spanHead(context: context, parentSpanID: parent, name: name, kind: 3, start: start, end: end)
-                        OTLPProtobufEncoding.spanHeadByField(&slow, context: context, parentSpanID: parent, name: name, kind: 3, start: start, end: end)
-                        XCTAssertEqual(fast.bytes, slow.bytes, "\(context) \(String(describing: parent)) \(name.count) \(start) \(end)")
-                    }
-                }
-            }
-        }
-    }
-
     func testASizedSpanIsByteForByteTheSpanFieldWriteSpanWrites() {
         let traceID = TraceID(high: 0x0102_0304_0506_0708, low: 0xF1F2_F3F4_F5F6_F7F8)
         let long = String(repeating: "0123456789", count: 30)

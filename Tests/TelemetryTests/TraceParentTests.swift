@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 @testable import Telemetry
+import StreamServiceText
 import XCTest
 
 /// W3C Trace Context `traceparent` parsing: strict, and never a crash on what a client sends.
@@ -78,7 +79,7 @@ final class TraceParentTests: XCTestCase {
         for value in values {
             var fast = [UInt8](repeating: 0, count: 18), slow = fast
             fast.withUnsafeMutableBufferPointer { Hex.write(value, into: $0, at: 1) }
-            slow.withUnsafeMutableBufferPointer { Hex.writeByDigit(value, into: $0, at: 1) }
+            slow.withUnsafeMutableBufferPointer { ASCIIDigits.writeHexadecimal(value, count: 16, to: $0.baseAddress! + 1) }
             XCTAssertEqual(fast, slow, String(value, radix: 16))
         }
     }

@@ -75,12 +75,7 @@ public enum ServerAddress {
 
         /// The attributes that the spans of `url`'s origin made under `key` share, made by `make`
         /// of the origin's host and port once (`ServerAddress.of`'s answer), then kept with the
-        /// origin; nil when `of(url)` is.
-        public func shared(for url: URL, key: String, make: (_ host: String, _ port: Int) -> SharedSpanAttributes) -> SharedSpanAttributes? {
-            shared(for: url, absoluteString: url.absoluteString, key: key, make: make)
-        }
-
-        /// `shared(for:key:make:)` of a URL whose `absoluteString` the caller has read already
+        /// origin; nil when `of(url)` is. `absoluteString` is `url`'s, read by the caller already
         /// (a CLIENT span's `url.full`): Foundation makes it anew per read (about 70 instructions).
         public func shared(
             for url: URL, absoluteString: String, key: String, make: (_ host: String, _ port: Int) -> SharedSpanAttributes

@@ -35,14 +35,6 @@ enum Hex {
         return x &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
     }
 
-    /// `write`, a digit at a time: its slow twin.
-    static func writeByDigit(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
-        for index in 0..<16 {
-            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
-            buffer[offset + index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
-        }
-    }
-
     static func bytes(_ value: UInt64) -> [UInt8] {
         (0..<8).map { UInt8(truncatingIfNeeded: value >> UInt64(56 - 8 * $0)) }
     }

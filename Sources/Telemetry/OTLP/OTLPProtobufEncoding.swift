@@ -111,14 +111,21 @@ enum OTLPProtobufEncoding {
     }
 
     /// The fields of a `Span` message (not its tag and length): what a record holds, read where
-    /// it lies, and what a `RecordingSpan` writes of its state as it ends (`SpanStream`), with
-    /// no record made of it.
+    /// it lies, and what a `RecordingSpan` that `SizedSpan` does not take writes of its state as
+    /// it ends (`BatchSpanProcessor.stream`), with no record made of it. `SizedSpan`'s slow twin.
     static func writeSpan(
         _ message: inout ProtobufWriter, context: SpanContext, parentSpanID: SpanID?, name: String, kind: SpanKind,
         start: UInt64, end: UInt64, attributes: SpanAttributes, list: SpanAttributeList,
         events: [SpanRecord.Event], links: [SpanRecord.Link], status: SpanStatus?, shared: EncodedAttributes? = nil
     ) {
-        message.spanHead(context: context, parentSpanID: parentSpanID, name: name, kind: UInt8(OTLPKind.number(kind)), start: start, end: end)
+        message.idField(1, context.traceID)
+        message.idField(2, context.spanID)
+        if let state = context.traceState { message.stringField(3, state) }
+        if let parentSpanID { message.idField(4, parentSpanID) }
+        message.stringField(5, name)
+        message.varintField(6, UInt64(OTLPKind.number(kind)))
+        message.fixed64Field(7, start)
+        message.fixed64Field(8, end)
         if !attributes.isEmpty { attributes.forEach { key, value in attribute(&message, 9, key, value) } }
         // Read where they lie: iterating the entries copied each key and value out and destroyed it.
         list.entries.withUnsafeBufferPointer { entries in
@@ -153,20 +160,6 @@ enum OTLPProtobufEncoding {
             }
         }
         message.fixed32Field(16, UInt32(context.traceFlags))
-    }
-
-    /// `ProtobufWriter.spanHead`, a field at a time: its slow twin (`OTLPEncodingTests`).
-    static func spanHeadByField(
-        _ message: inout ProtobufWriter, context: SpanContext, parentSpanID: SpanID?, name: String, kind: UInt8, start: UInt64, end: UInt64
-    ) {
-        message.idField(1, context.traceID)
-        message.idField(2, context.spanID)
-        if let state = context.traceState { message.stringField(3, state) }
-        if let parentSpanID { message.idField(4, parentSpanID) }
-        message.stringField(5, name)
-        message.varintField(6, UInt64(kind))
-        message.fixed64Field(7, start)
-        message.fixed64Field(8, end)
     }
 
     /// A `KeyValue` field of a span: a scalar in one go (`ProtobufWriter.keyValueField`), any

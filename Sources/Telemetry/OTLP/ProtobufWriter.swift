@@ -61,9 +61,6 @@ struct ProtobufWriter {
         }
     }
 
-    /// The bytes written so far.
-    var count: Int { storage.count }
-
     /// `body` reads what was written, in place.
     func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         body(UnsafeBufferPointer(start: storage.base, count: storage.count))
@@ -177,37 +174,6 @@ struct ProtobufWriter {
         }
     }
 
-    /// A `Span`'s fields 1 to 8 (ids, `trace_state`, parent, name, kind, start and end) in two
-    /// reservations, their tags constants: field by field (`spanHeadByField`, the slow twin)
-    /// they cost about 400 instructions a span. `kind` is never zero (OTLP's kinds are 1–5).
-    mutating func spanHead(context: SpanContext, parentSpanID: SpanID?, name: String, kind: UInt8, start: UInt64, end: UInt64) {
-        var at = storage.reserve(28)
-        storage.count += Self.ids(of: context, at: at)
-        if let state = context.traceState { stringField(3, state) }
-        if let parentSpanID {
-            at = storage.reserve(10)
-            at[0] = 0x22  // parent_span_id: field 4, 8 bytes
-            at[1] = 8
-            _ = Self.bigEndian(parentSpanID.value, at: at + 2)
-            storage.count += 10
-        }
-        stringField(5, name)
-        at = storage.reserve(2 + 9 + 9)
-        at[0] = 0x30  // kind: field 6, varint
-        at[1] = kind
-        var written = 2
-        // proto3 leaves zero out, as `fixed64Field` does.
-        if start != 0 {
-            at[written] = 0x39  // start_time_unix_nano: field 7, fixed64
-            written += 1 + Self.littleEndian(start, bytes: 8, at: at + written + 1)
-        }
-        if end != 0 {
-            at[written] = 0x41  // end_time_unix_nano: field 8, fixed64
-            written += 1 + Self.littleEndian(end, bytes: 8, at: at + written + 1)
-        }
-        storage.count += written
-    }
-
     /// A `Span`'s `trace_id` and `span_id` (fields 1 and 2) at `at`: 28 bytes.
     @inline(__always)
     static func ids(of context: SpanContext, at: UnsafeMutablePointer<UInt8>) -> Int {
@@ -247,9 +213,13 @@ struct ProtobufWriter {
     /// The length of `value` as a varint.
     @inline(__always)
     static func varintSize(_ value: Int) -> Int {
-        var size = 1
-        while UInt64(value) >> (7 * UInt64(size)) != 0 { size += 1 }
-        return size
+        varintSize(UInt64(value))
+    }
+
+    /// The length of a `KeyValue` message of a `key` of that many bytes and an `AnyValue` of `valueLength`.
+    @inline(__always)
+    static func keyValueLength(key: Int, valueLength: Int) -> Int {
+        1 + varintSize(key) + key + 1 + varintSize(valueLength) + valueLength
     }
 
     /// A `KeyValue` message of `key` and an `AnyValue` written by `value` in room for `valueRoom`
@@ -261,7 +231,7 @@ struct ProtobufWriter {
         _ field: Int, key: String, valueLength: Int, _ value: (UnsafeMutablePointer<UInt8>) -> Int
     ) {
         Self.withUTF8(key) { key in
-            let keyValueLength = 1 + Self.varintSize(key.count) + key.count + 1 + Self.varintSize(valueLength) + valueLength
+            let keyValueLength = Self.keyValueLength(key: key.count, valueLength: valueLength)
             self.field(field, .lengthDelimited, room: 10 + keyValueLength) { at in
                 var written = Self.varint(UInt64(keyValueLength), at: at)
                 at[written] = 0x0A  // KeyValue.key: field 1, length-delimited
@@ -292,9 +262,7 @@ struct ProtobufWriter {
     /// A `KeyValue` whose value is a varint of the `AnyValue` field `valueField` (bool 2, int 3),
     /// written even when zero (a oneof's choice).
     mutating func keyValueField(_ field: Int, key: String, varintField valueField: Int, _ value: UInt64) {
-        var size = 1
-        while value >> (7 * UInt64(size)) != 0 && size < 10 { size += 1 }
-        keyValueField(field, key: key, valueLength: 1 + size) { at in
+        keyValueField(field, key: key, valueLength: 1 + Self.varintSize(value)) { at in
             at[0] = UInt8(valueField << 3)
             return 1 + Self.varint(value, at: at + 1)
         }

@@ -129,11 +129,6 @@ struct SizedSpan {
         return 1 + ProtobufWriter.varintSize(inner) + inner
     }
 
-    /// The `KeyValue` message's length of an entry with an `AnyValue` of `valueLength`.
-    @inline(__always)
-    private static func keyValueLength(key: Int, valueLength: Int) -> Int {
-        1 + ProtobufWriter.varintSize(key) + key + 1 + ProtobufWriter.varintSize(valueLength) + valueLength
-    }
 
     /// An `attributes` field's (9) whole length; nil for a value that is not a scalar.
     /// The value is switched on where it lies: passed on as a value, `StoredValue` was copied
@@ -148,7 +143,7 @@ struct SizedSpan {
         case .double: value = 9
         case .other: return nil
         }
-        let keyValue = keyValueLength(key: entry.pointee.key.utf8.count, valueLength: value)
+        let keyValue = ProtobufWriter.keyValueLength(key: entry.pointee.key.utf8.count, valueLength: value)
         return 1 + ProtobufWriter.varintSize(keyValue) + keyValue
     }
 
@@ -191,7 +186,7 @@ struct SizedSpan {
         ProtobufWriter.withUTF8(entry.pointee.key) { key in
             var at = start
             at[0] = 0x4A  // Span.attributes: field 9, length-delimited
-            at += 1 + ProtobufWriter.varint(UInt64(keyValueLength(key: key.count, valueLength: valueLength)), at: at + 1)
+            at += 1 + ProtobufWriter.varint(UInt64(ProtobufWriter.keyValueLength(key: key.count, valueLength: valueLength)), at: at + 1)
             at[0] = 0x0A  // KeyValue.key: field 1 (written even when empty)
             at += 1 + ProtobufWriter.varint(UInt64(key.count), at: at + 1)
             if let source = key.baseAddress { at.initialize(from: source, count: key.count) }

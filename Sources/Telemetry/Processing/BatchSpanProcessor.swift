@@ -63,18 +63,14 @@ public final class BatchSpanProcessor: SpanProcessor {
     /// Whether ending spans are written into the batches as they end (`stream`).
     var encodesOnEnd: Bool { encodingExporter != nil }
 
-    /// A span ending, its `Span` message written by `write` into its batch's buffer under the
-    /// lock (a few hundred bytes, no call out): only when `encodesOnEnd`.
-    func stream(_ write: (inout ProtobufWriter) -> Void) {
-        stream(wholeField: false, write)
-    }
-
-    /// `stream`; with `wholeField`, `write` writes the span's whole `ScopeSpans.spans` field
-    /// (`SizedSpan`), not only its message.
-    func stream(wholeField: Bool, _ write: (inout ProtobufWriter) -> Void) {
+    /// A span ending, its whole `ScopeSpans.spans` field written by `writeField` into its batch's
+    /// buffer under the lock (a few hundred bytes, no call out): only when `encodesOnEnd`. A
+    /// span counted first writes the field at once (`SizedSpan`); any other, its message inside
+    /// `OTLPProtobufEncoding.spanField`.
+    func stream(_ writeField: (inout ProtobufWriter) -> Void) {
         let (accepted, stopped, batchReady) = state.withLock { state -> (Bool, Bool, Bool) in
             guard !state.stopped else { return (false, true, false) }
-            guard wholeField ? state.encoded!.append(field: write) : state.encoded!.append(write) else { return (false, false, false) }
+            guard state.encoded!.append(writeField) else { return (false, false, false) }
             // Once, as the queue reaches a batch (as `onEnd`'s records do): asked of the first batch,
             // every span ending until the export took it scheduled one more.
             return (true, false, state.encoded!.count == limits.maxExportBatchSize && !state.exporting)
@@ -95,7 +91,7 @@ public final class BatchSpanProcessor: SpanProcessor {
     public func onEnd(_ span: consuming SpanRecord) {
         if encodesOnEnd {
             let record = span
-            return withUnsafePointer(to: record) { record in stream { OTLPProtobufEncoding.write(record, to: &$0) } }
+            return withUnsafePointer(to: record) { record in stream { OTLPProtobufEncoding.spanField(&$0) { OTLPProtobufEncoding.write(record, to: &$0) } } }
         }
         // Moved into the queue, not copied into it and released here.
         let (accepted, batchReady) = state.withLock(handing: span) { state, span -> (Bool, Bool) in

@@ -34,20 +34,15 @@ struct EncodedSpanQueue {
     /// Spans in the batch that leaves next.
     var firstCount: Int { batches.first?.count ?? 0 }
 
-    /// Writes one span (`write` writes its fields) into the newest batch, or a new one when that
-    /// is full; false, writing nothing, when `maxQueueSize` spans wait already.
-    mutating func append(_ write: (inout ProtobufWriter) -> Void) -> Bool {
-        append(field: { OTLPProtobufEncoding.spanField(&$0, write) })
-    }
-
-    /// `append` of a span that `write` writes as its whole `ScopeSpans.spans` field, tag and
-    /// length too (`SizedSpan`).
-    mutating func append(field write: (inout ProtobufWriter) -> Void) -> Bool {
+    /// Writes one span (`writeField` writes its whole `ScopeSpans.spans` field, tag and length
+    /// too) into the newest batch, or a new one when that is full; false, writing nothing, when
+    /// `maxQueueSize` spans wait already.
+    mutating func append(_ writeField: (inout ProtobufWriter) -> Void) -> Bool {
         guard count < maxQueueSize else { return false }
         if batches.isEmpty || batches[batches.count - 1].count == batchSize {
             batches.append(Batch(spans: takeSpare()))
         }
-        write(&batches[batches.count - 1].spans)
+        writeField(&batches[batches.count - 1].spans)
         batches[batches.count - 1].count += 1
         count += 1
         return true

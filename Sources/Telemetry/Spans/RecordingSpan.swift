@@ -131,7 +131,7 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
                 attributes: state.pointee.attributes, list: state.pointee.list, events: state.pointee.events, links: state.pointee.links,
                 status: state.pointee.status, shared: encoded)
             {
-                return stream.stream(wholeField: true) { batch in
+                return stream.stream { batch in
                     batch.write(exactly: sized.fieldLength) { at in
                         sized.write(
                             at: at, context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, kind: kind,
@@ -139,11 +139,13 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
                     }
                 }
             }
-            stream.stream { message in
-                OTLPProtobufEncoding.writeSpan(
-                    &message, context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, kind: kind, start: startNanoseconds,
-                    end: end, attributes: state.pointee.attributes, list: state.pointee.list, events: state.pointee.events,
-                    links: state.pointee.links, status: state.pointee.status, shared: encoded)
+            stream.stream { batch in
+                OTLPProtobufEncoding.spanField(&batch) { message in
+                    OTLPProtobufEncoding.writeSpan(
+                        &message, context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, kind: kind, start: startNanoseconds,
+                        end: end, attributes: state.pointee.attributes, list: state.pointee.list, events: state.pointee.events,
+                        links: state.pointee.links, status: state.pointee.status, shared: encoded)
+                }
             }
         }
     }

@@ -31,7 +31,8 @@ final class ServerAddressMemoTests: XCTestCase {
         let memo = ServerAddress.Memo()
         var made = 0
         func shared(_ url: String, _ key: String) -> SharedSpanAttributes? {
-            memo.shared(for: URL(string: url)!, key: key) { host, port in
+            let url = URL(string: url)!
+            return memo.shared(for: url, absoluteString: url.absoluteString, key: key) { host, port in
                 made += 1
                 return SharedSpanAttributes(["server.address": .string(host), "server.port": .int64(Int64(port))])
             }
