@@ -89,6 +89,19 @@ enum HTTPSyntax {
         line.withUnsafeBytes { raw in field(in: raw) }.map { (line[$0.name], line[$0.value]) }
     }
 
+    /// 1 to 18 ASCII decimal digits (too few to overflow), else nil: a status code, a length or
+    /// a rate-limit count, read from a field's bytes.
+    static func digits(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit <= 9 else { return nil }
+            value = value &* 10 &+ Int(digit)
+        }
+        return value
+    }
+
     /// The same for a line in place: where the name and the value lie in `line`.
     ///
     /// The colon found by `memchr` and the value checked eight bytes at a time (`ByteWords`),

@@ -43,7 +43,7 @@ struct RateLimitReading {
     mutating func note(_ field: Field, value: UnsafeRawBufferPointer) {
         if seen & field.rawValue != 0 { unreadable = true }
         seen |= field.rawValue
-        guard let number = Self.digits(value) else {
+        guard let number = HTTPSyntax.digits(value) else {
             unreadable = true
             return
         }
@@ -58,17 +58,5 @@ struct RateLimitReading {
         if seen == 0 { return .absent }
         guard !unreadable, seen == 7 else { return .unread }
         return .numbers(limit: limit, remaining: remaining, reset: reset)
-    }
-
-    /// 1 to 18 ASCII digits (no overflow), else nil.
-    private static func digits(_ bytes: UnsafeRawBufferPointer) -> Int? {
-        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
-        var value = 0
-        for byte in bytes {
-            let digit = byte &- 48
-            guard digit <= 9 else { return nil }
-            value = value * 10 + Int(digit)
-        }
-        return value
     }
 }

@@ -16,8 +16,6 @@ package struct HPACKEncoder: Sendable {
     /// the smallest of them and the final one.
     private var pendingSizeUpdates: (smallest: Int, final: Int)?
     private var memo: HPACKFieldMemo?
-    /// Counts the table's changes (insertions, resizes): a template is valid in one generation only.
-    private var generation = 0
     private var template: Template?
 
     /// A block's bytes around its one varying field, kept for blocks that repeat it but for that
@@ -90,7 +88,6 @@ package struct HPACKEncoder: Sendable {
         pendingSizeUpdates = (smallest, size)
         table.resize(to: size)
         memo?.tableChanged()
-        generation &+= 1
     }
 
     /// `encode(_:into:)` for a block that the caller promises is, under one `key` object, the
@@ -126,7 +123,7 @@ package struct HPACKEncoder: Sendable {
             template = nil
             return encode(fields, into: &out)
         }
-        if let template, template.key === key, template.generation == generation, template.position == position,
+        if let template, template.key === key, template.generation == memo!.generation, template.position == position,
            template.name == name {
             out.append(contentsOf: template.before)
             if template.hasStaticPair(value) {
@@ -152,7 +149,7 @@ package struct HPACKEncoder: Sendable {
     ) {
         var memo = self.memo.take()!
         template = nil
-        let start = out.count, startGeneration = generation
+        let start = out.count, startGeneration = memo.generation
         var position = 0
         var varyingStart = -1, varyingEnd = -1
         for field in fields {
@@ -161,6 +158,7 @@ package struct HPACKEncoder: Sendable {
             if position == varying.position { varyingEnd = out.count }
             position += 1
         }
+        let generation = memo.generation
         self.memo = memo
         guard generation == startGeneration, varyingStart >= 0, Self.neverIndexed.contains(varying.field.name),
               table.find(name: varying.field.name, value: varying.field.value).name == nil else { return }
@@ -233,7 +231,6 @@ package struct HPACKEncoder: Sendable {
         Self.encodeValue(value, of: name, into: &out)
         if indexes {
             table.insert(name: name, value: value)
-            generation &+= 1
             return .inserted
         }
         // A never-indexed name is never in the dynamic table, so every value of it without a pair in

@@ -39,7 +39,9 @@ struct HPACKFieldMemo: Sendable {
     /// the array was a copy through value witnesses, a retain and release of each of its three
     /// buffers per field per block (the figure: Benchmarks/README.md).
     private var entries: [Entry] = []
-    private var generation = 0
+    /// Counts the table's changes (insertions, resizes): an entry, and the encoder's template, is
+    /// valid in one generation only.
+    private(set) var generation = 0
     /// A block longer than this is encoded past the memo: the memory stays bounded whatever a route sends.
     static let maxPositions = 32
 

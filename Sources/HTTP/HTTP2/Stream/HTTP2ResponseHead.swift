@@ -64,7 +64,7 @@ struct HTTP2ResponseHead: Sendable {
         let (statusName, statusValue) = field(0)
         // `:status` exactly (pseudo-header names are not case-folded, nor checked as a regular name is).
         guard Self.isStatusName(statusName), statusValue.count == 3,
-              let code = digits(statusValue), (100...999).contains(code), code != 101 else { return nil }
+              let code = HTTPSyntax.digits(statusValue), (100...999).contains(code), code != 101 else { return nil }
         reading.status = code
         for index in 1..<count {
             let (name, value) = field(index)
@@ -78,7 +78,7 @@ struct HTTP2ResponseHead: Sendable {
             case 7 where HTTPSyntax.sameToken(name, "upgrade"): return nil
             case 10 where HTTPSyntax.sameToken(name, "connection") || HTTPSyntax.sameToken(name, "keep-alive"): return nil
             case 14 where HTTPSyntax.sameToken(name, "content-length"):
-                guard let length = digits(value), reading.contentLength == nil || reading.contentLength == length else { return nil }
+                guard let length = HTTPSyntax.digits(value), reading.contentLength == nil || reading.contentLength == length else { return nil }
                 reading.contentLength = length
             case 16 where HTTPSyntax.sameToken(name, "proxy-connection"): return nil
             case 16 where HTTPSyntax.sameToken(name, "content-encoding"):
@@ -102,18 +102,6 @@ struct HTTP2ResponseHead: Sendable {
         guard name.count == expected.utf8CodeUnitCount else { return false }
         for index in 0..<name.count where name[index] != expected.utf8Start[index] { return false }
         return true
-    }
-
-    /// 1 to 18 decimal digits, as `integer(_:)` reads them; nil for anything else.
-    private static func digits(_ bytes: UnsafeRawBufferPointer) -> Int? {
-        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
-        var number = 0
-        for byte in bytes {
-            let digit = byte &- UInt8(ascii: "0")
-            guard digit <= 9 else { return nil }
-            number = number &* 10 &+ Int(digit)
-        }
-        return number
     }
 
     /// - Parameter checked: as for `HTTP2RequestHead.init(validating:checked:)`: the decoder's
@@ -172,6 +160,6 @@ struct HTTP2ResponseHead: Sendable {
     /// as `Int(_:)` reads them; anything else goes to `Int(_:)`, the slow twin (HTTP2ResponseHeadTests
     /// compares the two). Generic over `StringProtocol`, `Int(_:)` cost about 250 instructions a field.
     static func integer(_ value: String) -> Int? {
-        HTTP2FieldRules.withBytes(of: value) { digits(UnsafeRawBufferPointer($0)) } ?? Int(value)
+        HTTP2FieldRules.withBytes(of: value) { HTTPSyntax.digits(UnsafeRawBufferPointer($0)) } ?? Int(value)
     }
 }
