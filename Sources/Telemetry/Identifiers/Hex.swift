@@ -14,7 +14,7 @@ enum Hex {
     /// `value` as 16 lowercase hex digits at `offset` of `buffer` (which has room for them):
     /// eight digits at a time in a word (`digits`), two stores, where a digit at a time cost
     /// about 350 instructions more a `traceparent` (494 -> ~150; Benchmarks/README.md).
-    /// `writeByDigit` is its slow twin (`TraceParentTests` holds them equal).
+    /// `ASCIIDigits.writeHexadecimal` is its slow twin (`TraceParentTests` holds them equal).
     @inline(__always)
     static func write(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         let at = UnsafeMutableRawPointer(buffer.baseAddress! + offset)
