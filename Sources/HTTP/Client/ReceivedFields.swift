@@ -21,8 +21,6 @@ public struct ReceivedFields: Sendable, Equatable {
     /// maybe unused room, then the bytes' length (where the offsets start) and the field count as `UInt32`s.
     private let storage: [UInt8]
 
-    private static let spanBytes = 16
-
     /// An empty list.
     public init() {
         storage = [0, 0, 0, 0, 0, 0, 0, 0]
@@ -44,7 +42,7 @@ public struct ReceivedFields: Sendable, Equatable {
 
     /// The number of fields, repeats counted.
     public var count: Int {
-        storage.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: $0.count - 4, as: UInt32.self))) }
+        storage.withUnsafeBytes { HPACKFieldBytes.trailer($0).count }
     }
 
     /// True when the answer had no field.
@@ -53,14 +51,11 @@ public struct ReceivedFields: Sendable, Equatable {
     /// The fields as a list of `String` pairs, in order.
     public var headers: HTTPHeaders {
         storage.withUnsafeBytes { raw in
-            let fields = Self.fields(raw)
+            let fields = HPACKFieldBytes.Spans(raw)
             var headers = HTTPHeaders(reservingCapacity: fields.count + 2)
             for index in 0..<fields.count {
-                let (name, value) = fields.span(index)
-                headers.add(
-                    name: CommonFieldName.string(for: UnsafeRawBufferPointer(rebasing: raw[name]))
-                        ?? String(decoding: UnsafeRawBufferPointer(rebasing: raw[name]), as: UTF8.self),
-                    value: String(decoding: UnsafeRawBufferPointer(rebasing: raw[value]), as: UTF8.self))
+                let (name, value) = fields.field(index)
+                headers.add(name: CommonFieldName.string(for: name) ?? String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
             }
             return headers
         }
@@ -102,13 +97,11 @@ public struct ReceivedFields: Sendable, Equatable {
         var name = name
         name.withUTF8 { wanted in
             storage.withUnsafeBytes { raw in
-                let fields = Self.fields(raw)
+                let fields = HPACKFieldBytes.Spans(raw)
                 for index in 0..<fields.count {
-                    let (nameRange, valueRange) = fields.span(index)
-                    guard nameRange.count == wanted.count,
-                          HTTPHeaders.sameBytes(UnsafeRawBufferPointer(rebasing: raw[nameRange]).assumingMemoryBound(to: UInt8.self), wanted)
-                    else { continue }
-                    if !body(UnsafeRawBufferPointer(rebasing: raw[valueRange])) { return }
+                    let (fieldName, value) = fields.field(index)
+                    guard fieldName.count == wanted.count, HTTPHeaders.sameBytes(fieldName.assumingMemoryBound(to: UInt8.self), wanted) else { continue }
+                    if !body(value) { return }
                 }
             }
         }
@@ -117,25 +110,6 @@ public struct ReceivedFields: Sendable, Equatable {
     /// Equal when the same fields come in the same order.
     public static func == (lhs: ReceivedFields, rhs: ReceivedFields) -> Bool {
         lhs.headers == rhs.headers
-    }
-
-    /// The positions part of `raw` (a `storage`).
-    private static func fields(_ raw: UnsafeRawBufferPointer) -> Spans {
-        let start = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt32.self)))
-        let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self)))
-        return Spans(raw: raw, start: start, count: count)
-    }
-
-    private struct Spans {
-        let raw: UnsafeRawBufferPointer
-        let start: Int
-        let count: Int
-
-        func span(_ index: Int) -> (name: Range<Int>, value: Range<Int>) {
-            let offset = start + index * ReceivedFields.spanBytes
-            func load(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + at, as: UInt32.self))) }
-            return (load(0)..<load(4), load(8)..<load(12))
-        }
     }
 
     /// Collects the fields of one head: the bytes of its field lines copied once, then each
@@ -152,7 +126,7 @@ public struct ReceivedFields: Sendable, Equatable {
 
         /// - Parameter lines: the head's field lines (CRLF-separated, without the blank line).
         init(lines: UnsafeRawBufferPointer) {
-            let size = lines.count + Self.initialSlots * ReceivedFields.spanBytes + 8
+            let size = lines.count + Self.initialSlots * HPACKFieldBytes.spanBytes + 8
             storage = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
                 // The positions' room is zeroed (one `memset`): it is written as the fields come.
                 let raw = UnsafeMutableRawBufferPointer(buffer)
@@ -165,9 +139,9 @@ public struct ReceivedFields: Sendable, Equatable {
 
         /// A field whose name and value lie at these positions of `lines`.
         mutating func add(name: Range<Int>, value: Range<Int>) {
-            let offset = linesCount + count * ReceivedFields.spanBytes
-            if offset + ReceivedFields.spanBytes + 8 > storage.count {
-                storage.append(contentsOf: repeatElement(0, count: Self.initialSlots * ReceivedFields.spanBytes))
+            let offset = linesCount + count * HPACKFieldBytes.spanBytes
+            if offset + HPACKFieldBytes.spanBytes + 8 > storage.count {
+                storage.append(contentsOf: repeatElement(0, count: Self.initialSlots * HPACKFieldBytes.spanBytes))
             }
             storage.withUnsafeMutableBytes { raw in
                 raw.storeBytes(of: UInt32(truncatingIfNeeded: name.lowerBound).littleEndian, toByteOffset: offset, as: UInt32.self)
@@ -181,7 +155,7 @@ public struct ReceivedFields: Sendable, Equatable {
         /// Where field `index`'s value lies in `lines`.
         func value(_ index: Int) -> Range<Int> {
             storage.withUnsafeBytes { raw in
-                let offset = linesCount + index * ReceivedFields.spanBytes
+                let offset = linesCount + index * HPACKFieldBytes.spanBytes
                 return Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)))
                     ..< Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
             }

@@ -23,9 +23,8 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// These fields, in this order, the array itself kept as the list: an HTTP/2 head's decoded
-    /// fields become its answer's list without a copy (and a span's `traceparent` an upstream
-    /// request's extra fields, made at their size).
-    package init(adopting fields: consuming [Field]) {
+    /// fields become its answer's list without a copy.
+    init(adopting fields: consuming [Field]) {
         storage = fields
     }
 
@@ -69,6 +68,13 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Removes every field of this name, then appends this one.
     public mutating func replaceOrAdd(name: String, value: String) {
+        // A list with no storage yet (an upstream attempt's extra fields, where `traceparent` is
+        // often the only one) made with its one field at its size: searched, then grown from
+        // nothing, it cost about 300 instructions more a CLIENT span.
+        if storage.capacity == 0 {
+            storage = [(name: name, value: value)]
+            return
+        }
         // Rewritten only when it holds the name: `removeAll` rebuilt even a list without it
         // (about 180 instructions for each `traceparent` sent upstream).
         if storage.contains(where: { Self.sameName($0.name, name) }) { remove(name: name) }

@@ -22,4 +22,16 @@ final class HTTPHeadersReplaceOrAddTests: XCTestCase {
         empty.replaceOrAdd(name: "traceparent", value: "new")
         XCTAssertEqual(empty.map(\.value), ["new"])
     }
+
+    func testAListWithNoStorageYetGetsTheFieldAsAListWithRoomDoes() {
+        var fresh = HTTPHeaders()
+        var withRoom: HTTPHeaders = ["x": "1"]
+        withRoom.remove(name: "x")
+        for (name, value) in [("traceparent", "00-a-b-01"), ("tracestate", "v=1"), ("TraceParent", "00-c-d-01")] {
+            fresh.replaceOrAdd(name: name, value: value)
+            withRoom.replaceOrAdd(name: name, value: value)
+        }
+        XCTAssertEqual(fresh, withRoom)
+        XCTAssertEqual(fresh.map(\.name), ["tracestate", "TraceParent"])
+    }
 }

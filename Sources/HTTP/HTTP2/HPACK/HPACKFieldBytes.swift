@@ -70,9 +70,8 @@ package struct HPACKFieldBytes: Sendable {
     /// `body` with field `index`'s name and value where they lie.
     func withField<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         storage.withUnsafeBytes { raw in
-            let (name, value) = Self.span(raw, index)
-            return body(UnsafeRawBufferPointer(rebasing: raw[name]).assumingMemoryBound(to: UInt8.self),
-                        UnsafeRawBufferPointer(rebasing: raw[value]).assumingMemoryBound(to: UInt8.self))
+            let (name, value) = Spans(raw).field(index)
+            return body(name.assumingMemoryBound(to: UInt8.self), value.assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -90,11 +89,28 @@ package struct HPACKFieldBytes: Sendable {
          Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self))))
     }
 
-    /// Where field `index`'s name and value lie in `raw`.
-    static func span(_ raw: UnsafeRawBufferPointer, _ index: Int) -> (name: Range<Int>, value: Range<Int>) {
-        let offset = trailer(raw).start + index * spanBytes
-        func load(_ at: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + at, as: UInt32.self))) }
-        return (load(0)..<load(4), load(8)..<load(12))
+    /// The fields of a storage in this layout (an HTTP/2 block's, or `ReceivedFields`' of an
+    /// HTTP/1.1 head), its trailer read once.
+    struct Spans {
+        let raw: UnsafeRawBufferPointer
+        /// Where the spans start.
+        let start: Int
+        let count: Int
+
+        init(_ raw: UnsafeRawBufferPointer) {
+            self.raw = raw
+            (start, count) = HPACKFieldBytes.trailer(raw)
+        }
+
+        /// Field `index`'s name and value where they lie (their writer kept them within `raw`).
+        func field(_ index: Int) -> (name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+            let base = raw.baseAddress!
+            let span = base + start + index * HPACKFieldBytes.spanBytes
+            func load(_ at: Int) -> Int { Int(UInt32(littleEndian: span.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+            let nameStart = load(0), valueStart = load(8)
+            return (UnsafeRawBufferPointer(start: base + nameStart, count: load(4) - nameStart),
+                    UnsafeRawBufferPointer(start: base + valueStart, count: load(12) - valueStart))
+        }
     }
 
     /// Drops the first field (a response's `:status`, read by its head) where the storage lies:

@@ -50,24 +50,17 @@ struct HTTP2ResponseHead: Sendable {
     /// What the head says, read from a block's storage; nil for anything but a well-formed head
     /// whose numbers are plain digits.
     private static func read(_ raw: UnsafeRawBufferPointer, checked: UInt64) -> Reading? {
-        let (start, count) = HPACKFieldBytes.trailer(raw)
-        guard count > 0, let base = raw.baseAddress else { return nil }
-        // The spans read where they lie, the trailer once (the decoder wrote them in bounds).
-        func field(_ index: Int) -> (name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-            let span = base + start + index * HPACKFieldBytes.spanBytes
-            func load(_ at: Int) -> Int { Int(UInt32(littleEndian: span.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
-            let nameStart = load(0), valueStart = load(8)
-            return (UnsafeRawBufferPointer(start: base + nameStart, count: load(4) - nameStart),
-                    UnsafeRawBufferPointer(start: base + valueStart, count: load(12) - valueStart))
-        }
+        let fields = HPACKFieldBytes.Spans(raw)
+        let count = fields.count
+        guard count > 0 else { return nil }
         var reading = Reading()
-        let (statusName, statusValue) = field(0)
+        let (statusName, statusValue) = fields.field(0)
         // `:status` exactly (pseudo-header names are not case-folded, nor checked as a regular name is).
         guard Self.isStatusName(statusName), statusValue.count == 3,
               let code = HTTPSyntax.digits(statusValue), (100...999).contains(code), code != 101 else { return nil }
         reading.status = code
         for index in 1..<count {
-            let (name, value) = field(index)
+            let (name, value) = fields.field(index)
             guard let first = name.first, first != UInt8(ascii: ":") else { return nil }
             if !HTTP2FieldRules.isChecked(index, in: checked) {
                 guard HTTP2FieldRules.nameFault(name.assumingMemoryBound(to: UInt8.self)) == nil,
