@@ -13,13 +13,7 @@ package enum HTTP2FrameEncoder {
         // once: grown from nothing it was reallocated three or four times for one HEADERS frame.
         if out.capacity == 0 { out.reserveCapacity(256) }
         let headerStart = out.count
-        // Byte by byte: the array literal these were appended from was a heap allocation per frame.
-        out.append(0)
-        out.append(0)
-        out.append(0)
-        out.append(frame.type.rawValue)
-        out.append(0)
-        appendUInt32(frame.streamID & 0x7FFF_FFFF, into: &out)
+        appendHeader(length: 0, type: frame.type, flags: [], streamID: frame.streamID, into: &out)
         let payloadStart = out.count
         if padded { out.append(UInt8(padding)) }
         switch frame.payload {
@@ -63,27 +57,18 @@ package enum HTTP2FrameEncoder {
             out.append(contentsOf: payload)
         }
         if padded { out.append(contentsOf: repeatElement(0, count: padding)) }
-        let length = out.count - payloadStart
-        out[headerStart] = UInt8(truncatingIfNeeded: length >> 16)
-        out[headerStart + 1] = UInt8(truncatingIfNeeded: length >> 8)
-        out[headerStart + 2] = UInt8(truncatingIfNeeded: length)
-        out[headerStart + 4] = flags.rawValue
+        patchHeader(at: headerStart, length: out.count - payloadStart, flags: flags, in: &out)
     }
 
     /// A DATA frame straight from a slice of a body, without building a `HTTP2Frame` first.
     package static func appendData(streamID: UInt32, _ bytes: ArraySlice<UInt8>, endStream: Bool, into out: inout [UInt8]) {
-        let length = bytes.count
-        // Byte by byte: an array literal here was a heap allocation per DATA frame.
-        out.append(UInt8(truncatingIfNeeded: length >> 16))
-        out.append(UInt8(truncatingIfNeeded: length >> 8))
-        out.append(UInt8(truncatingIfNeeded: length))
-        out.append(HTTP2FrameType.data.rawValue)
-        out.append(endStream ? HTTP2Flags.endStream.rawValue : 0)
-        appendUInt32(streamID, into: &out)
+        appendHeader(length: bytes.count, type: .data, flags: endStream ? .endStream : [], streamID: streamID, into: &out)
         out.append(contentsOf: bytes)
     }
 
-    /// A frame's 9-byte header (RFC 9113 §4.1), for a payload written after it.
+    /// A frame's 9-byte header (RFC 9113 §4.1), for a payload written after it. Byte by byte: an
+    /// array literal appended was a heap allocation per frame.
+    @inline(__always)
     static func appendHeader(length: Int, type: HTTP2FrameType, flags: HTTP2Flags, streamID: UInt32, into out: inout [UInt8]) {
         out.append(UInt8(truncatingIfNeeded: length >> 16))
         out.append(UInt8(truncatingIfNeeded: length >> 8))
