@@ -187,6 +187,17 @@ public protocol RecordedSpan: AnyObject, Sendable {
     /// `end(adding:)` of `list` and then `shared`'s list (their keys distinct), which an
     /// exporter may write as it wrote them for an earlier span (`SharedSpanAttributes.memo`).
     func end(adding list: SpanAttributeList, sharing shared: SharedSpanAttributes)
+    /// `end(adding: [key: .string(value)], sharing: shared)`: a span's one attribute of its own
+    /// (a CLIENT span's `url.full`, the rest shared by its origin, stage and status), written
+    /// from where it lies with no list made for it.
+    func end(adding key: String, string value: String, sharing shared: SharedSpanAttributes)
+}
+
+extension RecordedSpan {
+    /// Through a list of the one attribute: the slow twin of a recording that writes it as it is.
+    public func end(adding key: String, string value: String, sharing shared: SharedSpanAttributes) {
+        end(adding: [key: .string(value)], sharing: shared)
+    }
 }
 
 /// Attributes that many spans carry alike (an upstream origin's `server.address` and

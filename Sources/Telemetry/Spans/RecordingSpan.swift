@@ -112,7 +112,12 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     /// `shared`: attributes after the state's own, their keys distinct from those (written as
     /// the encoder wrote them once, `SharedSpanAttributes.memo`; the slow twin adds them to the
     /// state's list).
-    private func finish(_ state: inout State, at nanoseconds: UInt64, sharing shared: SharedSpanAttributes? = nil) {
+    /// `own`: one attribute after the state's list, written from where it lies (no list made for
+    /// it); given only when the state holds no attribute, event or link (`end(adding:string:sharing:at:)`).
+    private func finish(
+        _ state: inout State, at nanoseconds: UInt64, sharing shared: SharedSpanAttributes? = nil,
+        own: UnsafePointer<SpanAttributeList.Entry>? = nil
+    ) {
         var shared = shared
         if let list = shared?.list, sink.stream == nil || !state.attributes.isEmpty {
             Self.add(list, to: &state)
@@ -129,16 +134,17 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
             if let sized = SizedSpan(
                 context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, start: startNanoseconds, end: end,
                 attributes: state.pointee.attributes, list: state.pointee.list, events: state.pointee.events, links: state.pointee.links,
-                status: state.pointee.status, shared: encoded)
+                status: state.pointee.status, own: own, shared: encoded)
             {
                 return stream.stream { batch in
                     batch.write(exactly: sized.fieldLength) { at in
                         sized.write(
                             at: at, context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, kind: kind,
-                            start: startNanoseconds, end: end, list: state.pointee.list, status: state.pointee.status, shared: encoded)
+                            start: startNanoseconds, end: end, list: state.pointee.list, status: state.pointee.status, own: own, shared: encoded)
                     }
                 }
             }
+            assert(own == nil, "a span with an attribute of its own beside the list is one SizedSpan writes")
             stream.stream { batch in
                 OTLPProtobufEncoding.spanField(&batch) { message in
                     OTLPProtobufEncoding.writeSpan(
@@ -206,5 +212,25 @@ extension RecordingSpan: RecordedSpan {
     func end(adding list: SpanAttributeList, sharing shared: SharedSpanAttributes?, at nanoseconds: UInt64) {
         guard var state = endState(adding: list) else { return }
         finish(&state, at: nanoseconds, sharing: shared)
+    }
+
+    func end(adding key: String, string value: String, sharing shared: SharedSpanAttributes) {
+        end(adding: key, string: value, sharing: shared, at: DefaultTracerClock.now.nanosecondsSinceEpoch)
+    }
+
+    /// `end(adding: [key: .string(value)], sharing: shared, at: nanoseconds)`, its slow twin (the
+    /// tests hold the two bodies equal), without the list: the attribute is written from the
+    /// stack when the span holds no other attribute, event or link (a CLIENT span's usual end),
+    /// where the list's array was made, filled, handed over and destroyed (with the status shared
+    /// too, a CLIENT span's end 3.78 k -> 2.91 k instructions: `UpstreamSpan.end(status:)`).
+    func end(adding key: String, string value: String, sharing shared: SharedSpanAttributes, at nanoseconds: UInt64) {
+        guard sink.stream != nil else { return end(adding: [key: .string(value)], sharing: shared, at: nanoseconds) }
+        guard var state = endState(adding: nil) else { return }
+        guard state.attributes.isEmpty, state.list.isEmpty, state.events.isEmpty, state.links.isEmpty else {
+            Self.add([key: .string(value)], to: &state)
+            return finish(&state, at: nanoseconds, sharing: shared)
+        }
+        var entry = SpanAttributeList.Entry(key: key, stored: .string(value))
+        withUnsafePointer(to: &entry) { finish(&state, at: nanoseconds, sharing: shared, own: $0) }
     }
 }
