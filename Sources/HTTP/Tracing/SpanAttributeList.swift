@@ -146,7 +146,9 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
 /// A tracer whose spans take a `SpanAttributeList` as it is, without a `SpanAttributes`
 /// dictionary. Asked of the tracer once (a conformance check per span cost about 900
 /// instructions), then of each span by its concrete type.
-public protocol SpanAttributeListTaking: Sendable {
+/// A class's: its existential is a reference, copied by a retain where the opaque existential of
+/// any type was copied and destroyed through its value witnesses (about 170 instructions a span).
+public protocol SpanAttributeListTaking: AnyObject, Sendable {
     /// Adds `list`'s attributes to `span` when it is one of this tracer's spans (a key it holds
     /// already takes the list's value); false, doing nothing, for any other span.
     func addAttributes(_ list: SpanAttributeList, to span: any Span) -> Bool
