@@ -131,6 +131,23 @@ final class StreamedEncodingTests: XCTestCase {
                 span.attributes["api"] = "set"
                 span.end(adding: ["url.full": .string("http://127.0.0.1:1/b")], sharing: shared, at: 2_000)
             }),
+            // `end(adding:string:sharing:at:)`: written from the stack when streamed, through a
+            // list when recorded (its slow twin), and through a list beside what the span holds.
+            ("own and shared", .client, SpanContext(traceID: traceID, spanID: SpanID(10), isSampled: true), SpanID(1), { span in
+                span.end(adding: "url.full", string: "http://127.0.0.1:1/c?q=é", sharing: shared, at: 2_000)
+            }),
+            ("own, errored", .client, SpanContext(traceID: traceID, spanID: SpanID(11), isSampled: true, traceState: "k=v"), SpanID(1), { span in
+                span.setStatus(SpanStatus(code: .error))
+                span.end(adding: "url.full", string: "", sharing: shared, at: 2_000)
+            }),
+            ("own beside a list", .client, SpanContext(traceID: traceID, spanID: SpanID(12), isSampled: true), SpanID(1), { span in
+                span.addAttributes(["streamservice.upstream.cache": .string("miss")])
+                span.end(adding: "url.full", string: "http://127.0.0.1:1/d", sharing: shared, at: 2_000)
+            }),
+            ("own beside an event", .client, SpanContext(traceID: traceID, spanID: SpanID(13), isSampled: true), SpanID(1), { span in
+                span.addEvent(SpanRecord.Event(name: "retry", nanosecondsSinceEpoch: 1_500, attributes: [:]))
+                span.end(adding: "url.full", string: "http://127.0.0.1:1/e", sharing: shared, at: 2_000)
+            }),
             ("named later", .consumer, SpanContext(traceID: traceID, spanID: SpanID(5), isSampled: true), SpanID(1), { span in
                 span.name = "renamed"
                 span.addAttributes(["b": .bool(false)])
@@ -147,7 +164,7 @@ final class StreamedEncodingTests: XCTestCase {
         }
         let bodies = rig.pipeline.processor.waitingBodies()
         XCTAssertEqual(records.spans.count, cases.count)
-        XCTAssertEqual(bodies.count, 3)
+        XCTAssertEqual(bodies.count, 4)
         let resource = rig.pipeline.settings.resource
         for (index, body) in bodies.enumerated() {
             XCTAssertEqual(body, OTLPProtobufEncoding.encode(Array(records.spans.dropFirst(3 * index).prefix(3)), resource: resource), "batch \(index)")

@@ -80,13 +80,18 @@ public final class UpstreamSpan: Sendable, Equatable {
         span.end()
     }
 
-    /// The attributes an origin's exchanges of `stage` share.
-    private static func sharedAttributes(host: String, port: Int, stage: String) -> SharedSpanAttributes {
-        var list = SpanAttributeList(capacity: 4)
+    /// The attributes an origin's exchanges of `stage` share, and those of its answers of
+    /// `status` when given (the status code, and `error.type` from 400).
+    private static func sharedAttributes(host: String, port: Int, stage: String, status: Int? = nil) -> SharedSpanAttributes {
+        var list = SpanAttributeList(capacity: 6)
         list.append("http.request.method", stored: .string("GET"))
         list.append("server.address", stored: .string(host))
         list.append("server.port", stored: .int64(Int64(port)))
         list.append("streamservice.upstream.stage", stored: .string(stage))
+        if let status {
+            list.append("http.response.status_code", stored: .int64(Int64(status)))
+            if status >= 400 { list.append("error.type", stored: .string(String(status))) }
+        }
         return SharedSpanAttributes(list)
     }
 
@@ -131,6 +136,19 @@ public final class UpstreamSpan: Sendable, Equatable {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard isRecording else { return span.end() }
         if status >= 400 { span.setStatus(SpanStatus(code: .error)) }
+        // `url.full` is the span's own attribute, the rest (the status's too) shared by the
+        // origin's exchanges of the stage with that status: no list is made for the span (about
+        // 870 instructions a CLIENT span, 3.78 k -> 2.91 k; `/users` at 100 %: 2,887,734 -> 2,858,761
+        // a request). `endRecording` is the slow twin.
+        if let recorded {
+            let full = url.absoluteString
+            if let shared = addresses.shared(
+                for: url, absoluteString: full, key: stage.name, variant: status,
+                make: { Self.sharedAttributes(host: $0, port: $1, stage: stage.name, status: status) })
+            {
+                return recorded.end(adding: "url.full", string: full, sharing: shared)
+            }
+        }
         endRecording { attributes in
             attributes.append("http.response.status_code", stored: .int64(Int64(status)))
             if status >= 400 { attributes.append("error.type", stored: .string(String(status))) }

@@ -37,8 +37,8 @@ public enum ServerAddress {
             let prefix: [UInt8]
             let host: String
             let port: Int
-            /// The attributes its spans share, by the caller's key (`shared(for:key:make:)`).
-            var shared: [(key: String, attributes: SharedSpanAttributes)] = []
+            /// The attributes its spans share, by the caller's key and variant (`shared(for:key:variant:make:)`).
+            var shared: [(key: String, variant: Int, attributes: SharedSpanAttributes)] = []
         }
 
         private let origins = Locked<[Origin]>([])
@@ -73,18 +73,20 @@ public enum ServerAddress {
             return answer
         }
 
-        /// The attributes that the spans of `url`'s origin made under `key` share, made by `make`
-        /// of the origin's host and port once (`ServerAddress.of`'s answer), then kept with the
-        /// origin; nil when `of(url)` is. `absoluteString` is `url`'s, read by the caller already
-        /// (a CLIENT span's `url.full`): Foundation makes it anew per read (about 70 instructions).
+        /// The attributes that the spans of `url`'s origin made under `key` and `variant` share
+        /// (a CLIENT span's stage and status), made by `make` of the origin's host and port once
+        /// (`ServerAddress.of`'s answer), then kept with the origin (at most `variantsPerOrigin`
+        /// of them; any more are made per call); nil when `of(url)` is. `absoluteString` is
+        /// `url`'s, read by the caller already (a CLIENT span's `url.full`): Foundation makes it
+        /// anew per read (about 70 instructions).
         public func shared(
-            for url: URL, absoluteString: String, key: String, make: (_ host: String, _ port: Int) -> SharedSpanAttributes
+            for url: URL, absoluteString: String, key: String, variant: Int = 0, make: (_ host: String, _ port: Int) -> SharedSpanAttributes
         ) -> SharedSpanAttributes? {
             var string = absoluteString
             let known = string.withUTF8 { bytes in
                 origins.withLock { origins -> SharedSpanAttributes?? in
                     guard let index = origins.indices.first(where: { Self.begins(bytes, with: origins[$0].prefix) }) else { return nil }
-                    return .some(origins[index].shared.first { $0.key == key }?.attributes)
+                    return .some(origins[index].shared.first { $0.variant == variant && $0.key == key }?.attributes)
                 }
             }
             if case .some(.some(let shared)) = known { return shared }
@@ -93,13 +95,18 @@ public enum ServerAddress {
             string.withUTF8 { bytes in
                 origins.withLock { origins in
                     guard let index = origins.indices.first(where: { Self.begins(bytes, with: origins[$0].prefix) }),
-                        !origins[index].shared.contains(where: { $0.key == key })
+                        origins[index].shared.count < Self.variantsPerOrigin,
+                        !origins[index].shared.contains(where: { $0.variant == variant && $0.key == key })
                     else { return }
-                    origins[index].shared.append((key, made))
+                    origins[index].shared.append((key, variant, made))
                 }
             }
             return made
         }
+
+        /// Shared attribute sets kept per origin: a few stages by a few statuses, with room for an
+        /// upstream that answers with many different statuses without the memo growing for each.
+        static let variantsPerOrigin = 32
 
         /// Whether `bytes` are `prefix` and then nothing or `/`, `?` or `#`.
         private static func begins(_ bytes: UnsafeBufferPointer<UInt8>, with prefix: [UInt8]) -> Bool {

@@ -146,7 +146,9 @@ public struct SpanAttributeList: Sendable, Equatable, ExpressibleByDictionaryLit
 /// A tracer whose spans take a `SpanAttributeList` as it is, without a `SpanAttributes`
 /// dictionary. Asked of the tracer once (a conformance check per span cost about 900
 /// instructions), then of each span by its concrete type.
-public protocol SpanAttributeListTaking: Sendable {
+/// A class's: its existential is a reference, copied by a retain where the opaque existential of
+/// any type was copied and destroyed through its value witnesses (about 170 instructions a span).
+public protocol SpanAttributeListTaking: AnyObject, Sendable {
     /// Adds `list`'s attributes to `span` when it is one of this tracer's spans (a key it holds
     /// already takes the list's value); false, doing nothing, for any other span.
     func addAttributes(_ list: SpanAttributeList, to span: any Span) -> Bool
@@ -187,6 +189,17 @@ public protocol RecordedSpan: AnyObject, Sendable {
     /// `end(adding:)` of `list` and then `shared`'s list (their keys distinct), which an
     /// exporter may write as it wrote them for an earlier span (`SharedSpanAttributes.memo`).
     func end(adding list: SpanAttributeList, sharing shared: SharedSpanAttributes)
+    /// `end(adding: [key: .string(value)], sharing: shared)`: a span's one attribute of its own
+    /// (a CLIENT span's `url.full`, the rest shared by its origin, stage and status), written
+    /// from where it lies with no list made for it.
+    func end(adding key: String, string value: String, sharing shared: SharedSpanAttributes)
+}
+
+extension RecordedSpan {
+    /// Through a list of the one attribute: the slow twin of a recording that writes it as it is.
+    public func end(adding key: String, string value: String, sharing shared: SharedSpanAttributes) {
+        end(adding: [key: .string(value)], sharing: shared)
+    }
 }
 
 /// Attributes that many spans carry alike (an upstream origin's `server.address` and

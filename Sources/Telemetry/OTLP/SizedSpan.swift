@@ -25,7 +25,7 @@ struct SizedSpan {
     init?(
         context: SpanContext, parentSpanID: SpanID?, name: String, start: UInt64, end: UInt64, attributes: SpanAttributes,
         list: SpanAttributeList, events: [SpanRecord.Event], links: [SpanRecord.Link], status: SpanStatus?,
-        shared: OTLPProtobufEncoding.EncodedAttributes?
+        own: UnsafePointer<SpanAttributeList.Entry>? = nil, shared: OTLPProtobufEncoding.EncodedAttributes?
     ) {
         guard attributes.isEmpty, events.isEmpty, links.isEmpty else { return nil }
         var length = 18 + 10 + 2  // trace_id, span_id, kind
@@ -43,6 +43,10 @@ struct SizedSpan {
             return true
         }
         guard fitted else { return nil }
+        if let own {
+            guard let size = Self.entrySize(own) else { return nil }
+            length += size
+        }
         if let shared { length += shared.bytes.count }
         if let status { length += Self.statusSize(status) }
         if context.traceFlags != 0 { length += 6 }
@@ -50,11 +54,12 @@ struct SizedSpan {
     }
 
     /// Writes the field at `at` (room for `fieldLength` bytes); returns how many bytes it wrote.
-    /// The arguments are `init`'s.
+    /// The arguments are `init`'s; `own` is an attribute written after the list's (a span's one
+    /// attribute not made into a list: `RecordingSpan.end(adding:string:sharing:at:)`).
     func write(
         at start: UnsafeMutablePointer<UInt8>, context: SpanContext, parentSpanID: SpanID?, name: String, kind: SpanKind,
         start startNanoseconds: UInt64, end: UInt64, list: SpanAttributeList, status: SpanStatus?,
-        shared: OTLPProtobufEncoding.EncodedAttributes?
+        own: UnsafePointer<SpanAttributeList.Entry>? = nil, shared: OTLPProtobufEncoding.EncodedAttributes?
     ) -> Int {
         var at = start
         at[0] = 0x12  // ScopeSpans.spans: field 2, length-delimited
@@ -82,6 +87,7 @@ struct SizedSpan {
             guard let first = entries.baseAddress else { return }
             for index in entries.indices { at += Self.entry(first + index, at: at) }
         }
+        if let own { at += Self.entry(own, at: at) }
         if let shared {
             shared.bytes.withUnsafeBufferPointer { bytes in
                 if let source = bytes.baseAddress { at.initialize(from: source, count: bytes.count) }

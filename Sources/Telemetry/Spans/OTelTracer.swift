@@ -55,7 +55,9 @@ public final class OTelTracer: Tracer, Sendable {
         let recording = RecordingSpan(
             name: operationName, context: spanContext, parentSpanID: parent?.spanID, kind: kind,
             startNanoseconds: startNanoseconds(), sink: sink)
-        // The span is its context's reference: nothing boxed for it.
+        // The span is its context's reference: nothing boxed for it. (Begun from an empty
+        // context, rather than a copy of a parent's holding its span alone, the insert cost
+        // about 170 instructions more: the dictionary's storage was grown from none.)
         context[SpanContextKey.self] = recording
         return OTelSpan(context: context, recording: recording)
     }

@@ -23,7 +23,6 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
         var events: [SpanRecord.Event] = []
         var links: [SpanRecord.Link] = []
         var status: SpanStatus?
-        var ended = false
     }
 
     var context: SpanContext { spanContext }
@@ -31,7 +30,10 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     let kind: SpanKind
     let startNanoseconds: UInt64
     private let lock = SpinLock()
-    @exclusivity(unchecked) private var state: State
+    /// nil once the span has ended: moved out whole (`endState`), so the span keeps no emptied
+    /// state to make as it ends and destroy in its deinit (about 200 instructions a span: its
+    /// CLIENT end 2,240 -> 2,145, its deinit 316 -> 211).
+    @exclusivity(unchecked) private var state: State?
     /// Gets the finished span, once.
     private let sink: SpanSink
 
@@ -44,24 +46,28 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
         super.init(context)
     }
 
-    private func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+    private func withLock<Result>(_ body: (inout State?) -> Result) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return body(&state)
     }
 
     var name: String {
-        get { withLock { $0.name } }
-        set { withLock { if !$0.ended { $0.name = newValue } } }
+        get { withLock { $0?.name ?? "" } }
+        set { withLock { $0?.name = newValue } }
     }
 
     var attributes: SpanAttributes {
-        get { withLock { $0.list.isEmpty ? $0.attributes : $0.list.attributes } }
+        get {
+            withLock { state in
+                guard let state else { return SpanAttributes() }
+                return state.list.isEmpty ? state.attributes : state.list.attributes
+            }
+        }
         set {
             withLock { state in
-                guard !state.ended else { return }
-                state.attributes = newValue
-                state.list = SpanAttributeList()
+                state?.attributes = newValue
+                state?.list = SpanAttributeList()
             }
         }
     }
@@ -70,8 +76,8 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     /// into those.
     func addAttributes(_ list: SpanAttributeList) {
         withLock { state in
-            guard !state.ended else { return }
-            Self.add(list, to: &state)
+            guard state != nil else { return }
+            Self.add(list, to: &state!)
         }
     }
 
@@ -86,18 +92,18 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     }
 
     func addEvent(_ event: SpanRecord.Event) {
-        withLock { if !$0.ended { $0.events.append(event) } }
+        withLock { $0?.events.append(event) }
     }
 
     func addLink(_ link: SpanRecord.Link) {
-        withLock { if !$0.ended { $0.links.append(link) } }
+        withLock { $0?.links.append(link) }
     }
 
     /// An error status always wins over ok; ok wins over unset (the spec's precedence).
     func setStatus(_ status: SpanStatus) {
         withLock { state in
-            guard !state.ended, state.status?.code != .ok else { return }
-            state.status = status.code == .ok ? SpanStatus(code: .ok) : status
+            guard state != nil, state!.status?.code != .ok else { return }
+            state!.status = status.code == .ok ? SpanStatus(code: .ok) : status
         }
     }
 
@@ -112,9 +118,16 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     /// `shared`: attributes after the state's own, their keys distinct from those (written as
     /// the encoder wrote them once, `SharedSpanAttributes.memo`; the slow twin adds them to the
     /// state's list).
-    private func finish(_ state: inout State, at nanoseconds: UInt64, sharing shared: SharedSpanAttributes? = nil) {
+    /// `own`: one attribute after the state's list, written from where it lies (no list made for
+    /// it); given only when the state holds no attribute, event or link (`end(adding:string:sharing:at:)`).
+    private func finish(
+        _ state: inout State, at nanoseconds: UInt64, sharing shared: SharedSpanAttributes? = nil,
+        own: UnsafePointer<SpanAttributeList.Entry>? = nil
+    ) {
         var shared = shared
-        if let list = shared?.list, sink.stream == nil || !state.attributes.isEmpty {
+        // The condition first: `shared?.list` read first was a copy of the list made for nothing
+        // in the usual case.
+        if sink.stream == nil || !state.attributes.isEmpty, let list = shared?.list {
             Self.add(list, to: &state)
             shared = nil
         }
@@ -129,16 +142,17 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
             if let sized = SizedSpan(
                 context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, start: startNanoseconds, end: end,
                 attributes: state.pointee.attributes, list: state.pointee.list, events: state.pointee.events, links: state.pointee.links,
-                status: state.pointee.status, shared: encoded)
+                status: state.pointee.status, own: own, shared: encoded)
             {
                 return stream.stream { batch in
                     batch.write(exactly: sized.fieldLength) { at in
                         sized.write(
                             at: at, context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, kind: kind,
-                            start: startNanoseconds, end: end, list: state.pointee.list, status: state.pointee.status, shared: encoded)
+                            start: startNanoseconds, end: end, list: state.pointee.list, status: state.pointee.status, own: own, shared: encoded)
                     }
                 }
             }
+            assert(own == nil, "a span with an attribute of its own beside the list is one SizedSpan writes")
             stream.stream { batch in
                 OTLPProtobufEncoding.spanField(&batch) { message in
                     OTLPProtobufEncoding.writeSpan(
@@ -150,16 +164,15 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
         }
     }
 
-    /// The state as the span ends, `list` added: moved out under the lock (the span keeps an
-    /// empty one, marked ended, and ignores further changes); nil when it had ended already.
+    /// The state as the span ends, `list` added: moved out under the lock (the span keeps none,
+    /// which marks it ended: it ignores further changes); nil when it had ended already.
     /// The record is made outside the lock, of the state moved out: made under it, it was
     /// copied out of the lock's closure and the copy released (about 370 instructions a span).
     private func endState(adding list: SpanAttributeList?) -> State? {
         withLock { state in
-            guard !state.ended else { return nil }
-            if let list { Self.add(list, to: &state) }
-            var ended = State(name: "")
-            ended.ended = true
+            guard state != nil else { return nil }
+            if let list { Self.add(list, to: &state!) }
+            var ended: State?
             swap(&ended, &state)
             return ended
         }
@@ -206,5 +219,25 @@ extension RecordingSpan: RecordedSpan {
     func end(adding list: SpanAttributeList, sharing shared: SharedSpanAttributes?, at nanoseconds: UInt64) {
         guard var state = endState(adding: list) else { return }
         finish(&state, at: nanoseconds, sharing: shared)
+    }
+
+    func end(adding key: String, string value: String, sharing shared: SharedSpanAttributes) {
+        end(adding: key, string: value, sharing: shared, at: DefaultTracerClock.now.nanosecondsSinceEpoch)
+    }
+
+    /// `end(adding: [key: .string(value)], sharing: shared, at: nanoseconds)`, its slow twin (the
+    /// tests hold the two bodies equal), without the list: the attribute is written from the
+    /// stack when the span holds no other attribute, event or link (a CLIENT span's usual end),
+    /// where the list's array was made, filled, handed over and destroyed (with the status shared
+    /// too, a CLIENT span's end 3.78 k -> 2.91 k instructions: `UpstreamSpan.end(status:)`).
+    func end(adding key: String, string value: String, sharing shared: SharedSpanAttributes, at nanoseconds: UInt64) {
+        guard sink.stream != nil else { return end(adding: [key: .string(value)], sharing: shared, at: nanoseconds) }
+        guard var state = endState(adding: nil) else { return }
+        guard state.attributes.isEmpty, state.list.isEmpty, state.events.isEmpty, state.links.isEmpty else {
+            Self.add([key: .string(value)], to: &state)
+            return finish(&state, at: nanoseconds, sharing: shared)
+        }
+        var entry = SpanAttributeList.Entry(key: key, stored: .string(value))
+        withUnsafePointer(to: &entry) { finish(&state, at: nanoseconds, sharing: shared, own: $0) }
     }
 }

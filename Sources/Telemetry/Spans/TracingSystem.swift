@@ -31,7 +31,8 @@ public enum TracingSystem {
     public static var tracer: OTelTracer? { current.withLock { $0 } }
 
     /// Forwards to the installed tracer; without one, spans carry the caller's context and record nothing.
-    struct SwitchingTracer: Tracer {
+    /// A class, as a `SpanAttributeListTaking` is.
+    final class SwitchingTracer: Tracer {
         typealias Span = OTelSpan
 
         func startSpan<Instant: TracerInstant>(

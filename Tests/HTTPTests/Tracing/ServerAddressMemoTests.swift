@@ -46,4 +46,38 @@ final class ServerAddressMemoTests: XCTestCase {
         XCTAssertEqual(first.list, ["server.address": .string("127.0.0.1"), "server.port": .int64(29841)])
         XCTAssertEqual(other.list, ["server.address": .string("avatars.demo.invalid"), "server.port": .int64(443)])
     }
+
+    func testSharedAttributesOfOneKeyAreKeptApartByVariant() throws {
+        let memo = ServerAddress.Memo()
+        var made = 0
+        func shared(_ variant: Int) -> SharedSpanAttributes? {
+            let url = URL(string: "http://127.0.0.1:29842/users/ada")!
+            return memo.shared(for: url, absoluteString: url.absoluteString, key: "profile", variant: variant) { host, _ in
+                made += 1
+                return SharedSpanAttributes(["server.address": .string(host), "http.response.status_code": .int64(Int64(variant))])
+            }
+        }
+        let ok = try XCTUnwrap(shared(200))
+        let missing = try XCTUnwrap(shared(404))
+        XCTAssertFalse(ok === missing)
+        XCTAssertTrue(shared(200) === ok)
+        XCTAssertTrue(shared(404) === missing)
+        XCTAssertEqual(made, 2)
+        XCTAssertEqual(missing.list["http.response.status_code"], .int64(404))
+    }
+
+    func testVariantsBeyondTheMemosRoomAreMadePerCallNotKept() {
+        let memo = ServerAddress.Memo()
+        var made = 0
+        let url = URL(string: "http://127.0.0.1:29843/")!
+        for round in 0..<2 {
+            for variant in 0...ServerAddress.Memo.variantsPerOrigin {
+                _ = memo.shared(for: url, absoluteString: url.absoluteString, key: "list", variant: variant) { _, _ in
+                    made += 1
+                    return SharedSpanAttributes([:])
+                }
+            }
+            XCTAssertEqual(made, (ServerAddress.Memo.variantsPerOrigin + 1) * (round + 1) - ServerAddress.Memo.variantsPerOrigin * round, "round \(round)")
+        }
+    }
 }
