@@ -93,8 +93,10 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         }
         let shared = exchange.client.http2RequestFields.fields(for: exchange.request, origin: exchange.origin)
         let fields = HTTP2RequestFields.list(of: exchange.request, shared: shared.fields)
-        let template = HTTP2RequestFields.template(of: fields, shared: shared)
-        guard let opened = machine.openStream(fields: fields, endStream: true, template: template) else {
+        let template = HTTP2RequestFields.template(of: fields, shared: shared, exchange: exchange)
+        // `shared` kept while the template (which does not hold it) is read.
+        let opened = withExtendedLifetime(shared) { machine.openStream(fields: fields, endStream: true, template: template) }
+        guard let opened else {
             retire()
             retries.append(exchange)
             pool.streamEnded(on: self)

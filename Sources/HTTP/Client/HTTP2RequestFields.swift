@@ -75,10 +75,11 @@ enum HTTP2RequestFields {
     /// fields of its own is, under its kept part (one origin, so one scheme, and one field list),
     /// the same block every time but for `:path` (position 3 of `list(of:shared:)`), whose value
     /// the request writes (`HTTPClientRequest.withTargetBytes`). Nil for any other request.
-    /// `list` is `list(of: request, shared: shared.fields)`.
-    static func template(of list: List, shared: Shared) -> HTTP2RequestTemplate? {
+    /// `list` is `list(of: exchange.request, shared: shared.fields)`; the template holds neither
+    /// `shared` nor `exchange` (see `HTTP2RequestTemplate`), so the caller keeps both while it is used.
+    static func template(of list: List, shared: Shared, exchange: HTTP2ClientExchange) -> HTTP2RequestTemplate? {
         guard list.extra.isEmpty, list.method == "GET" else { return nil }
-        return HTTP2RequestTemplate(key: shared, position: 3, name: ":path", request: list.request)
+        return HTTP2RequestTemplate(key: shared, position: 3, name: ":path", exchange: exchange)
     }
 
     /// The list for `request`, made whole: what `fields(of:shared:)` gives with a kept part.
@@ -106,11 +107,15 @@ enum HTTP2RequestFields {
     }
 }
 
-/// A request head that is its series' template but for one field (`HTTP2RequestFields.template(of:shared:)`):
-/// the template's key, the varying field's position and name, and the request whose target is its value.
+/// A request head that is its series' template but for one field (`HTTP2RequestFields.template(of:shared:exchange:)`):
+/// the template's key, the varying field's position and name, and the exchange whose request's target is its value.
 struct HTTP2RequestTemplate {
-    let key: any AnyObject & Sendable
+    // Unowned: a template lives only while `HTTP2ClientConnection.open` opens its exchange's
+    // stream, which holds the key and the exchange. Held strongly (with the request instead of its
+    // exchange), its copies on the way to the encoder retained and released them, about 330
+    // instructions an upstream exchange (Benchmarks/README.md).
+    unowned(unsafe) let key: any AnyObject & Sendable
     let position: Int
     let name: String
-    let request: HTTPClientRequest
+    unowned(unsafe) let exchange: HTTP2ClientExchange
 }
