@@ -21,7 +21,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
     @exclusivity(unchecked) private var machine: HTTP2ConnectionStateMachine!
     /// Given to this connection while the peer's SETTINGS_MAX_CONCURRENT_STREAMS streams are open.
     @exclusivity(unchecked) private var queued: [HTTP2ClientExchange] = []
-    @exclusivity(unchecked) private var outcomes: [(HTTP2ClientExchange, Result<HTTPClientResponse, HTTPClientError>)] = []
+    @exclusivity(unchecked) private var outcomes: [Outcome] = []
     @exclusivity(unchecked) private var retries: [HTTP2ClientExchange] = []
     /// Codes of RST_STREAMs received, until their stream's end is handled.
     @exclusivity(unchecked) private var resetCodes: [UInt32: HTTP2ErrorCode] = [:]
@@ -65,6 +65,13 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         if handling { return queued.append(exchange) }
         open(exchange)
         afterInput()
+    }
+
+    /// An answer waiting for `afterInput`. A struct, not a tuple: the list's elements are destroyed
+    /// by code made for them, where a tuple's went through the runtime's generic `tuple_destroy`.
+    private struct Outcome {
+        let exchange: HTTP2ClientExchange
+        var result: Result<HTTPClientResponse, HTTPClientError>
     }
 
     /// The buffer the machine collects its next frames in (`flushOutput`).
@@ -166,7 +173,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         guard !outcomes.isEmpty || !retries.isEmpty else { return }
         // Taken out (a caller may send again meanwhile), then given back emptied with their room:
         // made anew, each answer's list was allocated and grown again (about 300 instructions an answer).
-        var outcomes: [(HTTP2ClientExchange, Result<HTTPClientResponse, HTTPClientError>)] = []
+        var outcomes: [Outcome] = []
         swap(&outcomes, &self.outcomes)
         var retries: [HTTP2ClientExchange] = []
         swap(&retries, &self.retries)
@@ -181,11 +188,17 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         // each was copied (its references retained) and then destroyed with the list, about 290
         // instructions an answer; popped after a `reverse()`, it was swapped through value
         // witnesses, about 385 (Benchmarks/README.md).
+        // Handed on by case: the `Result` itself, destroyed after `finish`, went through the
+        // standard library's unspecialised value witness (about 540 instructions an answer, where
+        // a response known to be one is destroyed by code made for it: Benchmarks/README.md).
         outcomes.withUnsafeMutableBufferPointer { outcomes in
             for index in outcomes.indices {
                 var result: Result<HTTPClientResponse, HTTPClientError> = .failure(.connection(""))
-                swap(&result, &outcomes[index].1)
-                outcomes[index].0.finish(result)
+                swap(&result, &outcomes[index].result)
+                switch consume result {
+                case .success(let response): outcomes[index].exchange.finish(.success(response))
+                case .failure(let failure): outcomes[index].exchange.finish(.failure(failure))
+                }
             }
         }
         outcomes.removeAll(keepingCapacity: true)
@@ -237,9 +250,9 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
 
     var socketBacklog: Int { stream.bufferedByteCount }
 
-    func receivedResponseHead(_ target: HTTP2Stream, _ head: HTTP2ResponseHead) {
+    func receivedResponseHead(_ target: HTTP2Stream, _ head: consuming HTTP2ResponseHead) {
         guard let exchange = target.exchange else { return }
-        exchange.head = head
+        exchange.head = consume head
         // A HEAD's content-length describes the body a GET would get.
         if exchange.request.method.rawValue == "HEAD" { target.declaredContentLength = nil }
     }
@@ -252,7 +265,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         pool.streamEnded(on: self)
         // The head taken out of the exchange, so that its fields are the answer's alone (changed in place for a gzip body).
         if completed, let head = exchange.head.take() {
-            outcomes.append((exchange, HTTP2ResponseBody.response(head: consume head, body: target.body)))
+            outcomes.append(Outcome(exchange: exchange, result: HTTP2ResponseBody.response(head: consume head, body: target.body)))
             return
         }
         // Not processed by the server, so safe to send again: above its GOAWAY's last stream (for
@@ -262,11 +275,11 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         } else if resetCode == .refusedStream {
             retries.append(exchange)
         } else if let resetCode {
-            outcomes.append((exchange, .failure(.connection("the upstream reset the stream (\(resetCode))"))))
+            outcomes.append(Outcome(exchange: exchange, result: .failure(.connection("the upstream reset the stream (\(resetCode))"))))
         } else if let failure = localFailure.removeValue(forKey: target.id) {
-            outcomes.append((exchange, .failure(.malformed(failure))))
+            outcomes.append(Outcome(exchange: exchange, result: .failure(.malformed(failure))))
         } else {
-            outcomes.append((exchange, .failure(.connection("the HTTP/2 connection closed before the response was complete"))))
+            outcomes.append(Outcome(exchange: exchange, result: .failure(.connection("the HTTP/2 connection closed before the response was complete"))))
         }
     }
 

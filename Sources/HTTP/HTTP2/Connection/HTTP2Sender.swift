@@ -80,7 +80,7 @@ struct HTTP2Sender {
         guard let template else { return encoder.encode(fields, into: &out) }
         let request = template.exchange.request
         request.withTargetBytes { value in
-            encoder.encode(fields, template: template.key, varyingAt: template.position, name: template.name, value: value,
+            encoder.encode(fields, template: template.key, varyingAt: HTTP2RequestTemplate.position, name: HTTP2RequestTemplate.name, value: value,
                            valueString: { request.target }, into: &out)
         }
     }

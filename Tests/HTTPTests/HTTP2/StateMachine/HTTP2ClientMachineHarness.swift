@@ -102,7 +102,7 @@ final class HTTP2ClientMachineHarness: HTTP2ConnectionOwner {
 
     // MARK: - HTTP2ConnectionOwner
 
-    func receivedResponseHead(_ stream: HTTP2Stream, _ head: HTTP2ResponseHead) {
+    func receivedResponseHead(_ stream: HTTP2Stream, _ head: consuming HTTP2ResponseHead) {
         heads[stream.id] = head
     }
 

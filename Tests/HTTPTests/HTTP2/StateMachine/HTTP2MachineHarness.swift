@@ -112,7 +112,7 @@ final class HTTP2MachineHarness: HTTP2ConnectionOwner {
 
     func answerEnded(_ stream: HTTP2Stream, completed: Bool) { ended.append((stream.id, completed)) }
     func endForShutdown(_ stream: HTTP2Stream) { machine.enqueue([], on: stream, end: true) }
-    func receivedResponseHead(_ stream: HTTP2Stream, _ head: HTTP2ResponseHead) { XCTFail("a server's machine received a response head on stream \(stream.id)") }
+    func receivedResponseHead(_ stream: HTTP2Stream, _ head: consuming HTTP2ResponseHead) { XCTFail("a server's machine received a response head on stream \(stream.id)") }
     func bodyTimedOut(_ stream: HTTP2Stream, detail: String) { bodyTimeouts.append(stream.id) }
 
     func report(_ kind: HTTP2Event.Kind, streamID: UInt32, code: HTTP2ErrorCode?, reason: String?) {
