@@ -31,9 +31,10 @@ final class HTTP2ClientExchange: TimedExchange, @unchecked Sendable {
     let home: EventLoop?
     private let answered: @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
     // An inline lock and state, as `ClientExchange` keeps them, not a `Locked`: that cost two
-    // allocations (the box and its mutex), a mutex's setup and teardown, and pthread calls four
-    // times an exchange (about 700 instructions an upstream exchange: Benchmarks/README.md). Rarely
-    // contended: the connection's loop touches it, and a cancel or the timeout now and then.
+    // allocations (the box and its aligned mutex), the mutex's setup and teardown, and pthread
+    // calls three times an exchange (about 480 instructions an upstream exchange, 16 k a `/users`
+    // request: Benchmarks/README.md). Rarely contended: the connection's loop touches it, and a
+    // cancel or the timeout now and then.
     private let lock = SpinLock()
     @exclusivity(unchecked) private var state = State()
     /// Runs `body` with exclusive access to the state; calls out to nothing.

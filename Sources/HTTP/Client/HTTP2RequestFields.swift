@@ -31,7 +31,7 @@ enum HTTP2RequestFields {
     /// part, then the request's own fields. It holds the request and the kept part alone, what
     /// else it lists read from the request as it is read: a list of five references (the method's
     /// and scheme's `String`s and the request's own fields made up front) cost their retains and
-    /// releases, and its destroy through value witnesses, about 350 instructions an upstream
+    /// releases, and its destroy through value witnesses, about 140 instructions an upstream
     /// exchange (Benchmarks/README.md).
     struct List: Sequence {
         /// Whose `target` is `:path`, made when the list is read: a block from the encoder's
@@ -126,7 +126,7 @@ struct HTTP2RequestTemplate {
     // `HTTP2ClientConnection.open` opens its exchange's stream, which holds the key and the
     // exchange, and holding nothing it is copied and destroyed for free. Holding them (with the
     // request instead of its exchange, and the name), its copies on the way to the encoder retained
-    // and released them, and its destroys went through value witnesses, about 470 instructions an
+    // and released them, and its destroys went through value witnesses, about 450 instructions an
     // upstream exchange (Benchmarks/README.md).
     unowned(unsafe) let key: any AnyObject & Sendable
     unowned(unsafe) let exchange: HTTP2ClientExchange

@@ -270,7 +270,8 @@ package struct HPACKDecoder: Sendable {
         }
         let copied = try table.withEntry(index - staticCount) { (entry) throws(HPACKError) -> (nameEnd: Int, checked: Bool) in
             // Read where the entry lies: bound to a local (`if let`), its bytes were retained and
-            // released per copy, about half a dozen copies a block (Benchmarks/README.md).
+            // released per copy, and the name's length counted again (about 35 instructions a
+            // block of half a dozen such copies: Benchmarks/README.md).
             if entry.pointee.bytes != nil {
                 let nameCount = entry.pointee.nameCount
                 let count = entry.pointee.bytes.unsafelyUnwrapped.withUnsafeBufferPointer { bytes in

@@ -31,7 +31,7 @@ package struct HPACKEncoder: Sendable {
         let after: [UInt8]
         /// `before`, then the varying field's representation before its value (a never-indexed
         /// name's static index or literal), for a value without a static pair, whose first entry is
-        /// `staticName`: in one array, appended once (as two, the second append cost about 110
+        /// `staticName`: in one array, appended once (as two, the second append cost about 55
         /// instructions an upstream exchange: Benchmarks/README.md).
         let beforeAndName: [UInt8]
         let staticName: Int?

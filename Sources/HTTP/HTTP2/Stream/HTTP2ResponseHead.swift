@@ -91,9 +91,9 @@ struct HTTP2ResponseHead: Sendable {
 
     /// Whether `name` is `expected`, byte for byte, eight bytes at a time: a head's names are
     /// lowercase once checked, so none is case-folded. `HTTPSyntax.sameToken`, which folds each
-    /// byte (about 7 instructions a byte, 113 bytes of names a GitHub-style answer: about 800
-    /// instructions a head, Benchmarks/README.md), is its slow twin for lowercase names
-    /// (HTTP2ResponseHeadTests), and generic `elementsEqual` cost about 10 instructions a byte.
+    /// byte (about 300 instructions more a GitHub-style head, Benchmarks/README.md), is its slow
+    /// twin for lowercase names (HTTP2ResponseHeadTests); generic `elementsEqual` cost about 10
+    /// instructions a byte.
     @inline(__always)
     static func isName(_ name: UnsafeRawBufferPointer, _ expected: StaticString) -> Bool {
         let count = expected.utf8CodeUnitCount

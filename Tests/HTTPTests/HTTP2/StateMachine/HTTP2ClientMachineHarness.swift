@@ -42,23 +42,14 @@ final class HTTP2ClientMachineHarness: HTTP2ConnectionOwner {
 
     // MARK: - The server's side
 
-    /// Frames cut by `HTTP2FrameDecoder.next()` and handed to the machine as `HTTP2Frame`s
-    /// (`receive(_:)`, the slow twin), as it read its input before it read frames where they lie.
+    /// Frames handed to the machine whole (`receiveAsWholeFrames`, the slow twin), not read where they lie.
     var deliversFrames = false
     private lazy var wholeFrames = HTTP2FrameDecoder(maxFrameSize: machine.limits.maxFrameSize)
 
     func send(_ frames: HTTP2Frame...) {
         var bytes: [UInt8] = []
         for frame in frames { HTTP2FrameEncoder.append(frame, into: &bytes) }
-        if deliversFrames {
-            wholeFrames.append(bytes)
-            do {
-                while machine.phase != .failed, let frame = try wholeFrames.next() { machine.receive(frame) }
-            } catch {
-                machine.fail(error)
-            }
-            return
-        }
+        if deliversFrames { return machine.receiveAsWholeFrames(bytes, cutBy: &wholeFrames) }
         bytes.withUnsafeBytes { machine.receive($0) }
     }
 
