@@ -143,7 +143,7 @@ private final class ClientRun: HTTP2ConnectionOwner {
 
     var socketBacklog: Int { 0 }
 
-    func receivedResponseHead(_ stream: HTTP2Stream, _ head: HTTP2ResponseHead) {
+    func receivedResponseHead(_ stream: HTTP2Stream, _ head: consuming HTTP2ResponseHead) {
         let status = head.status
         precondition(opened[stream.id] === stream, "a response head for stream \(stream.id), which this client did not open")
         precondition(!cancelled.contains(stream.id), "a response head for stream \(stream.id) after the caller cancelled it")

@@ -21,7 +21,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
     @exclusivity(unchecked) private var machine: HTTP2ConnectionStateMachine!
     /// Given to this connection while the peer's SETTINGS_MAX_CONCURRENT_STREAMS streams are open.
     @exclusivity(unchecked) private var queued: [HTTP2ClientExchange] = []
-    @exclusivity(unchecked) private var outcomes: [(HTTP2ClientExchange, Result<HTTPClientResponse, HTTPClientError>)] = []
+    @exclusivity(unchecked) private var outcomes: [Outcome] = []
     @exclusivity(unchecked) private var retries: [HTTP2ClientExchange] = []
     /// Codes of RST_STREAMs received, until their stream's end is handled.
     @exclusivity(unchecked) private var resetCodes: [UInt32: HTTP2ErrorCode] = [:]
@@ -67,6 +67,14 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         afterInput()
     }
 
+    /// An answer waiting for `afterInput`. A struct, not a tuple: the list's elements are destroyed
+    /// by code made for them, where a tuple's went through the runtime's generic `tuple_destroy`
+    /// (a few hundred instructions a `/users` request: Benchmarks/README.md).
+    private struct Outcome {
+        let exchange: HTTP2ClientExchange
+        var result: Result<HTTPClientResponse, HTTPClientError>
+    }
+
     /// The buffer the machine collects its next frames in (`flushOutput`).
     @exclusivity(unchecked) private var spareOutput: [UInt8] = []
     /// The most room a written buffer keeps for the next frames: more is given back.
@@ -93,8 +101,10 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         }
         let shared = exchange.client.http2RequestFields.fields(for: exchange.request, origin: exchange.origin)
         let fields = HTTP2RequestFields.list(of: exchange.request, shared: shared.fields)
-        let template = HTTP2RequestFields.template(of: fields, shared: shared)
-        guard let opened = machine.openStream(fields: fields, endStream: true, template: template) else {
+        let template = HTTP2RequestFields.template(of: fields, shared: shared, exchange: exchange)
+        // `shared` kept while the template (which does not hold it) is read.
+        let opened = withExtendedLifetime(shared) { machine.openStream(fields: fields, endStream: true, template: template) }
+        guard let opened else {
             retire()
             retries.append(exchange)
             pool.streamEnded(on: self)
@@ -156,15 +166,20 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
 
     /// Frames out, then the queued streams, retries and answers, then the close the machine asked for.
     private func afterInput() {
-        let limit = machine.peer.maxConcurrentStreams ?? Int.max
-        while !queued.isEmpty && machine.streams.count < limit && !stream.isClosed {
-            open(queued.removeFirst())
+        // Only with streams queued: `stream.isClosed`, read from this module, is a run-time
+        // exclusivity check (about 75 instructions), which the loop's condition began before its
+        // first test, once an exchange (Benchmarks/README.md).
+        if !queued.isEmpty {
+            let limit = machine.peer.maxConcurrentStreams ?? Int.max
+            while !queued.isEmpty && machine.streams.count < limit && !stream.isClosed {
+                open(queued.removeFirst())
+            }
         }
         flushOutput()
         guard !outcomes.isEmpty || !retries.isEmpty else { return }
         // Taken out (a caller may send again meanwhile), then given back emptied with their room:
         // made anew, each answer's list was allocated and grown again (about 300 instructions an answer).
-        var outcomes: [(HTTP2ClientExchange, Result<HTTPClientResponse, HTTPClientError>)] = []
+        var outcomes: [Outcome] = []
         swap(&outcomes, &self.outcomes)
         var retries: [HTTP2ClientExchange] = []
         swap(&retries, &self.retries)
@@ -182,8 +197,8 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         outcomes.withUnsafeMutableBufferPointer { outcomes in
             for index in outcomes.indices {
                 var result: Result<HTTPClientResponse, HTTPClientError> = .failure(.connection(""))
-                swap(&result, &outcomes[index].1)
-                outcomes[index].0.finish(result)
+                swap(&result, &outcomes[index].result)
+                outcomes[index].exchange.finish(result)
             }
         }
         outcomes.removeAll(keepingCapacity: true)
@@ -235,9 +250,9 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
 
     var socketBacklog: Int { stream.bufferedByteCount }
 
-    func receivedResponseHead(_ target: HTTP2Stream, _ head: HTTP2ResponseHead) {
+    func receivedResponseHead(_ target: HTTP2Stream, _ head: consuming HTTP2ResponseHead) {
         guard let exchange = target.exchange else { return }
-        exchange.head = head
+        exchange.head = consume head
         // A HEAD's content-length describes the body a GET would get.
         if exchange.request.method.rawValue == "HEAD" { target.declaredContentLength = nil }
     }
@@ -250,7 +265,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         pool.streamEnded(on: self)
         // The head taken out of the exchange, so that its fields are the answer's alone (changed in place for a gzip body).
         if completed, let head = exchange.head.take() {
-            outcomes.append((exchange, HTTP2ResponseBody.response(head: consume head, body: target.body)))
+            outcomes.append(Outcome(exchange: exchange, result: HTTP2ResponseBody.response(head: consume head, body: target.body)))
             return
         }
         // Not processed by the server, so safe to send again: above its GOAWAY's last stream (for
@@ -260,11 +275,11 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         } else if resetCode == .refusedStream {
             retries.append(exchange)
         } else if let resetCode {
-            outcomes.append((exchange, .failure(.connection("the upstream reset the stream (\(resetCode))"))))
+            outcomes.append(Outcome(exchange: exchange, result: .failure(.connection("the upstream reset the stream (\(resetCode))"))))
         } else if let failure = localFailure.removeValue(forKey: target.id) {
-            outcomes.append((exchange, .failure(.malformed(failure))))
+            outcomes.append(Outcome(exchange: exchange, result: .failure(.malformed(failure))))
         } else {
-            outcomes.append((exchange, .failure(.connection("the HTTP/2 connection closed before the response was complete"))))
+            outcomes.append(Outcome(exchange: exchange, result: .failure(.connection("the HTTP/2 connection closed before the response was complete"))))
         }
     }
 

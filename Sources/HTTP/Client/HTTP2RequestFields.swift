@@ -24,27 +24,37 @@ enum HTTP2RequestFields {
     /// growth and a generic destroy of each field (about 1,300 instructions an exchange, the
     /// figure: Benchmarks/README.md). `fields(of:shared:)` is its slow twin (HTTP2RequestFieldsTests).
     static func list(of request: HTTPClientRequest, shared: [Field]) -> List {
-        var extra: [Field] = []
-        if !request.extraHeaders.isEmpty { append(request.extraHeaders, to: &extra) }
-        return List(method: request.method.rawValue, scheme: request.isSecure ? "https" : "http", request: request, shared: shared, extra: extra)
+        List(request: request, shared: shared)
     }
 
     /// `:method`, `:scheme`, `:authority` (the kept part's first), `:path`, the rest of the kept
-    /// part, then the request's own fields.
+    /// part, then the request's own fields. It holds the request and the kept part alone, what
+    /// else it lists read from the request as it is read: a list of five references (the method's
+    /// and scheme's `String`s and the request's own fields made up front) cost their retains and
+    /// releases, and its destroy through value witnesses, about 140 instructions an upstream
+    /// exchange (Benchmarks/README.md).
     struct List: Sequence {
-        let method: String
-        let scheme: String
         /// Whose `target` is `:path`, made when the list is read: a block from the encoder's
-        /// template reads the target's bytes alone (`template(of:shared:)`).
+        /// template reads the target's bytes alone (`template(of:shared:exchange:)`).
         let request: HTTPClientRequest
         let shared: [Field]
-        let extra: [Field]
+
+        var method: String { request.method.rawValue }
+        var scheme: String { request.isSecure ? "https" : "http" }
+        /// The request's own fields (`extraHeaders`) as they are sent.
+        var extra: [Field] {
+            var extra: [Field] = []
+            if !request.extraHeaders.isEmpty { HTTP2RequestFields.append(request.extraHeaders, to: &extra) }
+            return extra
+        }
 
         func makeIterator() -> Iterator { Iterator(list: self) }
 
         struct Iterator: IteratorProtocol {
             let list: List
             var position = 0
+            /// `list.extra`, made when the list reaches it.
+            var extra: [Field]?
 
             mutating func next() -> Field? {
                 defer { position += 1 }
@@ -54,8 +64,10 @@ enum HTTP2RequestFields {
                 case 2: return list.shared[0]
                 case 3: return (":path", list.request.target)
                 case let at where at < list.shared.count + 3: return list.shared[at - 3]
-                case let at where at < list.shared.count + 3 + list.extra.count: return list.extra[at - 3 - list.shared.count]
-                default: return nil
+                default:
+                    if extra == nil { extra = list.extra }
+                    let at = position - 3 - list.shared.count
+                    return at < extra!.count ? extra![at] : nil
                 }
             }
         }
@@ -75,10 +87,11 @@ enum HTTP2RequestFields {
     /// fields of its own is, under its kept part (one origin, so one scheme, and one field list),
     /// the same block every time but for `:path` (position 3 of `list(of:shared:)`), whose value
     /// the request writes (`HTTPClientRequest.withTargetBytes`). Nil for any other request.
-    /// `list` is `list(of: request, shared: shared.fields)`.
-    static func template(of list: List, shared: Shared) -> HTTP2RequestTemplate? {
-        guard list.extra.isEmpty, list.method == "GET" else { return nil }
-        return HTTP2RequestTemplate(key: shared, position: 3, name: ":path", request: list.request)
+    /// `list` is `list(of: exchange.request, shared: shared.fields)`; the template holds neither
+    /// `shared` nor `exchange` (see `HTTP2RequestTemplate`), so the caller keeps both while it is used.
+    static func template(of list: List, shared: Shared, exchange: HTTP2ClientExchange) -> HTTP2RequestTemplate? {
+        guard list.request.method.rawValue == "GET", list.request.extraHeaders.isEmpty || list.extra.isEmpty else { return nil }
+        return HTTP2RequestTemplate(key: shared, exchange: exchange)
     }
 
     /// The list for `request`, made whole: what `fields(of:shared:)` gives with a kept part.
@@ -106,11 +119,19 @@ enum HTTP2RequestFields {
     }
 }
 
-/// A request head that is its series' template but for one field (`HTTP2RequestFields.template(of:shared:)`):
-/// the template's key, the varying field's position and name, and the request whose target is its value.
+/// A request head that is its series' template but for one field (`HTTP2RequestFields.template(of:shared:exchange:)`):
+/// the template's key and the exchange whose request's target is the varying field's value.
 struct HTTP2RequestTemplate {
-    let key: any AnyObject & Sendable
-    let position: Int
-    let name: String
-    let request: HTTPClientRequest
+    // Unowned, and the field's name a constant: a template lives only while
+    // `HTTP2ClientConnection.open` opens its exchange's stream, which holds the key and the
+    // exchange, and holding nothing it is copied and destroyed for free. Holding them (with the
+    // request instead of its exchange, and the name), its copies on the way to the encoder retained
+    // and released them, and its destroys went through value witnesses, about 450 instructions an
+    // upstream exchange (Benchmarks/README.md).
+    unowned(unsafe) let key: any AnyObject & Sendable
+    unowned(unsafe) let exchange: HTTP2ClientExchange
+
+    /// The varying field: `:path`, at its place in `HTTP2RequestFields.list(of:shared:)`.
+    static let position = 3
+    static let name = ":path"
 }

@@ -31,11 +31,13 @@ struct RateLimitReading {
     private var unreadable = false
 
     /// The field of this name among the three (any case), or nil.
-    static func field(named name: UnsafeRawBufferPointer) -> Field? {
+    /// `same` compares a name with a lowercase one (an HTTP/2 head, whose names are lowercase, compares them exactly).
+    @inline(__always)
+    static func field(named name: UnsafeRawBufferPointer, same: (UnsafeRawBufferPointer, StaticString) -> Bool = HTTPSyntax.sameToken) -> Field? {
         switch name.count {
-        case 17 where HTTPSyntax.sameToken(name, "x-ratelimit-limit"): .limit
-        case 17 where HTTPSyntax.sameToken(name, "x-ratelimit-reset"): .reset
-        case 21 where HTTPSyntax.sameToken(name, "x-ratelimit-remaining"): .remaining
+        case 17 where same(name, "x-ratelimit-limit"): .limit
+        case 17 where same(name, "x-ratelimit-reset"): .reset
+        case 21 where same(name, "x-ratelimit-remaining"): .remaining
         default: nil
         }
     }

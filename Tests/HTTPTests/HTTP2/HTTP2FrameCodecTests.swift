@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import StreamsTesting
 import XCTest
 @testable import HTTP
 
@@ -70,6 +71,54 @@ final class HTTP2FrameCodecTests: XCTestCase {
         }
         XCTAssertEqual(frames.map(\.type), [.data, .ping])
         XCTAssertEqual(decoder.bufferedByteCount, 0)
+    }
+
+    /// Frames cut where they lie (the fast path) against `next()` over the same bytes (its slow
+    /// twin), the bytes read in random pieces: the same frames, and nothing left over.
+    func testFramesCutInPlaceAreTheFramesNextMakesWhateverThePieces() throws {
+        var random = SeededRandom(seed: 3817)
+        for _ in 0..<200 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...12, using: &random) {
+                let id = UInt32.random(in: 1...9, using: &random) | 1
+                let body = [UInt8](repeating: UInt8.random(in: 0...255, using: &random), count: Int.random(in: 0...40, using: &random))
+                let frame = switch Int.random(in: 0..<5, using: &random) {
+                case 0: HTTP2Frame(streamID: id, flags: .endStream, payload: .data(body))
+                case 1: HTTP2Frame(streamID: id, flags: .endHeaders, payload: .headers(fragment: body, dependsOn: Bool.random(using: &random) ? 1 : nil))
+                case 2: HTTP2Frame(streamID: 0, payload: .windowUpdate(increment: UInt32(body.count + 1)))
+                case 3: HTTP2Frame(streamID: id, payload: .continuation(fragment: body))
+                default: HTTP2Frame(streamID: 0, payload: .ping([1, 2, 3, 4, 5, 6, 7, 8]))
+                }
+                HTTP2FrameEncoder.append(frame, padding: Int.random(in: 0...3, using: &random) == 0 ? 3 : 0, into: &bytes)
+            }
+            var whole = HTTP2FrameDecoder()
+            whole.append(bytes)
+            var expected: [HTTP2Frame] = []
+            while let frame = try whole.next() { expected.append(frame) }
+            var inPlace = HTTP2FrameDecoder()
+            var cut: [HTTP2Frame] = []
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + Int.random(in: 1...60, using: &random))
+                try bytes[offset..<end].withUnsafeBytes { piece in
+                    try inPlace.frames(in: piece) { header, payload in
+                        cut.append(try! HTTP2FrameDecoder.frame(type: header.type, flags: header.flags, streamID: header.streamID, payload: Array(payload)))
+                        return true
+                    }
+                }
+                offset = end
+            }
+            XCTAssertEqual(cut, expected)
+            XCTAssertEqual(inPlace.bufferedByteCount, 0)
+        }
+    }
+
+    func testFramesCutInPlaceRefuseAFrameAboveMaxFrameSize() {
+        var decoder = HTTP2FrameDecoder(maxFrameSize: 16)
+        let bytes: [UInt8] = [0, 0, 17, 0, 0, 0, 0, 0, 1]
+        XCTAssertThrowsError(try bytes.withUnsafeBytes { bytes in try decoder.frames(in: bytes) { _, _ in true } }) { error in
+            XCTAssertEqual((error as? HTTP2ProtocolError)?.code, .frameSizeError)
+        }
     }
 
     func testFrameAboveMaxFrameSizeIsAFrameSizeError() {

@@ -60,6 +60,24 @@ final class HTTP2ResponseHeadTests: XCTestCase {
         for block in blocks { _ = try? agreedHead(block) }
     }
 
+    /// The exact, eight-bytes-at-a-time name comparison (the fast path) against
+    /// `HTTPSyntax.sameToken` (its slow twin) over lowercase names: each name the head looks for,
+    /// itself, changed at each byte, cut short and made longer.
+    func testNamesComparedExactlyAgreeWithSameTokenForLowercaseNames() {
+        let wanted: [StaticString] = [":status", "upgrade", "connection", "keep-alive", "content-length", "proxy-connection",
+                                      "content-encoding", "transfer-encoding", "x-ratelimit-limit", "x-ratelimit-reset", "x-ratelimit-remaining"]
+        for expected in wanted {
+            let bytes = Array(UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount))
+            var names = [bytes, Array(bytes.dropLast()), bytes + [0x61], []]
+            for index in bytes.indices { var changed = bytes; changed[index] = changed[index] == 0x61 ? 0x62 : 0x61; names.append(changed) }
+            for name in names {
+                name.withUnsafeBytes { name in
+                    XCTAssertEqual(HTTP2ResponseHead.isName(name, expected), HTTPSyntax.sameToken(name, expected), "\(expected)")
+                }
+            }
+        }
+    }
+
     private func accepted(_ fields: [(name: String, value: String)]) -> Bool {
         (try? head(fields)) != nil
     }

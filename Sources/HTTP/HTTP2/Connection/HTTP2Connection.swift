@@ -128,7 +128,7 @@ extension HTTP2Connection: HTTP2ConnectionOwner {
     var socketBacklog: Int { stream.bufferedByteCount }
 
     /// A server's connection opens no streams of its own: it never receives a response.
-    func receivedResponseHead(_ stream: HTTP2Stream, _ head: HTTP2ResponseHead) {}
+    func receivedResponseHead(_ stream: HTTP2Stream, _ head: consuming HTTP2ResponseHead) {}
 
     func close(_ how: HTTP2ConnectionClose) {
         switch how {

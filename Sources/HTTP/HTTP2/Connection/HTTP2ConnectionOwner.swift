@@ -21,8 +21,8 @@ protocol HTTP2ConnectionOwner: AnyObject {
     func report(_ kind: HTTP2Event.Kind, streamID: UInt32, code: HTTP2ErrorCode?, reason: String?)
     /// Client role: a stream's final response head arrived (its body follows, then `answerEnded`).
     /// No default: an owner written for the earlier `status:fields:` form must not compile and
-    /// then go uncalled.
-    func receivedResponseHead(_ stream: HTTP2Stream, _ head: HTTP2ResponseHead)
+    /// then go uncalled. The head is the owner's (`consuming`): stored as given, not copied.
+    func receivedResponseHead(_ stream: HTTP2Stream, _ head: consuming HTTP2ResponseHead)
     /// The connection is over: what the owner does with the socket once `output` is written.
     func close(_ how: HTTP2ConnectionClose)
 }

@@ -78,9 +78,10 @@ struct HTTP2Sender {
         into out: inout [UInt8]
     ) {
         guard let template else { return encoder.encode(fields, into: &out) }
-        template.request.withTargetBytes { value in
-            encoder.encode(fields, template: template.key, varyingAt: template.position, name: template.name, value: value,
-                           valueString: { template.request.target }, into: &out)
+        let request = template.exchange.request
+        request.withTargetBytes { value in
+            encoder.encode(fields, template: template.key, varyingAt: HTTP2RequestTemplate.position, name: HTTP2RequestTemplate.name, value: value,
+                           valueString: { request.target }, into: &out)
         }
     }
 

@@ -14,6 +14,8 @@ struct HPACKDynamicTable: Sendable {
         /// A decoder's entry inserted by `HPACKDecoder.decodeBytes`: the name's UTF-8 then the
         /// value's, as the `String`s hold them, copied from here into a block's bytes; nil otherwise.
         var bytes: [UInt8]? = nil
+        /// Where the name ends in `bytes`: read per copy, the name's UTF-8 count was counted again.
+        var nameCount = 0
     }
 
     /// Oldest first, so an insertion appends and an eviction drops from the front.
@@ -48,7 +50,8 @@ struct HPACKDynamicTable: Sendable {
         let entrySize = Self.entrySize(name: name, value: value)
         evict(toFit: maximumSize - entrySize)
         guard entrySize <= maximumSize else { return }
-        entries.append(Entry(name: name, value: value, checked: checked, bytes: keepingBytes ? Array(name.utf8) + Array(value.utf8) : nil))
+        entries.append(Entry(name: name, value: value, checked: checked, bytes: keepingBytes ? Array(name.utf8) + Array(value.utf8) : nil,
+                             nameCount: name.utf8.count))
         size += entrySize
     }
 

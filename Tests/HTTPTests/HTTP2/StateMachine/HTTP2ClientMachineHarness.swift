@@ -42,9 +42,14 @@ final class HTTP2ClientMachineHarness: HTTP2ConnectionOwner {
 
     // MARK: - The server's side
 
+    /// Frames handed to the machine whole (`receiveAsWholeFrames`, the slow twin), not read where they lie.
+    var deliversFrames = false
+    private lazy var wholeFrames = HTTP2FrameDecoder(maxFrameSize: machine.limits.maxFrameSize)
+
     func send(_ frames: HTTP2Frame...) {
         var bytes: [UInt8] = []
         for frame in frames { HTTP2FrameEncoder.append(frame, into: &bytes) }
+        if deliversFrames { return machine.receiveAsWholeFrames(bytes, cutBy: &wholeFrames) }
         bytes.withUnsafeBytes { machine.receive($0) }
     }
 
@@ -88,7 +93,7 @@ final class HTTP2ClientMachineHarness: HTTP2ConnectionOwner {
 
     // MARK: - HTTP2ConnectionOwner
 
-    func receivedResponseHead(_ stream: HTTP2Stream, _ head: HTTP2ResponseHead) {
+    func receivedResponseHead(_ stream: HTTP2Stream, _ head: consuming HTTP2ResponseHead) {
         heads[stream.id] = head
     }
 

@@ -22,17 +22,34 @@ final class HTTP2ClientRandomFramesTests: XCTestCase {
         XCTAssertGreaterThan(failedConnections, 5)
     }
 
+    /// The frames read where their bytes lie (the fast path) against the same frames handed over
+    /// as `HTTP2Frame`s (its slow twin): the same frames sent back, heads, endings and events.
+    func testFramesReadInPlaceAgreeWithFramesHandedOverWhole() {
+        for seed in UInt64(1)...30 {
+            var inPlace: [String] = [], whole: [String] = []
+            _ = run(seed: seed, steps: 300, transcript: &inPlace)
+            _ = run(seed: seed, steps: 300, deliversFrames: true, transcript: &whole)
+            XCTAssertSameTranscript(inPlace, whole, "seed \(seed)")
+        }
+    }
+
     private func run(seed: UInt64, steps: Int) -> (Int, Bool) {
+        var transcript: [String] = []
+        return run(seed: seed, steps: steps, transcript: &transcript)
+    }
+
+    private func run(seed: UInt64, steps: Int, deliversFrames: Bool = false, transcript: inout [String]) -> (Int, Bool) {
         var random = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15)
         var limits = HTTP2ConnectionLimits()
         limits.initialWindowSize = 8192
         limits.connectionWindowSize = 32_768
         let harness = HTTP2ClientMachineHarness.connected(limits: limits, maxBodyBytes: 20_000)
+        harness.deliversFrames = deliversFrames
         var sentData: [UInt32: [UInt8]] = [:]
         var opened: [UInt32] = []
         var failedAt: Int?
         for step in 0..<steps {
-            let open = Array(harness.machine.streams.open.keys)
+            let open = harness.machine.streams.open.keys.sorted()
             // Any id (often a connection error) only in the second half, as GOAWAY below.
             let someStream = step > steps / 2 && Int.random(in: 0..<25, using: &random) == 0
                 ? UInt32.random(in: 0...UInt32(opened.count * 2 + 2), using: &random) : open.randomElement(using: &random) ?? 1
@@ -66,12 +83,17 @@ final class HTTP2ClientRandomFramesTests: XCTestCase {
                 break
             }
             let frames = harness.output()
+            transcript.append("step \(step): \(frames)")
             if let failedAt {
                 XCTAssertTrue(frames.isEmpty, "seed \(seed) step \(step): frames after the connection error at step \(failedAt)")
             } else if frames.goAway.map({ $0 != .noError }) == true {
                 failedAt = step
             }
         }
+        transcript.append("ended: \(harness.ended.map { "\($0.id) \($0.completed) \($0.body.count)" })")
+        transcript.append("heads: \(harness.heads.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.status) \($0.value.fields)" })")
+        transcript.append("events: \(harness.events.map { "\($0.kind) \($0.streamID) \(String(describing: $0.code)) \($0.reason ?? "")" })")
+        transcript.append("closes: \(harness.closes)")
         let ends = Dictionary(grouping: harness.ended, by: \.id)
         for (id, endings) in ends {
             XCTAssertEqual(endings.count, 1, "seed \(seed): stream \(id) ended \(endings.count) times")

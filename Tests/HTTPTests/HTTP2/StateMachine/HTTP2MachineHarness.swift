@@ -46,9 +46,14 @@ final class HTTP2MachineHarness: HTTP2ConnectionOwner {
         bytes.withUnsafeBytes { machine.receive($0) }
     }
 
+    /// Frames handed to the machine whole (`receiveAsWholeFrames`, the slow twin), not read where they lie.
+    var deliversFrames = false
+    private lazy var wholeFrames = HTTP2FrameDecoder(maxFrameSize: machine.limits.maxFrameSize)
+
     func send(_ frames: HTTP2Frame...) {
         var bytes: [UInt8] = []
         for frame in frames { HTTP2FrameEncoder.append(frame, into: &bytes) }
+        if deliversFrames { return machine.receiveAsWholeFrames(bytes, cutBy: &wholeFrames) }
         feed(bytes: bytes)
     }
 
@@ -98,7 +103,7 @@ final class HTTP2MachineHarness: HTTP2ConnectionOwner {
 
     func answerEnded(_ stream: HTTP2Stream, completed: Bool) { ended.append((stream.id, completed)) }
     func endForShutdown(_ stream: HTTP2Stream) { machine.enqueue([], on: stream, end: true) }
-    func receivedResponseHead(_ stream: HTTP2Stream, _ head: HTTP2ResponseHead) { XCTFail("a server's machine received a response head on stream \(stream.id)") }
+    func receivedResponseHead(_ stream: HTTP2Stream, _ head: consuming HTTP2ResponseHead) { XCTFail("a server's machine received a response head on stream \(stream.id)") }
     func bodyTimedOut(_ stream: HTTP2Stream, detail: String) { bodyTimeouts.append(stream.id) }
 
     func report(_ kind: HTTP2Event.Kind, streamID: UInt32, code: HTTP2ErrorCode?, reason: String?) {

@@ -38,12 +38,29 @@ final class HTTP2RandomFramesTests: XCTestCase {
         XCTAssertGreaterThan(dataFrames, 100)
     }
 
+    /// The frames read where their bytes lie (the fast path) against the same frames handed over
+    /// as `HTTP2Frame`s (its slow twin): the same frames sent back and the same events.
+    func testFramesReadInPlaceAgreeWithFramesHandedOverWhole() {
+        for seed in UInt64(1)...20 {
+            var inPlace: [String] = [], whole: [String] = []
+            _ = run(seed: seed, steps: 400, transcript: &inPlace)
+            _ = run(seed: seed, steps: 400, deliversFrames: true, transcript: &whole)
+            XCTAssertSameTranscript(inPlace, whole, "seed \(seed)")
+        }
+    }
+
     /// Returns the flow-control stalls and the DATA frames the run produced.
     private func run(seed: UInt64, steps: Int) -> (Int, Int) {
+        var transcript: [String] = []
+        return run(seed: seed, steps: steps, transcript: &transcript)
+    }
+
+    private func run(seed: UInt64, steps: Int, deliversFrames: Bool = false, transcript: inout [String]) -> (Int, Int) {
         var random = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15)
         var limits = HTTP2ConnectionLimits()
         limits.maxConcurrentStreams = 8
         let harness = HTTP2MachineHarness.connected(limits: limits, maxBodyBytes: 4096)
+        harness.deliversFrames = deliversFrames
         var granted = GrantedWindows()
         harness.request(1)
         granted.streams[1] = granted.initial
@@ -55,7 +72,7 @@ final class HTTP2RandomFramesTests: XCTestCase {
             harness.answerBody = Array(repeating: 0x61, count: Int.random(in: 0...40_000, using: &random))
             harness.answers = Bool.random(using: &random)
             harness.socketBacklog = Int.random(in: 0..<10, using: &random) == 0 ? 2 << 20 : 0
-            let open = Array(harness.machine.streams.open.keys)
+            let open = harness.machine.streams.open.keys.sorted()
             // Mostly an open stream, else one opened before; now and then any id, which may be a connection error.
             let anyID = Int.random(in: 0..<30, using: &random) == 0
             let someStream = anyID ? UInt32.random(in: 0...nextID, using: &random) : open.randomElement(using: &random) ?? max(nextID, 3) - 2
@@ -106,6 +123,7 @@ final class HTTP2RandomFramesTests: XCTestCase {
                 }
             }
             let frames = harness.output()
+            transcript.append("step \(step): \(frames)")
             if let failedAt { XCTAssertEqual(frames, [], "seed \(seed) step \(step): frames after the connection error of step \(failedAt)") }
             if let closedAt { XCTAssertEqual(frames, [], "seed \(seed) step \(step): frames after the close of step \(closedAt)") }
             for frame in frames { granted.check(frame, seed: seed, step: step) }
@@ -118,6 +136,7 @@ final class HTTP2RandomFramesTests: XCTestCase {
                 XCTAssertGreaterThanOrEqual(stream.receiveWindow.value, 0, "seed \(seed) step \(step): stream \(stream.id)'s receive window")
             }
         }
+        transcript.append("events: \(harness.events.map { "\($0.kind) \($0.streamID) \(String(describing: $0.code)) \($0.reason ?? "")" })")
         return (harness.events(.flowControlStall).count, dataFrames)
     }
 }
