@@ -102,6 +102,9 @@ public final class GitHubClient: Sendable {
     let transportKeepsTimeouts: Bool
     /// The avatar URLs of the pages read lately, parsed (`avatarURL(_:)`).
     let avatarURLs = ParsedURLs(capacity: 1024)
+    /// The digests of the avatars described lately, kept with their bytes (`AvatarDigests`):
+    /// up to 1,024 images and 8 MiB of them.
+    let avatarDigests = AvatarDigests(capacity: 1024, maximumBytes: 8 << 20)
 
     /// How a call keeps `Configuration.deadline`.
     enum DeadlineKeeping {
