@@ -45,7 +45,7 @@ public struct AvatarMetadata: Codable, Sendable, Equatable {
         self.init(login: login, upstreamUrl: upstreamUrl, image: image, sha256: MessageDigest.sha256.hex(image.bytes), embedDataURI: embedDataURI, placeholder: placeholder)
     }
 
-    /// - Parameter sha256: the image's digest as `MessageDigest.sha256.hex` gives it (`AvatarDigests`).
+    /// - Parameter sha256: the image's digest as `MessageDigest.sha256.hex` gives it (or `DigestMemo`).
     init(login: String, upstreamUrl: String, image: AvatarImage, sha256: String, embedDataURI: Bool, placeholder: Bool) {
         url = Self.url(login: login)
         self.upstreamUrl = upstreamUrl

@@ -17,10 +17,10 @@ final class AvatarAttachment: Sendable {
     let avatarUrl: String
     let embed: Bool
     let policy: UsersQuery.AvatarErrorPolicy
-    /// Where the image's digest may be kept from an earlier request; nil: hashed every time.
-    let digests: AvatarDigests?
+    /// Where the image's digest may be kept from an earlier request, by user id; nil: hashed every time.
+    let digests: DigestMemo<Int>?
 
-    init(_ user: GitHubUser, index: Int, query: UsersQuery, digests: AvatarDigests? = nil) {
+    init(_ user: GitHubUser, index: Int, query: UsersQuery, digests: DigestMemo<Int>? = nil) {
         self.index = index
         id = user.id
         login = user.login
@@ -50,7 +50,7 @@ final class AvatarAttachment: Sendable {
 
     /// The user with `image` described.
     func outcome(_ image: AvatarImage, placeholder: Bool) -> AvatarOutcome {
-        let sha256 = digests?.sha256(of: image.bytes, user: id) ?? MessageDigest.sha256.hex(image.bytes)
+        let sha256 = digests?.hex(of: image.bytes, key: id) ?? MessageDigest.sha256.hex(image.bytes)
         let metadata = AvatarMetadata(login: login, upstreamUrl: avatarUrl, image: image, sha256: sha256, embedDataURI: embed, placeholder: placeholder)
         return AvatarOutcome(index: index, result: .user(UserWithAvatar(id: id, login: login, avatar: metadata)))
     }

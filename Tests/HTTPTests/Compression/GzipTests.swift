@@ -78,19 +78,22 @@ final class GzipTests: XCTestCase {
         XCTAssertEqual(answers.folded, answers.zlib)
     }
 
-    func testBothChecksRefuseAMemberWhoseCRCIsWrong() throws {
+    /// The page's member with a bit flipped in the byte `fromEnd` bytes before its end.
+    private func pageMember(flippingByte fromEnd: Int) throws -> [UInt8] {
         var member = try Gzip.compress(page)
-        member[member.count - 8] ^= 0x01
-        let answers = bothChecks(member)
-        XCTAssertEqual(answers.folded, .failure(.zlib(-3)))
+        member[member.count - fromEnd] ^= 0x01
+        return member
+    }
+
+    func testBothChecksRefuseAMemberWhoseCRCIsWrong() throws {
+        let answers = bothChecks(try pageMember(flippingByte: 8))
+        XCTAssertEqual(answers.folded, .failure(.zlib(-3)), "Z_DATA_ERROR")
         XCTAssertEqual(answers.folded, answers.zlib)
     }
 
     func testBothChecksRefuseAMemberWhoseLengthIsWrong() throws {
-        var member = try Gzip.compress(page)
-        member[member.count - 4] ^= 0x01
-        let answers = bothChecks(member)
-        XCTAssertEqual(answers.folded, .failure(.zlib(-3)))
+        let answers = bothChecks(try pageMember(flippingByte: 4))
+        XCTAssertEqual(answers.folded, .failure(.zlib(-3)), "Z_DATA_ERROR")
         XCTAssertEqual(answers.folded, answers.zlib)
     }
 
