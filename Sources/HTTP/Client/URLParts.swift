@@ -6,7 +6,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import StreamServiceText
 
 /// What a request is sent with — scheme, host, port, path and query as written — read from
 /// an `http(s)` URL's string in one pass over its bytes.
@@ -113,28 +112,23 @@ struct URLParts: Sendable, Equatable {
         var path = 0..<0
         var query: Range<Int>?
 
-        /// Over a pointer, the path eight bytes a test (`ByteWords`): a byte at a time, through
-        /// `UnsafeBufferPointer`'s subscript and a closure for the scheme, the scan cost ~545
-        /// instructions a URL, 33 URLs a `/users` request.
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-            // "http://h" is the shortest that can be one.
-            guard let base = bytes.baseAddress, bytes.count >= 8 else { return nil }
-            let count = bytes.count
             // http:// or https://, any case.
-            guard base[0] | 0x20 == UInt8(ascii: "h"), base[1] | 0x20 == UInt8(ascii: "t"), base[2] | 0x20 == UInt8(ascii: "t"),
-                  base[3] | 0x20 == UInt8(ascii: "p") else { return nil }
-            var index = 4
-            if base[index] | 0x20 == UInt8(ascii: "s") {
+            var index = 0
+            func lower(_ at: Int) -> UInt8 { at < bytes.count ? bytes[at] | 0x20 : 0 }
+            guard lower(0) == UInt8(ascii: "h"), lower(1) == UInt8(ascii: "t"), lower(2) == UInt8(ascii: "t"), lower(3) == UInt8(ascii: "p") else { return nil }
+            index = 4
+            if lower(index) == UInt8(ascii: "s") {
                 secure = true
                 index += 1
             }
-            guard index + 3 <= count, base[index] == UInt8(ascii: ":"), base[index + 1] == UInt8(ascii: "/"),
-                  base[index + 2] == UInt8(ascii: "/") else { return nil }
+            guard index + 3 <= bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+                  bytes[index + 2] == UInt8(ascii: "/") else { return nil }
             index += 3
             let hostStart = index
             var colon: Int?
-            while index < count {
-                let byte = base[index]
+            while index < bytes.count {
+                let byte = bytes[index]
                 if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
                 // User info, IP literals, percent-encoding and non-ASCII hosts are left to Foundation.
                 guard byte > 32, byte < 128, byte != UInt8(ascii: "@"), byte != UInt8(ascii: "["), byte != UInt8(ascii: "%") else { return nil }
@@ -152,7 +146,7 @@ struct URLParts: Sendable, Equatable {
                 guard !digits.isEmpty, digits.count <= 5 else { return nil }
                 var value = 0
                 for at in digits {
-                    let digit = base[at] &- 48
+                    let digit = bytes[at] &- 48
                     guard digit <= 9 else { return nil }
                     value = value * 10 + Int(digit)
                 }
@@ -160,27 +154,14 @@ struct URLParts: Sendable, Equatable {
                 port = value
             }
             let pathStart = index
-            var end = count
+            var end = bytes.count
             var mark: Int?
-            scan: while index < count {
-                // Past the plain bytes to the next that is not (a control, space or non-ASCII
-                // byte, `#` or `?`), eight at a time while eight are left.
-                while index + 8 <= count {
-                    let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                    let flagged = ByteWords.below(word, 33) | ByteWords.nonASCII(word) | ByteWords.equal(word, UInt8(ascii: "#"))
-                        | ByteWords.equal(word, UInt8(ascii: "?"))
-                    if flagged != 0 {
-                        index += ByteWords.firstFlagged(flagged)
-                        break
-                    }
-                    index += 8
-                }
-                guard index < count else { break }
-                let byte = base[index]
+            while index < bytes.count {
+                let byte = bytes[index]
                 guard byte > 32, byte < 128 else { return nil }
                 if byte == UInt8(ascii: "#") {
                     end = index
-                    break scan
+                    break
                 }
                 if byte == UInt8(ascii: "?"), mark == nil { mark = index }
                 index += 1

@@ -142,7 +142,7 @@ final class HTTPClientRequestTests: XCTestCase {
         }
     }
 
-    /// The path is read eight bytes a test: `?` and `#` at every offset of words and tails.
+    /// `?` and `#` at every offset of a path.
     func testTheTargetMatchesFoundationsWhereverTheQueryAndFragmentStart() throws {
         let path = "/users/octocat/avatar/0123456789"
         for question in 0...path.count {
