@@ -15,17 +15,22 @@ import Synchronization
 /// target). `MessageDigest.hex` is the slow twin (DigestMemoTests). Past `capacity` keys or
 /// `maximumBytes` of kept bytes the memo starts over; larger bytes are never kept.
 ///
+/// Keyed by `Int` (a user's id, a target's `hashValue`: two keys alike only cost a digest, the
+/// bytes decide), not generic over the key: NetCore's generic memo was not specialised where it
+/// was used, and its type metadata lookups and unspecialised `Dictionary` cost ~1,600
+/// instructions a lookup, most of what it saved.
+///
 /// The figures, a `/users` request: SHA-256 of 30 avatars of 164 bytes cost ~7,400 instructions
 /// each under callgrind (which hides SHA-NI from OpenSSL) and 184 ns of CPU each with SHA-NI; of
 /// its 26 kB answer for the `ETag`, ~197,000 instructions and 17 µs. A 164-byte `memcmp` is ~0.3 ns.
-package final class DigestMemo<Key: Hashable & Sendable>: Sendable {
+package final class DigestMemo: Sendable {
     private struct Kept {
         let bytes: [UInt8]
         let hex: String
     }
 
     private struct State {
-        var kept: [Key: Kept] = [:]
+        var kept: [Int: Kept] = [:]
         /// The kept bytes in all.
         var bytes = 0
     }
@@ -42,7 +47,7 @@ package final class DigestMemo<Key: Hashable & Sendable>: Sendable {
     }
 
     /// `digest.hex(bytes)`, kept from the last bytes given under `key` when they are equal.
-    package func hex(of bytes: [UInt8], key: Key) -> String {
+    package func hex(of bytes: [UInt8], key: Int) -> String {
         if let kept = state.withLock({ $0.kept[key] }), Self.same(kept.bytes, bytes) { return kept.hex }
         let hex = digest.hex(bytes)
         guard bytes.count <= maximumBytes else { return hex }

@@ -18,9 +18,9 @@ final class AvatarAttachment: Sendable {
     let embed: Bool
     let policy: UsersQuery.AvatarErrorPolicy
     /// Where the image's digest may be kept from an earlier request, by user id; nil: hashed every time.
-    let digests: DigestMemo<Int>?
+    let digests: DigestMemo?
 
-    init(_ user: GitHubUser, index: Int, query: UsersQuery, digests: DigestMemo<Int>? = nil) {
+    init(_ user: GitHubUser, index: Int, query: UsersQuery, digests: DigestMemo? = nil) {
         self.index = index
         id = user.id
         login = user.login

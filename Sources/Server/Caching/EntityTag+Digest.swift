@@ -11,7 +11,7 @@ extension EntityTag {
     }
 
     /// `strong(for:)`, its digest kept in `memo` under `key` while the bytes stay the same.
-    static func strong(for bytes: [UInt8], key: String, memo: DigestMemo<String>) -> String {
+    static func strong(for bytes: [UInt8], key: Int, memo: DigestMemo) -> String {
         precondition(memo.digest == .sha256, "a strong tag is a SHA-256")
         return quoted(memo.hex(of: bytes, key: key))
     }

@@ -57,10 +57,10 @@ final class CachingTests: XCTestCase {
 
     /// The kept tag (`DigestMemo`) against the tag worked out every time, its slow twin.
     func testAKeptTagIsTheTagOfTheBytesGivenNow() {
-        let memo = DigestMemo<String>(.sha256, capacity: 4, maximumBytes: 1 << 20)
+        let memo = DigestMemo(.sha256, capacity: 4, maximumBytes: 1 << 20)
         let page = Array(#"[{"login":"ada1"}]"#.utf8), changed = Array(#"[{"login":"ada2"}]"#.utf8)
         for bytes in [page, page, changed, page] {
-            XCTAssertEqual(EntityTag.strong(for: bytes, key: "/users?limit=1", memo: memo), EntityTag.strong(for: bytes))
+            XCTAssertEqual(EntityTag.strong(for: bytes, key: "/users?limit=1".hashValue, memo: memo), EntityTag.strong(for: bytes))
         }
     }
 
