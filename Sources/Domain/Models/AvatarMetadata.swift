@@ -42,11 +42,16 @@ public struct AvatarMetadata: Codable, Sendable, Equatable {
     }
 
     public init(login: String, upstreamUrl: String, image: AvatarImage, embedDataURI: Bool, placeholder: Bool = false) {
+        self.init(login: login, upstreamUrl: upstreamUrl, image: image, sha256: MessageDigest.sha256.hex(image.bytes), embedDataURI: embedDataURI, placeholder: placeholder)
+    }
+
+    /// - Parameter sha256: the image's digest as `MessageDigest.sha256.hex` gives it (or `DigestMemo`).
+    init(login: String, upstreamUrl: String, image: AvatarImage, sha256: String, embedDataURI: Bool, placeholder: Bool) {
         url = Self.url(login: login)
         self.upstreamUrl = upstreamUrl
         contentType = image.contentType
         bytes = image.bytes.count
-        sha256 = MessageDigest.sha256.hex(image.bytes)
+        self.sha256 = sha256
         dataURI = embedDataURI ? "data:\(image.contentType);base64,\(Data(image.bytes).base64EncodedString())" : nil
         self.placeholder = placeholder ? true : nil
     }

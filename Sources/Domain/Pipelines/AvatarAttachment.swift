@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import NetCore
 import StreamServiceText
 import Streams
 
@@ -16,14 +17,17 @@ final class AvatarAttachment: Sendable {
     let avatarUrl: String
     let embed: Bool
     let policy: UsersQuery.AvatarErrorPolicy
+    /// Where the image's digest may be kept from an earlier request, by user id; nil: hashed every time.
+    let digests: DigestMemo?
 
-    init(_ user: GitHubUser, index: Int, query: UsersQuery) {
+    init(_ user: GitHubUser, index: Int, query: UsersQuery, digests: DigestMemo? = nil) {
         self.index = index
         id = user.id
         login = user.login
         avatarUrl = user.avatarUrl
         embed = query.embed == .dataURI
         policy = query.onAvatarError
+        self.digests = digests
     }
 
     var stage: UpstreamStage { .avatar(login) }
@@ -46,7 +50,8 @@ final class AvatarAttachment: Sendable {
 
     /// The user with `image` described.
     func outcome(_ image: AvatarImage, placeholder: Bool) -> AvatarOutcome {
-        let metadata = AvatarMetadata(login: login, upstreamUrl: avatarUrl, image: image, embedDataURI: embed, placeholder: placeholder)
+        let sha256 = digests?.hex(of: image.bytes, key: id) ?? MessageDigest.sha256.hex(image.bytes)
+        let metadata = AvatarMetadata(login: login, upstreamUrl: avatarUrl, image: image, sha256: sha256, embedDataURI: embed, placeholder: placeholder)
         return AvatarOutcome(index: index, result: .user(UserWithAvatar(id: id, login: login, avatar: metadata)))
     }
 

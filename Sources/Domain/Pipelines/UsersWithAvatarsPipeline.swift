@@ -46,7 +46,7 @@ public struct UsersWithAvatarsPipeline: Sendable {
             .redirect { page in
                 // By index, each user read where it is: `enumerated()` copied each out (a retain and
                 // a release of its nine strings).
-                let users = DataStream.from(page.indices.prefix(query.limit).map { AvatarAttachment(page[$0], index: $0, query: query) })
+                let users = DataStream.from(page.indices.prefix(query.limit).map { AvatarAttachment(page[$0], index: $0, query: query, digests: client.avatarDigests) })
                 let fanOut: DataStream<AvatarOutcome>
                 switch query.avatars {
                 case .serial: fanOut = users.concatMap(attach)

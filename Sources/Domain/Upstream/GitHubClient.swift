@@ -102,6 +102,9 @@ public final class GitHubClient: Sendable {
     let transportKeepsTimeouts: Bool
     /// The avatar URLs of the pages read lately, parsed (`avatarURL(_:)`).
     let avatarURLs = ParsedURLs(capacity: 1024)
+    /// The SHA-256 of each user's avatar as last described, kept with its bytes (`DigestMemo`):
+    /// a page shows the same avatars request after request. Up to 1,024 users and 8 MiB of images.
+    let avatarDigests = DigestMemo(.sha256, capacity: 1024, maximumBytes: 8 << 20)
 
     /// How a call keeps `Configuration.deadline`.
     enum DeadlineKeeping {

@@ -43,6 +43,11 @@ struct URLParts: Sendable, Equatable {
         return string.withUTF8 { Scan($0)?.path.lowerBound }
     }
 
+    /// `body` with these parts borrowed, not copied: `box.parts!.lend { … }` reads them where they lie.
+    func lend<Result>(_ body: (borrowing URLParts) -> Result) -> Result {
+        body(self)
+    }
+
     /// How many bytes `writeTarget` writes.
     var targetCount: Int {
         (path.isEmpty ? 1 : path.count) + (query.map { $0.isEmpty ? 0 : 1 + $0.count } ?? 0)
@@ -50,17 +55,21 @@ struct URLParts: Sendable, Equatable {
 
     /// Writes the path (`/` when empty), then `?` and the query when it is not empty.
     func writeTarget(into head: inout HeadWriter) {
+        // The string's own bytes where a native string keeps them; a copy made contiguous otherwise.
+        if string.utf8.withContiguousStorageIfAvailable({ writeTarget($0, into: &head) }) != nil { return }
         var string = string
-        string.withUTF8 { utf8 in
-            if path.isEmpty {
-                head.byte(UInt8(ascii: "/"))
-            } else {
-                head.bytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[path])))
-            }
-            if let query, !query.isEmpty {
-                head.byte(UInt8(ascii: "?"))
-                head.bytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[query])))
-            }
+        string.withUTF8 { writeTarget($0, into: &head) }
+    }
+
+    private func writeTarget(_ utf8: UnsafeBufferPointer<UInt8>, into head: inout HeadWriter) {
+        if path.isEmpty {
+            head.byte(UInt8(ascii: "/"))
+        } else {
+            head.bytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[path])))
+        }
+        if let query, !query.isEmpty {
+            head.byte(UInt8(ascii: "?"))
+            head.bytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[query])))
         }
     }
 

@@ -142,6 +142,22 @@ final class HTTPClientRequestTests: XCTestCase {
         }
     }
 
+    /// `?` and `#` at every offset of a path.
+    func testTheTargetMatchesFoundationsWhereverTheQueryAndFragmentStart() throws {
+        let path = "/users/octocat/avatar/0123456789"
+        for question in 0...path.count {
+            for hash in [nil] + Array(question...path.count) {
+                var target = Array(path.utf8)
+                if let hash { target.insert(UInt8(ascii: "#"), at: hash) }
+                target.insert(UInt8(ascii: "?"), at: question)
+                let string = "http://127.0.0.1:8081" + String(decoding: target, as: UTF8.self)
+                let url = try XCTUnwrap(URL(string: string), string)
+                XCTAssertNotNil(URLParts(url), string)
+                XCTAssertEqual(HTTPClientRequest(url: url).target, foundationAnswers(url).target, string)
+            }
+        }
+    }
+
     /// The target written in place (the fast path `target` takes) against its slices joined.
     func testTheTargetStringWrittenInPlaceIsThePathAndQuerySlicesJoined() throws {
         for string in ["http://127.0.0.1:8081/u/1?v=4", "https://h/users?limit=30&concurrency=16", "http://h", "http://h?x=1",

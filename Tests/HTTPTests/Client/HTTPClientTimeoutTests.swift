@@ -74,6 +74,15 @@ final class HTTPClientTimeoutTests: XCTestCase {
         XCTAssertFalse(longerEnded.withLock { $0 }, "the longer one still waits")
     }
 
+    func testALongerTimeoutArmedAfterAShorterOneEndsItsExchangeNoEarlier() {
+        let client = HTTPClient()
+        let shorter = client.send(request("/never", timeout: .milliseconds(100))).watch { _ in }
+        defer { shorter.dispose() }
+        let started = ContinuousClock.now
+        XCTAssertEqual(outcome(of: request("/never", timeout: .milliseconds(400)), via: client), .failure(.timedOut(after: .milliseconds(400))))
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(400), "its own timeout, not the one armed before it")
+    }
+
     func testTheWaitForAConnectionCountsAgainstTheTimeout() {
         let client = HTTPClient(maxConnectionsPerOrigin: 1)
         let held = client.send(request("/never")).watch { _ in }

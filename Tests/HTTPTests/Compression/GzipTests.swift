@@ -59,4 +59,65 @@ final class GzipTests: XCTestCase {
     func testRejectsGarbage() {
         XCTAssertThrowsError(try Gzip.decompress(Array("not compressed at all".utf8)))
     }
+
+    // MARK: - The trailer checked by this module (`Check.folded`) against zlib's own check (its slow twin)
+
+    private let page = Array(String(repeating: "{\"login\":\"octocat\",\"id\":1},", count: 900).utf8)
+
+    /// Both checks' answers for `bytes`: the output or the failure.
+    private func bothChecks(_ bytes: [UInt8]) -> (folded: Result<[UInt8], Gzip.Failure>, zlib: Result<[UInt8], Gzip.Failure>) {
+        func answer(_ check: Gzip.Check) -> Result<[UInt8], Gzip.Failure> {
+            Result { try Gzip.decompress(bytes, checking: check) }.mapError { $0 as! Gzip.Failure }
+        }
+        return (answer(.folded), answer(.zlib))
+    }
+
+    func testBothChecksInflateAnIntactMemberAlike() throws {
+        let answers = bothChecks(try Gzip.compress(page))
+        XCTAssertEqual(answers.folded, .success(page))
+        XCTAssertEqual(answers.folded, answers.zlib)
+    }
+
+    /// The page's member with a bit flipped in the byte `fromEnd` bytes before its end.
+    private func pageMember(flippingByte fromEnd: Int) throws -> [UInt8] {
+        var member = try Gzip.compress(page)
+        member[member.count - fromEnd] ^= 0x01
+        return member
+    }
+
+    func testBothChecksRefuseAMemberWhoseCRCIsWrong() throws {
+        let answers = bothChecks(try pageMember(flippingByte: 8))
+        XCTAssertEqual(answers.folded, .failure(.zlib(-3)), "Z_DATA_ERROR")
+        XCTAssertEqual(answers.folded, answers.zlib)
+    }
+
+    func testBothChecksRefuseAMemberWhoseLengthIsWrong() throws {
+        let answers = bothChecks(try pageMember(flippingByte: 4))
+        XCTAssertEqual(answers.folded, .failure(.zlib(-3)), "Z_DATA_ERROR")
+        XCTAssertEqual(answers.folded, answers.zlib)
+    }
+
+    func testBothChecksReadTheTrailerBeforeBytesAfterTheMember() throws {
+        let answers = bothChecks(try Gzip.compress(page) + Array("trailing garbage".utf8))
+        XCTAssertEqual(answers.folded, .success(page))
+        XCTAssertEqual(answers.folded, answers.zlib)
+    }
+
+    func testBothChecksAgreeOnEveryCorruptedByteOfAMember() throws {
+        let member = try Gzip.compress(Array(page.prefix(700)))
+        for index in member.indices {
+            var corrupted = member
+            corrupted[index] ^= 0x5A
+            let answers = bothChecks(corrupted)
+            XCTAssertEqual(answers.folded, answers.zlib, "byte \(index) of \(member.count)")
+        }
+    }
+
+    func testBothChecksAgreeOnEveryTruncationOfAMember() throws {
+        let member = try Gzip.compress(Array(page.prefix(700)))
+        for count in 0..<member.count {
+            let answers = bothChecks(Array(member.prefix(count)))
+            XCTAssertEqual(answers.folded, answers.zlib, "\(count) of \(member.count) bytes")
+        }
+    }
 }

@@ -5,6 +5,7 @@ import XCTest
 @testable import Server
 import HTTP
 import HTTPTestSupport
+import NetCore
 
 /// `Cache-Control`, `ETag` and `304` over real sockets, route by route.
 final class CachingTests: XCTestCase {
@@ -43,6 +44,23 @@ final class CachingTests: XCTestCase {
             XCTAssertEqual(response.header("Cache-Control"), "max-age=30", path)
             let etag = try XCTUnwrap(response.header("ETag"), path)
             XCTAssertTrue(etag.range(of: #"^"[0-9a-f]{64}"$"#, options: .regularExpression) != nil, etag)
+        }
+    }
+
+    func testARepeatedAnswersTagIsTheDigestOfItsBodyEachTime() throws {
+        let app = try AppHarness(self)
+        for _ in 0..<3 {
+            let response = try app.get("/users?limit=3")
+            XCTAssertEqual(response.header("ETag"), EntityTag.strong(for: response.body))
+        }
+    }
+
+    /// The kept tag (`DigestMemo`) against the tag worked out every time, its slow twin.
+    func testAKeptTagIsTheTagOfTheBytesGivenNow() {
+        let memo = DigestMemo(.sha256, capacity: 4, maximumBytes: 1 << 20)
+        let page = Array(#"[{"login":"ada1"}]"#.utf8), changed = Array(#"[{"login":"ada2"}]"#.utf8)
+        for bytes in [page, page, changed, page] {
+            XCTAssertEqual(EntityTag.strong(for: bytes, key: "/users?limit=1".hashValue, memo: memo), EntityTag.strong(for: bytes))
         }
     }
 
