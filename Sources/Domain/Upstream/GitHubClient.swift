@@ -239,7 +239,7 @@ public final class GitHubClient: Sendable {
         if callFusing == .fused, deadlineKeeping == .bounds {
             return DataStream.holding { [self] downstream, subscription in
                 // Made here, in the subscriber's context: its span is a child of that context.
-                let call = UpstreamCall(client: self, url: url, stage: stage, trace: trace, hopsLeft: hopsLeft)
+                let call = UpstreamCall(client: self, url: url, stage: stage, trace: trace, hopsLeft: hopsLeft, settingUp: subscription)
                 UpstreamCallRun(call: call, downstream: downstream, subscription: subscription).run()
             }
         }

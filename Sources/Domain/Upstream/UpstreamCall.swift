@@ -54,7 +54,8 @@ final class UpstreamCall: Sendable {
     /// in place of a span of their own; nil with a span or when the client does not trace.
     private let traceFields: HTTPHeaders?
 
-    init(client: GitHubClient, url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int) {
+    /// `subscription`: the one being set up that makes the call, when there is one (its span's parent is read through it).
+    init(client: GitHubClient, url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int, settingUp subscription: Disposable? = nil) {
         due = client.scheduler.now + client.configuration.deadline
         self.client = client
         self.url = url
@@ -72,7 +73,7 @@ final class UpstreamCall: Sendable {
             span = nil
             traceFields = fields
         } else {
-            span = UpstreamSpan(client: client, tracer: tracer, url: url, stage: stage)
+            span = UpstreamSpan(client: client, tracer: tracer, url: url, stage: stage, settingUp: subscription)
             traceFields = nil
         }
     }

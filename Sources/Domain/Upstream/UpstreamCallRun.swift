@@ -52,7 +52,7 @@ final class UpstreamCallRun: Sendable {
         self.downstream = downstream
         self.subscription = subscription
         span = call.recordingSpan
-        attemptContext = span.flatMap { ContextPropagation.carried($0.context) }
+        attemptContext = span.flatMap { ContextPropagation.carried($0.context, settingUp: subscription) }
     }
 
     /// Runs the call: its first attempt now.

@@ -33,12 +33,15 @@ public final class UpstreamSpan: Sendable, Equatable {
     private let recorded: (any RecordedSpan)?
     private let ended = Atomic<Bool>(false)
 
-    /// A span of `tracer` (the client's) begun now, child of the context current now (the subscription's).
-    init(client: GitHubClient, tracer: any Tracer, url: URL, stage: UpstreamStage) {
+    /// A span of `tracer` (the client's) begun now, child of the context current now (the
+    /// subscription's), read through `subscription` when it is the one being set up here
+    /// (`ContextPropagation.current(settingUp:)`).
+    init(client: GitHubClient, tracer: any Tracer, url: URL, stage: UpstreamStage, settingUp subscription: Disposable? = nil) {
         self.client = client
         self.url = url
         self.stage = stage
-        (span, recorded) = tracer.startSpan("GET", context: ServiceContext.current ?? .topLevel, ofKind: .client, lists: client.attributeLists)
+        let parent = subscription.map(ContextPropagation.current(settingUp:)) ?? ServiceContext.current
+        (span, recorded) = tracer.startSpan("GET", context: parent ?? .topLevel, ofKind: .client, lists: client.attributeLists)
     }
 
     private var addresses: ServerAddress.Memo { client.serverAddresses }

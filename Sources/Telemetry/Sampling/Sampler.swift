@@ -21,14 +21,20 @@ public indirect enum Sampler: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether a span of trace `traceID` under `parent` (nil: a root span) is sampled.
     public func shouldSample(traceID: TraceID, parent: SpanContext?) -> Bool {
+        shouldSample(traceID: traceID, parentSampled: parent?.isSampled)
+    }
+
+    /// `shouldSample(traceID:parent:)` given the parent's sampled flag alone (nil: no parent), all
+    /// it reads of the parent: the tracer then copies no `SpanContext` out to ask.
+    func shouldSample(traceID: TraceID, parentSampled: Bool?) -> Bool {
         switch self {
         case .alwaysOn: return true
         case .alwaysOff: return false
         case .traceIDRatio(let ratio): return Self.ratioSamples(traceID: traceID, ratio: ratio)
         case .parentBased(let root):
             // The spec's defaults for all four parent cases: follow the parent's flag, local or remote.
-            guard let parent else { return root.shouldSample(traceID: traceID, parent: nil) }
-            return parent.isSampled
+            guard let parentSampled else { return root.shouldSample(traceID: traceID, parentSampled: nil) }
+            return parentSampled
         }
     }
 

@@ -180,6 +180,35 @@ final class ContextPropagationTests: XCTestCase {
         XCTAssertEqual(recording.values.withLock { $0 }, ["span-h"])
     }
 
+    /// What `read` gives in the setup of a `DataStream.holding` subscription (its contexts named,
+    /// joined by `/`), subscribed without a context, in `run`'s, and in `run`'s without carrying.
+    private static func readInHoldingSetups(in run: String, _ read: @escaping @Sendable (Disposable) -> [ServiceContext?]) -> [String] {
+        let seen = StreamServiceConcurrency.Locked<[String]>([])
+        let stream = DataStream<Int>.holding { downstream, subscription in
+            let names = read(subscription).map { $0?[RunName.self] ?? "none" }
+            seen.withLock { $0.append(names.joined(separator: "/")) }
+            downstream.end()
+        }
+        let watcher = { Watcher<Int> { (_: Event<Int>) in } }
+        stream.watch(using: watcher())
+        ServiceContext.withValue(context(run)) {
+            stream.watch(using: watcher())
+            ContextPropagation.withoutCarrying { _ = stream.watch(using: watcher()) }
+        }
+        return seen.withLock { $0 }
+    }
+
+    func testWhatAHoldingSetupCarriesIsWhatCarriedGivesWhereverItIsSubscribed() {
+        let span = Self.context("span-i")
+        let seen = Self.readInHoldingSetups(in: "run-i") { [ContextPropagation.carried(span, settingUp: $0), ContextPropagation.carried(span)] }
+        XCTAssertEqual(seen, ["span-i/span-i", "span-i/span-i", "none/none"])
+    }
+
+    func testTheContextCurrentInAHoldingSetupIsWhatItsSubscriptionGivesWhereverItIsSubscribed() {
+        let seen = Self.readInHoldingSetups(in: "run-j") { [ContextPropagation.current(settingUp: $0), ServiceContext.current] }
+        XCTAssertEqual(seen, ["none/none", "run-j/run-j", "run-j/run-j"])
+    }
+
     func testAStreamSubscribedWithoutAContextLeavesTheProducersThreadWithoutOne() {
         let source = Streamer<Int>()
         let values = StreamServiceConcurrency.Locked<[String]>([])
