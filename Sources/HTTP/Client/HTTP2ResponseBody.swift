@@ -24,46 +24,68 @@ enum HTTP2ResponseBody {
 
     /// A gzip answer's fields as the HTTP/1.1 parser leaves them (`inflatedHeaders`, the slow twin):
     /// without `content-encoding`, `content-length` the inflated size, last. Kept as received
-    /// fields, not made a list of `String`s: about 7,900 instructions a `/users` request (its
-    /// gzip list answer's 14 fields, names and values), where these bytes cost about 1,000; the
-    /// answer's reader reads them where they lie (`UpstreamResponse`). HTTP2ResponseBodyTests
-    /// compares the two.
+    /// fields, not made a list of `String`s (HTTP/2's lowercase names miss `CommonFieldName`, so
+    /// each name is a `String` too): the list cost about 7,200 instructions a `/users` request (its
+    /// one gzip answer, 13 fields); the answer's reader reads the bytes where they lie
+    /// (`UpstreamResponse`). HTTP2ResponseBodyTests compares the two.
     static func inflatedFields(_ received: ReceivedFields, length: Int) -> ReceivedFields {
-        received.withSpans { fields in
-            var writer = FieldsWriter(byteCount: fields.start + 24, fieldCount: fields.count + 1)
-            for index in 0..<fields.count {
-                let (name, value) = fields.field(index)
-                if HTTPSyntax.sameToken(name, "content-encoding") || HTTPSyntax.sameToken(name, "content-length") { continue }
-                writer.add(name, value)
+        let name: StaticString = "content-length"
+        var length = String(length)
+        return length.withUTF8 { lengthValue in
+            received.withSpans { fields in
+                let lengthName = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+                // Sized first, then written into one allocation in `HPACKFieldBytes`' layout: appended
+                // a name and a value at a time, the arrays cost about 100 instructions an append.
+                var byteCount = lengthName.count + lengthValue.count, kept = 1
+                for index in 0..<fields.count where keeps(fields.field(index).name) {
+                    let (name, value) = fields.field(index)
+                    byteCount += name.count + value.count
+                    kept += 1
+                }
+                var storage = [UInt8](repeating: 0, count: byteCount + kept * HPACKFieldBytes.spanBytes + 8)
+                storage.withUnsafeMutableBytes { out in
+                    var writer = Writer(out: out, spans: byteCount)
+                    for index in 0..<fields.count where keeps(fields.field(index).name) {
+                        let (name, value) = fields.field(index)
+                        writer.add(name)
+                        writer.add(value)
+                    }
+                    writer.add(lengthName)
+                    writer.add(UnsafeRawBufferPointer(lengthValue))
+                    out.storeBytes(of: UInt32(truncatingIfNeeded: byteCount).littleEndian, toByteOffset: out.count - 8, as: UInt32.self)
+                    out.storeBytes(of: UInt32(truncatingIfNeeded: kept).littleEndian, toByteOffset: out.count - 4, as: UInt32.self)
+                }
+                return ReceivedFields(HPACKFieldBytes(storage: storage, checkedFields: 0, overListSize: false))
             }
-            let name: StaticString = "content-length"
-            var length = String(length)
-            length.withUTF8 { value in
-                writer.add(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), UnsafeRawBufferPointer(value))
-            }
-            return ReceivedFields(HPACKFieldBytes(storage: HPACKFieldBytes.storage(bytes: writer.bytes, spans: writer.spans), checkedFields: 0, overListSize: false))
         }
     }
 
-    /// `inflatedFields`' bytes and spans. A struct, not a local function capturing two arrays: those
-    /// were boxed, and each append began a run-time exclusivity check (about 75 instructions).
-    private struct FieldsWriter {
-        var bytes: [UInt8] = []
-        var spans: [UInt32] = []
+    /// Writes names and values, each with its span, into storage sized for them. A struct, not a
+    /// local function capturing its offsets: those were boxed, each use a run-time exclusivity check.
+    private struct Writer {
+        let out: UnsafeMutableRawBufferPointer
+        var used = 0
+        /// Where the next span goes.
+        var spans: Int
 
-        init(byteCount: Int, fieldCount: Int) {
-            bytes.reserveCapacity(byteCount)
-            spans.reserveCapacity(fieldCount * 4)
+        init(out: UnsafeMutableRawBufferPointer, spans: Int) {
+            self.out = out
+            self.spans = spans
         }
 
-        mutating func add(_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) {
-            spans.append(UInt32(truncatingIfNeeded: bytes.count))
-            bytes.append(contentsOf: name)
-            spans.append(UInt32(truncatingIfNeeded: bytes.count))
-            spans.append(UInt32(truncatingIfNeeded: bytes.count))
-            bytes.append(contentsOf: value)
-            spans.append(UInt32(truncatingIfNeeded: bytes.count))
+        /// A name or a value, and its start and end (half a field's span).
+        mutating func add(_ part: UnsafeRawBufferPointer) {
+            out.storeBytes(of: UInt32(truncatingIfNeeded: used).littleEndian, toByteOffset: spans, as: UInt32.self)
+            if let base = part.baseAddress { (out.baseAddress! + used).copyMemory(from: base, byteCount: part.count) }
+            used += part.count
+            out.storeBytes(of: UInt32(truncatingIfNeeded: used).littleEndian, toByteOffset: spans + 4, as: UInt32.self)
+            spans += 8
         }
+    }
+
+    /// Whether an inflated answer keeps a field of this name.
+    private static func keeps(_ name: UnsafeRawBufferPointer) -> Bool {
+        !HTTPSyntax.sameToken(name, "content-encoding") && !HTTPSyntax.sameToken(name, "content-length")
     }
 
     /// `inflatedFields` as a list of `String`s, as the HTTP/1.1 parser changes it: the slow twin.

@@ -46,8 +46,9 @@ final class HTTP2ClientTests: XCTestCase {
         let done = expectation(description: "eight answers")
         done.expectedFulfillmentCount = 8
         let bag = DisposeBag()
+        let client = client, base = upstream.url
         @Sendable func send(_ index: Int) {
-            client.send(get(upstream, "/users/\(index)")).watch(
+            client.send(HTTPClientRequest(method: .get, url: URL(string: base + "/users/\(index)")!)).watch(
                 data: { response in
                     paths.withLock { $0.append(String(decoding: response.body, as: UTF8.self)) }
                     // Two first answers, each sending three more from its handler.
