@@ -184,10 +184,9 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
 
     /// Answers are being handed out (`afterInput`): what their callers trigger (a next request's
     /// `run`, a `cancel`) changes the machine at once, and the delivering `afterInput` goes round
-    /// again for its frames and answers. Each caller's request head was written by an `afterInput`
-    /// of its own, a write per exchange (about 360 instructions each, 32 of a `/users` request's 33
-    /// exchanges sent this way: Benchmarks/README.md); now the heads opened in one delivery go out
-    /// in one write.
+    /// again for its frames and answers. Each such request's head was written by an `afterInput`
+    /// of its own, a write per exchange (about 360 instructions each, 13 of a `/users` request's
+    /// 33 exchanges: Benchmarks/README.md); now the heads opened in one delivery go out in one write.
     @exclusivity(unchecked) private var delivering = false
 
     /// Frames out, then the queued streams, retries and answers, then the close the machine asked
