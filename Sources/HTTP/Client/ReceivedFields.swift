@@ -34,6 +34,11 @@ public struct ReceivedFields: Sendable, Equatable {
         storage = HPACKFieldBytes(listing: fields).storage
     }
 
+    /// `body` with the fields where they lie (an HTTP/2 gzip answer's are copied from there: `HTTP2ResponseBody`).
+    func withSpans<Result>(_ body: (HPACKFieldBytes.Spans) -> Result) -> Result {
+        storage.withUnsafeBytes { body(HPACKFieldBytes.Spans($0)) }
+    }
+
     /// The number of fields, repeats counted.
     public var count: Int {
         storage.withUnsafeBytes { HPACKFieldBytes.trailer($0).count }

@@ -2,6 +2,8 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import StreamServiceConcurrency
+import Streams
 import XCTest
 @testable import HTTP
 
@@ -34,6 +36,33 @@ final class HTTP2ClientTests: XCTestCase {
         XCTAssertEqual(upstream.events("connection").count, 1)
         XCTAssertEqual(upstream.events("burst").first?["open"] as? Int, 16)
         XCTAssertEqual(client.openConnections(to: URL(string: upstream.url)!), 1)
+    }
+
+    /// Requests sent from answers' handlers open their streams while the answers are handed out
+    /// and go out together after them (`HTTP2ClientConnection.afterInput`): each is answered, on the one connection.
+    func testRequestsSentFromAnswersAreAnsweredOnTheSameConnection() throws {
+        let upstream = try H2Upstream("serve")
+        let paths = Locked([String]())
+        let done = expectation(description: "eight answers")
+        done.expectedFulfillmentCount = 8
+        let bag = DisposeBag()
+        let client = client, base = upstream.url
+        @Sendable func send(_ index: Int) {
+            client.send(HTTPClientRequest(method: .get, url: URL(string: base + "/users/\(index)")!)).watch(
+                data: { response in
+                    paths.withLock { $0.append(String(decoding: response.body, as: UTF8.self)) }
+                    // Two first answers, each sending three more from its handler.
+                    if index < 2 { for next in 0..<3 { send(2 + index * 3 + next) } }
+                },
+                error: { _ in done.fulfill() },
+                end: { done.fulfill() }
+            ).disposed(by: bag)
+        }
+        send(0)
+        send(1)
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(paths.withLock { $0.sorted() }, (0..<8).map { #"{"path": "/users/\#($0)"}"# }.sorted())
+        XCTAssertEqual(upstream.events("connection").count, 1)
     }
 
     func testRequestsAboveAGoAwaysLastStreamAreRetriedOnANewConnection() throws {
