@@ -36,13 +36,13 @@ public final class ByteStream: @unchecked Sendable {
     @exclusivity(unchecked) private var closeWhenFlushed = false
     /// Output is waiting for the loop's write batch to end (see `EventLoop.batchingWrites`).
     @exclusivity(unchecked) private var heldForBatch = false
-    @exclusivity(unchecked) public private(set) var isClosed = false
-    /// `isClosed` read through a call: inlined into another module (cross-module optimisation),
-    /// a read of `isClosed` begins a run-time exclusivity check there, which `@exclusivity(unchecked)`
-    /// skips only in this module (about 75 instructions a read; the call about 10). For readers
-    /// on a hot path: the HTTP/2 client checks it per stream it opens.
-    public var isClosedUnchecked: Bool {
-        @inline(never) get { isClosed }
+    @exclusivity(unchecked) private var closed = false
+    /// Whether the stream is closed, read through a call: a stored property inlined into another
+    /// module (cross-module optimisation) begins a run-time exclusivity check there, which
+    /// `@exclusivity(unchecked)` skips only in this module (about 75 instructions a read; the
+    /// call about 10). Every connection checks it per request or stream.
+    public var isClosed: Bool {
+        @inline(never) get { closed }
     }
     @exclusivity(unchecked) private var isReady = false
     /// Monotonic nanoseconds of the last moment the output buffer was empty or moved.
@@ -108,13 +108,13 @@ public final class ByteStream: @unchecked Sendable {
     }
 
     public func pauseReading() {
-        guard let readSource, !readSuspended, !isClosed else { return }
+        guard let readSource, !readSuspended, !closed else { return }
         readSuspended = true
         readSource.suspend()
     }
 
     public func resumeReading() {
-        guard let readSource, readSuspended, !isClosed else { return }
+        guard let readSource, readSuspended, !closed else { return }
         readSuspended = false
         readSource.resume()
     }
@@ -124,7 +124,7 @@ public final class ByteStream: @unchecked Sendable {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard !isClosed, !closeWhenFlushed, bytes.count > 0 else { return }
+        guard !closed, !closeWhenFlushed, bytes.count > 0 else { return }
         if let tls {
             guard tls.handshakeComplete else {
                 plaintextBeforeHandshake.append(contentsOf: bytes)
@@ -173,7 +173,7 @@ public final class ByteStream: @unchecked Sendable {
 
     /// Closes once everything written so far has been sent.
     public func closeAfterFlush() {
-        guard !isClosed else { return }
+        guard !closed else { return }
         if let tls, tls.handshakeComplete {
             tls.shutdown()
             flushTLS()
@@ -188,18 +188,18 @@ public final class ByteStream: @unchecked Sendable {
 
     deinit {
         // Dropped without close(): still release the descriptor and its sources.
-        if !isClosed { releaseDescriptor() }
+        if !closed { releaseDescriptor() }
     }
 
     public func close(_ reason: CloseReason = .local) {
-        guard !isClosed else { return }
+        guard !closed else { return }
         // Output held for a write batch (an epoll loop batches a busy turn's readiness handlers) would
         // have gone to the kernel already without the batch: one try to send it, as that direct write was.
         if heldForBatch {
             heldForBatch = false
             _ = output.withUnsafeBytes { socket.write(UnsafeRawBufferPointer(rebasing: $0[outputStart...])) }
         }
-        isClosed = true
+        closed = true
         releaseDescriptor()
         output = []
         outputStart = 0
@@ -236,7 +236,7 @@ public final class ByteStream: @unchecked Sendable {
 
     private func readAvailable() {
         var rounds = 0
-        while !isClosed && !readSuspended && rounds < 16 {
+        while !closed && !readSuspended && rounds < 16 {
             rounds += 1
             let buffer = loop.readBuffer
             switch socket.read(into: buffer) {
@@ -282,7 +282,7 @@ public final class ByteStream: @unchecked Sendable {
                 close(.failed(message)); return
             }
         }
-        while !isClosed {
+        while !closed {
             let (n, progress) = tls.read(into: loop.plaintextBuffer)
             if n > 0 { onRead?(UnsafeRawBufferPointer(rebasing: loop.plaintextBuffer[0..<n])); continue }
             switch progress {
@@ -301,14 +301,14 @@ public final class ByteStream: @unchecked Sendable {
     }
 
     private func flushTLS() {
-        guard let tls, !isClosed, tls.hasPendingCiphertext else { return }
+        guard let tls, !closed, tls.hasPendingCiphertext else { return }
         let wasEmpty = bufferedByteCount == 0
         tls.drainCiphertext(into: &output)
         if wasEmpty { flush() }
     }
 
     private func startWriteSource() {
-        guard !writeSourceRunning, !isClosed else { return }
+        guard !writeSourceRunning, !closed else { return }
         if writeSource == nil {
             let source = loop.makeWriteSource(fileDescriptor: socket.descriptor)
             source.setEventHandler { [weak self] in self?.flush() }
@@ -325,7 +325,7 @@ public final class ByteStream: @unchecked Sendable {
     }
 
     private func flush() {
-        while !isClosed && bufferedByteCount > 0 {
+        while !closed && bufferedByteCount > 0 {
             let result = output.withUnsafeBytes { raw in
                 socket.write(UnsafeRawBufferPointer(rebasing: raw[outputStart...]))
             }
@@ -341,7 +341,7 @@ public final class ByteStream: @unchecked Sendable {
                 close(.failed(SocketError("send", code: code).description)); return
             }
         }
-        guard !isClosed else { return }
+        guard !closed else { return }
         // Keep a small buffer for the next burst; give big ones back (10,000 idle clients × capacity adds up).
         output.removeAll(keepingCapacity: output.capacity <= 4096)
         outputStart = 0

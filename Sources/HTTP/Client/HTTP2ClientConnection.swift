@@ -105,8 +105,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             queued.append(exchange)
             return
         }
-        // `isClosedUnchecked`: `isClosed` read from this module is a run-time exclusivity check.
-        guard machine.canOpenStream, !stream.isClosedUnchecked else {
+        guard machine.canOpenStream, !stream.isClosed else {
             // Taken out of the pool's choice first, so that the retry goes to another connection.
             retire()
             retries.append(exchange)
@@ -202,14 +201,9 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
 
     /// Opens queued streams and writes the frames; whether answers or retries wait.
     private func openQueuedAndFlush() -> Bool {
-        // Only with streams queued: `stream.isClosed`, read from this module, is a run-time
-        // exclusivity check (about 75 instructions), which the loop's condition began before its
-        // first test, once an exchange (Benchmarks/README.md).
-        if !queued.isEmpty {
-            let limit = machine.peer.maxConcurrentStreams ?? Int.max
-            while !queued.isEmpty && machine.streams.count < limit && !stream.isClosedUnchecked {
-                open(queued.removeFirst())
-            }
+        let limit = machine.peer.maxConcurrentStreams ?? Int.max
+        while !queued.isEmpty && machine.streams.count < limit && !stream.isClosed {
+            open(queued.removeFirst())
         }
         flushOutput()
         return !outcomes.isEmpty || !retries.isEmpty
