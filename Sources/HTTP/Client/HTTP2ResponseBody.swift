@@ -34,17 +34,15 @@ enum HTTP2ResponseBody {
         return length.withUTF8 { lengthValue in
             received.withSpans { fields in
                 let lengthName = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-                // Sized first, then written into one allocation in `HPACKFieldBytes`' layout: appended
-                // a name and a value at a time, the arrays cost about 100 instructions an append.
+                // Sized first, then written into one allocation: appended a name and a value at a
+                // time, the arrays cost about 100 instructions an append.
                 var byteCount = lengthName.count + lengthValue.count, kept = 1
                 for index in 0..<fields.count where keeps(fields.field(index).name) {
                     let (name, value) = fields.field(index)
                     byteCount += name.count + value.count
                     kept += 1
                 }
-                var storage = [UInt8](repeating: 0, count: byteCount + kept * HPACKFieldBytes.spanBytes + 8)
-                storage.withUnsafeMutableBytes { out in
-                    var writer = Writer(out: out, spans: byteCount)
+                let storage = HPACKFieldBytes.storage(byteCount: byteCount, fieldCount: kept) { writer in
                     for index in 0..<fields.count where keeps(fields.field(index).name) {
                         let (name, value) = fields.field(index)
                         writer.add(name)
@@ -52,34 +50,9 @@ enum HTTP2ResponseBody {
                     }
                     writer.add(lengthName)
                     writer.add(UnsafeRawBufferPointer(lengthValue))
-                    out.storeBytes(of: UInt32(truncatingIfNeeded: byteCount).littleEndian, toByteOffset: out.count - 8, as: UInt32.self)
-                    out.storeBytes(of: UInt32(truncatingIfNeeded: kept).littleEndian, toByteOffset: out.count - 4, as: UInt32.self)
                 }
                 return ReceivedFields(HPACKFieldBytes(storage: storage, checkedFields: 0, overListSize: false))
             }
-        }
-    }
-
-    /// Writes names and values, each with its span, into storage sized for them. A struct, not a
-    /// local function capturing its offsets: those were boxed, each use a run-time exclusivity check.
-    private struct Writer {
-        let out: UnsafeMutableRawBufferPointer
-        var used = 0
-        /// Where the next span goes.
-        var spans: Int
-
-        init(out: UnsafeMutableRawBufferPointer, spans: Int) {
-            self.out = out
-            self.spans = spans
-        }
-
-        /// A name or a value, and its start and end (half a field's span).
-        mutating func add(_ part: UnsafeRawBufferPointer) {
-            out.storeBytes(of: UInt32(truncatingIfNeeded: used).littleEndian, toByteOffset: spans, as: UInt32.self)
-            if let base = part.baseAddress { (out.baseAddress! + used).copyMemory(from: base, byteCount: part.count) }
-            used += part.count
-            out.storeBytes(of: UInt32(truncatingIfNeeded: used).littleEndian, toByteOffset: spans + 4, as: UInt32.self)
-            spans += 8
         }
     }
 

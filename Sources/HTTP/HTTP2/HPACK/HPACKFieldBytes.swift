@@ -54,6 +54,43 @@ package struct HPACKFieldBytes: Sendable {
         return storage
     }
 
+    /// The layout of `storage` written in one allocation sized up front: `byteCount` bytes of names
+    /// and values in all, `fieldCount` fields, each given to `write`'s writer as a name then its value.
+    static func storage(byteCount: Int, fieldCount: Int, _ write: (inout Writer) -> Void) -> [UInt8] {
+        var storage = [UInt8](repeating: 0, count: byteCount + fieldCount * spanBytes + 8)
+        storage.withUnsafeMutableBytes { out in
+            var writer = Writer(out: out, spans: byteCount)
+            write(&writer)
+            precondition(writer.used == byteCount && writer.spans == out.count - 8, "the fields written are the ones sized")
+            out.storeBytes(of: UInt32(truncatingIfNeeded: byteCount).littleEndian, toByteOffset: out.count - 8, as: UInt32.self)
+            out.storeBytes(of: UInt32(truncatingIfNeeded: fieldCount).littleEndian, toByteOffset: out.count - 4, as: UInt32.self)
+        }
+        return storage
+    }
+
+    /// Writes names and values, each with its span, into storage sized for them. A struct, not a
+    /// local function capturing its offsets: those were boxed, each use a run-time exclusivity check.
+    struct Writer {
+        fileprivate let out: UnsafeMutableRawBufferPointer
+        fileprivate var used = 0
+        /// Where the next span goes.
+        fileprivate var spans: Int
+
+        fileprivate init(out: UnsafeMutableRawBufferPointer, spans: Int) {
+            self.out = out
+            self.spans = spans
+        }
+
+        /// A name or a value, and its start and end (half a field's span).
+        mutating func add(_ part: UnsafeRawBufferPointer) {
+            out.storeBytes(of: UInt32(truncatingIfNeeded: used).littleEndian, toByteOffset: spans, as: UInt32.self)
+            if let base = part.baseAddress { (out.baseAddress! + used).copyMemory(from: base, byteCount: part.count) }
+            used += part.count
+            out.storeBytes(of: UInt32(truncatingIfNeeded: used).littleEndian, toByteOffset: spans + 4, as: UInt32.self)
+            spans += 8
+        }
+    }
+
     static func storage(bytes: [UInt8], spans: [UInt32]) -> [UInt8] {
         bytes.withUnsafeBufferPointer { bytes in spans.withUnsafeBufferPointer { storage(bytes: bytes, spans: $0) } }
     }
