@@ -91,11 +91,14 @@ public final class UpstreamSpan: Sendable, Equatable {
         list.append("server.address", stored: .string(host))
         list.append("server.port", stored: .int64(Int64(port)))
         list.append("streamservice.upstream.stage", stored: .string(stage))
-        if let status {
-            list.append("http.response.status_code", stored: .int64(Int64(status)))
-            if status >= 400 { list.append("error.type", stored: .string(String(status))) }
-        }
+        if let status { appendStatus(status, to: &list) }
         return SharedSpanAttributes(list)
+    }
+
+    /// An answer's `status` as attributes: the status code, and `error.type` from 400.
+    private static func appendStatus(_ status: Int, to list: inout SpanAttributeList) {
+        list.append("http.response.status_code", stored: .int64(Int64(status)))
+        if status >= 400 { list.append("error.type", stored: .string(String(status))) }
     }
 
     /// Writes this span's context into an attempt's fields (`traceparent` for a W3C tracer).
@@ -152,10 +155,7 @@ public final class UpstreamSpan: Sendable, Equatable {
                 return recorded.end(adding: "url.full", string: full, sharing: shared)
             }
         }
-        endRecording { attributes in
-            attributes.append("http.response.status_code", stored: .int64(Int64(status)))
-            if status >= 400 { attributes.append("error.type", stored: .string(String(status))) }
-        }
+        endRecording { Self.appendStatus(status, to: &$0) }
     }
 
     /// The exchange failed for good.
