@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import HTTP
 import InMemoryTracing
 import MetricsTestKit
 import Streams
@@ -21,8 +22,8 @@ final class CallFusingTests: XCTestCase {
     /// Answers each request with the next of its marble diagrams (`-` 10 ms; `a` 200, `s` 503,
     /// `t` 429 asking for a 1 s wait, `n` 404, `b` 302 to /b, `#` a connection reset); a request
     /// past the last diagram never answers. Keeps each answer's subscriptions, and the span
-    /// current as each request was sent (`ServiceContext.current`, as a library below would read it).
-    /// Its answers come in no context.
+    /// current as each request was sent (`ServiceContext.current`, as a library below would read it),
+    /// and the span each request's `traceparent` names. Its answers come in no context.
     final class MarbleTransport: UpstreamTransport {
         static let values: [Character: UpstreamResponse] = [
             "a": UpstreamResponse(status: 200, body: Array("{}".utf8)),
@@ -32,15 +33,21 @@ final class CallFusingTests: XCTestCase {
             "b": UpstreamResponse(status: 302, headers: ["location": "/b"]),
         ]
         private let scheduler: TestScheduler
-        private let state: Mutex<(diagrams: [String], answers: [ColdStream<UpstreamResponse>], paths: [String], spanIDs: [String?])>
+        private let state: Mutex<(diagrams: [String], answers: [ColdStream<UpstreamResponse>], paths: [String], spanIDs: [String?], sentIDs: [String?])>
+        let readsServiceContext: Bool
 
-        init(_ diagrams: [String], scheduler: TestScheduler) {
+        /// `readsContext`: what it says of itself (`UpstreamTransport.readsServiceContext`).
+        init(_ diagrams: [String], scheduler: TestScheduler, readsContext: Bool = true) {
             self.scheduler = scheduler
-            state = Mutex((diagrams, [], [], []))
+            readsServiceContext = readsContext
+            state = Mutex((diagrams, [], [], [], []))
         }
 
         /// The id of the span current as each request was sent; nil where none was.
         var currentSpanIDs: [String?] { state.withLock { $0.spanIDs } }
+
+        /// The id of the span each request's `traceparent` named; nil where it sent none.
+        var sentSpanIDs: [String?] { state.withLock { $0.sentIDs } }
 
         /// Each request's path, then the subscriptions to its answer (`^` and `!` as marbles).
         var requests: [String] {
@@ -49,8 +56,12 @@ final class CallFusingTests: XCTestCase {
 
         func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
             let spanID = ServiceContext.current?.inMemorySpanContext?.spanID
+            var fields = HTTPHeaders()
+            request.span?.inject(into: &fields)
+            let sentID = fields["traceparent"].flatMap(TraceIdentity.init(traceparent:))?.spanID
             let answer = state.withLock { state in
                 state.spanIDs.append(spanID)
+                state.sentIDs.append(sentID)
                 let diagram = state.diagrams.isEmpty ? "-" : state.diagrams.removeFirst()
                 let answer = scheduler.coldStream(diagram, values: Self.values, error: UpstreamError.connection("reset"))
                 state.answers.append(answer)
@@ -74,42 +85,49 @@ final class CallFusingTests: XCTestCase {
         var spans: [String] = []
         /// The span current as each request was sent, named as in `spans`; empty untraced.
         var contexts: [String] = []
+        /// The span each request's `traceparent` named, as in `spans`; empty untraced.
+        var sent: [String] = []
     }
 
     static let retry = RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(30), jitter: 0)
 
     /// The call's run: subscribed at 0, disposed at `disposed` ms unless it ended before; with
     /// `tracer`, subscribed in the context of a SERVER span of its (`SpanSummary`'s `parent`).
-    func run(_ answers: [String], _ fusing: GitHubClient.CallFusing, disposed: Int = 2_000, retry: RetryPolicy = retry, tracer: W3CTestTracer? = nil) throws -> Run {
-        try run(answers, fusing, disposed: disposed, retry: retry, tracer: tracer, symbol: { "\($0.status)" }) { client, trace in
+    func run(
+        _ answers: [String], _ fusing: GitHubClient.CallFusing, disposed: Int = 2_000, retry: RetryPolicy = retry, tracer: W3CTestTracer? = nil,
+        transportReadsContext: Bool = true
+    ) throws -> Run {
+        try run(answers, fusing, disposed: disposed, retry: retry, tracer: tracer, transportReadsContext: transportReadsContext, symbol: { "\($0.status)" }) { client, trace in
             client.get(URL(string: "http://demo.test/users")!, stage: .users, trace: trace)
         }
     }
 
     /// The run of the stream `make` makes of a client over the transport answering `answers`.
     func run<Element: Sendable>(
-        _ answers: [String], _ fusing: GitHubClient.CallFusing, disposed: Int, retry: RetryPolicy, tracer: W3CTestTracer? = nil, symbol: (Element) -> String,
-        _ make: @escaping @Sendable (GitHubClient, PipelineTrace) -> DataStream<Element>
+        _ answers: [String], _ fusing: GitHubClient.CallFusing, disposed: Int, retry: RetryPolicy, tracer: W3CTestTracer? = nil, transportReadsContext: Bool = true,
+        symbol: (Element) -> String, _ make: @escaping @Sendable (GitHubClient, PipelineTrace) -> DataStream<Element>
     ) throws -> Run {
         let parent = tracer?.startSpan("parent", context: .topLevel, ofKind: .server)
         // The client, its transport and scheduler are gone when the spans are read: a span its
         // disposed call let go of has ended by then (`UpstreamSpan`'s deinit).
-        var (run, currentSpanIDs) = try exercise(answers, fusing, disposed: disposed, retry: retry, tracer: tracer, parent: parent?.context, symbol: symbol, make)
+        var (run, currentSpanIDs, sentSpanIDs) = try exercise(
+            answers, fusing, disposed: disposed, retry: retry, tracer: tracer, transportReadsContext: transportReadsContext, parent: parent?.context, symbol: symbol, make)
         if let tracer, let parent {
             let summary = SpanSummary(tracer.finishedSpans, parent: parent.spanContext)
             run.spans = summary.spans
             run.contexts = currentSpanIDs.map(summary.name)
+            run.sent = sentSpanIDs.map(summary.name)
         }
         return run
     }
 
-    /// The run without its spans, and the span current at each request; subscribed in `parent`'s context.
+    /// The run without its spans, the span current at each request and the one it sent; subscribed in `parent`'s context.
     private func exercise<Element: Sendable>(
-        _ answers: [String], _ fusing: GitHubClient.CallFusing, disposed: Int, retry: RetryPolicy, tracer: W3CTestTracer?, parent: ServiceContext?,
-        symbol: (Element) -> String, _ make: @escaping @Sendable (GitHubClient, PipelineTrace) -> DataStream<Element>
-    ) throws -> (Run, [String?]) {
+        _ answers: [String], _ fusing: GitHubClient.CallFusing, disposed: Int, retry: RetryPolicy, tracer: W3CTestTracer?, transportReadsContext: Bool,
+        parent: ServiceContext?, symbol: (Element) -> String, _ make: @escaping @Sendable (GitHubClient, PipelineTrace) -> DataStream<Element>
+    ) throws -> (Run, [String?], [String?]) {
         let scheduler = TestScheduler()
-        let transport = MarbleTransport(answers, scheduler: scheduler)
+        let transport = MarbleTransport(answers, scheduler: scheduler, readsContext: transportReadsContext)
         let metrics = TestMetrics()
         let client = GitHubClient(
             configuration: .init(baseURL: URL(string: "http://demo.test")!, timeout: .milliseconds(100), retry: retry, deadline: .seconds(1), singleFlight: false),
@@ -133,7 +151,7 @@ final class CallFusingTests: XCTestCase {
         // The jobs cancelled by the disposal, which hold the stages (and the scheduler, through
         // the client) until they are dropped.
         scheduler.run()
-        return (run, transport.currentSpanIDs)
+        return (run, transport.currentSpanIDs, transport.sentSpanIDs)
     }
 
     /// Ended spans described without their random ids, times and the order of their attributes:
@@ -297,5 +315,28 @@ final class CallFusingTests: XCTestCase {
     func testTheTransportSeesTheClientSpanDuringAnAttemptAndARetry() throws {
         let fused = try assertTwinsAgree(["-s|", "--a|"], traced: true)
         XCTAssertEqual(fused.contexts, ["s0", "s0"])
+    }
+
+    // A transport that reads no `ServiceContext` (`UpstreamTransport.readsServiceContext` false, as
+    // `HTTPUpstreamTransport`): the fused call binds nothing around its attempts, which still send
+    // their CLIENT span; all else as with a transport that reads it.
+
+    func testAContextBlindTransportsAttemptsAreBoundToNothingAndSendTheirClientSpan() throws {
+        let blind = try run(["-s|", "--a|"], .fused, tracer: W3CTestTracer(), transportReadsContext: false)
+        XCTAssertEqual(blind.sent, ["s0", "s0"])
+        // The first attempt in the caller's context, as it is subscribed; the retry in the one its
+        // timer was set in (none: the failed answer came in none).
+        XCTAssertEqual(blind.contexts, ["parent", "none"])
+    }
+
+    func testAContextBlindTransportsCallIsTheBoundCallSaveTheContextSeen() throws {
+        for (answers, disposed) in [(["-s|", "-#", "--a|"], 2_000), (["-b|", "--a|"], 2_000), (["-s|", "-s|", "-s|", "-s|"], 2_000), (["-s|", "-----a|"], 60)] {
+            var blind = try run(answers, .fused, disposed: disposed, tracer: W3CTestTracer(), transportReadsContext: false)
+            let bound = try run(answers, .fused, disposed: disposed, tracer: W3CTestTracer())
+            XCTAssertFalse(blind.spans.isEmpty, "\(answers)")
+            XCTAssertEqual(bound.sent, bound.contexts, "\(answers)")
+            blind.contexts = bound.contexts
+            XCTAssertEqual(blind, bound, "\(answers)")
+        }
     }
 }

@@ -100,6 +100,10 @@ public final class GitHubClient: Sendable {
     /// The transport keeps each attempt's timeout (`UpstreamTransport.keepsTimeouts`, and not
     /// `TimeoutKeeping.stage`): no `timeout` stage per attempt.
     let transportKeepsTimeouts: Bool
+    /// Something below the transport may read `ServiceContext.current`
+    /// (`UpstreamTransport.readsServiceContext`): a fused call binds its CLIENT span's context
+    /// around each attempt. Read once, not per call.
+    let transportReadsContext: Bool
     /// The avatar URLs of the pages read lately, parsed (`avatarURL(_:)`).
     let avatarURLs = ParsedURLs(capacity: 1024)
     /// The SHA-256 of each user's avatar as last described, kept with its bytes (`DigestMemo`):
@@ -162,6 +166,7 @@ public final class GitHubClient: Sendable {
         let cached = configuration.cache.map { CachingTransport(metered, store: $0, metrics: metrics) } ?? metered
         self.transport = configuration.singleFlight ? SingleFlightTransport(cached, metrics: metrics) : cached
         transportKeepsTimeouts = timeoutKeeping == .transport && self.transport.keepsTimeouts
+        transportReadsContext = self.transport.readsServiceContext
         self.scheduler = scheduler
         self.metrics = metrics
         headers = RequestHeaders(token: configuration.token, acceptsGzip: configuration.acceptsGzip)

@@ -38,6 +38,9 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
     /// The client keeps `UpstreamRequest.timeout` (`HTTPClientRequest.timeout`).
     public var keepsTimeouts: Bool { true }
 
+    /// The span rides in the request (`clientRequest` injects it); the HTTP client reads no task-local.
+    public var readsServiceContext: Bool { false }
+
     /// The client's failures classified (its `timedOut` is `UpstreamError.timeout`), a timeout
     /// that stands for the call's deadline failing with what it names.
     private static func errors(of request: UpstreamRequest) -> @Sendable (any Error) -> any Error {

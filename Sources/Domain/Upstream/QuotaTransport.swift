@@ -31,6 +31,8 @@ public struct QuotaTransport: UpstreamTransport {
     /// A refusal fails at once; anything else is the next transport's exchange.
     public var keepsTimeouts: Bool { next.keepsTimeouts }
 
+    public var readsServiceContext: Bool { next.readsServiceContext }
+
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
         if let quota, request.conditions.isEmpty, let wait = quota.reservedWait(),
            !request.url.path.hasSuffix(Self.freePath), UpstreamOrigin(request.url) == api {

@@ -21,15 +21,18 @@ import Tracing
 /// attempts started under the subscription, one wait linked to it at a time, a trampoline for
 /// retries without a wait), then `map` throwing a redirect's `Hop`, then `recover`.
 ///
-/// A call whose CLIENT span records runs as the composition's `retried.inContext(span.context)`:
+/// A call whose CLIENT span records runs as the composition's `retried.inContext(span.context)`
+/// when something below the transport may read the context (`UpstreamTransport.readsServiceContext`):
 /// each attempt is subscribed in the span's context, as `inContext` subscribes the retry stage
 /// and that stage its attempts (the context kept as `ContextPropagation.carried(_:)` says, so a
 /// retry started from a timer or another thread binds it again, and a library below the
 /// transport reads the span as `ServiceContext.current`); the span ends with the status of an
 /// answer, with the classified final failure, or as cancelled when a disposed run lets it go
 /// (`UpstreamSpan`'s deinit); the redirect's hop is subscribed in the caller's context, the
-/// subscription's. The composition for traced calls cost `/users` at 100 % sampling 306 k
-/// instructions a request more (3,366,752 → 3,061,028; Benchmarks/README.md, Ledger).
+/// subscription's. A transport that reads none (`HTTPUpstreamTransport`) gets its span in the
+/// request alone, and its attempts no binding. The composition for traced calls cost `/users`
+/// at 100 % sampling 306 k instructions a request more (3,366,752 → 3,061,028;
+/// Benchmarks/README.md, Ledger).
 final class UpstreamCallRun: Sendable {
     let call: UpstreamCall
     let downstream: Watcher<UpstreamResponse>
@@ -45,14 +48,23 @@ final class UpstreamCallRun: Sendable {
     /// The context the attempts are subscribed in when `span` records: what the composition's
     /// retry stage, subscribed in the span's context, keeps for them (nil: propagation off, or
     /// inside `withoutCarrying`; then an attempt runs in the context current where it starts).
+    /// Nil too when nothing below the transport reads the task-local
+    /// (`UpstreamTransport.readsServiceContext`): the attempts are then subscribed with no
+    /// binding of their own, as the span they would see rides in their requests.
     private let attemptContext: ServiceContext?
+    /// The attempts are subscribed in the span's context (`span` records and the transport
+    /// reads `ServiceContext.current`). Otherwise no binding per attempt: no task-local push and
+    /// pop, and no span context kept and bound again by the attempt's own subscriptions and
+    /// timers (`/users` at 100 %: 2,310,419 → 2,256,291 instructions a request, ≈ 1.5 k an exchange).
+    private let bindsAttempts: Bool
 
     init(call: UpstreamCall, downstream: Watcher<UpstreamResponse>, subscription: Disposable) {
         self.call = call
         self.downstream = downstream
         self.subscription = subscription
         span = call.recordingSpan
-        attemptContext = span.flatMap { ContextPropagation.carried($0.context, settingUp: subscription) }
+        bindsAttempts = span != nil && call.client.transportReadsContext
+        attemptContext = bindsAttempts ? span.flatMap { ContextPropagation.carried($0.context, settingUp: subscription) } : nil
     }
 
     /// Runs the call: its first attempt now.
@@ -60,7 +72,7 @@ final class UpstreamCallRun: Sendable {
         // The composition's first attempt starts with the span's context bound (`inContext`'s
         // watch), and binds what its retry stage kept (`attemptContext`) inside that: the inner
         // binding alone when there is one.
-        guard let span, attemptContext == nil else { return start() }
+        guard bindsAttempts, let span, attemptContext == nil else { return start() }
         ServiceContext.withValue(span.context) { start() }
     }
 
@@ -72,6 +84,7 @@ final class UpstreamCallRun: Sendable {
     private func attempt() {
         guard !downstream.isStopped else { return }
         guard span != nil else { return PendingSubscriptions.watch(under: subscription) { watchAttempt() } }
+        // A recording span: its context (`attemptContext`), or none when the transport reads none.
         PendingSubscriptions.watch(under: subscription, carrying: attemptContext) { watchAttempt() }
     }
 

@@ -19,10 +19,19 @@ public protocol UpstreamTransport: Sendable {
     /// (`HTTPUpstreamTransport`: the HTTP client's own timer, a stage fewer per exchange; the figure:
     /// Benchmarks/README.md). False, the default: the caller bounds the exchange with that stage.
     var keepsTimeouts: Bool { get }
+
+    /// True when `send`, or what it starts, may read `ServiceContext.current` (a library below
+    /// instrumented through swift-distributed-tracing): a traced call then subscribes each attempt
+    /// in its CLIENT span's context. False (`HTTPUpstreamTransport`: the request carries its span,
+    /// `UpstreamRequest.span`, and nothing below reads the task-local): the attempts are subscribed
+    /// with no binding of their own (`UpstreamCallRun`). True, the default.
+    var readsServiceContext: Bool { get }
 }
 
 extension UpstreamTransport {
     public var keepsTimeouts: Bool { false }
+
+    public var readsServiceContext: Bool { true }
 
     public func send(_ request: UpstreamRequest, observing observe: @escaping @Sendable (UpstreamResponse) -> Void) -> DataStream<UpstreamResponse> {
         send(request).map { response in

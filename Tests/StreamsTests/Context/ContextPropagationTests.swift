@@ -219,4 +219,20 @@ final class ContextPropagationTests: XCTestCase {
         DispatchQueue(label: "no context").sync { source.data(1) }
         XCTAssertEqual(values.withLock { $0 }, ["none"])
     }
+
+    // Whether contexts are carried, known without the task-local until a scope withheld one
+    // (`carriesNow`), is what the task-local says (`carries`, its slow twin).
+
+    func testWhetherContextsAreCarriedIsWhatTheTaskLocalSaysOutsideAndInsideWithoutCarrying() {
+        var answers = [ContextPropagation.carriesBothWays]
+        ContextPropagation.withoutCarrying { answers.append(ContextPropagation.carriesBothWays) }
+        answers.append(ContextPropagation.carriesBothWays)
+        XCTAssertEqual(answers.map { "\($0.known)/\($0.read)" }, ["true/true", "false/false", "true/true"])
+    }
+
+    func testATaskBegunInsideWithoutCarryingCarriesNothingAfterTheScopeEnded() async {
+        let task = ContextPropagation.withoutCarrying { Task { ContextPropagation.carriesBothWays } }
+        let answer = await task.value
+        XCTAssertEqual("\(answer.known)/\(answer.read)", "false/false")
+    }
 }

@@ -29,6 +29,9 @@ public struct CachingTransport: UpstreamTransport {
     /// which the store bounds itself (`RedisUpstreamCache`: 50 ms; the in-process one answers at once).
     public var keepsTimeouts: Bool { next.keepsTimeouts }
 
+    /// As `next`, over the in-process store (which reads no task-local); any other store may.
+    public var readsServiceContext: Bool { next.readsServiceContext || !(store is InMemoryUpstreamCache) }
+
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
         guard request.method == "GET" else { return next.send(request) }
         let key = UpstreamCacheKey(request)

@@ -33,6 +33,9 @@ public final class SingleFlightTransport: UpstreamTransport {
     /// later before their own; each caller's `timeout` stage bounds its wait instead.
     public var keepsTimeouts: Bool { false }
 
+    /// A flight is sent in its leader's context, as `next` would send it.
+    public var readsServiceContext: Bool { next.readsServiceContext }
+
     public func send(_ request: UpstreamRequest) -> DataStream<UpstreamResponse> {
         guard request.method == "GET" else { return next.send(request) }
         let key = UpstreamCacheKey(request)
