@@ -18,6 +18,9 @@ final class ServerSpan: @unchecked Sendable {
     /// (`SpanAttributeListTaking.startRecordedSpan`); nil: `span` does it all (the slow twin).
     private let recorded: (any RecordedSpan)?
     private let method: String
+    /// `span.isRecording`, asked once: each call on the existential copied it out and destroyed
+    /// the copy (about 80 instructions, three a request).
+    private let isRecording: Bool
     /// The request's parts its attributes are made of, kept as they are (their strings retained).
     private let path: String
     private let scheme: String
@@ -38,8 +41,10 @@ final class ServerSpan: @unchecked Sendable {
         var parent = ServiceContext.topLevel
         tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
         (span, recorded) = tracer.startSpan(method, context: parent, ofKind: .server, lists: lists)
+        // Begun by `lists`, a span records when it has a recording.
+        isRecording = lists == nil ? span.isRecording : recorded != nil
         // An unsampled span records nothing: its attributes would be read to be thrown away.
-        guard span.isRecording else {
+        guard isRecording else {
             path = ""
             scheme = ""
             authority = nil
@@ -57,10 +62,11 @@ final class ServerSpan: @unchecked Sendable {
     /// The route is known: the span is named after its pattern (`GET /users/{login}`), the
     /// low-cardinality name the conventions ask for, not the path.
     func routed(_ pattern: String?) {
-        guard let pattern, span.isRecording else { return }
+        guard let pattern, isRecording else { return }
         self.pattern = pattern
         // A recorded span's name is its route's, made once.
-        span.operationName = recorded == nil ? "\(method) \(pattern)" : sharedRoute().name ?? method
+        if let recorded { return recorded.rename(sharedRoute().name ?? method) }
+        span.operationName = "\(method) \(pattern)"
     }
 
     private func sharedRoute() -> ServerSpanAttributes.Route {
@@ -75,7 +81,7 @@ final class ServerSpan: @unchecked Sendable {
     func end(status: Int, completed: Bool) {
         guard !ended else { return }
         ended = true
-        guard span.isRecording else { return span.end() }
+        guard isRecording else { return span.end() }
         if status >= 500 {
             span.setStatus(SpanStatus(code: .error))
         } else if status == 0 {

@@ -45,7 +45,7 @@ public final class OTelTracer: Tracer, Sendable {
         var context = context
         // The parent's fields read where they lie, in its reference: a `SpanContext` copied out of
         // it and destroyed after cost about 280 instructions a span.
-        let parent = context.spanContextReference
+        let parent = context.isEmpty ? nil : context.spanContextReference
         let traceID = parent?.spanContext.traceID ?? TraceID.random()
         let sampled = sampler.shouldSample(traceID: traceID, parentSampled: parent?.spanContext.isSampled)
         if !sampled, let parent, !parent.spanContext.isSampled, !parent.spanContext.isRemote { return OTelSpan(context: context, recording: nil) }
