@@ -22,6 +22,9 @@ final class ServerSpanAttributes: Sendable {
         let pattern: String?
         /// `GET /users`, the name the conventions give a routed span; nil without a route.
         let name: String?
+        /// The set of a 200 answer, the usual one, made with the route and read with no lock
+        /// (the lock and the search of `byStatus` cost about 100 instructions a request).
+        private let ok: SharedSpanAttributes
         private let byStatus = Locked<[(status: Int, shared: SharedSpanAttributes)]>([])
 
         init(method: String, scheme: String, authority: String?, major: Int, minor: Int, pattern: String?) {
@@ -32,6 +35,15 @@ final class ServerSpanAttributes: Sendable {
             self.minor = minor
             self.pattern = pattern
             name = pattern.map { "\(method) \($0)" }
+            ok = Self.make(method: method, scheme: scheme, authority: authority, major: major, minor: minor, pattern: pattern, status: 200)
+        }
+
+        private static func make(
+            method: String, scheme: String, authority: String?, major: Int, minor: Int, pattern: String?, status: Int
+        ) -> SharedSpanAttributes {
+            SharedSpanAttributes(ServerSpan.attributeList(
+                method: method, path: nil, scheme: scheme, major: major, minor: minor, authority: authority, route: pattern,
+                status: status, completed: true))
         }
 
         func matches(method: String, scheme: String, authority: String?, major: Int, minor: Int, pattern: String?) -> Bool {
@@ -42,10 +54,9 @@ final class ServerSpanAttributes: Sendable {
 
         /// The shared attributes of a span of this route that answered `status` (over 0) in full.
         func shared(status: Int) -> SharedSpanAttributes {
+            if status == 200 { return ok }
             if let kept = byStatus.withLock({ list in list.first { $0.status == status }?.shared }) { return kept }
-            let made = SharedSpanAttributes(ServerSpan.attributeList(
-                method: method, path: nil, scheme: scheme, major: major, minor: minor, authority: authority, route: pattern,
-                status: status, completed: true))
+            let made = Self.make(method: method, scheme: scheme, authority: authority, major: major, minor: minor, pattern: pattern, status: status)
             return byStatus.withLock { kept in
                 if let first = kept.first(where: { $0.status == status }) { return first.shared }
                 if kept.count < ServerSpanAttributes.statusesPerRoute { kept.append((status, made)) }

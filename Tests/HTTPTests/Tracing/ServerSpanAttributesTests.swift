@@ -35,6 +35,7 @@ final class ServerSpanAttributesTests: XCTestCase {
         XCTAssertTrue(first.shared(status: 200) === again.shared(status: 200))
         XCTAssertFalse(first === memo.route(method: "GET", scheme: "http", authority: "a:2", major: 1, minor: 1, pattern: "/health"))
         XCTAssertFalse(first === memo.route(method: "GET", scheme: "http", authority: "a:1", major: 2, minor: 0, pattern: "/health"))
+        XCTAssertTrue(first.shared(status: 503) === again.shared(status: 503))
         XCTAssertFalse(first.shared(status: 200) === first.shared(status: 204))
     }
 
