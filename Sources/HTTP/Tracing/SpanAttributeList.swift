@@ -182,6 +182,8 @@ public protocol RecordedSpan: AnyObject, Sendable {
     /// What `Tracer.inject(span.context, into: &fields, using: HTTPHeadersInjector())` writes
     /// (`traceparent`, and `tracestate` when the trace has one).
     func inject(into fields: inout HTTPHeaders)
+    /// `Span.operationName = name`, without the span's existential (a SERVER span named after its route).
+    func rename(_ name: String)
     /// `list`'s attributes added (`SpanAttributeList.add(to:taker:)`).
     func addAttributes(_ list: SpanAttributeList)
     /// `list`'s attributes added, then the span ended now: `add(to:taker:)`, then `Span.end()`.

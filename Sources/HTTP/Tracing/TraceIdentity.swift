@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import StreamServiceText
 import Tracing
 
 /// The W3C ids of a span's context (32 and 16 lower-case hex digits), as the access log, the
@@ -9,18 +10,73 @@ import Tracing
 /// (W3C Trace Context, RFC-like `00-<trace-id>-<span-id>-<flags>`), so any tracer that
 /// propagates W3C Trace Context names its traces here; nil for one that does not.
 public struct TraceIdentity: Sendable, Equatable {
+    /// The ids as numbers (a tracer's, written as hex when read), unless `text` holds them as given.
+    /// Numbers, because a request's identity is made for every traced request and mostly never
+    /// read (the access log off, no pipeline event): its two hex strings were made and freed for
+    /// nothing (about 700 instructions a request, at any sampling ratio). Plain fields and one
+    /// optional reference, so the request's storage assigns it with no enum's value witness.
+    private var traceHigh: UInt64 = 0
+    private var traceLow: UInt64 = 0
+    private var spanValue: UInt64 = 0
+    private var text: Text?
+
+    /// Ids given as strings.
+    private final class Text: Sendable {
+        let trace: String
+        let span: String
+
+        init(trace: String, span: String) {
+            self.trace = trace
+            self.span = span
+        }
+    }
+
     /// The trace's id: 32 lower-case hex digits.
-    public var traceID: String
+    public var traceID: String {
+        get { text?.trace ?? Self.hex([traceHigh, traceLow]) }
+        set { text = Text(trace: newValue, span: spanID) }
+    }
+
     /// The span's id: 16 lower-case hex digits.
-    public var spanID: String
+    public var spanID: String {
+        get { text?.span ?? Self.hex([spanValue]) }
+        set { text = Text(trace: traceID, span: newValue) }
+    }
+
     /// The `sampled` flag of the context.
     public var sampled: Bool
 
     /// An identity of these ids, as given (they are not checked).
     public init(traceID: String, spanID: String, sampled: Bool = true) {
-        self.traceID = traceID
-        self.spanID = spanID
+        text = Text(trace: traceID, span: spanID)
         self.sampled = sampled
+    }
+
+    /// An identity of these ids as numbers (the trace's first and last eight bytes, the span's
+    /// eight, big-endian), written as hex digits when read.
+    public init(traceHigh: UInt64, traceLow: UInt64, spanID: UInt64, sampled: Bool) {
+        self.traceHigh = traceHigh
+        self.traceLow = traceLow
+        spanValue = spanID
+        self.sampled = sampled
+    }
+
+    public static func == (lhs: TraceIdentity, rhs: TraceIdentity) -> Bool {
+        guard lhs.sampled == rhs.sampled else { return false }
+        if lhs.text == nil, rhs.text == nil {
+            return lhs.traceHigh == rhs.traceHigh && lhs.traceLow == rhs.traceLow && lhs.spanValue == rhs.spanValue
+        }
+        return lhs.traceID == rhs.traceID && lhs.spanID == rhs.spanID
+    }
+
+    /// `values` as 16 lower-case hex digits each.
+    private static func hex(_ values: [UInt64]) -> String {
+        String(unsafeUninitializedCapacity: 16 * values.count) { buffer in
+            for (index, value) in values.enumerated() {
+                ASCIIDigits.writeHexadecimal(value, count: 16, to: buffer.baseAddress! + 16 * index)
+            }
+            return 16 * values.count
+        }
     }
 
     /// The identity `tracer` propagates for `context`; nil without a span or a W3C format.

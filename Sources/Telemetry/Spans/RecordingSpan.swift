@@ -205,6 +205,10 @@ extension RecordingSpan: RecordedSpan {
         if let state = context.traceState { fields.replaceOrAdd(name: W3CHeader.tracestate, value: state) }
     }
 
+    func rename(_ name: String) {
+        self.name = name
+    }
+
     /// Added and ended under one turn of the lock, at the clock `OTelSpan.end()` reads.
     func end(adding list: SpanAttributeList) {
         let now = DefaultTracerClock.now.nanosecondsSinceEpoch

@@ -42,3 +42,23 @@ final class TraceIdentityTests: XCTestCase {
         XCTAssertEqual(TraceIdentity(traceparent: identity.traceparent), identity)
     }
 }
+
+/// A tracer's identity kept as numbers reads as the hex it names.
+final class TraceIdentityNumbersTests: XCTestCase {
+    func testAnIdentityOfNumbersReadsAsItsHexAndEqualsItsTextTwin() {
+        let numbers = TraceIdentity(traceHigh: 0x4bf9_2f35_77b3_4da6, traceLow: 0x0a3c_e929_d0e0_e473, spanID: 0x00f0_67aa_0ba9_02b7, sampled: true)
+        let text = TraceIdentity(traceID: "4bf92f3577b34da60a3ce929d0e0e473", spanID: "00f067aa0ba902b7", sampled: true)
+        XCTAssertEqual(numbers.traceID, text.traceID)
+        XCTAssertEqual(numbers.spanID, text.spanID)
+        XCTAssertEqual(numbers, text)
+        XCTAssertEqual(numbers.traceparent, "00-4bf92f3577b34da60a3ce929d0e0e473-00f067aa0ba902b7-01")
+        XCTAssertNotEqual(numbers, TraceIdentity(traceHigh: 0x4bf9_2f35_77b3_4da6, traceLow: 0x0a3c_e929_d0e0_e473, spanID: 0x00f0_67aa_0ba9_02b7, sampled: false))
+    }
+
+    func testSettingAnIdKeepsTheOther() {
+        var identity = TraceIdentity(traceHigh: 1, traceLow: 2, spanID: 3, sampled: true)
+        identity.spanID = "00000000000000ff"
+        XCTAssertEqual(identity.traceID, "00000000000000010000000000000002")
+        XCTAssertEqual(identity.spanID, "00000000000000ff")
+    }
+}
