@@ -24,6 +24,19 @@ public struct ReceivedFields: Sendable, Equatable {
         self.storage = storage
     }
 
+    /// A head's fields from its field lines and their positions in them (four `UInt32`s a field,
+    /// little-endian, as this layout keeps them), stored at once: `HTTPResponseParser`'s one-pass
+    /// walk gathers the positions on the stack, where `Builder` zeroed room for them first.
+    init(lines: UnsafeRawBufferPointer, spans: UnsafeRawBufferPointer, count: Int) {
+        var storage: [UInt8] = []
+        storage.reserveCapacity(lines.count + spans.count + 8)
+        storage.append(contentsOf: lines)
+        storage.append(contentsOf: spans)
+        let trailer = (UInt32(truncatingIfNeeded: lines.count).littleEndian, UInt32(truncatingIfNeeded: count).littleEndian)
+        withUnsafeBytes(of: trailer) { storage.append(contentsOf: $0) }
+        self.storage = storage
+    }
+
     /// An HTTP/2 block's fields as its decoder wrote them (`HPACKFieldBytes`, in this layout), the storage adopted.
     init(_ block: consuming HPACKFieldBytes) {
         storage = block.storage
@@ -154,15 +167,6 @@ public struct ReceivedFields: Sendable, Equatable {
                 raw.storeBytes(of: UInt32(truncatingIfNeeded: value.upperBound).littleEndian, toByteOffset: offset + 12, as: UInt32.self)
             }
             count += 1
-        }
-
-        /// Where field `index`'s value lies in `lines`.
-        func value(_ index: Int) -> Range<Int> {
-            storage.withUnsafeBytes { raw in
-                let offset = linesCount + index * HPACKFieldBytes.spanBytes
-                return Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)))
-                    ..< Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
-            }
         }
 
         /// The fields, unused room kept (dropping it would copy the storage once more).
