@@ -84,14 +84,24 @@ public struct ReceivedFields: Sendable, Equatable {
     }
 
     /// The values of every field named `name` (any case) joined with `, ` (RFC 9110 §5.3); nil without one.
+    /// Its own walk, not `forEachValue`'s with a closure: an upstream answer's fields are read here
+    /// (`UpstreamResponse.header`), and the closures and their calls cost ~115 of the ~720
+    /// instructions a lookup, 34 lookups a `/users?limit=30` request (callgrind).
     public func combinedValue(for name: String) -> String? {
-        var result: String?
-        forEachValue(named: name) { value in
-            let value = String(decoding: value, as: UTF8.self)
-            result = result.map { "\($0), \(value)" } ?? value
-            return true
+        var name = name
+        return name.withUTF8 { wanted in
+            storage.withUnsafeBytes { raw -> String? in
+                let fields = HPACKFieldBytes.Spans(raw)
+                var result: String?
+                for index in 0..<fields.count {
+                    let (fieldName, value) = fields.field(index)
+                    guard fieldName.count == wanted.count, HTTPHeaders.sameBytes(fieldName.assumingMemoryBound(to: UInt8.self), wanted) else { continue }
+                    let text = String(decoding: value, as: UTF8.self)
+                    result = result.map { "\($0), \(text)" } ?? text
+                }
+                return result
+            }
         }
-        return result
     }
 
     /// True when a field is named `name` (any case).
