@@ -8,8 +8,9 @@
 // failing), because an incremental parser must not depend on how bytes arrive; the peer's close at
 // the end must then either complete the answer or report it truncated. Every completed response
 // must be well formed. The input is also read as field lines by the one-pass reader and its slow
-// twin (`plainFieldLine`, `checkedFieldLine`), which must agree. Any divergence traps, which
-// libFuzzer records as a crash.
+// twin (`plainFieldLine`, `checkedFieldLine`), which must agree; and the whole answer is parsed by a
+// parser reading every head the slow way (`headEnd`, then `parseHead`), which must end as the
+// one-pass head walk (`parseWholeHead`) did. Any divergence traps, which libFuzzer records as a crash.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzResponseParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -29,6 +30,8 @@ public func fuzzResponseParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     }
     let split = outcome(of: pieces, method: method)
     precondition(whole == split, "split feeding changed the result:\n\(whole)\nvs\n\(split)")
+    let slow = outcome(of: [input], method: method, onePassHeads: false)
+    precondition(whole == slow, "the one-pass head walk differs from its twin:\n\(whole)\nvs\n\(slow)")
     checkFieldLines(input)
     return 0
 }
@@ -56,8 +59,8 @@ private enum Outcome: Equatable {
 }
 
 /// Feeds `pieces` in order until the parser completes or fails, then tells it the peer closed.
-private func outcome(of pieces: [[UInt8]], method: HTTPMethod) -> Outcome {
-    var parser = HTTPResponseParser(requestMethod: method)
+private func outcome(of pieces: [[UInt8]], method: HTTPMethod, onePassHeads: Bool = true) -> Outcome {
+    var parser = HTTPResponseParser(requestMethod: method, onePassHeads: onePassHeads)
     for piece in pieces {
         do {
             // `reusable` is left out: it depends on whether bytes after the answer were fed yet.

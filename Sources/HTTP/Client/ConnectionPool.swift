@@ -169,7 +169,7 @@ final class ConnectionPool: Sendable {
             // kept with it (`attachment`): one per check-in cost an allocation, a weak and an
             // unowned reference and their release each time (the figure: Benchmarks/README.md).
             let watch: IdleWatch
-            if let kept = stream.attachment as? IdleWatch, kept.pool === self, kept.origin == origin {
+            if let kept = stream.attachment as? IdleWatch, kept.belongs(to: self), kept.origin == origin {
                 watch = kept
             } else {
                 watch = IdleWatch(pool: self, stream: stream, origin: origin)
@@ -207,14 +207,23 @@ final class ConnectionPool: Sendable {
     /// and its handlers while it idles).
     private final class IdleWatch {
         weak var pool: ConnectionPool?
+        /// The pool's identity, compared on each check-in where the weak reference was loaded
+        /// (`swift_weakLoadStrong` and a release, ~60 instructions a check-in). A connection is
+        /// checked in only to the pool that opened it, which outlives the check-in: no other pool
+        /// can have taken its address meanwhile.
+        private let poolID: ObjectIdentifier
         unowned let stream: ByteStream
         let origin: Origin
 
         init(pool: ConnectionPool, stream: ByteStream, origin: Origin) {
             self.pool = pool
+            poolID = ObjectIdentifier(pool)
             self.stream = stream
             self.origin = origin
         }
+
+        /// Made by `pool` (see `poolID`).
+        func belongs(to pool: ConnectionPool) -> Bool { poolID == ObjectIdentifier(pool) }
 
         func closed() { pool?.closedWhileIdle(stream, origin: origin) }
 
