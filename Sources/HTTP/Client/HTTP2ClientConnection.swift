@@ -33,10 +33,15 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
     @exclusivity(unchecked) private var lastRead: UInt64
     private var pingSentAt: UInt64?
 
-    var loop: EventLoop { stream.loop }
+    /// `stream.loop`, which holds it. Read through `stream`, the loop was retained and released
+    /// around each use (`run`'s `inLoop`, `afterInputSoon`'s `whenBatchEnds`), and a loop has a side
+    /// table (it is weakly referenced), so each cost about 170 instructions, twice an exchange
+    /// (the figure: Benchmarks/README.md).
+    unowned(unsafe) let loop: EventLoop
 
     init(stream: ByteStream, origin: ConnectionPool.Origin, pool: HTTP2ClientPool) {
         self.stream = stream
+        loop = stream.loop
         self.origin = origin
         self.pool = pool
         lastRead = DispatchTime.now().uptimeNanoseconds
@@ -52,7 +57,11 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         flushOutput()
         let interval = pool.settings.pingInterval.nanoseconds
         let timer = loop.makeTimer()
-        timer.setEventHandler { [weak self] in self?.checkLiveness(interval: interval) }
+        // Strong, as `onRead` above holds this connection until the stream closes, and `closed()`
+        // cancels the timer and lets it go. A weak reference gave this object a side table, and
+        // each retain and release of it then took the runtime's slow path, about 80 instructions
+        // more each, a dozen an exchange (the figure: Benchmarks/README.md).
+        timer.setEventHandler { [self] in checkLiveness(interval: interval) }
         timer.schedule(deadline: .now() + .nanoseconds(Int(interval / 2)), repeating: .nanoseconds(Int(interval / 2)))
         timer.resume()
         self.timer = timer
