@@ -125,7 +125,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             pool.streamEnded(on: self)
             return
         }
-        let shared = exchange.client.http2RequestFields.fields(for: exchange.request, origin: exchange.origin)
+        let shared = exchange.client.http2RequestFields.fields(for: exchange.request, origin: origin)
         let fields = HTTP2RequestFields.list(of: exchange.request, shared: shared.fields)
         let template = HTTP2RequestFields.template(of: fields, shared: shared, exchange: exchange)
         // `shared` kept while the template (which does not hold it) is read.

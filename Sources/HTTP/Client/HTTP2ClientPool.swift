@@ -45,6 +45,17 @@ final class HTTP2ClientPool: Sendable {
             return body(&entries[entries.count - 1])
         }
 
+        /// `body` on the entry of `request`'s origin, found by the request's parts: an `Origin`
+        /// made per exchange (its host copied and hashed) cost about 140 instructions, where a
+        /// host compares with an entry's as two words when it is the same small string.
+        mutating func with<Result>(_ request: HTTPClientRequest, _ body: (inout Entry) -> Result) -> Result {
+            let secure = request.isSecure, host = request.host, port = request.port
+            if let index = origins.firstIndex(where: { $0.port == port && $0.secure == secure && $0.host == host }) {
+                return body(&entries[index])
+            }
+            return with(ConnectionPool.Origin(secure: secure, host: host, port: port), body)
+        }
+
         /// `body` on `origin`'s entry where it lies; nil when there is none.
         mutating func ifPresent<Result>(_ origin: ConnectionPool.Origin, _ body: (inout Entry) -> Result) -> Result? {
             guard let index = origins.firstIndex(of: origin) else { return nil }
@@ -85,7 +96,7 @@ final class HTTP2ClientPool: Sendable {
 
     func send(_ exchange: HTTP2ClientExchange) {
         let route = state.withLock { entries in
-            entries.with(exchange.origin) { $0.route(exchange) }
+            entries.with(exchange.request) { $0.route(exchange) }
         }
         switch route {
         case .stream(let connection): connection.run(exchange)
