@@ -321,8 +321,8 @@ package struct HPACKDecoder: Sendable {
             }
             let (count, notes) = try HPACKHuffman.decodeNoting(raw, into: UnsafeMutableBufferPointer(start: out + used, count: HPACKHuffman.decodedCapacity(length)))
             var verdict: HPACKLiteralMemo.NameVerdict?
-            if let slot, let literalSlots {
-                HPACKLiteralMemo.store(literalSlots, slot, coded: raw, decoded: UnsafeBufferPointer(start: out + used, count: count), notes: notes)
+            if let slot, let literalSlots,
+               HPACKLiteralMemo.store(literalSlots, slot, coded: raw, decoded: UnsafeBufferPointer(start: out + used, count: count), notes: notes) {
                 verdict = .unknown
             }
             used += count
