@@ -33,15 +33,16 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
     @exclusivity(unchecked) private var lastRead: UInt64
     private var pingSentAt: UInt64?
 
-    /// `stream.loop`, which holds it. Read through `stream`, the loop was retained and released
-    /// around each use (`run`'s `inLoop`, `afterInputSoon`'s `whenBatchEnds`), and a loop has a side
-    /// table (it is weakly referenced), so each cost about 170 instructions, twice an exchange
-    /// (the figure: Benchmarks/README.md).
-    unowned(unsafe) let loop: EventLoop
+    var loop: EventLoop { stream.loop }
+    /// `loop` (which `stream` holds) for the two uses each exchange makes of it, `run`'s `inLoop`
+    /// and `afterInputSoon`'s `whenBatchEnds`, without retaining it: a loop is weakly referenced,
+    /// so it has a side table, and each retain and release of it took the runtime's slow path,
+    /// about 170 instructions a use (the figure: Benchmarks/README.md).
+    private let unretainedLoop: Unmanaged<EventLoop>
 
     init(stream: ByteStream, origin: ConnectionPool.Origin, pool: HTTP2ClientPool) {
         self.stream = stream
-        loop = stream.loop
+        unretainedLoop = Unmanaged.passUnretained(stream.loop)
         self.origin = origin
         self.pool = pool
         lastRead = DispatchTime.now().uptimeNanoseconds
@@ -69,7 +70,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
 
     /// Starts `exchange` on a new stream (from any thread); queued here while the peer's limit is reached.
     func run(_ exchange: HTTP2ClientExchange) {
-        guard loop.inLoop else { return loop.execute { self.run(exchange) } }
+        guard unretainedLoop._withUnsafeGuaranteedRef({ $0.inLoop }) else { return loop.execute { self.run(exchange) } }
         // Granted while the machine is handling a read: opened once it is done.
         if handling { return queued.append(exchange) }
         open(exchange)
@@ -81,10 +82,13 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
     /// instructions a write, some 19 of a `/users` request's 33 exchanges: Benchmarks/README.md).
     private func afterInputSoon() {
         guard !delivering, !afterInputAtBatchEnd else { return }
-        if loop.whenBatchEnds({ [self] in
-            afterInputAtBatchEnd = false
-            afterInput()
-        }) {
+        let atBatchEnd = unretainedLoop._withUnsafeGuaranteedRef { loop in
+            loop.whenBatchEnds({ [self] in
+                afterInputAtBatchEnd = false
+                afterInput()
+            })
+        }
+        if atBatchEnd {
             afterInputAtBatchEnd = true
         } else {
             afterInput()
