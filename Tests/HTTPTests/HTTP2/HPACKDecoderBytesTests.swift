@@ -115,6 +115,24 @@ final class HPACKDecoderBytesTests: XCTestCase {
         }
     }
 
+    /// `HPACKFieldBytes.storage(laidOutAfter:in:spans:)` (the decoder's: the spans and trailer
+    /// written after the bytes in its room, then one copy) against `storage(bytes:spans:)` (its
+    /// slow twin, the parts appended): the same layout, from no field to many, whatever the room held.
+    func testLayoutWrittenInTheRoomIsTheLayoutAppended() {
+        var random = SeededRandom(seed: 7540)
+        for fieldCount in [0, 1, 2, 7, 16, 40] {
+            let byteCount = fieldCount * Int.random(in: 0...12, using: &random)
+            let bytes = (0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let spans = (0..<fieldCount * 4).map { _ in UInt32.random(in: 0...UInt32(max(byteCount, 1)), using: &random) }
+            let appended = HPACKFieldBytes.storage(bytes: bytes, spans: spans)
+            var room = bytes + (0..<(fieldCount * 16 + 8 + Int.random(in: 0...9, using: &random))).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let laidOut = room.withUnsafeMutableBytes { room in
+                spans.withUnsafeBufferPointer { HPACKFieldBytes.storage(laidOutAfter: byteCount, in: room, spans: $0) }
+            }
+            XCTAssertEqual(laidOut, appended, "\(fieldCount) fields")
+        }
+    }
+
     func testListAboveTheLimitIsNotKeptAsBytesEither() throws {
         var decoder = HPACKDecoder(maxHeaderListSize: 16 * 1024)
         var block: [UInt8] = [0x40, 0x01, UInt8(ascii: "x"), 0x7F, 0xA1, 0x1E]

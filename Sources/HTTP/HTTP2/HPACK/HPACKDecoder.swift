@@ -127,9 +127,13 @@ package struct HPACKDecoder: Sendable {
             switch need {
             case .nothing:
                 let used = cursor.used, spanCount = cursor.count * 4
-                let storage = room.withUnsafeBufferPointer { room in
+                // The spans and the trailer laid out after the bytes, in the room's slack (a
+                // field's bound leaves at least the table's size and 64 bytes; grown if not).
+                let size = HPACKFieldBytes.layoutSize(byteCount: used, spanCount: spanCount)
+                if size > room.count { room.append(contentsOf: repeatElement(0, count: size - room.count)) }
+                let storage = room.withUnsafeMutableBytes { room in
                     spans.withUnsafeBufferPointer { spans in
-                        HPACKFieldBytes.storage(bytes: UnsafeBufferPointer(rebasing: room[..<used]), spans: UnsafeBufferPointer(rebasing: spans[..<spanCount]))
+                        HPACKFieldBytes.storage(laidOutAfter: used, in: room, spans: UnsafeBufferPointer(rebasing: spans[..<spanCount]))
                     }
                 }
                 return HPACKFieldBytes(storage: storage, checkedFields: cursor.checkedFields, overListSize: cursor.overListSize)
