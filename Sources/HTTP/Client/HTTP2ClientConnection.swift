@@ -34,9 +34,15 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
     private var pingSentAt: UInt64?
 
     var loop: EventLoop { stream.loop }
+    /// `loop` (which `stream` holds) for the two uses each exchange makes of it, `run`'s `inLoop`
+    /// and `afterInputSoon`'s `whenBatchEnds`, without retaining it: a loop is weakly referenced,
+    /// so it has a side table, and each retain and release of it took the runtime's slow path,
+    /// about 170 instructions a use (the figure: Benchmarks/README.md).
+    private let unretainedLoop: Unmanaged<EventLoop>
 
     init(stream: ByteStream, origin: ConnectionPool.Origin, pool: HTTP2ClientPool) {
         self.stream = stream
+        unretainedLoop = Unmanaged.passUnretained(stream.loop)
         self.origin = origin
         self.pool = pool
         lastRead = DispatchTime.now().uptimeNanoseconds
@@ -52,7 +58,11 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         flushOutput()
         let interval = pool.settings.pingInterval.nanoseconds
         let timer = loop.makeTimer()
-        timer.setEventHandler { [weak self] in self?.checkLiveness(interval: interval) }
+        // Strong, as `onRead` above holds this connection until the stream closes, and `closed()`
+        // cancels the timer and lets it go. A weak reference gave this object a side table, and
+        // each retain and release of it then took the runtime's slow path, about 80 instructions
+        // more each, a dozen an exchange (the figure: Benchmarks/README.md).
+        timer.setEventHandler { [self] in checkLiveness(interval: interval) }
         timer.schedule(deadline: .now() + .nanoseconds(Int(interval / 2)), repeating: .nanoseconds(Int(interval / 2)))
         timer.resume()
         self.timer = timer
@@ -60,7 +70,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
 
     /// Starts `exchange` on a new stream (from any thread); queued here while the peer's limit is reached.
     func run(_ exchange: HTTP2ClientExchange) {
-        guard loop.inLoop else { return loop.execute { self.run(exchange) } }
+        guard unretainedLoop._withUnsafeGuaranteedRef({ $0.inLoop }) else { return loop.execute { self.run(exchange) } }
         // Granted while the machine is handling a read: opened once it is done.
         if handling { return queued.append(exchange) }
         open(exchange)
@@ -72,10 +82,13 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
     /// instructions a write, some 19 of a `/users` request's 33 exchanges: Benchmarks/README.md).
     private func afterInputSoon() {
         guard !delivering, !afterInputAtBatchEnd else { return }
-        if loop.whenBatchEnds({ [self] in
-            afterInputAtBatchEnd = false
-            afterInput()
-        }) {
+        let atBatchEnd = unretainedLoop._withUnsafeGuaranteedRef { loop in
+            loop.whenBatchEnds({ [self] in
+                afterInputAtBatchEnd = false
+                afterInput()
+            })
+        }
+        if atBatchEnd {
             afterInputAtBatchEnd = true
         } else {
             afterInput()
@@ -116,7 +129,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             pool.streamEnded(on: self)
             return
         }
-        let shared = exchange.client.http2RequestFields.fields(for: exchange.request, origin: exchange.origin)
+        let shared = exchange.client.http2RequestFields.fields(for: exchange.request, origin: origin)
         let fields = HTTP2RequestFields.list(of: exchange.request, shared: shared.fields)
         let template = HTTP2RequestFields.template(of: fields, shared: shared, exchange: exchange)
         // `shared` kept while the template (which does not hold it) is read.

@@ -26,7 +26,9 @@ final class HTTP2ClientExchange: TimedExchange, @unchecked Sendable {
     let request: HTTPClientRequest
     /// For the HTTP/1.1 exchange this one becomes when the origin chose HTTP/1.1.
     let client: HTTPClient
-    let origin: ConnectionPool.Origin
+    /// Made when asked (a connect, a queue left), not per exchange: the pool finds a request's
+    /// entry by its parts (`HTTP2ClientPool.Entries.with(_:_:)`), and its connection has its own.
+    var origin: ConnectionPool.Origin { .init(secure: request.isSecure, host: request.host, port: request.port) }
     /// Where the caller made the request: a new connection opens on this loop.
     let home: EventLoop?
     private let answered: @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
@@ -53,7 +55,6 @@ final class HTTP2ClientExchange: TimedExchange, @unchecked Sendable {
 
     init(request: HTTPClientRequest, client: HTTPClient, answered: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) {
         self.request = request
-        origin = .init(secure: request.isSecure, host: request.host, port: request.port)
         home = EventLoop.current
         self.client = client
         self.answered = answered

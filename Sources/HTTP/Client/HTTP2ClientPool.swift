@@ -3,6 +3,7 @@
 
 import StreamServiceConcurrency
 import NetCore
+import Streams
 
 /// HTTP/2 connections per origin: one, carrying up to the peer's SETTINGS_MAX_CONCURRENT_STREAMS,
 /// and another only when that is reached. Requests that find no stream free wait for the connection
@@ -10,7 +11,8 @@ import NetCore
 /// is one TCP and TLS handshake, not sixteen). Over TLS the first connection learns by ALPN whether the
 /// origin speaks HTTP/2; one that picks `http/1.1` (or nothing) sends its requests, then and from then
 /// on, to the pooled HTTP/1.1 client.
-final class HTTP2ClientPool: Sendable {
+// @unchecked: `entries` is only touched inside `withEntries`, under `lock`; the rest is immutable.
+final class HTTP2ClientPool: @unchecked Sendable {
     fileprivate struct Slot {
         let connection: HTTP2ClientConnection
         /// Streams given to the connection (open, or about to be opened on its loop).
@@ -45,6 +47,17 @@ final class HTTP2ClientPool: Sendable {
             return body(&entries[entries.count - 1])
         }
 
+        /// `body` on the entry of `request`'s origin, found by the request's parts: an `Origin`
+        /// made per exchange (its host copied and hashed) cost about 140 instructions, where a
+        /// host compares with an entry's as two words when it is the same small string.
+        mutating func with<Result>(_ request: HTTPClientRequest, _ body: (inout Entry) -> Result) -> Result {
+            let secure = request.isSecure, host = request.host, port = request.port
+            if let index = origins.firstIndex(where: { $0.port == port && $0.secure == secure && $0.host == host }) {
+                return body(&entries[index])
+            }
+            return with(ConnectionPool.Origin(secure: secure, host: host, port: port), body)
+        }
+
         /// `body` on `origin`'s entry where it lies; nil when there is none.
         mutating func ifPresent<Result>(_ origin: ConnectionPool.Origin, _ body: (inout Entry) -> Result) -> Result? {
             guard let index = origins.firstIndex(of: origin) else { return nil }
@@ -61,7 +74,20 @@ final class HTTP2ClientPool: Sendable {
         case connect
     }
 
-    private let state = Locked(Entries())
+    // A spin lock and the entries inline, as HTTP2ClientExchange keeps its state, not a `Locked`:
+    // the pool is locked twice an exchange (its route, its stream's end), and a pthread mutex's lock
+    // and unlock cost about 57 instructions a time (the figure: Benchmarks/README.md). Held for a
+    // scan of a handful of entries; a client's loops contend for it now and then.
+    private let lock = SpinLock()
+    @exclusivity(unchecked) private var entries = Entries()
+
+    /// Runs `body` with exclusive access to the entries; `body` calls out to nothing.
+    @inline(__always)
+    private func withEntries<Result>(_ body: (inout Entries) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&entries)
+    }
     let settings: HTTP2ClientSettings
     let tls: TLSContext?
     let tlsFailure: String?
@@ -84,8 +110,8 @@ final class HTTP2ClientPool: Sendable {
     }
 
     func send(_ exchange: HTTP2ClientExchange) {
-        let route = state.withLock { entries in
-            entries.with(exchange.origin) { $0.route(exchange) }
+        let route = withEntries { entries in
+            entries.with(exchange.request) { $0.route(exchange) }
         }
         switch route {
         case .stream(let connection): connection.run(exchange)
@@ -97,7 +123,7 @@ final class HTTP2ClientPool: Sendable {
 
     /// Opens (and keeps open with PING) a connection to `origin` before any request needs it.
     func warm(_ origin: ConnectionPool.Origin) {
-        let start = state.withLock { entries -> Bool in
+        let start = withEntries { entries -> Bool in
             entries.with(origin) { entry in
                 guard !entry.speaksHTTP1, !entry.connecting, entry.slots.isEmpty else { return false }
                 entry.connecting = true
@@ -108,17 +134,17 @@ final class HTTP2ClientPool: Sendable {
     }
 
     func leaveQueue(_ exchange: HTTP2ClientExchange) {
-        state.withLock { entries in _ = entries.ifPresent(exchange.origin) { $0.waiting.removeAll { $0 === exchange } } }
+        withEntries { entries in _ = entries.ifPresent(exchange.origin) { $0.waiting.removeAll { $0 === exchange } } }
     }
 
     /// Connections open to `origin` (HTTP/2 ones, draining or not).
     func connectionCount(_ origin: ConnectionPool.Origin) -> Int {
-        state.withLock { $0.ifPresent(origin) { $0.slots.count } ?? 0 }
+        withEntries { $0.ifPresent(origin) { $0.slots.count } ?? 0 }
     }
 
     /// The client is going: every connection sends GOAWAY and closes.
     func shutdown() {
-        let connections = state.withLock { entries in entries.all.flatMap { $0.slots.map(\.connection) } }
+        let connections = withEntries { entries in entries.all.flatMap { $0.slots.map(\.connection) } }
         for connection in connections { connection.shutdown() }
     }
 
@@ -150,7 +176,7 @@ final class HTTP2ClientPool: Sendable {
     }
 
     private func connected(_ connection: HTTP2ClientConnection) {
-        let (granted, more) = state.withLock { entries in
+        let (granted, more) = withEntries { entries in
             entries.with(connection.origin) { entry -> ([HTTP2ClientExchange], Bool) in
                 entry.connecting = false
                 entry.slots.append(Slot(connection: connection))
@@ -164,7 +190,7 @@ final class HTTP2ClientPool: Sendable {
     }
 
     private func speaksHTTP1(_ origin: ConnectionPool.Origin) {
-        let waiting = state.withLock { entries in
+        let waiting = withEntries { entries in
             entries.with(origin) { entry -> [HTTP2ClientExchange] in
                 entry.speaksHTTP1 = true
                 entry.connecting = false
@@ -176,7 +202,7 @@ final class HTTP2ClientPool: Sendable {
     }
 
     private func failWaiting(_ origin: ConnectionPool.Origin, _ error: HTTPClientError) {
-        let waiting = state.withLock { entries in
+        let waiting = withEntries { entries in
             entries.with(origin) { entry -> [HTTP2ClientExchange] in
                 entry.connecting = false
                 defer { entry.waiting = [] }
@@ -221,7 +247,7 @@ final class HTTP2ClientPool: Sendable {
     /// `body` on `connection`'s entry and slot index, changed where it lies: an entry copied out
     /// and written back copied its slots array at every stream's end (the figure: Benchmarks/README.md).
     private func update<Result>(_ connection: HTTP2ClientConnection, _ body: (inout Entry, Int) -> Result) -> Result? {
-        state.withLock { entries in
+        withEntries { entries in
             entries.ifPresent(connection.origin) { entry -> Result? in
                 guard let index = entry.slots.firstIndex(where: { $0.connection === connection }) else { return nil }
                 return body(&entry, index)

@@ -75,6 +75,28 @@ final class HPACKDecoderBytesTests: XCTestCase {
         }
     }
 
+    /// A slot whose literal changes block after block rests (keeps what it holds, takes a new one
+    /// every `retryEvery`-th miss), and a name that changes with it is not given the old one's
+    /// verdict: the same fields and marks as decoding them, through misses in a row, the rest, a
+    /// retry, and a literal that then stays the same.
+    func testLiteralsThatChangeEveryBlockGiveWhatDecodingThemGives() {
+        var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 4096, memoizesLiterals: true)
+        let rounds = 3 * Int(HPACKLiteralMemo.retryEvery)
+        for round in 0..<rounds {
+            // Names alternate between one that passes and one that does not, values change each
+            // block, until the last few blocks, which repeat one literal.
+            let settled = round >= rounds - 4
+            let name = settled ? "x-request-id" : (round % 2 == 0 ? "x-request-id" : "Bad Name")
+            let value = settled ? "req-final" : "req-\(round)"
+            var block: [UInt8] = [0x88, 0x00]
+            for string in [name, value] {
+                HPACKInteger.encode(HPACKHuffman.encodedCount(Array(string.utf8)), prefixBits: 7, flags: 0x80, into: &block)
+                HPACKHuffman.encode(Array(string.utf8), into: &block)
+            }
+            assertAgree(&decoder, block, "block \(round)")
+        }
+    }
+
     /// Encoded blocks with a byte changed: mostly refused, sometimes other fields or indexes.
     func testDamagedBlocksGetTheSameAnswerFromBothDecoders() {
         var random = SeededRandom(seed: 9113)
@@ -90,6 +112,24 @@ final class HPACKDecoderBytesTests: XCTestCase {
                 if !bytes.isEmpty { bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random) }
                 assertAgree(&decoder, bytes, "round \(round) block \(block)")
             }
+        }
+    }
+
+    /// `HPACKFieldBytes.storage(laidOutAfter:in:spans:)` (the decoder's: the spans and trailer
+    /// written after the bytes in its room, then one copy) against `storage(bytes:spans:)` (its
+    /// slow twin, the parts appended): the same layout, from no field to many, whatever the room held.
+    func testLayoutWrittenInTheRoomIsTheLayoutAppended() {
+        var random = SeededRandom(seed: 7540)
+        for fieldCount in [0, 1, 2, 7, 16, 40] {
+            let byteCount = fieldCount * Int.random(in: 0...12, using: &random)
+            let bytes = (0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let spans = (0..<fieldCount * 4).map { _ in UInt32.random(in: 0...UInt32(max(byteCount, 1)), using: &random) }
+            let appended = HPACKFieldBytes.storage(bytes: bytes, spans: spans)
+            var room = bytes + (0..<(fieldCount * 16 + 8 + Int.random(in: 0...9, using: &random))).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let laidOut = room.withUnsafeMutableBytes { room in
+                spans.withUnsafeBufferPointer { HPACKFieldBytes.storage(laidOutAfter: byteCount, in: room, spans: $0) }
+            }
+            XCTAssertEqual(laidOut, appended, "\(fieldCount) fields")
         }
     }
 

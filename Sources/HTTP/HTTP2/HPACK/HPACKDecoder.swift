@@ -127,9 +127,13 @@ package struct HPACKDecoder: Sendable {
             switch need {
             case .nothing:
                 let used = cursor.used, spanCount = cursor.count * 4
-                let storage = room.withUnsafeBufferPointer { room in
+                // The spans and the trailer laid out after the bytes, in the room's slack (a
+                // field's bound leaves at least the table's size and 64 bytes; grown if not).
+                let size = HPACKFieldBytes.layoutSize(byteCount: used, spanCount: spanCount)
+                if size > room.count { room.append(contentsOf: repeatElement(0, count: size - room.count)) }
+                let storage = room.withUnsafeMutableBytes { room in
                     spans.withUnsafeBufferPointer { spans in
-                        HPACKFieldBytes.storage(bytes: UnsafeBufferPointer(rebasing: room[..<used]), spans: UnsafeBufferPointer(rebasing: spans[..<spanCount]))
+                        HPACKFieldBytes.storage(laidOutAfter: used, in: room, spans: UnsafeBufferPointer(rebasing: spans[..<spanCount]))
                     }
                 }
                 return HPACKFieldBytes(storage: storage, checkedFields: cursor.checkedFields, overListSize: cursor.overListSize)
@@ -321,8 +325,8 @@ package struct HPACKDecoder: Sendable {
             }
             let (count, notes) = try HPACKHuffman.decodeNoting(raw, into: UnsafeMutableBufferPointer(start: out + used, count: HPACKHuffman.decodedCapacity(length)))
             var verdict: HPACKLiteralMemo.NameVerdict?
-            if let slot, let literalSlots {
-                HPACKLiteralMemo.store(literalSlots, slot, coded: raw, decoded: UnsafeBufferPointer(start: out + used, count: count), notes: notes)
+            if let slot, let literalSlots,
+               HPACKLiteralMemo.store(literalSlots, slot, coded: raw, decoded: UnsafeBufferPointer(start: out + used, count: count), notes: notes) {
                 verdict = .unknown
             }
             used += count
