@@ -121,6 +121,17 @@ final class TracerTests: XCTestCase {
         }
     }
 
+    func testARecordedSpanNamesTheIdentityTheTracerReadsFromItsContext() throws {
+        var remote = ServiceContext.topLevel
+        tracer.extract(["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"], into: &remote, using: DictionaryCarrier())
+        for context in [ServiceContext.topLevel, remote] {
+            let (span, recorded) = tracer.startRecordedSpan("GET /users", context: context, ofKind: .server)
+            let identity = try XCTUnwrap(try XCTUnwrap(recorded).traceIdentity)
+            XCTAssertEqual(identity, tracer.traceIdentity(of: span.context))
+            span.end()
+        }
+    }
+
     func testTheIdentityTheTracerNamesIsTheOneItInjects() throws {
         for sampler in [Sampler.alwaysOn, .alwaysOff] {
             let span = OTelTracer(sampler: sampler, processor: processor).startSpan("GET /users", ofKind: .server)

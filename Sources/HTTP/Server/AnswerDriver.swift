@@ -149,7 +149,11 @@ extension AnswerDriver {
     /// run with no context (code there that reads `ServiceContext.current` finds none).
     func routeTraced(_ request: inout Request, tracer: any Tracer, answer: (inout Request) -> Answer) {
         let span = ServerSpan(for: request, tracer: tracer, lists: context.attributeLists)
-        if let reader = context.identityReader {
+        // A recorded span's ids read from its recording: its context is made only to be bound
+        // below (`OTelSpan.context`), not once more for them.
+        if let identity = span.recordedIdentity {
+            request.trace = identity
+        } else if let reader = context.identityReader {
             request.trace = reader.traceIdentity(of: span.context)
         } else {
             request.trace = TraceIdentity(of: span.context, tracer: tracer)

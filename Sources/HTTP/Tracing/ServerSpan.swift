@@ -59,6 +59,10 @@ final class ServerSpan: @unchecked Sendable {
 
     var context: ServiceContext { span.context }
 
+    /// The span's ids as its recording names them (`RecordedSpan.traceIdentity`); nil when it has
+    /// none that does.
+    var recordedIdentity: TraceIdentity? { recorded?.traceIdentity }
+
     /// The route is known: the span is named after its pattern (`GET /users/{login}`), the
     /// low-cardinality name the conventions ask for, not the path.
     func routed(_ pattern: String?) {

@@ -184,6 +184,10 @@ public protocol RecordedSpan: AnyObject, Sendable {
     func inject(into fields: inout HTTPHeaders)
     /// `Span.operationName = name`, without the span's existential (a SERVER span named after its route).
     func rename(_ name: String)
+    /// The ids `TraceIdentityReading.traceIdentity(of: span.context)` names, read from the
+    /// recording (no context made to read them from: a SERVER span's, about 550 instructions a
+    /// request); nil: read them from the context (the slow twin).
+    var traceIdentity: TraceIdentity? { get }
     /// `list`'s attributes added (`SpanAttributeList.add(to:taker:)`).
     func addAttributes(_ list: SpanAttributeList)
     /// `list`'s attributes added, then the span ended now: `add(to:taker:)`, then `Span.end()`.
@@ -198,6 +202,9 @@ public protocol RecordedSpan: AnyObject, Sendable {
 }
 
 extension RecordedSpan {
+    /// None: the identity is read from the span's context.
+    public var traceIdentity: TraceIdentity? { nil }
+
     /// Through a list of the one attribute: the slow twin of a recording that writes it as it is.
     public func end(adding key: String, string value: String, sharing shared: SharedSpanAttributes) {
         end(adding: [key: .string(value)], sharing: shared)

@@ -8,17 +8,43 @@ import Tracing
 /// it ends; an unsampled one is its context alone (no allocation beyond it, nothing recorded), so
 /// its ids still propagate with the sampled flag off.
 public struct OTelSpan: Tracing.Span {
-    public let context: ServiceContext
+    /// An unrecorded span's context; a recorded span's parent's, its own made of it when read
+    /// (`context`).
+    private let base: ServiceContext
     /// What the span records; nil when it is not sampled.
     let recording: RecordingSpan?
 
-    init(context: ServiceContext, recording: RecordingSpan?) {
-        self.context = context
+    /// A span that records nothing: `context` is its context as it is.
+    init(context: ServiceContext) {
+        base = context
+        recording = nil
+    }
+
+    /// A recorded span begun in `parent` (or, for a root span, a context holding `SpanContextKey`
+    /// already, its value replaced by the span's: `OTelTracer.rootContext`).
+    init(parent: ServiceContext, recording: RecordingSpan) {
+        base = parent
         self.recording = recording
     }
 
-    /// This span's ids (always present: the tracer sets them).
-    public var spanContext: SpanContext? { context.spanContext }
+    /// The span's context: a recorded span's parent's, with `SpanContextKey` holding the
+    /// recording (the span is its context's reference: nothing boxed for it). Made when read,
+    /// not as the span begins: this service's CLIENT spans never read theirs (their
+    /// `traceparent` is written from the recording, `RecordedSpan.inject`), and the copy made,
+    /// its key inserted and the copy destroyed cost about 1 k instructions a span. Made anew
+    /// at each read, not kept: kept by the recording, it would hold the recording that holds it
+    /// (a cycle); this service's spans read theirs once (the SERVER span's bound for its route,
+    /// a stage's for its upstream). The tests hold it equal to the context made as the span begins.
+    public var context: ServiceContext {
+        guard let recording else { return base }
+        var context = base
+        context[SpanContextKey.self] = recording
+        return context
+    }
+
+    /// This span's ids (always present: the tracer sets them), read from the recording when there
+    /// is one (no context made for them).
+    public var spanContext: SpanContext? { recording?.spanContext ?? base.spanContext }
 
     public var operationName: String {
         get { recording?.name ?? "" }

@@ -48,7 +48,7 @@ public final class OTelTracer: Tracer, Sendable {
         let parent = context.isEmpty ? nil : context.spanContextReference
         let traceID = parent?.spanContext.traceID ?? TraceID.random()
         let sampled = sampler.shouldSample(traceID: traceID, parentSampled: parent?.spanContext.isSampled)
-        if !sampled, let parent, !parent.spanContext.isSampled, !parent.spanContext.isRemote { return OTelSpan(context: context, recording: nil) }
+        if !sampled, let parent, !parent.spanContext.isSampled, !parent.spanContext.isRemote { return OTelSpan(context: context) }
         let spanContext = SpanContext(traceID: traceID, spanID: .random(), isSampled: sampled, traceState: parent?.spanContext.traceState)
         // A root span's context (a request without `traceparent`) is begun from one holding the
         // key already: copied and its value replaced, where an empty one grew its storage and
@@ -56,21 +56,19 @@ public final class OTelTracer: Tracer, Sendable {
         if parent == nil, context.isEmpty { context = Self.rootContext }
         guard sampled else {
             context.spanContext = spanContext
-            return OTelSpan(context: context, recording: nil)
+            return OTelSpan(context: context)
         }
         let recording = RecordingSpan(
             name: operationName, context: spanContext, parentSpanID: parent?.spanContext.spanID, kind: kind,
             startNanoseconds: startNanoseconds(), sink: sink)
-        // The span is its context's reference: nothing boxed for it. (Begun from an empty
-        // context, rather than a copy of a parent's holding its span alone, the insert cost
-        // about 170 instructions more: the dictionary's storage was grown from none.)
-        context[SpanContextKey.self] = recording
-        return OTelSpan(context: context, recording: recording)
+        // The span's context is made of `context` when read (`OTelSpan.context`): a CLIENT span's
+        // never is (about 1 k instructions a span).
+        return OTelSpan(parent: context, recording: recording)
     }
 
     /// A context holding `SpanContextKey` alone (its value a placeholder, replaced by each
     /// root span begun from it).
-    private static let rootContext: ServiceContext = {
+    static let rootContext: ServiceContext = {
         var context = ServiceContext.topLevel
         context[SpanContextKey.self] = SpanContextReference(SpanContext(traceID: TraceID(high: 0, low: 1), spanID: SpanID(1), isSampled: false))
         return context

@@ -209,6 +209,9 @@ extension RecordingSpan: RecordedSpan {
         self.name = name
     }
 
+    /// What `OTelTracer.traceIdentity(of:)` reads from this span's context.
+    var traceIdentity: TraceIdentity? { OTelTracer.identity(of: spanContext) }
+
     /// Added and ended under one turn of the lock, at the clock `OTelSpan.end()` reads.
     func end(adding list: SpanAttributeList) {
         let now = DefaultTracerClock.now.nanosecondsSinceEpoch

@@ -39,7 +39,7 @@ public enum TracingSystem {
             _ operationName: String, context: @autoclosure () -> ServiceContext, ofKind kind: SpanKind,
             at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
         ) -> OTelSpan {
-            guard let tracer = TracingSystem.tracer else { return OTelSpan(context: context(), recording: nil) }
+            guard let tracer = TracingSystem.tracer else { return OTelSpan(context: context()) }
             return tracer.startSpan(operationName, context: context(), ofKind: kind, at: instant(), function: function, file: fileID, line: line)
         }
 
@@ -69,7 +69,7 @@ extension TracingSystem.SwitchingTracer: SpanAttributeListTaking {
     }
 
     func startRecordedSpan(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> (span: any Tracing.Span, recorded: (any RecordedSpan)?) {
-        guard let tracer = TracingSystem.tracer else { return (OTelSpan(context: context, recording: nil), nil) }
+        guard let tracer = TracingSystem.tracer else { return (OTelSpan(context: context), nil) }
         return tracer.startRecordedSpan(name, context: context, ofKind: kind)
     }
 }
