@@ -26,7 +26,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         get { storage.url }
         set {
             storage = Storage(
-                method: method, url: newValue, parts: URLParts(reading: newValue), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
+                method: method, url: newValue, parts: URLPartsMemo.shared.parts(reading: newValue), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
         }
     }
     /// Fields sent after `Host`, the same list request after request (its encoding is kept for reuse).
@@ -64,7 +64,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         timeout: Duration? = nil
     ) {
-        storage = Storage(method: method, url: url, parts: URLParts(reading: url), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
+        storage = Storage(method: method, url: url, parts: URLPartsMemo.shared.parts(reading: url), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
     }
 
     /// The box, this request's own before a change.

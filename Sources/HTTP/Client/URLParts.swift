@@ -41,7 +41,12 @@ struct URLParts: Sendable, Equatable {
     /// The parts of `url`, or parts that say nothing (`scanned` false) when it is not a plain
     /// http(s) URL.
     init(reading url: URL) {
-        var string = url.absoluteString
+        self.init(absoluteString: url.absoluteString)
+    }
+
+    /// `init(reading:)` of the URL whose `absoluteString` is `string`.
+    init(absoluteString string: String) {
+        var string = string
         if let scan = string.withUTF8({ Scan($0) }) {
             self.init(scan, of: string)
         } else {
@@ -70,6 +75,12 @@ struct URLParts: Sendable, Equatable {
         string = ""
         path = 0..<0
         query = nil
+    }
+
+    /// Whether these are the parts of the URL whose `absoluteString` is `string` (`URLPartsMemo`):
+    /// the same storage compares at once, an equal copy byte by byte.
+    func belong(to string: String) -> Bool {
+        self.string == string
     }
 
     /// How many bytes `scheme://authority` takes at the start of `string`, when `init` reads a
