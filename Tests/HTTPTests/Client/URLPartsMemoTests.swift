@@ -34,6 +34,17 @@ final class URLPartsMemoTests: XCTestCase {
         XCTAssertEqual(memo.parts(reading: again).host, "127.0.0.1")
     }
 
+    /// A page's avatar URLs, which differ in a byte or two near their end, spread over the slots:
+    /// each two that share a slot cost a scan a request.
+    func testAPagesAvatarURLsTakeAlmostAllDistinctSlots() {
+        var slots = Set<UInt64>()
+        for id in 1...30 {
+            var string = "http://127.0.0.1:36803/u/\(id)?v=4"
+            slots.insert(string.withUTF8 { URLPartsMemo.hash(UnsafeRawBufferPointer($0)) >> 55 })
+        }
+        XCTAssertGreaterThanOrEqual(slots.count, 28)
+    }
+
     /// A URL `URLParts` declines is answered as not scanned, and Foundation then answers the request.
     func testADeclinedURLIsAnsweredAsNotScanned() throws {
         let memo = URLPartsMemo(slotBits: 7)
