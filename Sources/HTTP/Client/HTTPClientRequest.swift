@@ -26,7 +26,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         get { storage.url }
         set {
             storage = Storage(
-                method: method, url: newValue, parts: URLParts(newValue), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
+                method: method, url: newValue, parts: URLPartsMemo.shared.parts(reading: newValue), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
         }
     }
     /// Fields sent after `Host`, the same list request after request (its encoding is kept for reuse).
@@ -57,9 +57,6 @@ public struct HTTPClientRequest: Sendable, Equatable {
         get { storage.timeout }
         set { unique().timeout = newValue }
     }
-    /// `url`'s parts, read once (nil: ask Foundation). Read through `storage` where they lie,
-    /// not returned: each return was a copy of the parts.
-    private var parts: URLParts? { storage.parts }
 
     /// A request for `url` with these fields and `body` (sent with its `Content-Length`), abandoned
     /// after `timeout` when one is given.
@@ -67,7 +64,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         timeout: Duration? = nil
     ) {
-        storage = Storage(method: method, url: url, parts: URLParts(url), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
+        storage = Storage(method: method, url: url, parts: URLPartsMemo.shared.parts(reading: url), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
     }
 
     /// The box, this request's own before a change.
@@ -91,14 +88,15 @@ public struct HTTPClientRequest: Sendable, Equatable {
         let url: URL
         /// A `let`, so a head's writer reads the parts where they lie: bound from a `var`, the
         /// parts (two strings) were copied twice per exchange, ~560 instructions. A new URL
-        /// makes a new box.
-        let parts: URLParts?
+        /// makes a new box. Read after `parts.scanned` (false: Foundation answers), not through an
+        /// `Optional<URLParts>` (see `URLParts.scanned`).
+        let parts: URLParts
         @exclusivity(unchecked) var headers: HTTPHeaders
         @exclusivity(unchecked) var extraHeaders: HTTPHeaders
         @exclusivity(unchecked) var body: [UInt8]
         @exclusivity(unchecked) var timeout: Duration?
 
-        init(method: HTTPMethod, url: URL, parts: URLParts?, headers: HTTPHeaders, extraHeaders: HTTPHeaders, body: [UInt8], timeout: Duration?) {
+        init(method: HTTPMethod, url: URL, parts: URLParts, headers: HTTPHeaders, extraHeaders: HTTPHeaders, body: [UInt8], timeout: Duration?) {
             self.timeout = timeout
             self.method = method
             self.url = url
@@ -120,22 +118,17 @@ public struct HTTPClientRequest: Sendable, Equatable {
     }
 
     /// The scheme compared without a lower-cased copy: asked twice per exchange (origin, port).
-    public var isSecure: Bool { storage.parts?.secure ?? url.scheme.map { HTTPHeaders.sameName($0, "https") } ?? false }
+    public var isSecure: Bool { storage.parts.scanned ? storage.parts.secure : url.scheme.map { HTTPHeaders.sameName($0, "https") } ?? false }
     /// The URL's host (`127.0.0.1` when it has none).
-    public var host: String { storage.parts?.host ?? url.host ?? "127.0.0.1" }
+    public var host: String { storage.parts.scanned ? storage.parts.host : url.host ?? "127.0.0.1" }
     /// The URL's port, or the scheme's default (80, 443).
     public var port: Int { explicitPort ?? (isSecure ? 443 : 80) }
-    private var explicitPort: Int? {
-        switch storage.parts {
-        case .some(let parts): parts.port
-        case .none: url.port
-        }
-    }
+    private var explicitPort: Int? { storage.parts.scanned ? storage.parts.port : url.port }
 
     /// Path plus query, as sent on the request line: read from the URL's own parse, where
     /// `URLComponents` parsed the string again on every exchange.
     public var target: String {
-        if let parts { return parts.targetString }
+        if storage.parts.scanned { return storage.parts.targetString }
         let (path, query) = targetParts
         return query.isEmpty ? String(path) : path + "?" + query
     }
@@ -145,14 +138,14 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// Benchmarks/README.md); `target`'s own UTF-8 otherwise, its slow twin (URLPartsTests).
     func withTargetBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         // Through the box's parts where they lie: bound to a local, the parts (and their URL string) were copied.
-        if let written = storage.parts?.withTargetBytes(body) { return written }
+        if storage.parts.scanned { return storage.parts.withTargetBytes(body) }
         var target = target
         return target.withUTF8(body)
     }
 
     /// The target's path (`/` when empty) and query (empty when there is none).
     var targetParts: (path: Substring, query: Substring) {
-        if let parts { return parts.target }
+        if storage.parts.scanned { return storage.parts.target }
         let path = url.path(percentEncoded: true)
         return (path.isEmpty ? "/" : Substring(path), Substring(url.query(percentEncoded: true) ?? ""))
     }
@@ -177,14 +170,14 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// go into the same array: appended after it, they made the array grow again, and every
     /// exchange of a trace that is not recorded sends `traceparent` as an extra field.
     func encodedHead(fields: [UInt8]) -> [UInt8] {
-        guard let parts = storage.parts else {
+        guard storage.parts.scanned else {
             let layout = HeadLayout(self, fields: fields, targetCount: 0)
             return Self.appendedHead(method: method.rawValue, target: targetParts, fields: fields, extra: extraHeaders, length: layout.length)
         }
-        let layout = HeadLayout(self, fields: fields, targetCount: parts.targetCount)
+        let layout = HeadLayout(self, fields: fields, targetCount: storage.parts.targetCount)
         return [UInt8](unsafeUninitializedCapacity: layout.size) { buffer, initialized in
             var head = HeadWriter(UnsafeMutableRawPointer(buffer.baseAddress!))
-            write(parts: parts, fields: fields, layout: layout, into: &head)
+            write(parts: storage.parts, fields: fields, layout: layout, into: &head)
             initialized = layout.size
         }
     }
@@ -195,16 +188,15 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// Benchmarks/README.md). A URL only Foundation parses lends its `encodedHead(fields:)`
     /// (HTTPClientRequestTests compares the two).
     func withEncodedHead<Result>(fields: [UInt8], _ send: (UnsafeRawBufferPointer) -> Result) -> Result {
-        guard storage.parts != nil else { return encodedHead(fields: fields).withUnsafeBytes(send) }
-        // The parts lent where they lie in the box: bound by `guard let`, they were copied (two
-        // strings retained and released, ~280 instructions an exchange).
-        return storage.parts!.lend { parts in
-            let layout = HeadLayout(self, fields: fields, targetCount: parts.targetCount)
-            return withUnsafeTemporaryAllocation(byteCount: layout.size, alignment: 1) { buffer in
-                var head = HeadWriter(buffer.baseAddress!)
-                write(parts: parts, fields: fields, layout: layout, into: &head)
-                return send(UnsafeRawBufferPointer(buffer))
-            }
+        guard storage.parts.scanned else { return encodedHead(fields: fields).withUnsafeBytes(send) }
+        // The parts read where they lie in the box (a `let` of a class): bound by `guard let`
+        // from an optional, they were copied (two strings retained and released, through
+        // `Optional<URLParts>`'s value witnesses; see `URLParts.scanned`).
+        let layout = HeadLayout(self, fields: fields, targetCount: storage.parts.targetCount)
+        return withUnsafeTemporaryAllocation(byteCount: layout.size, alignment: 1) { buffer in
+            var head = HeadWriter(buffer.baseAddress!)
+            write(parts: storage.parts, fields: fields, layout: layout, into: &head)
+            return send(UnsafeRawBufferPointer(buffer))
         }
     }
 
@@ -240,7 +232,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
 
     /// The head of a parsed URL: the request line, `fields`, and with `layout.extended` the extra
     /// lines before `fields`' blank line.
-    private func write(parts: URLParts, fields: [UInt8], layout: HeadLayout, into head: inout HeadWriter) {
+    private func write(parts: borrowing URLParts, fields: [UInt8], layout: HeadLayout, into head: inout HeadWriter) {
         head.string(method.rawValue)
         head.byte(UInt8(ascii: " "))
         parts.writeTarget(into: &head)

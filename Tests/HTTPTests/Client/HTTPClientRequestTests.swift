@@ -187,6 +187,24 @@ final class HTTPClientRequestTests: XCTestCase {
         }
     }
 
+    /// A request whose URL only Foundation reads keeps asking Foundation once copied and changed:
+    /// its box holds placeholder parts behind a flag, which a copy must not take for the URL's.
+    func testAChangedCopyOfARequestFoundationReadsStillAnswersFromItsURL() throws {
+        let url = try XCTUnwrap(URL(string: "http://[::1]:8080/p?x=1"))
+        XCTAssertNil(URLParts(url))
+        let original = HTTPClientRequest(url: url, headers: ["Accept": "x"])
+        var copy = original
+        copy.method = .post
+        let expected = foundationAnswers(url)
+        for sent in [original, copy] {
+            XCTAssertEqual([sent.host, sent.target], [expected.host, "/p?x=1"])
+            XCTAssertEqual(sent.port, 8080)
+            XCTAssertFalse(sent.isSecure)
+            XCTAssertEqual(sent.withTargetBytes { Array($0) }, Array("/p?x=1".utf8))
+        }
+        XCTAssertTrue(String(decoding: copy.encodedHead, as: UTF8.self).hasPrefix("POST /p?x=1 HTTP/1.1\r\n"))
+    }
+
     func testChangingTheURLChangesTheOriginAndTarget() {
         var sent = request("http://a:8080/one")
         sent.url = URL(string: "https://b/two?x")!
