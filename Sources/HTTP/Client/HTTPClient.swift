@@ -162,7 +162,7 @@ public final class HTTPClient: Sendable {
             let exchange = HTTP2ClientExchange(request: request, client: self, answered: answered)
             exchange.armTimeout()
             http2.send(exchange)
-            return Disposable { exchange.cancel(waitingIn: http2) }
+            return Disposable { exchange.cancel() }
         }
         let exchange = ClientExchange(request: request, client: self, answered: answered)
         exchange.armTimeout()
