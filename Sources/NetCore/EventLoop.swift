@@ -59,12 +59,15 @@ public final class EventLoop: Sendable {
     nonisolated(unsafe) private var batchDepth = 0
     nonisolated(unsafe) private var heldStreams: [ByteStream] = []
     nonisolated(unsafe) private var batchEndWork: [() -> Void] = []
-    /// Loop-confined: objects other parts keep per loop (`loopLocal`), held weakly, at their key.
+    /// Loop-confined: objects other parts keep per loop (`loopLocal`), unretained, at their key.
     /// Keys are small counters: an array read, where a dictionary's hashed lookup cost each
     /// `PerLoop` lookup (a timer armed, a request timeout) ~230 instructions more (the figure:
     /// Benchmarks/README.md).
     // Unchecked: touched on the loop only (the run-time check cost ~76 instructions per lookup, one per exchange).
-    @exclusivity(unchecked) nonisolated(unsafe) private var locals: [WeakLocal?] = []
+    // Unretained, not weak: a weak reference gives its object a side table, and each retain and release
+    // of it then takes the runtime's slow path (~75–95 instructions instead of ~22): the per-loop
+    // request timeouts and scheduler are retained and released several times an exchange.
+    @exclusivity(unchecked) nonisolated(unsafe) private var locals: [Unmanaged<AnyObject>?] = []
 
     public init(label: String, engine: Engine = .default) {
         switch engine {
@@ -215,19 +218,23 @@ public final class EventLoop: Sendable {
         heldStreams.append(stream)
     }
 
-    /// The object kept on this loop under `key` by `setLoopLocal`, while its owner keeps it
-    /// alive. Call on the loop: no lock, so a per-loop object (a scheduler per loop) is found
-    /// without the loops contending for a shared lock on every use.
+    /// The object kept on this loop under `key` by `setLoopLocal`. Call on the loop: no lock, so a
+    /// per-loop object (a scheduler per loop) is found without the loops contending for a shared
+    /// lock on every use. Only the owner of the key may ask, and only while it keeps the object
+    /// alive (see `setLoopLocal`).
     public func loopLocal(_ key: Int) -> AnyObject? {
-        key >= 0 && key < locals.count ? locals[key]?.object : nil
+        key >= 0 && key < locals.count ? locals[key]?.takeUnretainedValue() : nil
     }
 
-    /// Keeps `object` (weakly) on this loop under `key`, a small non-negative number (a counter
-    /// of the objects' owners). Call on the loop.
+    /// Keeps `object` on this loop under `key`, a small non-negative number never used for another
+    /// object (a counter of the objects' owners). Call on the loop. The loop does not retain it (it
+    /// must not keep its owners' objects, and through them often itself, alive) nor refer to it
+    /// weakly (see `locals`): the caller keeps `object` alive for as long as it reads `key`, as
+    /// `PerLoop` does, owning its objects and being the only reader of its key.
     public func setLoopLocal(_ object: AnyObject, for key: Int) {
         precondition(key >= 0, "loop-local keys are counters")
         if key >= locals.count { locals.append(contentsOf: repeatElement(nil, count: key + 1 - locals.count)) }
-        locals[key] = WeakLocal(object)
+        locals[key] = .passUnretained(object)
     }
 
     /// Runs `work` now when already on the loop, else enqueues it.
@@ -252,15 +259,5 @@ private final class SyncCall<Value>: @unchecked Sendable {
         // outlives its block, and the loop may still hold this object for a moment.
         work = nil
         result.withLock { $0 = value }
-    }
-}
-
-/// A loop-local object, held weakly: the loop must not keep its owners' objects (and, through
-/// them, often the loop itself) alive.
-private final class WeakLocal {
-    weak var object: AnyObject?
-
-    init(_ object: AnyObject) {
-        self.object = object
     }
 }
