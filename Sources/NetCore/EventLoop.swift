@@ -41,6 +41,8 @@ public final class EventLoop: Sendable {
     }
 
     private let backend: Backend
+    /// This loop as its thread (queue) sees it: `EventLoop.current`, and the epoll engine's owner.
+    private let currentReference = CurrentEventLoop.Reference()
     public var engine: Engine {
         switch backend {
         case .dispatch: .dispatch
@@ -83,15 +85,16 @@ public final class EventLoop: Sendable {
             preconditionFailure("the epoll engine exists on Linux only")
             #endif
         }
-        let reference = CurrentEventLoop.Reference(self)
+        let reference = currentReference
+        reference.set(self)
         switch backend {
         case .dispatch(let queue, _): queue.setSpecific(key: CurrentEventLoop.queueKey, value: reference)
         #if os(Linux)
         // The loop's first job, so everything it runs later sees it.
         case .epoll(let loop):
-            loop.execute { [weak self] in
+            loop.execute {
                 CurrentEventLoop.adoptThread(reference)
-                if let self { loop.adopt(self) }
+                loop.adopt(reference)
             }
         #endif
         }
@@ -102,12 +105,33 @@ public final class EventLoop: Sendable {
     public static var current: EventLoop? { CurrentEventLoop.loop }
 
     deinit {
+        forgetOnLoop()
         #if os(Linux)
         // The loop's thread holds only the engine, never this object: it ends here.
         if case .epoll(let loop) = backend { loop.stop() }
         #endif
         readBuffer.deallocate()
         plaintextBuffer.deallocate()
+    }
+
+    /// Clears the loop's unretained references to this object (`CurrentEventLoop.Reference`) on the
+    /// loop, waiting for it when called elsewhere: work already queued, or a turn under way, must not
+    /// reach this object once its memory is gone. Called by deinit.
+    private func forgetOnLoop() {
+        let current = currentReference
+        if inLoop { current.forget(); return }
+        switch backend {
+        case .dispatch(let queue, _): queue.sync { current.forget() }
+        #if os(Linux)
+        case .epoll(let loop):
+            let forgotten = DispatchSemaphore(value: 0)
+            loop.execute {
+                current.forget()
+                forgotten.signal()
+            }
+            forgotten.wait()
+        #endif
+        }
     }
 
     /// True when called from this loop's thread (queue).
