@@ -13,7 +13,9 @@ import Dispatch
 /// Never referenced weakly: an object that ever is gets a side table, and from then on each of
 /// its retains and releases takes the runtime's slow path (~75–95 instructions instead of ~22);
 /// a stream is retained and released dozens of times a request. Its readiness handlers reach it
-/// through `Unretained` instead, sound because `close` and `deinit` cancel its sources on the loop.
+/// through `Unretained` instead, sound because `close` and `deinit` cancel its sources on the loop
+/// (a `/users?limit=30` request over HTTP/1.1 upstream connections: 1.873 M → 1.826 M instructions,
+/// callgrind; the side-table retains 16.5 k → 5.0 k a request).
 // @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would;
 // `@exclusivity(unchecked)` on its state for the same reason (the run-time checks are a call per access).
 public final class ByteStream: @unchecked Sendable {

@@ -17,13 +17,7 @@ final class ByteStreamLifetimeTests: XCTestCase {
 
     override func setUpWithError() throws {
         listener = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 4)
-        let port = try XCTUnwrap(listener.localAddress()?.port)
-        let address = try XCTUnwrap(SocketAddress.resolve(host: "127.0.0.1", port: port, passive: false).first)
-        (peer, _) = try Socket.startConnect(to: address)
-        for _ in 0..<1_000 where accepted == nil {
-            if case .accepted(let socket, _) = listener.accept() { accepted = socket }
-        }
-        XCTAssertNotNil(accepted, "loopback connect was not accepted")
+        (peer, accepted) = try loopbackPair(through: listener)
     }
 
     override func tearDown() {
