@@ -9,6 +9,13 @@ import Dispatch
 /// when it becomes writable. Shared by the HTTP server and the HTTP client.
 ///
 /// Every method must be called on `loop` (callbacks also run there).
+///
+/// Never referenced weakly: an object that ever is gets a side table, and from then on each of
+/// its retains and releases takes the runtime's slow path (~75–95 instructions instead of ~22);
+/// a stream is retained and released dozens of times a request. Its readiness handlers reach it
+/// through `Unretained` instead, sound because `close` and `deinit` cancel its sources on the loop
+/// (a `/users?limit=30` request over HTTP/1.1 upstream connections: 1.873 M → 1.826 M instructions,
+/// callgrind; the side-table retains 16.5 k → 5.0 k a request).
 // @unchecked: confined to its EventLoop's serial queue, which serialises every access the way a lock would;
 // `@exclusivity(unchecked)` on its state for the same reason (the run-time checks are a call per access).
 public final class ByteStream: @unchecked Sendable {
@@ -103,7 +110,8 @@ public final class ByteStream: @unchecked Sendable {
     /// Starts reading; a TLS client also sends its ClientHello here.
     public func start() {
         let source = loop.makeReadSource(fileDescriptor: socket.descriptor)
-        source.setEventHandler { [weak self] in self?.readAvailable() }
+        let target = Unretained(self)
+        source.setEventHandler { target.with { $0.readAvailable() } }
         readSource = source
         source.resume()
         if let tls {
@@ -194,8 +202,16 @@ public final class ByteStream: @unchecked Sendable {
     }
 
     deinit {
-        // Dropped without close(): still release the descriptor and its sources.
-        if !closed { releaseDescriptor() }
+        // Dropped without close(): still release the descriptor and its sources. Cancelling them clears
+        // their handlers, which refer to this stream unretained (`Unretained`): that has to be
+        // done before the memory goes, so from another thread it waits for the loop to do it (a pending
+        // readiness event would otherwise run the handler on a freed stream).
+        guard !closed else { return }
+        if (readSource == nil && writeSource == nil) || loop.inLoop {
+            releaseDescriptor()
+        } else {
+            loop.sync { releaseDescriptor() }
+        }
     }
 
     public func close(_ reason: CloseReason = .local) {
@@ -318,7 +334,8 @@ public final class ByteStream: @unchecked Sendable {
         guard !writeSourceRunning, !closed else { return }
         if writeSource == nil {
             let source = loop.makeWriteSource(fileDescriptor: socket.descriptor)
-            source.setEventHandler { [weak self] in self?.flush() }
+            let target = Unretained(self)
+            source.setEventHandler { target.with { $0.flush() } }
             writeSource = source
         }
         writeSourceRunning = true

@@ -30,8 +30,9 @@ final class EpollLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var timers = EpollTimers()
     @exclusivity(unchecked) private var running: [@Sendable () -> Void] = []
     /// The `EventLoop` this engine runs, whose write batch spans each turn's readiness handlers.
-    /// Weak: the `EventLoop`'s deinit is what stops this thread. Set by the loop's first task.
-    @exclusivity(unchecked) private weak var owner: EventLoop?
+    /// Not retained: the `EventLoop`'s deinit is what stops this thread, and it clears the reference
+    /// on this thread first (not weak: see `CurrentEventLoop.Reference`). Set by the loop's first task.
+    @exclusivity(unchecked) private var owner: CurrentEventLoop.Reference?
 
     private struct Inbox {
         var tasks: [@Sendable () -> Void] = []
@@ -90,7 +91,7 @@ final class EpollLoop: @unchecked Sendable {
     }
 
     /// Call on the loop thread.
-    func adopt(_ owner: EventLoop) {
+    func adopt(_ owner: CurrentEventLoop.Reference) {
         self.owner = owner
     }
 
@@ -181,8 +182,9 @@ final class EpollLoop: @unchecked Sendable {
             // fell by a third: Benchmarks/README.md, NetCore/Domain ledger). A turn with one ready
             // descriptor has nobody waiting behind its answer and skips the batch's copy: one client's
             // answers are never copied into a batch.
-            if count > 1, let owner {
-                owner.batchingWrites { deliver(events, count: Int(count)) }
+            // `owner.loop` retained for the turn: a handler may drop the loop's last reference.
+            if count > 1, let eventLoop = owner?.loop {
+                eventLoop.batchingWrites { deliver(events, count: Int(count)) }
             } else {
                 deliver(events, count: Int(count))
             }

@@ -41,6 +41,8 @@ public final class EventLoop: Sendable {
     }
 
     private let backend: Backend
+    /// This loop as its thread (queue) sees it: `EventLoop.current`, and the epoll engine's owner.
+    private let currentReference = CurrentEventLoop.Reference()
     public var engine: Engine {
         switch backend {
         case .dispatch: .dispatch
@@ -59,12 +61,16 @@ public final class EventLoop: Sendable {
     nonisolated(unsafe) private var batchDepth = 0
     nonisolated(unsafe) private var heldStreams: [ByteStream] = []
     nonisolated(unsafe) private var batchEndWork: [() -> Void] = []
-    /// Loop-confined: objects other parts keep per loop (`loopLocal`), held weakly, at their key.
+    /// Loop-confined: objects other parts keep per loop (`loopLocal`), unretained, at their key.
     /// Keys are small counters: an array read, where a dictionary's hashed lookup cost each
     /// `PerLoop` lookup (a timer armed, a request timeout) ~230 instructions more (the figure:
     /// Benchmarks/README.md).
     // Unchecked: touched on the loop only (the run-time check cost ~76 instructions per lookup, one per exchange).
-    @exclusivity(unchecked) nonisolated(unsafe) private var locals: [WeakLocal?] = []
+    // Unretained, not weak: a weak reference gives its object a side table, and each retain and release
+    // of it then takes the runtime's slow path (~75–95 instructions instead of ~22); the per-loop request
+    // timeouts are looked up once an exchange (the weak loads were ~1.1 k instructions a `/users?limit=30`
+    // request; the timeouts' own timer still refers to them weakly, so they keep a side table for now).
+    @exclusivity(unchecked) nonisolated(unsafe) private var locals: [Unmanaged<AnyObject>?] = []
 
     public init(label: String, engine: Engine = .default) {
         switch engine {
@@ -80,15 +86,16 @@ public final class EventLoop: Sendable {
             preconditionFailure("the epoll engine exists on Linux only")
             #endif
         }
-        let reference = CurrentEventLoop.Reference(self)
+        let reference = currentReference
+        reference.set(self)
         switch backend {
         case .dispatch(let queue, _): queue.setSpecific(key: CurrentEventLoop.queueKey, value: reference)
         #if os(Linux)
         // The loop's first job, so everything it runs later sees it.
         case .epoll(let loop):
-            loop.execute { [weak self] in
+            loop.execute {
                 CurrentEventLoop.adoptThread(reference)
-                if let self { loop.adopt(self) }
+                loop.adopt(reference)
             }
         #endif
         }
@@ -99,12 +106,33 @@ public final class EventLoop: Sendable {
     public static var current: EventLoop? { CurrentEventLoop.loop }
 
     deinit {
+        forgetOnLoop()
         #if os(Linux)
         // The loop's thread holds only the engine, never this object: it ends here.
         if case .epoll(let loop) = backend { loop.stop() }
         #endif
         readBuffer.deallocate()
         plaintextBuffer.deallocate()
+    }
+
+    /// Clears the loop's unretained references to this object (`CurrentEventLoop.Reference`) on the
+    /// loop, waiting for it when called elsewhere: work already queued, or a turn under way, must not
+    /// reach this object once its memory is gone. Called by deinit.
+    private func forgetOnLoop() {
+        let current = currentReference
+        if inLoop { current.forget(); return }
+        switch backend {
+        case .dispatch(let queue, _): queue.sync { current.forget() }
+        #if os(Linux)
+        case .epoll(let loop):
+            let forgotten = DispatchSemaphore(value: 0)
+            loop.execute {
+                current.forget()
+                forgotten.signal()
+            }
+            forgotten.wait()
+        #endif
+        }
     }
 
     /// True when called from this loop's thread (queue).
@@ -215,19 +243,23 @@ public final class EventLoop: Sendable {
         heldStreams.append(stream)
     }
 
-    /// The object kept on this loop under `key` by `setLoopLocal`, while its owner keeps it
-    /// alive. Call on the loop: no lock, so a per-loop object (a scheduler per loop) is found
-    /// without the loops contending for a shared lock on every use.
+    /// The object kept on this loop under `key` by `setLoopLocal`. Call on the loop: no lock, so a
+    /// per-loop object (a scheduler per loop) is found without the loops contending for a shared
+    /// lock on every use. Only the owner of the key may ask, and only while it keeps the object
+    /// alive (see `setLoopLocal`).
     public func loopLocal(_ key: Int) -> AnyObject? {
-        key >= 0 && key < locals.count ? locals[key]?.object : nil
+        key >= 0 && key < locals.count ? locals[key]?.takeUnretainedValue() : nil
     }
 
-    /// Keeps `object` (weakly) on this loop under `key`, a small non-negative number (a counter
-    /// of the objects' owners). Call on the loop.
+    /// Keeps `object` on this loop under `key`, a small non-negative number never used for another
+    /// object (a counter of the objects' owners). Call on the loop. The loop does not retain it (it
+    /// must not keep its owners' objects, and through them often itself, alive) nor refer to it
+    /// weakly (see `locals`): the caller keeps `object` alive for as long as it reads `key`, as
+    /// `PerLoop` does, owning its objects and being the only reader of its key.
     public func setLoopLocal(_ object: AnyObject, for key: Int) {
         precondition(key >= 0, "loop-local keys are counters")
         if key >= locals.count { locals.append(contentsOf: repeatElement(nil, count: key + 1 - locals.count)) }
-        locals[key] = WeakLocal(object)
+        locals[key] = .passUnretained(object)
     }
 
     /// Runs `work` now when already on the loop, else enqueues it.
@@ -252,15 +284,5 @@ private final class SyncCall<Value>: @unchecked Sendable {
         // outlives its block, and the loop may still hold this object for a moment.
         work = nil
         result.withLock { $0 = value }
-    }
-}
-
-/// A loop-local object, held weakly: the loop must not keep its owners' objects (and, through
-/// them, often the loop itself) alive.
-private final class WeakLocal {
-    weak var object: AnyObject?
-
-    init(_ object: AnyObject) {
-        self.object = object
     }
 }

@@ -8,7 +8,9 @@ import Synchronization
 /// One object per event loop, made on first use there: the timers of a `CurrentLoopScheduler`,
 /// the request timeouts of an `HTTPClient`. This owns them; each loop finds its own through
 /// `EventLoop.loopLocal` under a key of this instance, without a lock: through one lock shared by
-/// every loop, each timeout armed had the loops' threads hand that lock back and forth.
+/// every loop, each timeout armed had the loops' threads hand that lock back and forth. The loops
+/// keep the objects unretained (`EventLoop.setLoopLocal`): sound because this owns them for as long
+/// as it lives and is the only reader of its key, which no other instance ever gets.
 final class PerLoop<Value: AnyObject & Sendable>: Sendable {
     private let owned = Locked<[ObjectIdentifier: Value]>([:])
     private let key = perLoopKeys.wrappingAdd(1, ordering: .relaxed).newValue

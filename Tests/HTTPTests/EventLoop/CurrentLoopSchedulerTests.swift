@@ -64,7 +64,7 @@ final class CurrentLoopSchedulerTests: XCTestCase {
         XCTAssertTrue(mine.loop === loop && theirs.loop === loop)
     }
 
-    func testALoopLocalObjectIsHeldWeakly() {
+    func testALoopLocalObjectIsNotKeptAliveByTheLoop() {
         final class Object: Sendable {}
         let loop = EventLoop(label: "test.local")
         weak var released: Object?
@@ -74,7 +74,22 @@ final class CurrentLoopSchedulerTests: XCTestCase {
             loop.setLoopLocal(object, for: 7)
             XCTAssertTrue(loop.loopLocal(7) === object)
         }
-        XCTAssertNil(released, "the loop does not keep it alive")
-        XCTAssertNil(loop.sync { loop.loopLocal(7) })
+        XCTAssertNil(released, "the loop does not keep it alive (its owner is the only reader of its key)")
+    }
+
+    func testALoopsSchedulerIsFreedWithItsCurrentLoopScheduler() {
+        let loop = EventLoop(label: "test.local.owner")
+        weak var released: EventLoopScheduler?
+        do {
+            let scheduler = CurrentLoopScheduler(fallback: fallback)
+            loop.sync {
+                released = scheduler.current
+                // An armed timer: the loop's scheduler holds a timer whose handler refers to it.
+                scheduler.schedule(after: .seconds(60)) {}
+            }
+            XCTAssertNotNil(released)
+        }
+        XCTAssertNil(released, "freed (off its loop) with its owner, its timer cancelled")
+        loop.sync {}
     }
 }

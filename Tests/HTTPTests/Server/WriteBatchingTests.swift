@@ -15,14 +15,8 @@ final class WriteBatchingTests: XCTestCase {
 
     override func setUpWithError() throws {
         listener = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 4)
-        let port = try XCTUnwrap(listener.localAddress()?.port)
-        let address = try XCTUnwrap(SocketAddress.resolve(host: "127.0.0.1", port: port, passive: false).first)
-        (peer, _) = try Socket.startConnect(to: address)
-        var accepted: Socket?
-        for _ in 0..<1_000 where accepted == nil {
-            if case .accepted(let socket, _) = listener.accept() { accepted = socket }
-        }
-        let server = try XCTUnwrap(accepted, "loopback connect was not accepted")
+        let server: Socket
+        (peer, server) = try loopbackPair(through: listener)
         stream = ByteStream(socket: server, loop: loop, remoteAddress: "test")
     }
 
@@ -82,14 +76,8 @@ final class WriteBatchingTests: XCTestCase {
 
     /// A second loopback connection: the client end and the server end as a stream on `loop`.
     private func connectedPair() throws -> (peer: Socket, stream: ByteStream) {
-        let port = try XCTUnwrap(listener.localAddress()?.port)
-        let address = try XCTUnwrap(SocketAddress.resolve(host: "127.0.0.1", port: port, passive: false).first)
-        let (client, _) = try Socket.startConnect(to: address)
-        var accepted: Socket?
-        for _ in 0..<1_000 where accepted == nil {
-            if case .accepted(let socket, _) = listener.accept() { accepted = socket }
-        }
-        return (client, ByteStream(socket: try XCTUnwrap(accepted, "loopback connect was not accepted"), loop: loop, remoteAddress: "test"))
+        let (client, accepted) = try loopbackPair(through: listener)
+        return (client, ByteStream(socket: accepted, loop: loop, remoteAddress: "test"))
     }
 
     /// Reads `peer` until `expected` bytes arrived, it closed, or 5 s passed (waiting in `poll`).
