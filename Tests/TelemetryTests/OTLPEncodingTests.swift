@@ -28,6 +28,29 @@ final class OTLPEncodingTests: XCTestCase {
         }
     }
 
+    func testAnOwnStringAttributeIsCountedAndWrittenAsItsEntryIs() {
+        let long = String(repeating: "0123456789", count: 30)
+        for key in ["", "url.full", long] {
+            for value in ["", "https://api.github.com/users?per_page=30", long, "é ✓"] {
+                var entry = SpanAttributeList.Entry(key: key, stored: .string(value))
+                var own = SizedSpan.OwnString(key: key, value: value)
+                let (slow, fast) = withUnsafePointer(to: &entry) { entry in
+                    withUnsafePointer(to: &own) { own in
+                        let size = SizedSpan.entrySize(entry)
+                        XCTAssertEqual(size, SizedSpan.stringEntrySize(own), "\(key.prefix(20)) = \(value.prefix(20))")
+                        var slow = [UInt8](repeating: 0, count: 700)
+                        var fast = [UInt8](repeating: 0, count: 700)
+                        let slowCount = slow.withUnsafeMutableBufferPointer { SizedSpan.entry(entry, at: $0.baseAddress!) }
+                        let fastCount = fast.withUnsafeMutableBufferPointer { SizedSpan.stringEntry(own, at: $0.baseAddress!) }
+                        XCTAssertEqual(slowCount, size)
+                        return (Array(slow.prefix(slowCount)), Array(fast.prefix(fastCount)))
+                    }
+                }
+                XCTAssertEqual(fast, slow, "\(key.prefix(20)) = \(value.prefix(20))")
+            }
+        }
+    }
+
     func testASizedSpanIsByteForByteTheSpanFieldWriteSpanWrites() {
         let traceID = TraceID(high: 0x0102_0304_0506_0708, low: 0xF1F2_F3F4_F5F6_F7F8)
         let long = String(repeating: "0123456789", count: 30)

@@ -50,6 +50,47 @@ final class SpanContextLookupTests: XCTestCase {
             assertTwinsAgree(context)
         }
     }
+
+    func testTheParentMemoAnswersAContextAskedAgainAsTheWalkDoes() throws {
+        let memo = ParentLookupMemo()
+        let span = tracer.start("parent", context: .topLevel, ofKind: .server, at: 1)
+        let context = span.context
+        XCTAssertTrue(memo.reference(in: context) === context.spanContextReference)
+        XCTAssertTrue(memo.reference(in: context) === context.spanContextReference)
+        let copy = context
+        XCTAssertTrue(memo.reference(in: copy) === span.recording)
+    }
+
+    func testTheParentMemoAnswersAContextChangedFromTheKeptOneAsTheWalkDoes() throws {
+        let memo = ParentLookupMemo()
+        let parent = tracer.start("parent", context: .topLevel, ofKind: .server, at: 1)
+        var context = parent.context
+        XCTAssertTrue(memo.reference(in: context) === parent.recording)
+        let child = tracer.start("child", context: context, ofKind: .client, at: 2)
+        context[SpanContextKey.self] = child.recording
+        XCTAssertTrue(memo.reference(in: context) === child.recording)
+        XCTAssertTrue(memo.reference(in: context) === context.spanContextReference)
+        XCTAssertTrue(memo.reference(in: parent.context) === parent.recording)
+    }
+
+    func testTheParentMemoAnswersNilForAContextWithoutASpanAsTheWalkDoes() throws {
+        let memo = ParentLookupMemo()
+        let span = tracer.start("parent", context: .topLevel, ofKind: .server, at: 1)
+        _ = memo.reference(in: span.context)
+        XCTAssertNil(memo.reference(in: adding(2, to: .topLevel)))
+        XCTAssertNil(memo.reference(in: .topLevel))
+    }
+
+    func testSpansBegunInOneContextAreChildrenOfItsSpan() throws {
+        let parent = tracer.start("parent", context: .topLevel, ofKind: .server, at: 1)
+        let context = parent.context
+        for _ in 0..<3 {
+            let child = tracer.start("child", context: context, ofKind: .client, at: 2)
+            let recording = try XCTUnwrap(child.recording)
+            XCTAssertEqual(recording.parentSpanID, parent.spanContext?.spanID)
+            XCTAssertEqual(recording.spanContext.traceID, parent.spanContext?.traceID)
+        }
+    }
 }
 
 /// Keys of other kinds, for contexts with more entries than the span's.

@@ -11,7 +11,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import StreamServiceConcurrency
+import Streams
 
 /// `server.address` and `server.port` of a CLIENT span (OpenTelemetry's HTTP client names) for
 /// the URL it requests: read in the one pass `URLParts` makes over the URL's string, where
@@ -31,7 +31,8 @@ public enum ServerAddress {
     /// request's 31 exchanges go to two origins, and `of` scanned each whole URL and made its
     /// host a new string (about 1.1 k instructions an exchange: Benchmarks/README.md).
     /// `of` is its slow twin; the tests hold the two to the same answers.
-    public final class Memo: Sendable {
+    // @unchecked: `origins` is only touched between `lock.lock()` and `lock.unlock()` (`withOrigins`).
+    public final class Memo: @unchecked Sendable {
         private struct Origin {
             /// `scheme://authority`, as the URLs spell it.
             let prefix: [UInt8]
@@ -41,8 +42,17 @@ public enum ServerAddress {
             var shared: [(key: String, variant: Int, attributes: SharedSpanAttributes)] = []
         }
 
-        private let origins = Locked<[Origin]>([])
+        /// Inline, not a `Locked`'s mutex: its few comparisons never call out, and a CLIENT span's
+        /// end takes it once (the mutex's lock and unlock cost about 110 instructions).
+        private let lock = SpinLock()
+        @exclusivity(unchecked) private var origins: [Origin] = []
         private let capacity: Int
+
+        private func withOrigins<Result>(_ body: (inout [Origin]) -> Result) -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&origins)
+        }
 
         /// Remembers at most `capacity` origins (the latest ones).
         public init(capacity: Int = 4) {
@@ -53,7 +63,7 @@ public enum ServerAddress {
         public func of(_ url: URL) -> (host: String, port: Int)? {
             var string = url.absoluteString
             let known = string.withUTF8 { bytes in
-                origins.withLock { origins -> (host: String, port: Int)? in
+                withOrigins { origins -> (host: String, port: Int)? in
                     for index in origins.indices where Self.begins(bytes, with: origins[index].prefix) {
                         return (origins[index].host, origins[index].port)
                     }
@@ -65,7 +75,7 @@ public enum ServerAddress {
             // Only an origin `URLParts` reads is remembered: then `of` answered from its bytes.
             if let length = URLParts.originLength(string) {
                 let prefix = string.withUTF8 { Array($0[..<length]) }
-                origins.withLock { origins in
+                withOrigins { origins in
                     if origins.count == capacity { origins.removeFirst() }
                     origins.append(Origin(prefix: prefix, host: answer.host, port: answer.port))
                 }
@@ -84,7 +94,7 @@ public enum ServerAddress {
         ) -> SharedSpanAttributes? {
             var string = absoluteString
             let known = string.withUTF8 { bytes in
-                origins.withLock { origins -> SharedSpanAttributes?? in
+                withOrigins { origins -> SharedSpanAttributes?? in
                     guard let index = origins.indices.first(where: { Self.begins(bytes, with: origins[$0].prefix) }) else { return nil }
                     return .some(origins[index].shared.first { $0.variant == variant && $0.key == key }?.attributes)
                 }
@@ -93,7 +103,7 @@ public enum ServerAddress {
             guard let (host, port) = of(url) else { return nil }
             let made = make(host, port)
             string.withUTF8 { bytes in
-                origins.withLock { origins in
+                withOrigins { origins in
                     guard let index = origins.indices.first(where: { Self.begins(bytes, with: origins[$0].prefix) }),
                         origins[index].shared.count < Self.variantsPerOrigin,
                         !origins[index].shared.contains(where: { $0.variant == variant && $0.key == key })

@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import StreamServiceConcurrency
+import Streams
 import Tracing
 
 /// A span's attributes as this service's spans build them: one list in the order set, handed to
@@ -217,22 +218,16 @@ extension RecordedSpan {
 /// protobuf bytes) with them (`memo`), so a CLIENT span's four shared attributes are neither
 /// built, copied, written nor destroyed per span (about 1 k instructions a CLIENT span:
 /// Benchmarks/README.md).
-public final class SharedSpanAttributes: Sendable {
+// @unchecked: `madeType` and `made` are only touched between `lock.lock()` and `lock.unlock()`.
+public final class SharedSpanAttributes: @unchecked Sendable {
     public let list: SpanAttributeList
-    /// What an exporter made of `list` (the first to ask kept it). A lock, not an
-    /// `AtomicLazyReference`: its `load` was not specialised here and cost about 300 instructions.
-    private let made = Locked<Made?>(nil)
-
-    /// A made value and its type.
-    private final class Made: Sendable {
-        let type: ObjectIdentifier
-        let value: any AnyObject & Sendable
-
-        init(_ value: any AnyObject & Sendable) {
-            type = ObjectIdentifier(Swift.type(of: value))
-            self.value = value
-        }
-    }
+    /// Inline, not a `Locked`'s mutex, and what was made kept as it is, not in a box of its own
+    /// with its type beside it in an existential: each CLIENT span's end asks (the mutex, the
+    /// box read and its existential copied cost about 150 instructions a span).
+    private let lock = SpinLock()
+    /// What an exporter made of `list` (the first to ask kept it), and its type.
+    @exclusivity(unchecked) private var made: AnyObject?
+    @exclusivity(unchecked) private var madeType: ObjectIdentifier?
 
     public init(_ list: SpanAttributeList) {
         self.list = list
@@ -242,18 +237,26 @@ public final class SharedSpanAttributes: Sendable {
     /// another type to ask too, it gets one made anew each time). When callers race, each
     /// makes it and the first kept is answered.
     public func memo<Value: AnyObject & Sendable>(_ make: (SpanAttributeList) -> Value) -> Value {
-        let kept = made.withLock { $0 } ?? Self.keep(Made(make(list)), in: made)
+        let type = ObjectIdentifier(Value.self)
+        lock.lock()
         // Its type compared, not cast (a dynamic cast is a few hundred instructions).
-        guard kept.type == ObjectIdentifier(Value.self) else { return make(list) }
-        return unsafeDowncast(kept.value, to: Value.self)
-    }
-
-    /// `made`, unless another caller kept one first: then that one.
-    private static func keep(_ made: Made, in slot: Locked<Made?>) -> Made {
-        slot.withLock { kept in
-            if let kept { return kept }
-            kept = made
-            return made
+        if madeType == type, let made {
+            lock.unlock()
+            return unsafeDowncast(made, to: Value.self)
         }
+        let another = madeType != nil
+        lock.unlock()
+        let value = make(list)
+        if another { return value }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let madeType else {
+            made = value
+            self.madeType = type
+            return value
+        }
+        // Another caller kept one first: that one, when of this type.
+        guard madeType == type, let made else { return value }
+        return unsafeDowncast(made, to: Value.self)
     }
 }

@@ -15,6 +15,15 @@ import Tracing
 /// a list value that is not a scalar has no `SizedSpan` (nil), and takes the slow twin, which
 /// writes the same bytes for the spans this one takes (`OTLPEncodingTests`).
 struct SizedSpan {
+    /// A string attribute of a span's own, written from its two strings: an `Entry` made for it
+    /// and its `StoredValue` switched on copied the value through its value witness, twice
+    /// (about 330 instructions a CLIENT span's `url.full`, counted and written; `entry` is the
+    /// slow twin, the tests hold the two to the same bytes).
+    struct OwnString {
+        let key: String
+        let value: String
+    }
+
     /// The `Span` message's length (without its tag and length).
     let bodyLength: Int
 
@@ -25,7 +34,7 @@ struct SizedSpan {
     init?(
         context: SpanContext, parentSpanID: SpanID?, name: String, start: UInt64, end: UInt64, attributes: SpanAttributes,
         list: SpanAttributeList, events: [SpanRecord.Event], links: [SpanRecord.Link], status: SpanStatus?,
-        own: UnsafePointer<SpanAttributeList.Entry>? = nil, shared: OTLPProtobufEncoding.EncodedAttributes?
+        own: UnsafePointer<OwnString>? = nil, shared: OTLPProtobufEncoding.EncodedAttributes?
     ) {
         guard attributes.isEmpty, events.isEmpty, links.isEmpty else { return nil }
         var length = 18 + 10 + 2  // trace_id, span_id, kind
@@ -43,10 +52,7 @@ struct SizedSpan {
             return true
         }
         guard fitted else { return nil }
-        if let own {
-            guard let size = Self.entrySize(own) else { return nil }
-            length += size
-        }
+        if let own { length += Self.stringEntrySize(own) }
         if let shared { length += shared.bytes.count }
         if let status { length += Self.statusSize(status) }
         if context.traceFlags != 0 { length += 6 }
@@ -59,7 +65,7 @@ struct SizedSpan {
     func write(
         at start: UnsafeMutablePointer<UInt8>, context: SpanContext, parentSpanID: SpanID?, name: String, kind: SpanKind,
         start startNanoseconds: UInt64, end: UInt64, list: SpanAttributeList, status: SpanStatus?,
-        own: UnsafePointer<SpanAttributeList.Entry>? = nil, shared: OTLPProtobufEncoding.EncodedAttributes?
+        own: UnsafePointer<OwnString>? = nil, shared: OTLPProtobufEncoding.EncodedAttributes?
     ) -> Int {
         var at = start
         at[0] = 0x12  // ScopeSpans.spans: field 2, length-delimited
@@ -87,7 +93,7 @@ struct SizedSpan {
             guard let first = entries.baseAddress else { return }
             for index in entries.indices { at += Self.entry(first + index, at: at) }
         }
-        if let own { at += Self.entry(own, at: at) }
+        if let own { at += Self.stringEntry(own, at: at) }
         if let shared {
             shared.bytes.withUnsafeBufferPointer { bytes in
                 if let source = bytes.baseAddress { at.initialize(from: source, count: bytes.count) }
@@ -140,7 +146,7 @@ struct SizedSpan {
     /// The value is switched on where it lies: passed on as a value, `StoredValue` was copied
     /// through its value witness (an `other` case holds a `SpanAttribute`), about 120
     /// instructions an attribute.
-    private static func entrySize(_ entry: UnsafePointer<SpanAttributeList.Entry>) -> Int? {
+    static func entrySize(_ entry: UnsafePointer<SpanAttributeList.Entry>) -> Int? {
         let value: Int
         switch entry.pointee.stored {
         case .string(let text): value = 1 + ProtobufWriter.varintSize(text.utf8.count) + text.utf8.count
@@ -156,7 +162,7 @@ struct SizedSpan {
     /// An `attributes` field (9): `KeyValue { key, value: AnyValue }`, as
     /// `ProtobufWriter.keyValueField` writes it; one switch on the value, which `entrySize`
     /// found to be a scalar.
-    private static func entry(_ entry: UnsafePointer<SpanAttributeList.Entry>, at start: UnsafeMutablePointer<UInt8>) -> Int {
+    static func entry(_ entry: UnsafePointer<SpanAttributeList.Entry>, at start: UnsafeMutablePointer<UInt8>) -> Int {
         switch entry.pointee.stored {
         case .string(let text):
             return ProtobufWriter.withUTF8(text) { utf8 in
@@ -185,11 +191,34 @@ struct SizedSpan {
         }
     }
 
+    /// `entrySize` of a string attribute, from its strings.
+    static func stringEntrySize(_ own: UnsafePointer<OwnString>) -> Int {
+        let count = own.pointee.value.utf8.count
+        let keyValue = ProtobufWriter.keyValueLength(key: own.pointee.key.utf8.count, valueLength: 1 + ProtobufWriter.varintSize(count) + count)
+        return 1 + ProtobufWriter.varintSize(keyValue) + keyValue
+    }
+
+    /// `entry` of a string attribute, from its strings: the same bytes.
+    static func stringEntry(_ own: UnsafePointer<OwnString>, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        ProtobufWriter.withUTF8(own.pointee.value) { utf8 in
+            var at = start + keyValueHead(key: own.pointee.key, valueLength: 1 + ProtobufWriter.varintSize(utf8.count) + utf8.count, at: start)
+            at[0] = 0x0A  // AnyValue.string_value: field 1 (written even when empty)
+            at += 1 + ProtobufWriter.varint(UInt64(utf8.count), at: at + 1)
+            if let source = utf8.baseAddress { at.initialize(from: source, count: utf8.count) }
+            return at + utf8.count - start
+        }
+    }
+
     /// The field's tag and length, the `KeyValue`'s key and the value's tag and length (`valueLength`
     /// the `AnyValue`'s); returns how many bytes it wrote.
     @inline(__always)
     private static func keyValueHead(_ entry: UnsafePointer<SpanAttributeList.Entry>, valueLength: Int, at start: UnsafeMutablePointer<UInt8>) -> Int {
-        ProtobufWriter.withUTF8(entry.pointee.key) { key in
+        keyValueHead(key: entry.pointee.key, valueLength: valueLength, at: start)
+    }
+
+    @inline(__always)
+    private static func keyValueHead(key: String, valueLength: Int, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        ProtobufWriter.withUTF8(key) { key in
             var at = start
             at[0] = 0x4A  // Span.attributes: field 9, length-delimited
             at += 1 + ProtobufWriter.varint(UInt64(ProtobufWriter.keyValueLength(key: key.count, valueLength: valueLength)), at: at + 1)

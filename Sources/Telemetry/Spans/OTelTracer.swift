@@ -19,6 +19,8 @@ public final class OTelTracer: Tracer, Sendable {
     public let processor: any SpanProcessor
     /// Where the spans go as they end, shared by all of them.
     private let sink: SpanSink
+    /// The parent's span context last looked up, with its context (`start`).
+    private let parents = ParentLookupMemo()
 
     public init(sampler: Sampler = .default, processor: any SpanProcessor) {
         self.sampler = sampler
@@ -44,8 +46,9 @@ public final class OTelTracer: Tracer, Sendable {
     func start(_ operationName: String, context: ServiceContext, ofKind kind: SpanKind, at startNanoseconds: @autoclosure () -> UInt64) -> OTelSpan {
         var context = context
         // The parent's fields read where they lie, in its reference: a `SpanContext` copied out of
-        // it and destroyed after cost about 280 instructions a span.
-        let parent = context.isEmpty ? nil : context.spanContextReference
+        // it and destroyed after cost about 280 instructions a span. Looked up through the memo:
+        // a request's exchanges begin their spans in one context.
+        let parent = context.isEmpty ? nil : parents.reference(in: context)
         let traceID = parent?.spanContext.traceID ?? TraceID.random()
         let sampled = sampler.shouldSample(traceID: traceID, parentSampled: parent?.spanContext.isSampled)
         if !sampled, let parent, !parent.spanContext.isSampled, !parent.spanContext.isRemote { return OTelSpan(context: context) }

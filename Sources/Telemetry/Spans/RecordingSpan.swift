@@ -122,7 +122,7 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     /// it); given only when the state holds no attribute, event or link (`end(adding:string:sharing:at:)`).
     private func finish(
         _ state: inout State, at nanoseconds: UInt64, sharing shared: SharedSpanAttributes? = nil,
-        own: UnsafePointer<SpanAttributeList.Entry>? = nil
+        own: UnsafePointer<SizedSpan.OwnString>? = nil
     ) {
         var shared = shared
         // The condition first: `shared?.list` read first was a copy of the list made for nothing
@@ -244,7 +244,7 @@ extension RecordingSpan: RecordedSpan {
             Self.add([key: .string(value)], to: &state)
             return finish(&state, at: nanoseconds, sharing: shared)
         }
-        var entry = SpanAttributeList.Entry(key: key, stored: .string(value))
-        withUnsafePointer(to: &entry) { finish(&state, at: nanoseconds, sharing: shared, own: $0) }
+        var own = SizedSpan.OwnString(key: key, value: value)
+        withUnsafePointer(to: &own) { finish(&state, at: nanoseconds, sharing: shared, own: $0) }
     }
 }
