@@ -16,9 +16,9 @@ package enum PendingSubscriptions {
     /// The entries are held unretained, in a buffer of their own: each is the argument of a
     /// `watch(under:)`, `run(under:)` or `setUp` call still running on this thread, which
     /// pushed it and pops it before returning, and whose caller holds it for that call. As an
-    /// `[Disposable]`, each push and pop cost a retain, a release and the array's uniqueness
-    /// and capacity checks: about 95 instructions, 136 times a `/users` request (the figure:
-    /// Benchmarks/README.md, "Ledger").
+    /// `[Disposable]`, a push and its pop cost a retain, a release and the array's uniqueness
+    /// and capacity checks: about 145 instructions where they are 25 now, 136 times a `/users`
+    /// request (the figure: Benchmarks/README.md, "Ledger").
     private final class Stack {
         // Only ever touched by its own thread.
         @exclusivity(unchecked) var items: UnsafeMutablePointer<Unmanaged<Disposable>>

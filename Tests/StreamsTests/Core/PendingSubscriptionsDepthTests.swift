@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import Streams
+import StreamsTesting
 import XCTest
 
 /// The pending-subscription stack past the 32 entries it starts with: subscriptions set up

@@ -81,7 +81,9 @@ final class Redirection<Element: Sendable, Value: Sendable>: SerializedSink<Redi
             update { _, outbox in outbox.error(error) }
             return
         }
-        switch inner {
+        // Consumed: a copy went through the enum's value witnesses, and its destroy after (~110
+        // instructions per inner stream).
+        switch consume inner {
         case .inline(let source):
             runInline(source)
         case .watched(let stream):
