@@ -18,6 +18,6 @@ extension DataStream {
 
     /// The sources one after another; `concat([])` ends at once.
     public static func concat(_ sources: [any StreamType<Element>]) -> DataStream<Element> {
-        DataStream<any StreamType<Element>>.from(sources).redirectAny(maxConcurrent: 1) { $0 }
+        DataStream<any StreamType<Element>>.from(sources).redirectAny(maxConcurrent: 1) { RedirectInner(existential: $0) }
     }
 }

@@ -39,4 +39,20 @@ struct ThreadLocal<Value: AnyObject>: Sendable {
         pthread_setspecific(key, Unmanaged.passRetained(value as AnyObject).toOpaque())
         return value
     }
+
+    /// This thread's object, made by `make` on first use, lent to `body` without the retain and
+    /// release a returned reference costs: the thread's slot holds it until the thread exits,
+    /// so it outlives any call on that thread. For the pending-subscription stack, read a few
+    /// times per subscription (the figure: Benchmarks/README.md, "Ledger").
+    @inline(__always)
+    func withValue<Result>(_ make: () -> Value, _ body: (Value) throws -> Result) rethrows -> Result {
+        let pointer: UnsafeMutableRawPointer
+        if let existing = pthread_getspecific(key) {
+            pointer = existing
+        } else {
+            pointer = Unmanaged.passRetained(make() as AnyObject).toOpaque()
+            pthread_setspecific(key, pointer)
+        }
+        return try Unmanaged<Value>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    }
 }

@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import StreamServiceConcurrency
+import Synchronization
 import XCTest
 import Streams
 import StreamsTesting
@@ -106,6 +107,28 @@ final class FusionTests: XCTestCase {
         }
     }
 
+    /// Subscriptions alive while `stream`'s only value is delivered, above those alive before.
+    private func subscriptionsAliveAtTheValue(_ stream: DataStream<Int>) -> Int {
+        let baseline = StreamDiagnostics.liveSubscriptions
+        let alive = Reading()
+        stream.watch(data: { _ in alive.set(StreamDiagnostics.liveSubscriptions - baseline) })
+        return alive.value
+    }
+
+    func testRedirectRunsAFusedInnerInPlaceWithoutASubscriptionOfItsOwn() {
+        let unfused: @Sendable (Int) -> DataStream<Int> = { x in
+            DataStream { watcher in
+                watcher.data(x)
+                watcher.end()
+                return Disposable()
+            }
+        }
+        // The watch's own subscription and the source's; an unfused inner adds its own.
+        XCTAssertEqual(subscriptionsAliveAtTheValue(DataStream.just(1).redirect { DataStream.just($0) }), 2)
+        XCTAssertEqual(subscriptionsAliveAtTheValue(DataStream.just(1).redirect(unfused)), 3)
+        XCTAssertEqual(subscriptionsAliveAtTheValue(DataStream.concat(DataStream.just(1), DataStream<Int>.empty())), 2)
+    }
+
     /// Past 64 fused stages operators fall back to watchers, so a long chain nests no deeper
     /// than the unfused one. 10,000 in release (as `chain.10000` in Benchmarks); a debug build's
     /// frames are larger, so there the same 2,000 as `RecursionContractTests`.
@@ -123,4 +146,11 @@ final class FusionTests: XCTestCase {
         }
         XCTAssertEqual(result.get(), length)
     }
+}
+
+/// One number read on whichever thread, kept for the test to check.
+private final class Reading: Sendable {
+    private let stored = Mutex(-1)
+    var value: Int { stored.withLock { $0 } }
+    func set(_ value: Int) { stored.withLock { $0 = value } }
 }

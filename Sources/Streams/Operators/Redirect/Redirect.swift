@@ -18,13 +18,14 @@ extension StreamType {
     public func redirect<Inner: StreamType>(
         maxConcurrent: Int = .max, _ transform: @escaping @Sendable (Element) throws -> Inner
     ) -> DataStream<Inner.Element> {
-        redirectAny(maxConcurrent: maxConcurrent) { value -> any StreamType<Inner.Element> in try transform(value) }
+        redirectAny(maxConcurrent: maxConcurrent) { value in RedirectInner(try transform(value)) }
     }
 
-    /// `redirect` over existential inner streams, the common core of redirect, concatMap and concat.
+    /// `redirect` over inner streams told apart as `RedirectInner`s, the common core of redirect,
+    /// concatMap and concat.
     @inlinable
     func redirectAny<Value: Sendable>(
-        maxConcurrent: Int, _ transform: @escaping @Sendable (Element) throws -> any StreamType<Value>
+        maxConcurrent: Int, _ transform: @escaping @Sendable (Element) throws -> RedirectInner<Value>
     ) -> DataStream<Value> {
         let limit = max(1, maxConcurrent)
         // The operator's own subscription holds the outer and the inners (`DataStream.holding`):
