@@ -115,6 +115,94 @@ final class HPACKDecoderBytesTests: XCTestCase {
         }
     }
 
+    /// A literal without indexing (0000), or never indexed (`flags` 0x10), naming `nameIndex`
+    /// (0: the name follows); strings Huffman-coded when `huffman`.
+    private static func literal(_ nameIndex: Int, name: String = "", _ value: String, flags: UInt8 = 0x00, huffman: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = []
+        HPACKInteger.encode(nameIndex, prefixBits: 4, flags: flags, into: &bytes)
+        for string in nameIndex == 0 ? [name, value] : [value] {
+            if huffman {
+                HPACKInteger.encode(HPACKHuffman.encodedCount(Array(string.utf8)), prefixBits: 7, flags: 0x80, into: &bytes)
+                HPACKHuffman.encode(Array(string.utf8), into: &bytes)
+            } else {
+                HPACKInteger.encode(string.utf8.count, prefixBits: 7, flags: 0x00, into: &bytes)
+                bytes += Array(string.utf8)
+            }
+        }
+        return bytes
+    }
+
+    /// A literal with incremental indexing (01), its name new: it changes the dynamic table.
+    private static func inserting(_ name: String, _ value: String) -> [UInt8] {
+        [0x40, UInt8(name.utf8.count)] + Array(name.utf8) + [UInt8(value.utf8.count)] + Array(value.utf8)
+    }
+
+    /// Representations repeated at their place are copied from the decoder's
+    /// `HPACKRepresentationMemo`: the same fields, marks, table and errors as decoding them (the
+    /// slow twin), for static and dynamic indexes, literals naming either table or a new name,
+    /// values that fail the checks, never-indexed literals, and an index repeated after the table
+    /// changed under it (an insertion, a size update that empties it, one that makes room again).
+    func testRepresentationsRepeatedAtTheirPlaceGiveWhatDecodingThemGives() {
+        var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 4096, memoizesLiterals: true)
+        let date = Self.literal(33, "Wed, 02 Dec 2026 22:31:54 GMT", huffman: true)
+        let blocks: [[UInt8]] = [
+            [0x88] + Self.inserting("server", "demo") + date,
+            [0x88, 0xBE] + date + Self.literal(28, "176"),
+            [0x88, 0xBE] + date + Self.literal(28, "165"),
+            [0x88, 0xBE] + date + Self.literal(62, "again") + Self.literal(0, name: "x-request-id", "req-1", huffman: true),
+            [0x88, 0xBE] + date + Self.literal(62, "again") + Self.literal(0, name: "x-request-id", "req-2", huffman: true),
+            // The table changes under index 62 and under the literal naming it.
+            [0x88] + Self.inserting("via", "proxy") + date,
+            [0x88, 0xBE] + date + Self.literal(62, "again") + Self.literal(0, name: "x-request-id", "req-2", huffman: true),
+            [0x88, 0xBE] + date + Self.literal(62, "again"),
+            // Values and names that fail the checks, kept as failing.
+            [0x88, 0xBE] + Self.literal(33, " lead") + Self.literal(0, name: "Bad Name", "v"),
+            [0x88, 0xBE] + Self.literal(33, " lead") + Self.literal(0, name: "Bad Name", "v"),
+            // Never indexed: decoded each time.
+            [0x88, 0xBE] + Self.literal(55, "secret", flags: 0x10),
+            [0x88, 0xBE] + Self.literal(55, "secret", flags: 0x10),
+            // A size update empties the table: index 62 is now an error; then room again.
+            [0x20, 0x88, 0xBE],
+            [0x3F, 0xE1, 0x01, 0x88] + date,
+            [0x88, 0xBE] + date,
+            [0x88] + Self.inserting("server", "other") + date,
+            [0x88, 0xBE] + date,
+            [0x88, 0xBE] + date,
+        ]
+        for (round, block) in (blocks + blocks).enumerated() {
+            assertAgree(&decoder, block, "block \(round)")
+        }
+    }
+
+    /// Copies of a decoder share its memos, and their tables part ways: each copy's index 62 is
+    /// its own entry, whichever copy kept the representation last.
+    func testDecoderCopiesWhoseTablesPartWaysEachReadTheirOwnEntries() throws {
+        var first = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 4096, memoizesLiterals: true)
+        var second = first
+        let indexed: [UInt8] = [0x88, 0xBE]
+        _ = try (Self.inserting("x-a", "1") + [0x88]).withUnsafeBufferPointer { try first.decodeBytes($0) }
+        _ = try (Self.inserting("x-b", "2") + [0x88]).withUnsafeBufferPointer { try second.decodeBytes($0) }
+        for _ in 0..<3 {
+            let fromFirst = try indexed.withUnsafeBufferPointer { try first.decodeBytes($0) }
+            let fromSecond = try indexed.withUnsafeBufferPointer { try second.decodeBytes($0) }
+            XCTAssertEqual(fieldPairs(fromFirst.fields), fieldPairs([(":status", "200"), ("x-a", "1")]))
+            XCTAssertEqual(fieldPairs(fromSecond.fields), fieldPairs([(":status", "200"), ("x-b", "2")]))
+        }
+    }
+
+    /// A place whose representation changes block after block (a `content-length`) rests, as a
+    /// literal-memo slot does, and one that then stays the same is kept again: the same fields and
+    /// marks as decoding them, through misses in a row, the rest, a retry, and the settled value.
+    func testRepresentationsThatChangeEveryBlockGiveWhatDecodingThemGives() {
+        var decoder = HPACKDecoder(maxTableSize: 256, maxHeaderListSize: 4096, memoizesLiterals: true)
+        let rounds = 3 * Int(HPACKRepresentationMemo.retryEvery)
+        for round in 0..<rounds {
+            let settled = round >= rounds - 4
+            let block = [0x88] + Self.literal(28, settled ? "1000" : "\(100 + round)") + Self.literal(33, round % 3 == 0 ? " lead" : "ok")
+            assertAgree(&decoder, block, "block \(round)")
+        }
+    }
+
     /// `HPACKFieldBytes.storage(laidOutAfter:in:spans:)` (the decoder's: the spans and trailer
     /// written after the bytes in its room, then one copy) against `storage(bytes:spans:)` (its
     /// slow twin, the parts appended): the same layout, from no field to many, whatever the room held.
