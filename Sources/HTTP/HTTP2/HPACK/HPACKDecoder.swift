@@ -35,18 +35,10 @@ package struct HPACKDecoder: Sendable {
     /// `literals.slots`, held here as well: read per literal without retaining the memo. Unsafe as
     /// the memo is: one decoder's, on its connection's loop.
     nonisolated(unsafe) private let literalSlots: UnsafeMutableRawPointer?
-    /// `decodeBytes`' memo of the previous blocks' whole field representations (with
-    /// `memoizesLiterals`), and its slots held as `literalSlots` are; shared by copies as `literals` is.
-    private let representations: HPACKRepresentationMemo?
-    nonisolated(unsafe) private let representationSlots: UnsafeMutableRawPointer?
-    /// The table's stamp for `representations`: a new one with every change of the table (`tableChanged`).
-    private var tableStamp: UInt64 = 0
 
     package init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 64 * 1024, maxStringLength: Int = 64 * 1024, memoizesLiterals: Bool = false) {
         literals = memoizesLiterals ? HPACKLiteralMemo() : nil
         literalSlots = literals?.slots
-        representations = memoizesLiterals ? HPACKRepresentationMemo() : nil
-        representationSlots = representations?.slots
         maxTableSizeLimit = maxTableSize
         self.maxHeaderListSize = maxHeaderListSize
         self.maxStringLength = maxStringLength
@@ -82,14 +74,12 @@ package struct HPACKDecoder: Sendable {
                 // Literal with incremental indexing (§6.2.1).
                 field = try literal(bytes, at: &position, prefixBits: 6)
                 table.insert(name: field.name, value: field.value, checked: field.checked)
-                tableChanged()
             } else if first & 0xE0 == 0x20 {
                 // Dynamic table size update (§6.3): only before the block's first field (§4.2).
                 guard !fieldSeen else { throw .tableSizeUpdateAfterField }
                 let size = try HPACKInteger.decode(bytes, at: &position, prefixBits: 5)
                 guard size <= maxTableSizeLimit else { throw .invalidTableSizeUpdate(size) }
                 table.resize(to: size)
-                tableChanged()
                 continue
             } else {
                 // Literal without indexing (0000) or never indexed (0001) (§6.2.2, §6.2.3).
@@ -155,13 +145,6 @@ package struct HPACKDecoder: Sendable {
         }
     }
 
-    /// The table changed: a representation kept with the old stamp that names it is not reused.
-    @inline(__always)
-    private mutating func tableChanged() {
-        guard let representationSlots else { return }
-        tableStamp = HPACKRepresentationMemo.nextStamp(representationSlots)
-    }
-
     /// Room kept from one block to the next; more is given back after the block.
     private static let keptRoom = 16 * 1024
 
@@ -186,9 +169,6 @@ package struct HPACKDecoder: Sendable {
         _ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, spans: UnsafeMutableBufferPointer<UInt32>,
         _ cursor: inout Cursor
     ) throws(HPACKError) -> Need {
-        // The representation memo where its slots hold whatever this decoder accepts: a kept
-        // representation's strings are shorter than `maxCoded`.
-        let representationSlots = maxStringLength >= HPACKRepresentationMemo.maxCoded ? representationSlots : nil
         while cursor.position < bytes.count {
             // A field's bytes: a table entry (at most the table's size) and literals (each at most
             // 8/5 of its coded length, plus a byte the Huffman decoder may write past).
@@ -198,35 +178,20 @@ package struct HPACKDecoder: Sendable {
             let base = out.baseAddress!
             let first = bytes[cursor.position]
             let start = cursor.used
-            let codedStart = cursor.position
             let nameEnd: Int
             let checked: Bool
             var listed: Int
-            /// Whether this representation may be kept (it changes no table), and whether it names the table.
-            var keepable = false, namesTable = false
-            if let representationSlots, first & 0xE0 != 0x20,
-               let hit = HPACKRepresentationMemo.copy(representationSlots, ordinal: cursor.ordinal, block: bytes, at: cursor.position,
-                                                      stamp: tableStamp, to: base + cursor.used) {
-                // The same representation as at this place before (and the same table, if it names it).
-                cursor.position += hit.codedCount
-                cursor.used += hit.decodedCount
-                nameEnd = start + hit.nameCount
-                checked = hit.checked
-                listed = hit.listed
-            } else if first & 0x80 != 0 {
+            if first & 0x80 != 0 {
                 // Indexed field (§6.1).
                 let index = try HPACKInteger.decode(bytes, at: &cursor.position, prefixBits: 7)
                 (nameEnd, checked) = try copyEntry(index, nameOnly: false, to: base, at: &cursor.used)
                 listed = cursor.used - start
-                keepable = true
-                namesTable = index > HPACKStaticTable.entries.count
             } else if first & 0xE0 == 0x20 {
                 // Dynamic table size update (§6.3): only before the block's first field (§4.2).
                 guard !cursor.fieldSeen else { throw .tableSizeUpdateAfterField }
                 let size = try HPACKInteger.decode(bytes, at: &cursor.position, prefixBits: 5)
                 guard size <= maxTableSizeLimit else { throw .invalidTableSizeUpdate(size) }
                 table.resize(to: size)
-                tableChanged()
                 continue
             } else {
                 // Literal with incremental indexing (§6.2.1), without indexing (0000) or never indexed (0001) (§6.2.2, §6.2.3).
@@ -269,19 +234,7 @@ package struct HPACKDecoder: Sendable {
                 if indexes {
                     let name = String(decoding: UnsafeBufferPointer(start: base + start, count: nameEnd - start), as: UTF8.self)
                     table.insert(name: name, value: String(decoding: value, as: UTF8.self), checked: checked, keepingBytes: true)
-                    tableChanged()
-                } else {
-                    // Without indexing (0000) only: a never-indexed literal (0001) is not kept.
-                    keepable = first & 0xF0 == 0
-                    namesTable = nameIndex > HPACKStaticTable.entries.count
                 }
-            }
-            if keepable, let representationSlots {
-                HPACKRepresentationMemo.store(
-                    representationSlots, ordinal: cursor.ordinal,
-                    coded: UnsafeBufferPointer(rebasing: bytes[codedStart..<cursor.position]),
-                    decoded: UnsafeBufferPointer(start: base + start, count: cursor.used - start),
-                    nameCount: nameEnd - start, checked: checked, listed: listed, namesTable: namesTable, stamp: tableStamp)
             }
             cursor.fieldSeen = true
             cursor.ordinal += 1
@@ -420,10 +373,7 @@ package struct HPACKDecoder: Sendable {
     /// This side's SETTINGS_HEADER_TABLE_SIZE changed (and the peer acknowledged it).
     package mutating func setMaxTableSizeLimit(_ limit: Int) {
         maxTableSizeLimit = limit
-        if table.maximumSize > limit {
-            table.resize(to: limit)
-            tableChanged()
-        }
+        if table.maximumSize > limit { table.resize(to: limit) }
     }
 
     /// Entry `index` of the static table (whose fields all pass the checks: HPACKDecoderTests) or the dynamic one.

@@ -63,9 +63,9 @@ final class HPACKLiteralMemo: @unchecked Sendable {
     /// Whether `count` bytes at `a` and `b` are the same, eight at a time, the last eight (which
     /// may overlap the word before) as one: their tail byte by byte cost about 5 instructions a
     /// byte, some 370 bytes and 2,000 instructions a `/users` request (Benchmarks/README.md).
-    /// Shorter ones byte by byte. (`HPACKRepresentationMemo` compares its representations so too.)
+    /// Shorter ones byte by byte.
     @inline(__always)
-    static func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+    private static func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
         guard count >= 8 else {
             var index = 0
             while index < count {
