@@ -171,10 +171,13 @@ package struct HPACKDecoder: Sendable {
     ) throws(HPACKError) -> Need {
         while cursor.position < bytes.count {
             // A field's bytes: a table entry (at most the table's size) and literals (each at most
-            // 8/5 of its coded length, plus a byte the Huffman decoder may write past).
-            let bound = cursor.used + 2 * (bytes.count - cursor.position) + table.maximumSize + 64
+            // 8/5 of its coded length, plus a byte the Huffman decoder may write past). Wrapping
+            // arithmetic, here and in the field's counts below: every term is bounded by the block's
+            // and the table's sizes, far from overflow, and the checked operations' overflow tests
+            // cost about 40 instructions a field (Benchmarks/README.md).
+            let bound = cursor.used &+ 2 &* (bytes.count &- cursor.position) &+ table.maximumSize &+ 64
             if bound > out.count { return .bytes(bound) }
-            if (cursor.count + 1) * 4 > spans.count { return .spans }
+            if (cursor.count &+ 1) &* 4 > spans.count { return .spans }
             let base = out.baseAddress!
             let first = bytes[cursor.position]
             let start = cursor.used
@@ -237,8 +240,8 @@ package struct HPACKDecoder: Sendable {
                 }
             }
             cursor.fieldSeen = true
-            cursor.ordinal += 1
-            cursor.listSize += listed + 32
+            cursor.ordinal &+= 1
+            cursor.listSize &+= listed &+ 32
             if cursor.overListSize {
                 cursor.used = start
             } else if cursor.listSize > maxHeaderListSize {
@@ -248,13 +251,13 @@ package struct HPACKDecoder: Sendable {
                 cursor.count = 0
                 cursor.checkedFields = 0
             } else {
-                if checked && cursor.count < 64 { cursor.checkedFields |= 1 << UInt64(cursor.count) }
-                let span = spans.baseAddress! + cursor.count * 4
+                if checked && cursor.count < 64 { cursor.checkedFields |= 1 &<< UInt64(truncatingIfNeeded: cursor.count) }
+                let span = spans.baseAddress! + cursor.count &* 4
                 span[0] = UInt32(truncatingIfNeeded: start)
                 span[1] = UInt32(truncatingIfNeeded: nameEnd)
                 span[2] = UInt32(truncatingIfNeeded: nameEnd)
                 span[3] = UInt32(truncatingIfNeeded: cursor.used)
-                cursor.count += 1
+                cursor.count &+= 1
             }
         }
         return .nothing
@@ -275,14 +278,12 @@ package struct HPACKDecoder: Sendable {
         let copied = try table.withEntry(index - staticCount) { (entry) throws(HPACKError) -> (nameEnd: Int, checked: Bool) in
             // Read where the entry lies: bound to a local (`if let`), its bytes were retained and
             // released per copy, and the name's length counted again (about 35 instructions a
-            // block of half a dozen such copies: Benchmarks/README.md).
-            if entry.pointee.bytes != nil {
+            // block of half a dozen such copies: Benchmarks/README.md); through `withUnsafeBufferPointer`
+            // the array was still retained and released per copy (`Entry.bytesBase`).
+            if let bytes = entry.pointee.bytesBase {
                 let nameCount = entry.pointee.nameCount
-                let count = entry.pointee.bytes.unsafelyUnwrapped.withUnsafeBufferPointer { bytes in
-                    let count = nameOnly ? nameCount : bytes.count
-                    (out + used).update(from: bytes.baseAddress!, count: count)
-                    return count
-                }
+                let count = nameOnly ? nameCount : entry.pointee.bytesCount
+                (out + used).update(from: bytes, count: count)
                 used += count
                 return (used - (count - nameCount), entry.pointee.checked)
             }
