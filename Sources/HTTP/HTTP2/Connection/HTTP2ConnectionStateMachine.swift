@@ -113,7 +113,7 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
                     return
                 }
                 if header.type == .data {
-                    try receivedData(header.streamID, bytes: HTTP2ByteCopy.array(payload), flowControlledLength: payload.count, endStream: endStream)
+                    try receivedData(header.streamID, bytes: Array(payload), flowControlledLength: payload.count, endStream: endStream)
                     return
                 }
             } catch let error where error.streamID != nil {

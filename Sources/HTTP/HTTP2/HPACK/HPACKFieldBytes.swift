@@ -49,7 +49,7 @@ package struct HPACKFieldBytes: Sendable {
         #endif
         room.storeBytes(of: UInt32(truncatingIfNeeded: byteCount).littleEndian, toByteOffset: size - 8, as: UInt32.self)
         room.storeBytes(of: UInt32(truncatingIfNeeded: spans.count / 4).littleEndian, toByteOffset: size - 4, as: UInt32.self)
-        return HTTP2ByteCopy.array(UnsafeRawBufferPointer(start: base, count: size))
+        return Array(UnsafeRawBufferPointer(start: base, count: size))
     }
 
     /// The size of `storage` for `byteCount` bytes and `spanCount` spans (four a field).
