@@ -105,6 +105,9 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
         var result: Result<HTTPClientResponse, HTTPClientError>
     }
 
+    /// The request fields' shared part of this connection's last request (`open`).
+    @exclusivity(unchecked) private var sharedFields = HTTP2SharedFieldsMemo()
+
     /// The buffer the machine collects its next frames in (`flushOutput`).
     @exclusivity(unchecked) private var spareOutput: [UInt8] = []
     /// The most room a written buffer keeps for the next frames: more is given back.
@@ -129,7 +132,7 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
             pool.streamEnded(on: self)
             return
         }
-        let shared = exchange.client.http2RequestFields.fields(for: exchange.request, origin: origin)
+        let shared = sharedFields.shared(for: exchange.request, origin: origin, from: exchange.client.http2RequestFields)
         let fields = HTTP2RequestFields.list(of: exchange.request, shared: shared.fields)
         let template = HTTP2RequestFields.template(of: fields, shared: shared, exchange: exchange)
         // `shared` kept while the template (which does not hold it) is read.

@@ -119,6 +119,29 @@ enum HTTP2RequestFields {
     }
 }
 
+/// A connection's last kept shared part (`HTTPClient.http2RequestFields`) and the request fields
+/// it was kept for: a connection's requests have one origin, and an upstream client's series one
+/// field list, so the next request nearly always takes the same part. Found here with one
+/// comparison of the fields (the same list shared: one comparison of their storage), where the
+/// client's cache, its slow twin, takes a lock and compares origins too, about 250 instructions an
+/// exchange (Benchmarks/README.md). The part is the cache's own object, made from the origin and
+/// the fields alone, so the one kept here is the one the cache gives (HTTP2RequestFieldsTests).
+struct HTTP2SharedFieldsMemo {
+    private var headers = HTTPHeaders()
+    private var shared: HTTP2RequestFields.Shared?
+
+    /// The shared part for `request`, whose origin is `origin` (the connection's).
+    mutating func shared(
+        for request: HTTPClientRequest, origin: ConnectionPool.Origin, from cache: RequestFieldsCache<HTTP2RequestFields.Shared>
+    ) -> HTTP2RequestFields.Shared {
+        if let shared, request.headers == headers { return shared }
+        let found = cache.fields(for: request, origin: origin)
+        headers = request.headers
+        shared = found
+        return found
+    }
+}
+
 /// A request head that is its series' template but for one field (`HTTP2RequestFields.template(of:shared:exchange:)`):
 /// the template's key and the exchange whose request's target is the varying field's value.
 struct HTTP2RequestTemplate {

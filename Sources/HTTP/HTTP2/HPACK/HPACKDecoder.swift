@@ -171,10 +171,13 @@ package struct HPACKDecoder: Sendable {
     ) throws(HPACKError) -> Need {
         while cursor.position < bytes.count {
             // A field's bytes: a table entry (at most the table's size) and literals (each at most
-            // 8/5 of its coded length, plus a byte the Huffman decoder may write past).
-            let bound = cursor.used + 2 * (bytes.count - cursor.position) + table.maximumSize + 64
+            // 8/5 of its coded length, plus a byte the Huffman decoder may write past). Wrapping
+            // arithmetic, here and in the field's counts below: every term is bounded by the block's
+            // and the table's sizes, far from overflow, and the checked operations' overflow tests
+            // cost about 40 instructions a field (Benchmarks/README.md).
+            let bound = cursor.used &+ 2 &* (bytes.count &- cursor.position) &+ table.maximumSize &+ 64
             if bound > out.count { return .bytes(bound) }
-            if (cursor.count + 1) * 4 > spans.count { return .spans }
+            if (cursor.count &+ 1) &* 4 > spans.count { return .spans }
             let base = out.baseAddress!
             let first = bytes[cursor.position]
             let start = cursor.used
@@ -185,7 +188,7 @@ package struct HPACKDecoder: Sendable {
                 // Indexed field (§6.1).
                 let index = try HPACKInteger.decode(bytes, at: &cursor.position, prefixBits: 7)
                 (nameEnd, checked) = try copyEntry(index, nameOnly: false, to: base, at: &cursor.used)
-                listed = cursor.used - start
+                listed = cursor.used &- start
             } else if first & 0xE0 == 0x20 {
                 // Dynamic table size update (§6.3): only before the block's first field (§4.2).
                 guard !cursor.fieldSeen else { throw .tableSizeUpdateAfterField }
@@ -201,7 +204,7 @@ package struct HPACKDecoder: Sendable {
                 if nameIndex == 0 {
                     let slot = HPACKLiteralMemo.slot(ordinal: cursor.ordinal, value: false)
                     let (_, verdict) = try string(bytes, at: &cursor.position, into: base, at: &cursor.used, slot: slot)
-                    let name = UnsafeBufferPointer(start: base + start, count: cursor.used - start)
+                    let name = UnsafeBufferPointer(start: base + start, count: cursor.used &- start)
                     switch verdict {
                     case .valid?: nameChecked = true
                     case .invalid?: nameChecked = false
@@ -215,21 +218,21 @@ package struct HPACKDecoder: Sendable {
                     listed = Self.listedCount(name)
                 } else {
                     (_, nameChecked) = try copyEntry(nameIndex, nameOnly: true, to: base, at: &cursor.used)
-                    if !nameChecked { nameChecked = HTTP2FieldRules.nameFault(UnsafeBufferPointer(start: base + start, count: cursor.used - start)) == nil }
-                    listed = cursor.used - start
+                    if !nameChecked { nameChecked = HTTP2FieldRules.nameFault(UnsafeBufferPointer(start: base + start, count: cursor.used &- start)) == nil }
+                    listed = cursor.used &- start
                 }
                 nameEnd = cursor.used
                 let (notes, _) = try string(bytes, at: &cursor.position, into: base, at: &cursor.used,
                                             slot: HPACKLiteralMemo.slot(ordinal: cursor.ordinal, value: true))
-                let value = UnsafeBufferPointer(start: base + nameEnd, count: cursor.used - nameEnd)
+                let value = UnsafeBufferPointer(start: base + nameEnd, count: cursor.used &- nameEnd)
                 if let notes {
                     // Huffman-coded: the machine noted what the bytes hold; only their ends are looked at.
                     let valid = notes.forbidden ? HTTP2FieldRules.valueFault(value) == nil : !Self.hasWhitespaceAtAnEnd(value)
                     checked = nameChecked && valid
-                    listed += notes.high ? Self.listedCount(value) : value.count
+                    listed &+= notes.high ? Self.listedCount(value) : value.count
                 } else {
                     checked = nameChecked && HTTP2FieldRules.valueFault(value) == nil
-                    listed += Self.listedCount(value)
+                    listed &+= Self.listedCount(value)
                 }
                 if indexes {
                     let name = String(decoding: UnsafeBufferPointer(start: base + start, count: nameEnd - start), as: UTF8.self)
@@ -237,8 +240,8 @@ package struct HPACKDecoder: Sendable {
                 }
             }
             cursor.fieldSeen = true
-            cursor.ordinal += 1
-            cursor.listSize += listed + 32
+            cursor.ordinal &+= 1
+            cursor.listSize &+= listed &+ 32
             if cursor.overListSize {
                 cursor.used = start
             } else if cursor.listSize > maxHeaderListSize {
@@ -248,13 +251,13 @@ package struct HPACKDecoder: Sendable {
                 cursor.count = 0
                 cursor.checkedFields = 0
             } else {
-                if checked && cursor.count < 64 { cursor.checkedFields |= 1 << UInt64(cursor.count) }
-                let span = spans.baseAddress! + cursor.count * 4
+                if checked && cursor.count < 64 { cursor.checkedFields |= 1 &<< UInt64(truncatingIfNeeded: cursor.count) }
+                let span = spans.baseAddress! + cursor.count &* 4
                 span[0] = UInt32(truncatingIfNeeded: start)
                 span[1] = UInt32(truncatingIfNeeded: nameEnd)
                 span[2] = UInt32(truncatingIfNeeded: nameEnd)
                 span[3] = UInt32(truncatingIfNeeded: cursor.used)
-                cursor.count += 1
+                cursor.count &+= 1
             }
         }
         return .nothing
@@ -267,24 +270,23 @@ package struct HPACKDecoder: Sendable {
         let staticCount = HPACKStaticTable.entries.count
         if index >= 1 && index <= staticCount {
             let table = HPACKStaticTable.rawBytes
-            let start = table.starts[index - 1], nameEnd = table.nameEnds[index - 1], end = nameOnly ? nameEnd : table.starts[index]
-            (out + used).update(from: table.bytes + start, count: end - start)
-            used += end - start
-            return (used - (end - nameEnd), true)
+            // Wrapping: offsets within the static table's few hundred bytes, `used` within the room.
+            let start = table.starts[index &- 1], nameEnd = table.nameEnds[index &- 1], end = nameOnly ? nameEnd : table.starts[index]
+            (out + used).update(from: table.bytes + start, count: end &- start)
+            used &+= end &- start
+            return (used &- (end &- nameEnd), true)
         }
         let copied = try table.withEntry(index - staticCount) { (entry) throws(HPACKError) -> (nameEnd: Int, checked: Bool) in
             // Read where the entry lies: bound to a local (`if let`), its bytes were retained and
             // released per copy, and the name's length counted again (about 35 instructions a
-            // block of half a dozen such copies: Benchmarks/README.md).
-            if entry.pointee.bytes != nil {
+            // block of half a dozen such copies: Benchmarks/README.md); through `withUnsafeBufferPointer`
+            // the array was still retained and released per copy (`Entry.bytesBase`).
+            if let bytes = entry.pointee.bytesBase {
                 let nameCount = entry.pointee.nameCount
-                let count = entry.pointee.bytes.unsafelyUnwrapped.withUnsafeBufferPointer { bytes in
-                    let count = nameOnly ? nameCount : bytes.count
-                    (out + used).update(from: bytes.baseAddress!, count: count)
-                    return count
-                }
-                used += count
-                return (used - (count - nameCount), entry.pointee.checked)
+                let count = nameOnly ? nameCount : entry.pointee.bytesCount
+                (out + used).update(from: bytes, count: count)
+                used &+= count
+                return (used &- (count &- nameCount), entry.pointee.checked)
             }
             Self.copy(entry.pointee.name, to: out, at: &used)
             let nameEnd = used
@@ -320,7 +322,7 @@ package struct HPACKDecoder: Sendable {
         let length = raw.count
         if huffman {
             if let slot, let literalSlots, let kept = HPACKLiteralMemo.copy(literalSlots, slot, coded: raw, to: out + used) {
-                used += kept.count
+                used &+= kept.count
                 return (kept.notes, kept.verdict)
             }
             let (count, notes) = try HPACKHuffman.decodeNoting(raw, into: UnsafeMutableBufferPointer(start: out + used, count: HPACKHuffman.decodedCapacity(length)))
@@ -329,12 +331,12 @@ package struct HPACKDecoder: Sendable {
                HPACKLiteralMemo.store(literalSlots, slot, coded: raw, decoded: UnsafeBufferPointer(start: out + used, count: count), notes: notes) {
                 verdict = .unknown
             }
-            used += count
+            used &+= count
             return (notes, verdict)
         }
         if length > 0 {
             (out + used).update(from: raw.baseAddress!, count: length)
-            used += length
+            used &+= length
         }
         return (nil, nil)
     }
@@ -364,9 +366,10 @@ package struct HPACKDecoder: Sendable {
         let huffman = bytes[position] & 0x80 != 0
         let length = try HPACKInteger.decode(bytes, at: &position, prefixBits: 7)
         guard length <= maxStringLength else { throw .stringTooLong(length) }
-        guard length <= bytes.count - position else { throw .truncated }
-        let raw = UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
-        position += length
+        // Wrapping: `position` is within the block, and `length` no more than what is left of it.
+        guard length <= bytes.count &- position else { throw .truncated }
+        let raw = UnsafeBufferPointer(start: bytes.baseAddress.unsafelyUnwrapped + position, count: length)
+        position &+= length
         return (raw, huffman)
     }
 

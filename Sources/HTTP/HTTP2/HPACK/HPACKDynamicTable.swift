@@ -13,9 +13,30 @@ struct HPACKDynamicTable: Sendable {
         let checked: Bool
         /// A decoder's entry inserted by `HPACKDecoder.decodeBytes`: the name's UTF-8 then the
         /// value's, as the `String`s hold them, copied from here into a block's bytes; nil otherwise.
-        var bytes: [UInt8]? = nil
+        let bytes: [UInt8]?
         /// Where the name ends in `bytes`: read per copy, the name's UTF-8 count was counted again.
-        var nameCount = 0
+        let nameCount: Int
+        /// Where `bytes` lie, and their count (nil without bytes): copied from there without a
+        /// retain and release of the array per copy (about 45 instructions a dynamic-table copy,
+        /// three of a demo avatar answer's block: Benchmarks/README.md). The array is this entry's
+        /// own and never changes, so its storage, and this address, last as long as the entry.
+        nonisolated(unsafe) let bytesBase: UnsafePointer<UInt8>?
+        let bytesCount: Int
+
+        init(name: String, value: String, checked: Bool, bytes: [UInt8]? = nil, nameCount: Int = 0) {
+            self.name = name
+            self.value = value
+            self.checked = checked
+            self.bytes = bytes
+            self.nameCount = nameCount
+            if let bytes, !bytes.isEmpty {
+                bytesBase = bytes.withUnsafeBufferPointer { $0.baseAddress }
+                bytesCount = bytes.count
+            } else {
+                bytesBase = nil
+                bytesCount = 0
+            }
+        }
     }
 
     /// Oldest first, so an insertion appends and an eviction drops from the front.

@@ -29,9 +29,10 @@ enum HPACKInteger {
     @inline(__always)
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, prefixBits: Int) throws(HPACKError) -> Int {
         guard position < bytes.count else { throw .truncated }
-        let limit = (1 << prefixBits) - 1
+        // Wrapping: a prefix is 1 to 8 bits, and `position` is below the count it was checked against.
+        let limit = (1 &<< prefixBits) &- 1
         let value = Int(bytes[position]) & limit
-        position += 1
+        position &+= 1
         guard value == limit else { return value }
         return try decodeContinuation(bytes, at: &position, value: value)
     }

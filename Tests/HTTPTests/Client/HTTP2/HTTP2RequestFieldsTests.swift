@@ -48,4 +48,22 @@ final class HTTP2RequestFieldsTests: XCTestCase {
             XCTAssertEqual(kept.map { "\($0.name): \($0.value)" }, HTTP2RequestFields.fields(of: request).map { "\($0.name): \($0.value)" }, url)
         }
     }
+
+    /// A connection's memo of its last shared part (the fast path) against the client's cache (its
+    /// slow twin): the same part's fields for one origin's requests whose fields repeat, change
+    /// (a new list with the same or other fields), and come back.
+    func testAConnectionsLastSharedPartIsTheOneTheCacheGives() throws {
+        let cache = RequestFieldsCache { HTTP2RequestFields.Shared(HTTP2RequestFields.shared(of: $0)) }
+        var memo = HTTP2SharedFieldsMemo()
+        let first: HTTPHeaders = ["Accept": "application/vnd.github+json", "User-Agent": "StreamService"]
+        let sameAgain: HTTPHeaders = ["Accept": "application/vnd.github+json", "User-Agent": "StreamService"]
+        let other: HTTPHeaders = ["Accept": "image/png", "User-Agent": "StreamService"]
+        for (path, headers) in [("/users", first), ("/u/1", first), ("/u/2", sameAgain), ("/u/3", other), ("/u/4", other), ("/u/5", first)] {
+            let request = try XCTUnwrap(HTTPClientRequest(url: "http://example.test:8080\(path)", headers: headers))
+            let origin = ConnectionPool.Origin(secure: request.isSecure, host: request.host, port: request.port)
+            let fromMemo = memo.shared(for: request, origin: origin, from: cache)
+            XCTAssertEqual(fromMemo.fields.map { "\($0.name): \($0.value)" }, cache.fields(for: request, origin: origin).fields.map { "\($0.name): \($0.value)" }, path)
+            XCTAssertEqual(fromMemo.fields.map { "\($0.name): \($0.value)" }, HTTP2RequestFields.shared(of: request).map { "\($0.name): \($0.value)" }, path)
+        }
+    }
 }
