@@ -43,6 +43,10 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
     /// and release of it took the runtime's slow path, ~75–95 instructions where ~22, twice an
     /// exchange (`start`, the check-in).
     private let pool: Unmanaged<ConnectionPool>
+    /// The request's scheme, host and port, read once: the pool and the fields cache find the
+    /// origin by them (`Origin.matches`), where an `Origin` made per exchange hashed its host
+    /// (~136 instructions an exchange).
+    private let origin: ConnectionPool.Origin.Parts
     /// The loop the request was made on, if any: its connections are preferred, and a new
     /// connection is opened there, so the answer arrives on the caller's own thread.
     private let home: EventLoop?
@@ -57,6 +61,7 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
         self.client = client
         self.answered = answered
         pool = .passUnretained(client.pool)
+        origin = .init(request)
         home = EventLoop.current
         state = State(parser: HTTPResponseParser(requestMethod: request.method))
     }
@@ -70,7 +75,7 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
     }
 
     func start() {
-        let lease = pool._withUnsafeGuaranteedRef { $0.acquire(for: request, near: home) { [self] grant in granted(grant) } }
+        let lease = pool._withUnsafeGuaranteedRef { $0.acquire(origin, near: home) { [self] grant in granted(grant) } }
         switch lease {
         case .reuse(let stream):
             withState { $0.holdsSlot = true }
@@ -142,7 +147,7 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
     private func abandon(_ abandoned: Abandoned) {
         abandoned.waitTimer?.dispose()
         abandoned.timeout?.disarm()
-        if let waiting = abandoned.waiting { _ = client.pool.cancelWaiting(waiting, for: request) }
+        if let waiting = abandoned.waiting { _ = client.pool.cancelWaiting(waiting, for: origin) }
         if let stream = abandoned.stream {
             stream.loop.executeSoon { stream.close() }
         } else if !withState({ $0.connecting }) {
@@ -165,7 +170,7 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
             return true
         }
         guard proceed else {
-            _ = client.pool.cancelWaiting(id, for: request)
+            _ = client.pool.cancelWaiting(id, for: origin)
             return
         }
         let timer = client.timers.schedule(after: timeout) { [self] in
@@ -175,8 +180,8 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
                 state.waitTimer = nil
                 return true
             }
-            guard stillWaiting, client.pool.cancelWaiting(id, for: request) else { return }
-            fail(.connection("no connection to \(request.host):\(request.port) became free within \(timeout.text) (\(client.pool.maxPerOrigin) in use)"))
+            guard stillWaiting, client.pool.cancelWaiting(id, for: origin) else { return }
+            fail(.connection("no connection to \(origin.host):\(origin.port) became free within \(timeout.text) (\(client.pool.maxPerOrigin) in use)"))
         }
         // Granted (or cancelled) meanwhile: the timer is not needed.
         let keep = withState { state -> Bool in
@@ -204,7 +209,7 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
             if proceed {
                 stream.loop.execute { self.use(stream, reused: true) }
             } else {
-                stream.loop.execute { [client, request] in client.pool.checkin(stream, for: request) }
+                stream.loop.execute { [client, origin] in client.pool.checkin(stream, for: origin) }
             }
         case .connect:
             if proceed { connect() } else { releaseSlotIfIdle() }
@@ -216,15 +221,14 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
             releaseSlotIfIdle()
             return
         }
-        let secure = request.isSecure
-        if secure && client.tls == nil {
+        if origin.secure && client.tls == nil {
             fail(.connection("TLS is unavailable: \(client.tlsFailure ?? "no context")"))
             return
         }
         withState { $0.connecting = true }
-        let address = client.connectTargets.address(host: request.host, port: request.port)
+        let address = client.connectTargets.address(host: origin.host, port: origin.port)
         ByteStreamConnector.connect(
-            host: address.host, port: address.port, tls: secure ? client.tls : nil,
+            host: address.host, port: address.port, tls: origin.secure ? client.tls : nil,
             timeout: client.connectTimeout, loop: home ?? client.loops.next()
         ) { result in
             self.withState { $0.connecting = false }
@@ -254,7 +258,7 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
         // The handlers capture the exchange alone (the stream is in `state`): no closure
         // context to allocate, two allocations per exchange fewer.
         stream.setHandlers(onRead: { [self] bytes in received(bytes) }, onClose: { [self] reason in closed(reason: reason) })
-        let fields = client.requestFields.fields(for: request)
+        let fields = client.requestFields.fields(for: request, parts: origin)
         guard !request.body.isEmpty else { return request.withEncodedHead(fields: fields) { stream.write($0) } }
         // A large body (an OTLP export's batch, about 25 kB for 70 spans) is written after its
         // head, not appended to it: the append copied the whole body once more (about 11 k
@@ -305,7 +309,7 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
             stream.setHandlers(onRead: nil, onClose: nil)
             if reusable {
                 withState { $0.holdsSlot = false }
-                pool._withUnsafeGuaranteedRef { $0.checkin(stream, for: request) }
+                pool._withUnsafeGuaranteedRef { $0.checkin(stream, for: origin) }
             } else {
                 stream.close()
                 releaseSlot()
@@ -367,7 +371,7 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
             defer { state.holdsSlot = false }
             return state.holdsSlot
         }
-        if held { client.pool.release(for: request) }
+        if held { client.pool.release(origin) }
     }
 
     /// Cancelled before any connection was in use: the slot goes back now.

@@ -152,12 +152,11 @@ final class ConnectionPool: @unchecked Sendable {
         self.maxIdlePerOrigin = min(maxIdlePerOrigin, self.maxPerOrigin)
     }
 
-    /// For `request`'s origin: an idle connection of `loop`; else a free slot to connect with (on
+    /// For the origin of `parts`: an idle connection of `loop`; else a free slot to connect with (on
     /// `loop`: one connect, where borrowing another loop's idle connection would cost a hop
     /// on every later request too); else another loop's idle connection; else a place in the queue.
-    func acquire(for request: HTTPClientRequest, near loop: EventLoop? = nil, granted: @escaping @Sendable (Grant) -> Void) -> Lease {
+    func acquire(_ parts: Origin.Parts, near loop: EventLoop? = nil, granted: @escaping @Sendable (Grant) -> Void) -> Lease {
         let loopID = loop.map(ObjectIdentifier.init)
-        let parts = Origin.Parts(request)
         return withState { state in
             // One lookup of the origin, its entry changed in place.
             let id = WaiterID(value: state.nextWaiter + 1)
@@ -167,19 +166,17 @@ final class ConnectionPool: @unchecked Sendable {
         }
     }
 
-    /// Leaves the queue of `request`'s origin. False when the waiter was already granted (or never queued).
-    func cancelWaiting(_ id: WaiterID, for request: HTTPClientRequest) -> Bool {
-        let parts = Origin.Parts(request)
-        return withState { state in state.origins.at(state.origins.index(of: parts)) { $0.waiters.remove(id.value) } ?? false }
+    /// Leaves the queue of the origin of `parts`. False when the waiter was already granted (or never queued).
+    func cancelWaiting(_ id: WaiterID, for parts: Origin.Parts) -> Bool {
+        withState { state in state.origins.at(state.origins.index(of: parts)) { $0.waiters.remove(id.value) } ?? false }
     }
 
-    /// Returns a connection to `request`'s origin that may carry another request, with its slot.
+    /// Returns a connection to the origin of `parts` that may carry another request, with its slot.
     /// Must be called on `stream.loop`. A waiter gets it (one of its loop first, see `LoopWaiters`);
     /// else it idles (or closes when `maxIdlePerOrigin` are idle already).
-    func checkin(_ stream: ByteStream, for request: HTTPClientRequest) {
+    func checkin(_ stream: ByteStream, for parts: Origin.Parts) {
         enum Outcome { case handed(Waiter), idles, close }
         let loop = ObjectIdentifier(stream.loop)
-        let parts = Origin.Parts(request)
         let outcome = withState { state -> Outcome in
             state.origins.with(parts) { entry -> Outcome in
                 if let waiter = entry.waiters.pop(for: loop) { return .handed(waiter) }
@@ -208,18 +205,17 @@ final class ConnectionPool: @unchecked Sendable {
             stream.setHandlers(onRead: { [watch] _ in watch.spoke() }, onClose: { [watch] _ in watch.closed() })
         case .close:
             stream.close()
-            release(for: request)
+            release(parts)
         }
     }
 
-    /// A slot's connection to `request`'s origin closed (or never opened): the oldest waiter may
+    /// A slot's connection to the origin of `parts` closed (or never opened): the oldest waiter may
     /// connect in its place.
-    func release(for request: HTTPClientRequest) {
-        let parts = Origin.Parts(request)
+    func release(_ parts: Origin.Parts) {
         release(finding: { $0.index(of: parts) })
     }
 
-    /// `release(for:)` of a connection the pool watches (`IdleWatch`), by its origin.
+    /// `release(_:)` of a connection the pool watches (`IdleWatch`), by its origin.
     private func release(_ origin: Origin) {
         release(finding: { $0.index(of: origin) })
     }

@@ -44,17 +44,15 @@ extension ConnectionPool {
             port == parts.port && secure == parts.secure && host == parts.host
         }
 
-        /// A request's scheme, host and port, read from its URL's parts once for the lookups of one
-        /// call: what the pool and the fields cache find an origin by (`matches`).
-        struct Parts {
+        /// A request's scheme, host and port, read from its URL's parts once (an HTTP/1.1 exchange
+        /// keeps them): what the pool and the fields cache find its origin by (`matches`).
+        struct Parts: Sendable {
             let secure: Bool
             let host: String
             let port: Int
 
             init(_ request: HTTPClientRequest) {
-                secure = request.isSecure
-                host = request.host
-                port = request.port
+                (secure, host, port) = request.origin
             }
 
             /// The origin, made for a new entry (or a connection's watch).

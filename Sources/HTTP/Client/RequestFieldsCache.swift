@@ -47,9 +47,8 @@ final class RequestFieldsCache<Fields: Sendable>: @unchecked Sendable {
 
     /// `fields(for:origin:)` of the request's own origin, compared by its parts (`Origin.matches`):
     /// an `Origin` is made only for a new pair.
-    func fields(for request: HTTPClientRequest) -> Fields {
+    func fields(for request: HTTPClientRequest, parts: ConnectionPool.Origin.Parts) -> Fields {
         let headers = request.headers
-        let parts = ConnectionPool.Origin.Parts(request)
         if let found = kept(headers: headers, where: { $0.matches(parts) }) { return found }
         return keep(make(request), origin: parts.origin, headers: headers)
     }

@@ -19,7 +19,8 @@ import Streams
 /// Direct-mapped: a URL's slot is its hash's top bits, and a new URL takes the slot from the one
 /// there. URLs that `URLParts` declines are not kept: they are scanned again, then Foundation answers.
 // @unchecked: `slots` is only touched between `lock.lock()` and `lock.unlock()`.
-final class URLPartsMemo: @unchecked Sendable {
+// Package: Domain's `ParsedURLs` finds its URLs by the same `hash`.
+package final class URLPartsMemo: @unchecked Sendable {
     /// The process's: a request reads its URL when it is made, before any client sees it.
     static let shared = URLPartsMemo(slotBits: 9)
 
@@ -59,7 +60,7 @@ final class URLPartsMemo: @unchecked Sendable {
 
     /// A multiplicative hash of `bytes` taken eight at a time: byte by byte (FNV-1a), a 30-byte
     /// avatar URL cost ~265 instructions, a third of the scan it saves (callgrind).
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
         var code = UInt64(truncatingIfNeeded: bytes.count) &* multiplier
         var offset = 0

@@ -45,7 +45,7 @@ final class OriginPartsTests: XCTestCase {
     private let urls = [
         "http://127.0.0.1:8081/a", "http://127.0.0.1:8082/a", "https://127.0.0.1:8081/a", "http://localhost:8081/a",
         "http://127.0.0.1/a", "http://127.0.0.1:80/b", "https://avatars.example.com/u/1?v=4", "https://avatars.example.com:443/u/2",
-        "https://avatars.example.org/u/1",
+        "https://avatars.example.org/u/1", "http://user@127.0.0.1:8081/a", "http://[::1]:8081/a",
     ]
 
     private func origin(_ request: HTTPClientRequest) -> ConnectionPool.Origin {
@@ -69,8 +69,9 @@ final class OriginPartsTests: XCTestCase {
         for _ in 0..<2 {
             for url in urls {
                 let request = HTTPClientRequest(url: url, headers: ["Accept": "image/png"])!
-                XCTAssertEqual(byParts.fields(for: request), byOrigin.fields(for: request, origin: origin(request)), url)
-                XCTAssertEqual(byParts.fields(for: request), request.encodedFields, url)
+                let parts = ConnectionPool.Origin.Parts(request)
+                XCTAssertEqual(byParts.fields(for: request, parts: parts), byOrigin.fields(for: request, origin: origin(request)), url)
+                XCTAssertEqual(byParts.fields(for: request, parts: parts), request.encodedFields, url)
             }
         }
     }
