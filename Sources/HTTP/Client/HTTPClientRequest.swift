@@ -26,7 +26,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         get { storage.url }
         set {
             storage = Storage(
-                method: method, url: newValue, parts: URLPartsMemo.shared.parts(reading: newValue), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
+                method: method, url: newValue, parts: URLPartsMemo.shared.shared(reading: newValue), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
         }
     }
     /// Fields sent after `Host`, the same list request after request (its encoding is kept for reuse).
@@ -64,7 +64,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         timeout: Duration? = nil
     ) {
-        storage = Storage(method: method, url: url, parts: URLPartsMemo.shared.parts(reading: url), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
+        storage = Storage(method: method, url: url, parts: URLPartsMemo.shared.shared(reading: url), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
     }
 
     /// The box, this request's own before a change.
@@ -89,25 +89,28 @@ public struct HTTPClientRequest: Sendable, Equatable {
         /// A `let`, so a head's writer reads the parts where they lie: bound from a `var`, the
         /// parts (two strings) were copied twice per exchange, ~560 instructions. A new URL
         /// makes a new box. Read after `parts.scanned` (false: Foundation answers), not through an
-        /// `Optional<URLParts>` (see `URLParts.scanned`).
-        let parts: URLParts
+        /// `Optional<URLParts>` (see `URLParts.scanned`). Shared with the memo's slot
+        /// (`URLPartsMemo.shared(reading:)`): one reference retained, not the parts' two strings.
+        let shared: URLParts.Shared
+        /// The parts, where they lie in `shared`.
+        var parts: URLParts { _read { yield shared.parts } }
         @exclusivity(unchecked) var headers: HTTPHeaders
         @exclusivity(unchecked) var extraHeaders: HTTPHeaders
         @exclusivity(unchecked) var body: [UInt8]
         @exclusivity(unchecked) var timeout: Duration?
 
-        init(method: HTTPMethod, url: URL, parts: URLParts, headers: HTTPHeaders, extraHeaders: HTTPHeaders, body: [UInt8], timeout: Duration?) {
+        init(method: HTTPMethod, url: URL, parts: URLParts.Shared, headers: HTTPHeaders, extraHeaders: HTTPHeaders, body: [UInt8], timeout: Duration?) {
             self.timeout = timeout
             self.method = method
             self.url = url
-            self.parts = parts
+            shared = parts
             self.headers = headers
             self.extraHeaders = extraHeaders
             self.body = body
         }
 
         func copy() -> Storage {
-            Storage(method: method, url: url, parts: parts, headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
+            Storage(method: method, url: url, parts: shared, headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
         }
     }
 

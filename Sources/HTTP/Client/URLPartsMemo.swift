@@ -26,7 +26,7 @@ package final class URLPartsMemo: @unchecked Sendable {
 
     private let lock = SpinLock()
     /// Parts that belong to no URL (`URLParts(unscanned:)`) in the slots not taken yet.
-    @exclusivity(unchecked) private var slots: [URLParts]
+    @exclusivity(unchecked) private var slots: [URLParts.Shared]
     /// 64 - slotBits: a slot is the hash's top bits, the best mixed by its multiplications.
     private let shift: UInt64
 
@@ -35,27 +35,35 @@ package final class URLPartsMemo: @unchecked Sendable {
     ///   once in 512; a page of 100 avatars fits as well.
     init(slotBits: Int) {
         shift = UInt64(64 - slotBits)
-        slots = Array(repeating: URLParts(unscanned: ()), count: 1 << slotBits)
+        slots = Array(repeating: .unscanned, count: 1 << slotBits)
     }
 
-    /// `URLParts(reading: url)`, kept from an earlier request for the same URL string.
+    /// `URLParts(reading: url)`, kept from an earlier request for the same URL string (tests;
+    /// a request holds them shared: `shared(reading:)`).
     func parts(reading url: URL) -> URLParts {
+        shared(reading: url).parts
+    }
+
+    /// `parts(reading:)` held by one reference, the slot's own: one retain where a copy of the
+    /// parts retained their two strings.
+    func shared(reading url: URL) -> URLParts.Shared {
         var string = url.absoluteString
         let slot = string.withUTF8 { Int(truncatingIfNeeded: Self.hash(UnsafeRawBufferPointer($0)) >> shift) }
         lock.lock()
         // A free slot's empty string belongs to no URL: an `absoluteString` is never empty.
-        if slots[slot].belong(to: string) {
-            let parts = slots[slot]
+        if slots[slot].parts.belong(to: string) {
+            let shared = slots[slot]
             lock.unlock()
-            return parts
+            return shared
         }
         lock.unlock()
         let parts = URLParts(absoluteString: string)
-        guard parts.scanned else { return parts }
+        guard parts.scanned else { return .unscanned }
+        let shared = URLParts.Shared(parts)
         lock.lock()
-        slots[slot] = parts
+        slots[slot] = shared
         lock.unlock()
-        return parts
+        return shared
     }
 
     /// A multiplicative hash of `bytes` taken eight at a time: byte by byte (FNV-1a), a 30-byte
