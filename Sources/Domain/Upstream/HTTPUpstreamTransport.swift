@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
 import HTTP
+import StreamServiceConcurrency
 import Streams
 
 /// The upstream transport over the HTTP library's client: requests and answers in
@@ -67,30 +68,18 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
 /// (sorted by name): a client sends one shared dictionary request after request
 /// (`GitHubClient.RequestHeaders`), recognised here by its storage before any comparison of
 /// contents, not sorted into a new list per request (the figure: Benchmarks/README.md).
-///
-/// A spin lock and the list inline, not a `Locked`: asked once an exchange, a pthread mutex's lock
-/// and unlock cost ~57 instructions a time (~1.9 k a `/users?limit=30` request, callgrind); held
-/// for a scan of a handful of dictionaries, compared by their storage first.
-// @unchecked: `recent` is only touched between `lock.lock()` and `lock.unlock()`.
-private final class FieldLists: @unchecked Sendable {
-    private let lock = SpinLock()
-    @exclusivity(unchecked) private var recent: [(headers: [String: String], fields: HTTPHeaders)] = []
+private final class FieldLists: Sendable {
+    private let recent = Locked<[(headers: [String: String], fields: HTTPHeaders)]>([])
     /// The API's and the avatars' dictionaries, with room to spare.
     private static let capacity = 4
 
     func fields(for headers: [String: String]) -> HTTPHeaders {
-        lock.lock()
-        for index in recent.indices where recent[index].headers == headers {
-            let fields = recent[index].fields
-            lock.unlock()
-            return fields
-        }
-        lock.unlock()
+        if let known = recent.withLock({ $0.first { $0.headers == headers }?.fields }) { return known }
         let fields = UpstreamRequest.fieldList(headers)
-        lock.lock()
-        if recent.count == Self.capacity { recent.removeFirst() }
-        recent.append((headers, fields))
-        lock.unlock()
+        recent.withLock { recent in
+            if recent.count == Self.capacity { recent.removeFirst() }
+            recent.append((headers, fields))
+        }
         return fields
     }
 }
