@@ -149,7 +149,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// Benchmarks/README.md); `target`'s own UTF-8 otherwise, its slow twin (URLPartsTests).
     func withTargetBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         // Through the box's parts where they lie: bound to a local, the parts (and their URL string) were copied.
-        if storage.shared.parts.scanned { return storage.shared.parts.withTargetBytes(body) }
+        if storage.shared.parts.scanned { return storage.shared.withTargetBytes(body) }
         var target = target
         return target.withUTF8(body)
     }
@@ -188,7 +188,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         let layout = HeadLayout(self, fields: fields, targetCount: storage.shared.parts.targetCount)
         return [UInt8](unsafeUninitializedCapacity: layout.size) { buffer, initialized in
             var head = HeadWriter(UnsafeMutableRawPointer(buffer.baseAddress!))
-            write(parts: storage.shared.parts, fields: fields, layout: layout, into: &head)
+            write(parts: storage.shared, fields: fields, layout: layout, into: &head)
             initialized = layout.size
         }
     }
@@ -206,7 +206,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         let layout = HeadLayout(self, fields: fields, targetCount: storage.shared.parts.targetCount)
         return withUnsafeTemporaryAllocation(byteCount: layout.size, alignment: 1) { buffer in
             var head = HeadWriter(buffer.baseAddress!)
-            write(parts: storage.shared.parts, fields: fields, layout: layout, into: &head)
+            write(parts: storage.shared, fields: fields, layout: layout, into: &head)
             return send(UnsafeRawBufferPointer(buffer))
         }
     }
@@ -243,7 +243,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
 
     /// The head of a parsed URL: the request line, `fields`, and with `layout.extended` the extra
     /// lines before `fields`' blank line.
-    private func write(parts: borrowing URLParts, fields: [UInt8], layout: HeadLayout, into head: inout HeadWriter) {
+    private func write(parts: URLParts.Shared, fields: [UInt8], layout: HeadLayout, into head: inout HeadWriter) {
         head.string(method.rawValue)
         head.byte(UInt8(ascii: " "))
         parts.writeTarget(into: &head)

@@ -89,6 +89,20 @@ struct URLParts: Sendable, Equatable {
 
         /// Those of every URL `URLParts` declines.
         static let unscanned = Shared(URLParts(unscanned: ()))
+
+        // The parts' writers, called here, where `parts` is borrowed from this object: a request's
+        // `storage.shared.parts.writeTarget(…)` copied the parts first (an outlined copy and
+        // destroy, ~160 instructions an exchange), to keep them apart from the box's lifetime.
+
+        /// `parts.writeTarget(into:)`.
+        func writeTarget(into head: inout HeadWriter) {
+            parts.writeTarget(into: &head)
+        }
+
+        /// `parts.withTargetBytes(_:)`.
+        func withTargetBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+            parts.withTargetBytes(body)
+        }
     }
 
     /// Whether these are the parts of the URL whose `absoluteString` is `string` (`URLPartsMemo`):
