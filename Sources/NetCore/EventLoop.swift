@@ -69,7 +69,7 @@ public final class EventLoop: Sendable {
     // Unretained, not weak: a weak reference gives its object a side table, and each retain and release
     // of it then takes the runtime's slow path (~75–95 instructions instead of ~22); the per-loop request
     // timeouts are looked up once an exchange (the weak loads were ~1.1 k instructions a `/users?limit=30`
-    // request; the timeouts' own timer still refers to them weakly, so they keep a side table for now).
+    // request; the timeouts' own timer now holds them strongly, `ExchangeTimeouts.Owner`, so they have none).
     @exclusivity(unchecked) nonisolated(unsafe) private var locals: [Unmanaged<AnyObject>?] = []
 
     public init(label: String, engine: Engine = .default) {

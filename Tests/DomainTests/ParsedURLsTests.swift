@@ -35,12 +35,29 @@ final class ParsedURLsTests: XCTestCase {
         XCTAssertEqual(memo.count, 0)
     }
 
-    func testTheMemoStartsOverAtItsCapacity() {
+    func testTheMemoKeepsNoMoreThanItsCapacity() {
         let memo = ParsedURLs(capacity: 2)
         for index in 0..<5 {
             let string = "https://example.com/u/\(index)"
             XCTAssertEqual(memo.url(string), URL(string: string))
         }
         XCTAssertLessThanOrEqual(memo.count, 2)
+    }
+
+    func testStringsTakingEachOthersSlotsAreEachAnsweredAsFoundationParsesThem() {
+        // One set of two slots: three strings take turns replacing the older one.
+        let memo = ParsedURLs(capacity: 2)
+        let strings = (0..<3).map { "https://avatars.example.com/u/\($0)?v=4" }
+        for _ in 0..<3 {
+            for string in strings { XCTAssertEqual(memo.url(string), URL(string: string), string) }
+        }
+    }
+
+    func testAnEqualStringInAnotherStorageIsFoundAgain() {
+        let memo = ParsedURLs(capacity: 64)
+        let first = memo.url("https://avatars.example.com/u/" + String(7) + "?v=4")
+        let again = memo.url(String(decoding: Array("https://avatars.example.com/u/7?v=4".utf8), as: UTF8.self))
+        XCTAssertEqual(again, first)
+        XCTAssertEqual(memo.count, 1)
     }
 }

@@ -74,36 +74,46 @@ final class ConnectionPool: @unchecked Sendable {
     }
 
     /// The states by origin: a handful (a service's upstream origins, those with a connection or a
-    /// waiter), found by a scan comparing each origin's precomputed hash first, as the HTTP/2 pool
-    /// finds its entries. A dictionary hashed that hash again (`Hasher`) on each of the two lookups
-    /// an exchange makes, about 245 instructions each (the figure: Benchmarks/README.md).
+    /// waiter), found by a scan, as the HTTP/2 pool finds its entries: an exchange's by its request's
+    /// parts (`Origin.matches`), an `Origin` made only for a new entry. A dictionary hashed the
+    /// origin's hash again (`Hasher`) on each of the two lookups an exchange makes, about 245
+    /// instructions each, and an `Origin` made per exchange hashed its host, ~136 (the figures:
+    /// Benchmarks/README.md).
     private struct OriginStates {
         private var origins: [Origin] = []
         private var states: [OriginState] = []
 
-        /// `body` on `origin`'s state where it lies, an empty one made first when there is none.
-        mutating func with<Result>(_ origin: Origin, _ body: (inout OriginState) -> Result) -> Result {
-            if let index = origins.firstIndex(of: origin) { return body(&states[index]) }
-            origins.append(origin)
+        func index(of origin: Origin) -> Int? { origins.firstIndex(of: origin) }
+
+        func index(of parts: Origin.Parts) -> Int? { origins.firstIndex { $0.matches(parts) } }
+
+        /// `body` on the state of `parts`' origin where it lies, an empty one made first when there is none.
+        mutating func with<Result>(_ parts: Origin.Parts, _ body: (inout OriginState) -> Result) -> Result {
+            if let index = index(of: parts) { return body(&states[index]) }
+            origins.append(parts.origin)
             states.append(OriginState())
             return body(&states[states.count - 1])
         }
 
-        /// `body` on `origin`'s state where it lies; nil when there is none.
-        mutating func ifPresent<Result>(_ origin: Origin, _ body: (inout OriginState) -> Result) -> Result? {
-            guard let index = origins.firstIndex(of: origin) else { return nil }
+        /// `body` on the state at `index` where it lies; nil when there is none.
+        mutating func at<Result>(_ index: Int?, _ body: (inout OriginState) -> Result) -> Result? {
+            guard let index else { return nil }
             return body(&states[index])
         }
 
-        /// Forgets `origin`'s state when nothing is open, idle or waiting there.
-        mutating func dropIfUnused(_ origin: Origin) {
-            guard let index = origins.firstIndex(of: origin) else { return }
+        /// A slot of the origin at `index` freed: the oldest waiter's to connect with, else the
+        /// origin has one open fewer, and its state is forgotten when nothing is open, idle or
+        /// waiting there.
+        mutating func release(at index: Int) -> Waiter? {
+            if let waiter = states[index].waiters.pop(for: nil) { return waiter }
+            states[index].open -= 1
             let state = states[index]
-            guard state.open <= 0, state.idle.isEmpty, state.waiters.isEmpty else { return }
+            guard state.open <= 0, state.idle.isEmpty, state.waiters.isEmpty else { return nil }
             origins.swapAt(index, origins.count - 1)
             states.swapAt(index, states.count - 1)
             origins.removeLast()
             states.removeLast()
+            return nil
         }
 
         var all: [OriginState] { states }
@@ -142,33 +152,33 @@ final class ConnectionPool: @unchecked Sendable {
         self.maxIdlePerOrigin = min(maxIdlePerOrigin, self.maxPerOrigin)
     }
 
-    /// For `origin`: an idle connection of `loop`; else a free slot to connect with (on
+    /// For the origin of `parts`: an idle connection of `loop`; else a free slot to connect with (on
     /// `loop`: one connect, where borrowing another loop's idle connection would cost a hop
     /// on every later request too); else another loop's idle connection; else a place in the queue.
-    func acquire(_ origin: Origin, near loop: EventLoop? = nil, granted: @escaping @Sendable (Grant) -> Void) -> Lease {
+    func acquire(_ parts: Origin.Parts, near loop: EventLoop? = nil, granted: @escaping @Sendable (Grant) -> Void) -> Lease {
         let loopID = loop.map(ObjectIdentifier.init)
         return withState { state in
             // One lookup of the origin, its entry changed in place.
             let id = WaiterID(value: state.nextWaiter + 1)
-            let lease = state.origins.with(origin) { $0.lease(near: loopID, maxOpen: maxPerOrigin, waiter: Waiter(id: id, granted: granted)) }
+            let lease = state.origins.with(parts) { $0.lease(near: loopID, maxOpen: maxPerOrigin, waiter: Waiter(id: id, granted: granted)) }
             if case .wait = lease { state.nextWaiter += 1 }
             return lease
         }
     }
 
-    /// Leaves the queue. False when the waiter was already granted (or never queued).
-    func cancelWaiting(_ id: WaiterID, for origin: Origin) -> Bool {
-        withState { state in state.origins.ifPresent(origin) { $0.waiters.remove(id.value) } ?? false }
+    /// Leaves the queue of the origin of `parts`. False when the waiter was already granted (or never queued).
+    func cancelWaiting(_ id: WaiterID, for parts: Origin.Parts) -> Bool {
+        withState { state in state.origins.at(state.origins.index(of: parts)) { $0.waiters.remove(id.value) } ?? false }
     }
 
-    /// Returns a connection that may carry another request, with its slot. Must be called on
-    /// `stream.loop`. A waiter gets it (one of its loop first, see `LoopWaiters`); else it
-    /// idles (or closes when `maxIdlePerOrigin` are idle already).
-    func checkin(_ stream: ByteStream, for origin: Origin) {
+    /// Returns a connection to the origin of `parts` that may carry another request, with its slot.
+    /// Must be called on `stream.loop`. A waiter gets it (one of its loop first, see `LoopWaiters`);
+    /// else it idles (or closes when `maxIdlePerOrigin` are idle already).
+    func checkin(_ stream: ByteStream, for parts: Origin.Parts) {
         enum Outcome { case handed(Waiter), idles, close }
         let loop = ObjectIdentifier(stream.loop)
         let outcome = withState { state -> Outcome in
-            state.origins.with(origin) { entry -> Outcome in
+            state.origins.with(parts) { entry -> Outcome in
                 if let waiter = entry.waiters.pop(for: loop) { return .handed(waiter) }
                 guard entry.idle.count < maxIdlePerOrigin else { return .close }
                 entry.idle.append(stream)
@@ -185,27 +195,35 @@ final class ConnectionPool: @unchecked Sendable {
             // kept with it (`attachment`): one per check-in cost an allocation, a weak and an
             // unowned reference and their release each time (the figure: Benchmarks/README.md).
             let watch: IdleWatch
-            if let kept = stream.attachment as? IdleWatch, kept.belongs(to: self), kept.origin == origin {
+            if let kept = stream.attachment as? IdleWatch, kept.belongs(to: self), kept.origin.matches(parts) {
                 watch = kept
             } else {
-                watch = IdleWatch(pool: self, stream: stream, origin: origin)
+                watch = IdleWatch(pool: self, stream: stream, origin: parts.origin)
                 stream.attachment = watch
             }
             // An idle connection has nothing to say; anything it sends means it is unusable.
             stream.setHandlers(onRead: { [watch] _ in watch.spoke() }, onClose: { [watch] _ in watch.closed() })
         case .close:
             stream.close()
-            release(origin)
+            release(parts)
         }
     }
 
-    /// A slot's connection closed (or never opened): the oldest waiter may connect in its place.
-    func release(_ origin: Origin) {
+    /// A slot's connection to the origin of `parts` closed (or never opened): the oldest waiter may
+    /// connect in its place.
+    func release(_ parts: Origin.Parts) {
+        release(finding: { $0.index(of: parts) })
+    }
+
+    /// `release(_:)` of a connection the pool watches (`IdleWatch`), by its origin.
+    private func release(_ origin: Origin) {
+        release(finding: { $0.index(of: origin) })
+    }
+
+    private func release(finding index: (OriginStates) -> Int?) {
         let waiter = withState { state -> Waiter? in
-            if let waiter = state.origins.ifPresent(origin, { $0.waiters.pop(for: nil) }) ?? nil { return waiter }
-            state.origins.with(origin) { $0.open -= 1 }
-            state.origins.dropIfUnused(origin)
-            return nil
+            guard let found = index(state.origins) else { return nil }
+            return state.origins.release(at: found)
         }
         waiter?.granted(.connect)
     }
@@ -213,10 +231,10 @@ final class ConnectionPool: @unchecked Sendable {
     var idleCount: Int { withState { $0.origins.all.reduce(0) { $0 + $1.idle.count } } }
 
     /// Requests waiting for a connection to `origin`.
-    func waitingCount(_ origin: Origin) -> Int { withState { $0.origins.ifPresent(origin) { $0.waiters.count } ?? 0 } }
+    func waitingCount(_ origin: Origin) -> Int { withState { $0.origins.at($0.origins.index(of: origin)) { $0.waiters.count } ?? 0 } }
 
     /// Connections open (in use, connecting or idle) to `origin`.
-    func openCount(_ origin: Origin) -> Int { withState { $0.origins.ifPresent(origin) { $0.open } ?? 0 } }
+    func openCount(_ origin: Origin) -> Int { withState { $0.origins.at($0.origins.index(of: origin)) { $0.open } ?? 0 } }
 
     /// Watches one idle connection: closed by the server, or saying something unasked.
     /// Holds the pool weakly and the stream unowned: the stream holds this (its `attachment`,
@@ -248,7 +266,7 @@ final class ConnectionPool: @unchecked Sendable {
 
     fileprivate func closedWhileIdle(_ stream: ByteStream, origin: Origin) {
         let wasIdle = withState { state -> Bool in
-            state.origins.ifPresent(origin) { entry -> Bool in
+            state.origins.at(state.origins.index(of: origin)) { entry -> Bool in
                 guard let index = entry.idle.firstIndex(where: { $0 === stream }) else { return false }
                 entry.idle.remove(at: index)
                 return true

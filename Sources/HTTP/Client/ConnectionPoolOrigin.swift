@@ -36,5 +36,27 @@ extension ConnectionPool {
         static func == (lhs: Origin, rhs: Origin) -> Bool {
             lhs.hashCode == rhs.hashCode && lhs.port == rhs.port && lhs.secure == rhs.secure && lhs.host == rhs.host
         }
+
+        /// Whether this is the origin of these parts (a request's, read once for a lookup): compared
+        /// without an `Origin` made for them, whose host's hash cost ~136 instructions an exchange.
+        /// A host compares with this one's as two words when it is the same small string or storage.
+        func matches(_ parts: Parts) -> Bool {
+            port == parts.port && secure == parts.secure && host == parts.host
+        }
+
+        /// A request's scheme, host and port, read from its URL's parts once (an HTTP/1.1 exchange
+        /// keeps them): what the pool and the fields cache find its origin by (`matches`).
+        struct Parts: Sendable {
+            let secure: Bool
+            let host: String
+            let port: Int
+
+            init(_ request: HTTPClientRequest) {
+                (secure, host, port) = request.origin
+            }
+
+            /// The origin, made for a new entry (or a connection's watch).
+            var origin: Origin { Origin(secure: secure, host: host, port: port) }
+        }
     }
 }

@@ -29,9 +29,9 @@ public final class HTTPClient: Sendable {
     /// Connect-wait timeouts, on the loop of the exchange that waits.
     let timers: CurrentLoopScheduler
     /// Request timeouts (`HTTPClientRequest.timeout`), on the loop of the exchange's caller.
-    private let timeouts: PerLoop<ExchangeTimeouts>
+    private let timeouts: PerLoop<ExchangeTimeouts.Owner>
     /// Those of callers on no loop, on `timers`' fallback loop.
-    private let offLoopTimeouts: ExchangeTimeouts
+    private let offLoopTimeouts: ExchangeTimeouts.Owner
     /// Encoded request fields per origin and field list, reused request after request.
     let requestFields = RequestFieldsCache()
     /// The same for HTTP/2: `:authority` and the fields lowered and filtered (`HTTP2RequestFields`).
@@ -81,8 +81,8 @@ public final class HTTPClient: Sendable {
         let fallback = loops.next()
         let timers = CurrentLoopScheduler(fallback: fallback)
         self.timers = timers
-        timeouts = PerLoop { loop in ExchangeTimeouts(loop: loop, outOfOrder: timers) }
-        offLoopTimeouts = ExchangeTimeouts(loop: fallback, outOfOrder: timers)
+        timeouts = PerLoop { loop in ExchangeTimeouts.Owner(loop: loop, outOfOrder: timers) }
+        offLoopTimeouts = ExchangeTimeouts.Owner(loop: fallback, outOfOrder: timers)
         if http2.mode == .off {
             self.http2 = nil
         } else {
@@ -175,12 +175,12 @@ extension HTTPClient {
     /// Arms `exchange`'s request timeout, `timeout` from now, on the queue of `home`, the loop the
     /// exchange was made on (where it asks: see `PerLoop`), or of callers on no loop.
     func armTimeout(_ exchange: any TimedExchange, after timeout: Duration, home: EventLoop?) -> ExchangeTimeouts.Armed {
-        (home.map { timeouts.value(on: $0) } ?? offLoopTimeouts).arm(exchange, after: timeout)
+        (home.map { timeouts.value(on: $0) } ?? offLoopTimeouts).timeouts.arm(exchange, after: timeout)
     }
 
     /// Request timeouts armed and not yet ended, on the caller's loop's queue (tests).
     var armedTimeouts: Int {
-        (EventLoop.current.map { timeouts.value(on: $0) } ?? offLoopTimeouts).count
+        (EventLoop.current.map { timeouts.value(on: $0) } ?? offLoopTimeouts).timeouts.count
     }
 }
 

@@ -26,7 +26,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         get { storage.url }
         set {
             storage = Storage(
-                method: method, url: newValue, parts: URLPartsMemo.shared.parts(reading: newValue), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
+                method: method, url: newValue, parts: URLPartsMemo.shared.shared(reading: newValue), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
         }
     }
     /// Fields sent after `Host`, the same list request after request (its encoding is kept for reuse).
@@ -64,7 +64,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         timeout: Duration? = nil
     ) {
-        storage = Storage(method: method, url: url, parts: URLPartsMemo.shared.parts(reading: url), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
+        storage = Storage(method: method, url: url, parts: URLPartsMemo.shared.shared(reading: url), headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
     }
 
     /// The box, this request's own before a change.
@@ -89,25 +89,28 @@ public struct HTTPClientRequest: Sendable, Equatable {
         /// A `let`, so a head's writer reads the parts where they lie: bound from a `var`, the
         /// parts (two strings) were copied twice per exchange, ~560 instructions. A new URL
         /// makes a new box. Read after `parts.scanned` (false: Foundation answers), not through an
-        /// `Optional<URLParts>` (see `URLParts.scanned`).
-        let parts: URLParts
+        /// `Optional<URLParts>` (see `URLParts.scanned`). Shared with the memo's slot
+        /// (`URLPartsMemo.shared(reading:)`): one reference retained, not the parts' two strings.
+        /// Read as `shared.parts` (a `let` of a `let`): through a computed `parts`, the head's
+        /// writer copied them again (~160 instructions an exchange).
+        let shared: URLParts.Shared
         @exclusivity(unchecked) var headers: HTTPHeaders
         @exclusivity(unchecked) var extraHeaders: HTTPHeaders
         @exclusivity(unchecked) var body: [UInt8]
         @exclusivity(unchecked) var timeout: Duration?
 
-        init(method: HTTPMethod, url: URL, parts: URLParts, headers: HTTPHeaders, extraHeaders: HTTPHeaders, body: [UInt8], timeout: Duration?) {
+        init(method: HTTPMethod, url: URL, parts: URLParts.Shared, headers: HTTPHeaders, extraHeaders: HTTPHeaders, body: [UInt8], timeout: Duration?) {
             self.timeout = timeout
             self.method = method
             self.url = url
-            self.parts = parts
+            shared = parts
             self.headers = headers
             self.extraHeaders = extraHeaders
             self.body = body
         }
 
         func copy() -> Storage {
-            Storage(method: method, url: url, parts: parts, headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
+            Storage(method: method, url: url, parts: shared, headers: headers, extraHeaders: extraHeaders, body: body, timeout: timeout)
         }
     }
 
@@ -118,17 +121,25 @@ public struct HTTPClientRequest: Sendable, Equatable {
     }
 
     /// The scheme compared without a lower-cased copy: asked twice per exchange (origin, port).
-    public var isSecure: Bool { storage.parts.scanned ? storage.parts.secure : url.scheme.map { HTTPHeaders.sameName($0, "https") } ?? false }
+    public var isSecure: Bool { storage.shared.parts.scanned ? storage.shared.parts.secure : url.scheme.map { HTTPHeaders.sameName($0, "https") } ?? false }
     /// The URL's host (`127.0.0.1` when it has none).
-    public var host: String { storage.parts.scanned ? storage.parts.host : url.host ?? "127.0.0.1" }
+    public var host: String { storage.shared.parts.scanned ? storage.shared.parts.host : url.host ?? "127.0.0.1" }
     /// The URL's port, or the scheme's default (80, 443).
     public var port: Int { explicitPort ?? (isSecure ? 443 : 80) }
-    private var explicitPort: Int? { storage.parts.scanned ? storage.parts.port : url.port }
+    private var explicitPort: Int? { storage.shared.parts.scanned ? storage.shared.parts.port : url.port }
+
+    /// `isSecure`, `host` and `port` read at once, the parts' flag tested once (an exchange's
+    /// origin: `ConnectionPool.Origin.Parts`); each read apart tested it again, ~90 instructions in all.
+    var origin: (secure: Bool, host: String, port: Int) {
+        guard storage.shared.parts.scanned else { return (isSecure, host, port) }
+        let secure = storage.shared.parts.secure
+        return (secure, storage.shared.parts.host, storage.shared.parts.port ?? (secure ? 443 : 80))
+    }
 
     /// Path plus query, as sent on the request line: read from the URL's own parse, where
     /// `URLComponents` parsed the string again on every exchange.
     public var target: String {
-        if storage.parts.scanned { return storage.parts.targetString }
+        if storage.shared.parts.scanned { return storage.shared.parts.targetString }
         let (path, query) = targetParts
         return query.isEmpty ? String(path) : path + "?" + query
     }
@@ -138,14 +149,14 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// Benchmarks/README.md); `target`'s own UTF-8 otherwise, its slow twin (URLPartsTests).
     func withTargetBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         // Through the box's parts where they lie: bound to a local, the parts (and their URL string) were copied.
-        if storage.parts.scanned { return storage.parts.withTargetBytes(body) }
+        if storage.shared.parts.scanned { return storage.shared.withTargetBytes(body) }
         var target = target
         return target.withUTF8(body)
     }
 
     /// The target's path (`/` when empty) and query (empty when there is none).
     var targetParts: (path: Substring, query: Substring) {
-        if storage.parts.scanned { return storage.parts.target }
+        if storage.shared.parts.scanned { return storage.shared.parts.target }
         let path = url.path(percentEncoded: true)
         return (path.isEmpty ? "/" : Substring(path), Substring(url.query(percentEncoded: true) ?? ""))
     }
@@ -170,14 +181,14 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// go into the same array: appended after it, they made the array grow again, and every
     /// exchange of a trace that is not recorded sends `traceparent` as an extra field.
     func encodedHead(fields: [UInt8]) -> [UInt8] {
-        guard storage.parts.scanned else {
+        guard storage.shared.parts.scanned else {
             let layout = HeadLayout(self, fields: fields, targetCount: 0)
             return Self.appendedHead(method: method.rawValue, target: targetParts, fields: fields, extra: extraHeaders, length: layout.length)
         }
-        let layout = HeadLayout(self, fields: fields, targetCount: storage.parts.targetCount)
+        let layout = HeadLayout(self, fields: fields, targetCount: storage.shared.parts.targetCount)
         return [UInt8](unsafeUninitializedCapacity: layout.size) { buffer, initialized in
             var head = HeadWriter(UnsafeMutableRawPointer(buffer.baseAddress!))
-            write(parts: storage.parts, fields: fields, layout: layout, into: &head)
+            write(parts: storage.shared, fields: fields, layout: layout, into: &head)
             initialized = layout.size
         }
     }
@@ -188,14 +199,14 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// Benchmarks/README.md). A URL only Foundation parses lends its `encodedHead(fields:)`
     /// (HTTPClientRequestTests compares the two).
     func withEncodedHead<Result>(fields: [UInt8], _ send: (UnsafeRawBufferPointer) -> Result) -> Result {
-        guard storage.parts.scanned else { return encodedHead(fields: fields).withUnsafeBytes(send) }
+        guard storage.shared.parts.scanned else { return encodedHead(fields: fields).withUnsafeBytes(send) }
         // The parts read where they lie in the box (a `let` of a class): bound by `guard let`
         // from an optional, they were copied (two strings retained and released, through
         // `Optional<URLParts>`'s value witnesses; see `URLParts.scanned`).
-        let layout = HeadLayout(self, fields: fields, targetCount: storage.parts.targetCount)
+        let layout = HeadLayout(self, fields: fields, targetCount: storage.shared.parts.targetCount)
         return withUnsafeTemporaryAllocation(byteCount: layout.size, alignment: 1) { buffer in
             var head = HeadWriter(buffer.baseAddress!)
-            write(parts: storage.parts, fields: fields, layout: layout, into: &head)
+            write(parts: storage.shared, fields: fields, layout: layout, into: &head)
             return send(UnsafeRawBufferPointer(buffer))
         }
     }
@@ -232,7 +243,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
 
     /// The head of a parsed URL: the request line, `fields`, and with `layout.extended` the extra
     /// lines before `fields`' blank line.
-    private func write(parts: borrowing URLParts, fields: [UInt8], layout: HeadLayout, into head: inout HeadWriter) {
+    private func write(parts: URLParts.Shared, fields: [UInt8], layout: HeadLayout, into head: inout HeadWriter) {
         head.string(method.rawValue)
         head.byte(UInt8(ascii: " "))
         parts.writeTarget(into: &head)

@@ -41,8 +41,19 @@ final class RequestFieldsCache<Fields: Sendable>: @unchecked Sendable {
     /// `make(request)`, kept from an earlier request with the same origin and fields.
     func fields(for request: HTTPClientRequest, origin: ConnectionPool.Origin) -> Fields {
         let headers = request.headers
-        if let found = kept(origin: origin, headers: headers) { return found }
-        let fields = make(request)
+        if let found = kept(headers: headers, where: { $0 == origin }) { return found }
+        return keep(make(request), origin: origin, headers: headers)
+    }
+
+    /// `fields(for:origin:)` of the request's own origin, compared by its parts (`Origin.matches`):
+    /// an `Origin` is made only for a new pair.
+    func fields(for request: HTTPClientRequest, parts: ConnectionPool.Origin.Parts) -> Fields {
+        let headers = request.headers
+        if let found = kept(headers: headers, where: { $0.matches(parts) }) { return found }
+        return keep(make(request), origin: parts.origin, headers: headers)
+    }
+
+    private func keep(_ fields: Fields, origin: ConnectionPool.Origin, headers: HTTPHeaders) -> Fields {
         lock.lock()
         let entry = Entry(origin: origin, headers: headers, fields: fields)
         if state.entries.count < Self.capacity {
@@ -59,10 +70,10 @@ final class RequestFieldsCache<Fields: Sendable>: @unchecked Sendable {
     /// entries copied each entry it passed to its predicate, and the one found again (origin,
     /// headers and fields retained and released: with the mutex, ~360 instructions an exchange,
     /// ~12 k a `/users?limit=30` request, callgrind).
-    private func kept(origin: ConnectionPool.Origin, headers: HTTPHeaders) -> Fields? {
+    private func kept(headers: HTTPHeaders, where isOrigin: (ConnectionPool.Origin) -> Bool) -> Fields? {
         lock.lock()
         defer { lock.unlock() }
-        for index in state.entries.indices where state.entries[index].origin == origin && state.entries[index].headers == headers {
+        for index in state.entries.indices where isOrigin(state.entries[index].origin) && state.entries[index].headers == headers {
             return state.entries[index].fields
         }
         return nil

@@ -38,3 +38,41 @@ final class RequestFieldsCacheTests: XCTestCase {
         }
     }
 }
+
+/// An exchange finds its origin by its request's parts (`ConnectionPool.Origin.Parts`), without an
+/// `Origin` made for it: the parts match exactly the origins the request's own `Origin` equals.
+final class OriginPartsTests: XCTestCase {
+    private let urls = [
+        "http://127.0.0.1:8081/a", "http://127.0.0.1:8082/a", "https://127.0.0.1:8081/a", "http://localhost:8081/a",
+        "http://127.0.0.1/a", "http://127.0.0.1:80/b", "https://avatars.example.com/u/1?v=4", "https://avatars.example.com:443/u/2",
+        "https://avatars.example.org/u/1", "http://user@127.0.0.1:8081/a", "http://[::1]:8081/a",
+    ]
+
+    private func origin(_ request: HTTPClientRequest) -> ConnectionPool.Origin {
+        ConnectionPool.Origin(secure: request.isSecure, host: request.host, port: request.port)
+    }
+
+    func testARequestsPartsMatchTheOriginsItsOwnOriginEquals() {
+        let requests = urls.map { HTTPClientRequest(url: $0)! }
+        for request in requests {
+            let parts = ConnectionPool.Origin.Parts(request)
+            XCTAssertEqual(parts.origin, origin(request))
+            for other in requests {
+                XCTAssertEqual(origin(other).matches(parts), origin(other) == origin(request), "\(request.url) against \(other.url)")
+            }
+        }
+    }
+
+    func testTheCacheFindsARequestsFieldsByItsPartsAsByItsOrigin() {
+        let byParts = RequestFieldsCache<[UInt8]>()
+        let byOrigin = RequestFieldsCache<[UInt8]>()
+        for _ in 0..<2 {
+            for url in urls {
+                let request = HTTPClientRequest(url: url, headers: ["Accept": "image/png"])!
+                let parts = ConnectionPool.Origin.Parts(request)
+                XCTAssertEqual(byParts.fields(for: request, parts: parts), byOrigin.fields(for: request, origin: origin(request)), url)
+                XCTAssertEqual(byParts.fields(for: request, parts: parts), request.encodedFields, url)
+            }
+        }
+    }
+}
