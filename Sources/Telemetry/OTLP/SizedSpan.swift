@@ -37,14 +37,6 @@ struct SizedSpan {
         own: UnsafePointer<OwnString>? = nil, shared: OTLPProtobufEncoding.EncodedAttributes?
     ) {
         guard attributes.isEmpty, events.isEmpty, links.isEmpty else { return nil }
-        self.init(context: context, parentSpanID: parentSpanID, name: name, start: start, end: end, list: list, status: status, own: own, shared: shared)
-    }
-
-    /// `init?(…)` of a span that holds no attribute set through the span API, no event and no link.
-    init?(
-        context: SpanContext, parentSpanID: SpanID?, name: String, start: UInt64, end: UInt64, list: SpanAttributeList, status: SpanStatus?,
-        own: UnsafePointer<OwnString>?, shared: OTLPProtobufEncoding.EncodedAttributes?
-    ) {
         var length = 18 + 10 + 2  // trace_id, span_id, kind
         if let state = context.traceState { length += Self.stringSize(state) }
         if parentSpanID != nil { length += 10 }
@@ -85,27 +77,6 @@ struct SizedSpan {
                 at: start, context: context, parentSpanID: parentSpanID, name: name, kind: kind, start: startNanoseconds, end: end, list: list,
                 status: status, own: own, sharedBytes: bytes)
         }
-    }
-
-    /// The arguments of a write but `own` and the shared bytes, in one value a caller lends
-    /// (`RecordingSpan.finish`).
-    struct Parts {
-        let context: SpanContext
-        let parentSpanID: SpanID?
-        let name: String
-        let kind: SpanKind
-        let start: UInt64
-        let end: UInt64
-        let list: SpanAttributeList
-        let status: SpanStatus?
-    }
-
-    /// `write(at:…sharedBytes:)` of `parts`.
-    func write(at start: UnsafeMutablePointer<UInt8>, _ parts: UnsafePointer<Parts>, own: UnsafePointer<OwnString>?, sharedBytes: UnsafeBufferPointer<UInt8>?) -> Int {
-        write(
-            at: start, context: parts.pointee.context, parentSpanID: parts.pointee.parentSpanID, name: parts.pointee.name, kind: parts.pointee.kind,
-            start: parts.pointee.start, end: parts.pointee.end, list: parts.pointee.list, status: parts.pointee.status, own: own,
-            sharedBytes: sharedBytes)
     }
 
     /// `write(at:…shared:)` with the shared attributes' bytes lent (`EncodedAttributes.bytes`),

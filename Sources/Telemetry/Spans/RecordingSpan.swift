@@ -135,41 +135,32 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
         let encoded = shared?.memo(OTLPProtobufEncoding.EncodedAttributes.init)
         assert(shared.map { shared in !shared.list.entries.contains { state.list[$0.key] != nil } } ?? true, "a shared key is the span's own too")
         let end = max(nanoseconds, startNanoseconds)
-        // The usual span (attributes in its list alone, no event or link): its name, list and
-        // status moved out of the state (this call's own) and counted as they are, where read
-        // from the state they were copied (retained) for `SizedSpan` and released after.
-        if state.attributes.isEmpty, state.events.isEmpty, state.links.isEmpty {
-            let name = Self.take(&state.name, "")
-            let list = Self.take(&state.list, SpanAttributeList())
-            let status = Self.take(&state.status, nil)
+        // Read where they lie: the captured state's fields, passed on, were each copied (retained)
+        // and released after (about 200 instructions a span).
+        withUnsafePointer(to: &state) { state in
             // Counted first, written at once (`SizedSpan`), when it takes the span.
             if let sized = SizedSpan(
-                context: spanContext, parentSpanID: parentSpanID, name: name, start: startNanoseconds, end: end, list: list, status: status,
-                own: own, shared: encoded)
+                context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, start: startNanoseconds, end: end,
+                attributes: state.pointee.attributes, list: state.pointee.list, events: state.pointee.events, links: state.pointee.links,
+                status: state.pointee.status, own: own, shared: encoded)
             {
-                // The write's arguments read through a pointer, and the shared bytes lent: the
-                // closure handed through the processor's lock holds nothing retained. Capturing
-                // the span (for its context) and the shared attributes, it retained each twice and
-                // released them twice in there; capturing these values, it copied each of them
-                // three times.
-                var parts = SizedSpan.Parts(
-                    context: spanContext, parentSpanID: parentSpanID, name: name, kind: kind, start: startNanoseconds, end: end, list: list,
-                    status: status)
+                // The span reached unretained (it is this call's `self`) and the shared bytes lent:
+                // the closure handed through the processor's lock captured the span and the shared
+                // attributes, and each was retained twice and released twice in there.
+                let span = Unmanaged.passUnretained(self)
                 return Self.lending(encoded) { sharedBytes in
-                    withUnsafePointer(to: &parts) { parts in
-                        stream.stream { batch in
-                            batch.write(exactly: sized.fieldLength) { at in sized.write(at: at, parts, own: own, sharedBytes: sharedBytes) }
+                    stream.stream { batch in
+                        batch.write(exactly: sized.fieldLength) { at in
+                            span._withUnsafeGuaranteedRef { span in
+                                sized.write(
+                                    at: at, context: span.spanContext, parentSpanID: span.parentSpanID, name: state.pointee.name, kind: span.kind,
+                                    start: span.startNanoseconds, end: end, list: state.pointee.list, status: state.pointee.status, own: own,
+                                    sharedBytes: sharedBytes)
+                            }
                         }
                     }
                 }
             }
-            state.name = name
-            state.list = list
-            state.status = status
-        }
-        // Read where they lie: the captured state's fields, passed on, were each copied (retained)
-        // and released after (about 200 instructions a span).
-        withUnsafePointer(to: &state) { state in
             assert(own == nil, "a span with an attribute of its own beside the list is one SizedSpan writes")
             stream.stream { batch in
                 OTLPProtobufEncoding.spanField(&batch) { message in
