@@ -146,7 +146,9 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
             {
                 // The span reached unretained (it is this call's `self`) and the shared bytes lent:
                 // the closure handed through the processor's lock captured the span and the shared
-                // attributes, and each was retained twice and released twice in there.
+                // attributes, and each was retained twice and released twice in there (with the
+                // rest of that specialization, `finish` 58,996 -> 43,319 instructions a `/users`
+                // request at 100 %, same run).
                 let span = Unmanaged.passUnretained(self)
                 return Self.lending(encoded) { sharedBytes in
                     stream.stream { batch in
