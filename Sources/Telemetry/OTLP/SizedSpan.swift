@@ -67,6 +67,25 @@ struct SizedSpan {
         start startNanoseconds: UInt64, end: UInt64, list: SpanAttributeList, status: SpanStatus?,
         own: UnsafePointer<OwnString>? = nil, shared: OTLPProtobufEncoding.EncodedAttributes?
     ) -> Int {
+        guard let shared else {
+            return write(
+                at: start, context: context, parentSpanID: parentSpanID, name: name, kind: kind, start: startNanoseconds, end: end, list: list,
+                status: status, own: own, sharedBytes: nil)
+        }
+        return shared.bytes.withUnsafeBufferPointer { bytes in
+            write(
+                at: start, context: context, parentSpanID: parentSpanID, name: name, kind: kind, start: startNanoseconds, end: end, list: list,
+                status: status, own: own, sharedBytes: bytes)
+        }
+    }
+
+    /// `write(at:…shared:)` with the shared attributes' bytes lent (`EncodedAttributes.bytes`),
+    /// so a caller's closure holds no reference to them (`RecordingSpan.finish`).
+    func write(
+        at start: UnsafeMutablePointer<UInt8>, context: SpanContext, parentSpanID: SpanID?, name: String, kind: SpanKind,
+        start startNanoseconds: UInt64, end: UInt64, list: SpanAttributeList, status: SpanStatus?,
+        own: UnsafePointer<OwnString>?, sharedBytes: UnsafeBufferPointer<UInt8>?
+    ) -> Int {
         var at = start
         at[0] = 0x12  // ScopeSpans.spans: field 2, length-delimited
         at += 1 + ProtobufWriter.varint(UInt64(bodyLength), at: at + 1)
@@ -94,11 +113,9 @@ struct SizedSpan {
             for index in entries.indices { at += Self.entry(first + index, at: at) }
         }
         if let own { at += Self.stringEntry(own, at: at) }
-        if let shared {
-            shared.bytes.withUnsafeBufferPointer { bytes in
-                if let source = bytes.baseAddress { at.initialize(from: source, count: bytes.count) }
-                at += bytes.count
-            }
+        if let bytes = sharedBytes {
+            if let source = bytes.baseAddress { at.initialize(from: source, count: bytes.count) }
+            at += bytes.count
         }
         if let status {
             let message = status.message ?? ""
