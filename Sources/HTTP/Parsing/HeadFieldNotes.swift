@@ -15,16 +15,19 @@ struct HeadFieldNotes {
     var rateLimit = RateLimitReading()
 
     /// One field, named `name`, its value at `value` of `lines`.
+    /// The names are compared a word at a time (`HTTPSyntax.sameWords`).
     @inline(__always)
     mutating func note(_ name: UnsafeRawBufferPointer, value: Range<Int>, in lines: UnsafeRawBufferPointer) {
         switch name.count {
-        case 10 where HTTPSyntax.sameToken(name, "connection"):
+        case 10 where HTTPSyntax.sameWords(name, "connection"):
             connectionOptions.add(UnsafeRawBufferPointer(rebasing: lines[value]))
-        case 14 where contentLength == nil && HTTPSyntax.sameToken(name, "content-length"): contentLength = value
-        case 16 where contentEncoding == nil && HTTPSyntax.sameToken(name, "content-encoding"): contentEncoding = value
-        case 17 where HTTPSyntax.sameToken(name, "transfer-encoding"): hasTransferEncoding = true
+        case 14 where contentLength == nil && HTTPSyntax.sameWords(name, "content-length"): contentLength = value
+        case 16 where contentEncoding == nil && HTTPSyntax.sameWords(name, "content-encoding"): contentEncoding = value
+        case 17 where HTTPSyntax.sameWords(name, "transfer-encoding"): hasTransferEncoding = true
         case 17, 21:
-            if let kind = RateLimitReading.field(named: name) { rateLimit.note(kind, value: UnsafeRawBufferPointer(rebasing: lines[value])) }
+            if let kind = RateLimitReading.field(named: name, same: HTTPSyntax.sameWords) {
+                rateLimit.note(kind, value: UnsafeRawBufferPointer(rebasing: lines[value]))
+            }
         default: break
         }
     }
