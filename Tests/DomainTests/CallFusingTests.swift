@@ -267,6 +267,12 @@ final class CallFusingTests: XCTestCase {
         }
     }
 
+    func testARedirectedAvatarIsTheOperatorsOutcome() throws {
+        let fused = try assertAvatarTwinsAgree(["-b|", "--a|"], policy: .fail)
+        XCTAssertEqual(fused.requests.map { $0.split(separator: " ")[0] }, ["/ada1.png", "/b"])
+        XCTAssertEqual(fused.events.map { $0.prefix(9) }, ["subscribe", "data avat", "end avata"])
+    }
+
     func testAnAvatarDisposedMidFetchIsTheOperatorsDisposal() throws {
         let fused = try assertAvatarTwinsAgree(["-----a|"], policy: .placeholder, disposed: 20)
         XCTAssertEqual(fused.events.last, "dispose avatar ")

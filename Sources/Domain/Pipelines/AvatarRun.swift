@@ -31,10 +31,11 @@ final class AvatarRun: StoppableWatcher, Sendable {
         self.downstream = downstream
     }
 
-    /// Watches `fetch`, the avatar's GET, for the downstream.
-    func watch(_ fetch: DataStream<UpstreamResponse>) -> Disposable {
+    /// Starts the avatar's GET for the downstream: `watchFetch` watches it with the watcher it is
+    /// given (`GitHubClient.watchGet`).
+    func watch(_ watchFetch: (Watcher<UpstreamResponse>) -> Disposable) -> Disposable {
         trace?.publish(.subscribe, stage: Self.stage)
-        return fetch.watch(using: Watcher(
+        return watchFetch(Watcher(
             handingOnTo: self, onData: { [self] response in try received(response) }, onTerminal: { [self] event in ended(event) }))
     }
 

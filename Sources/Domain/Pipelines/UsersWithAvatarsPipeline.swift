@@ -74,8 +74,10 @@ public struct UsersWithAvatarsPipeline: Sendable {
     /// with its end), or what its failure becomes under the query's policy.
     func avatarOutcome(_ user: AvatarAttachment, trace: PipelineTrace?) -> DataStream<AvatarOutcome> {
         if client.callFusing == .fused, let url = client.avatarURL(user.avatarUrl) {
-            let fetch = client.get(url, stage: .avatar(user.login), trace: trace)
-            return DataStream.handingOn { downstream in AvatarRun(user, trace: trace, downstream: downstream).watch(fetch) }
+            // The GET watched by the run's own watcher (`GitHubClient.watchGet`), with no stream of its own.
+            return DataStream.handingOn { [client] downstream in
+                AvatarRun(user, trace: trace, downstream: downstream).watch { client.watchGet(url, stage: user.stage, trace: trace, using: $0) }
+            }
         }
         let fetched: DataStream<AvatarOutcome> = client.avatarURL(user.avatarUrl)
             .map { client.avatar(url: $0, login: user.login, trace: trace) { user.outcome($0, placeholder: false) } }

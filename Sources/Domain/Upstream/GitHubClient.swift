@@ -241,14 +241,34 @@ public final class GitHubClient: Sendable {
     ///     retried(b):             --200|
     ///     get(url):       ----------200|
     func get(_ url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int = GitHubClient.maxRedirects) -> DataStream<UpstreamResponse> {
-        if callFusing == .fused, deadlineKeeping == .bounds {
+        if fusesCalls {
             return DataStream.holding { [self] downstream, subscription in
-                // Made here, in the subscriber's context: its span is a child of that context.
-                let call = UpstreamCall(client: self, url: url, stage: stage, trace: trace, hopsLeft: hopsLeft, settingUp: subscription)
-                UpstreamCallRun(call: call, downstream: downstream, subscription: subscription).run()
+                run(url, stage: stage, trace: trace, hopsLeft: hopsLeft, for: downstream, settingUp: subscription)
             }
         }
         return DataStream.deferred { [self] in UpstreamCall(client: self, url: url, stage: stage, trace: trace, hopsLeft: hopsLeft).response }
+    }
+
+    /// `get(url, stage:trace:)` watched by `watcher` now: for a stage that makes the watcher of
+    /// its GET per subscription (`AvatarRun`), so that its stream need not hold a `get` stream
+    /// too (2 allocations an avatar: the stream and its closure's context).
+    func watchGet(_ url: URL, stage: UpstreamStage, trace: PipelineTrace?, using watcher: Watcher<UpstreamResponse>) -> Disposable {
+        guard fusesCalls else { return get(url, stage: stage, trace: trace).watch(using: watcher) }
+        return DataStream.watch(watcher, holding: { downstream, subscription in
+            run(url, stage: stage, trace: trace, hopsLeft: Self.maxRedirects, for: downstream, settingUp: subscription)
+        })
+    }
+
+    /// A call runs as one `UpstreamCallRun`: fused, and keeping its deadline by `bounds`.
+    private var fusesCalls: Bool { callFusing == .fused && deadlineKeeping == .bounds }
+
+    /// A fused call's subscription: its run, feeding `downstream`.
+    private func run(
+        _ url: URL, stage: UpstreamStage, trace: PipelineTrace?, hopsLeft: Int, for downstream: Watcher<UpstreamResponse>, settingUp subscription: Disposable
+    ) {
+        // Made here, in the subscriber's context: its span is a child of that context.
+        let call = UpstreamCall(client: self, url: url, stage: stage, trace: trace, hopsLeft: hopsLeft, settingUp: subscription)
+        UpstreamCallRun(call: call, downstream: downstream, subscription: subscription).run()
     }
 
     func apiURL(_ path: String, query: String? = nil) -> URL {

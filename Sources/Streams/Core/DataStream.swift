@@ -76,6 +76,19 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
         DataStream(holding: subscribe)
     }
 
+    /// What a `holding(_:)` stream's `watch` does, without the stream: begins a subscription
+    /// feeding `watcher` and runs `subscribe` with the watcher to feed and that subscription. For
+    /// a stage that hands its watcher on (`handingOn(_:)`) to a holding stage it would otherwise
+    /// build a stream for, per subscription: that stream and its closure's context were 2
+    /// allocations (an avatar's GET under its `AvatarRun`, 30 a `/users` request).
+    package static func watch(_ watcher: Watcher<Element>, holding subscribe: (_ watcher: Watcher<Element>, _ subscription: Disposable) -> Void) -> Disposable {
+        let (fed, subscription) = watcher.beginSubscription(carryingContext: true)
+        guard !subscription.isDisposed else { return subscription }
+        // Not forgetting the children: the subscription holds them for the operator.
+        PendingSubscriptions.setUp(subscription) { subscribe(fed, subscription) }
+        return subscription
+    }
+
     /// A fused stream: `watch` runs `source` into the watcher; `subscribe` is not used.
     @inlinable
     convenience init(synchronous source: SynchronousSource<Element>) {
@@ -94,28 +107,20 @@ public final class DataStream<Element: Sendable>: StreamType, WatcherStoppingStr
                 return DataStream.just(error: error).watch(using: watcher)
             }
         }
-        let (fed, subscription) = watcher.beginSubscription(carryingContext: holdingSubscribe != nil)
+        if let holdingSubscribe { return Self.watch(watcher, holding: holdingSubscribe) }
+        let (fed, subscription) = watcher.beginSubscription()
         guard !subscription.isDisposed else { return subscription }
         if let synchronousSource {
             // The subscription is the stop flag: disposal and the watcher's terminal event both set it.
-            _ = PendingSubscriptions.setUp(subscription) {
-                synchronousSource.deliver(to: fed, stop: subscription)
-                return Disposable.nothing
-            }
+            PendingSubscriptions.setUp(subscription) { synchronousSource.deliver(to: fed, stop: subscription) }
             subscription.forgetPendingChildren()
-            return subscription
-        }
-        if let holdingSubscribe {
-            // Not forgetting the children: the subscription holds them for the operator.
-            _ = PendingSubscriptions.setUp(subscription) {
-                holdingSubscribe(fed, subscription)
-                return Disposable.nothing
-            }
             return subscription
         }
         let source = PendingSubscriptions.setUp(subscription) { subscribe(fed) }
         subscription.forgetPendingChildren()
-        if source !== Disposable.nothing { subscription.link(source) }
+        // `nothing` (or `alreadyDisposed`) has nothing to link: told by a field of its own, where
+        // reading the shared static went through `swift_once` per subscription.
+        if !source.isShared { subscription.link(source) }
         return subscription
     }
 }

@@ -47,7 +47,7 @@ public final class Disposable: @unchecked Sendable {
     /// successor; without it, that `dispose()` stays a single atomic exchange.
     private let expectsSuccessor = Atomic<Bool>(false)
     /// `nothing` and `alreadyDisposed`, which every thread shares: never given a successor.
-    private let isShared: Bool
+    @usableFromInline let isShared: Bool
     /// The `ServiceContext` current when this subscription began (`ContextPropagation`), bound
     /// again around the subscriptions an operator starts under it later, on any thread.
     let serviceContext: ServiceContext?
