@@ -21,7 +21,7 @@ package enum PendingSubscriptions {
     /// request (the figure: Benchmarks/README.md, "Ledger").
     private final class Stack {
         // Only ever touched by its own thread.
-        @exclusivity(unchecked) var items: UnsafeMutablePointer<Entry>
+        @exclusivity(unchecked) var items: UnsafeMutablePointer<Unmanaged<Disposable>>
         @exclusivity(unchecked) var count = 0
         @exclusivity(unchecked) var capacity: Int
         /// Entries below this index belong to sources delivering to a watcher's own code.
@@ -34,23 +34,12 @@ package enum PendingSubscriptions {
 
         deinit { items.deallocate() }
 
-        /// A subscription being set up, and the last child `setUp` adopted into it.
-        struct Entry {
-            let subscription: Unmanaged<Disposable>
-            var lastAdopted: Unmanaged<Disposable>?
-        }
-
         /// The innermost entry, while there is one above `floor`.
-        var lastAboveFloor: UnsafeMutablePointer<Entry>? { count > floor ? items + (count - 1) : nil }
-
-        /// Whether `child` is the last child `setUp` adopted into the innermost entry.
-        func lastAdopted(_ child: Disposable) -> Bool {
-            items[count - 1].lastAdopted?.toOpaque() == Unmanaged.passUnretained(child).toOpaque()
-        }
+        var lastAboveFloor: Unmanaged<Disposable>? { count > floor ? items[count - 1] : nil }
 
         func append(_ entry: Disposable) {
             if count == capacity { grow() }
-            (items + count).initialize(to: Entry(subscription: .passUnretained(entry), lastAdopted: nil))
+            (items + count).initialize(to: .passUnretained(entry))
             count += 1
         }
 
@@ -59,7 +48,7 @@ package enum PendingSubscriptions {
         }
 
         private func grow() {
-            let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+            let larger = UnsafeMutablePointer<Unmanaged<Disposable>>.allocate(capacity: capacity * 2)
             larger.moveInitialize(from: items, count: count)
             items.deallocate()
             items = larger
@@ -111,19 +100,16 @@ package enum PendingSubscriptions {
     /// `ContextPropagation.carried(_:)` gives it).
     @usableFromInline
     package static func watch(under parent: Disposable, carrying context: ServiceContext?, _ watch: () -> Disposable) {
-        let (subscription, adopted) = withStack { stack in
+        let subscription = withStack { stack in
             push(stack, parent)
             let subscription = ContextPropagation.run(in: context, watch)
-            let adopted = stack.lastAdopted(subscription)
             pop(stack)
-            return (subscription, adopted)
+            return subscription
         }
-        // A stream that sets up its own subscription had it adopted by `setUp` already: adopting
-        // it again found it there under the parent's lock (~30 instructions, twice an avatar). The
-        // record is this call's own (the entry was pushed above); a parent disposed meanwhile let
-        // its children go, so then it is adopted again, which disposes it.
-        guard !subscription.isDisposed, !adopted || parent.isDisposed else { return }
-        parent.adoptPendingChild(subscription)
+        // Adopted even when `setUp` adopted it already (found there under the parent's lock, ~30
+        // instructions): telling "the same child" by its address alone would skip a disposable
+        // made after an adopted child was freed at the same address, and leave it undisposed.
+        if !subscription.isDisposed { parent.adoptPendingChild(subscription) }
     }
 
     /// Runs `body` (a fused inner stream run inline) with `parent` as the pending
@@ -141,11 +127,7 @@ package enum PendingSubscriptions {
     static func setUp<Result>(_ subscription: Disposable, _ setup: () -> Result) -> Result {
         withStack { stack in
             // Alive: its own `setUp` or `watch(under:)` call is still running further up this thread.
-            if let parent = stack.lastAboveFloor {
-                // Recorded first: adopting may dispose the child, whose disposal may grow the stack.
-                parent.pointee.lastAdopted = .passUnretained(subscription)
-                parent.pointee.subscription._withUnsafeGuaranteedRef { $0.adoptPendingChild(subscription) }
-            }
+            stack.lastAboveFloor?._withUnsafeGuaranteedRef { $0.adoptPendingChild(subscription) }
             push(stack, subscription)
             defer { pop(stack) }
             return setup()
