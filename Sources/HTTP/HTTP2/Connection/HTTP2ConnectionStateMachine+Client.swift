@@ -24,8 +24,15 @@ extension HTTP2ConnectionStateMachine {
         guard canOpenStream else { return nil }
         let id = streams.highestStreamID == 0 ? 1 : streams.highestStreamID + 2
         streams.highestStreamID = id
-        let opened = HTTP2Stream(
-            id: id, state: .idle, receiveWindow: limits.initialWindowSize, sendWindow: peer.initialWindowSize, startedAt: HTTP2Stream.unansweredStart)
+        let opened: HTTP2Stream
+        if var spare = spareStream.take(), isKnownUniquelyReferenced(&spare) {
+            spare.reopen(
+                id: id, state: .idle, receiveWindow: limits.initialWindowSize, sendWindow: peer.initialWindowSize, startedAt: HTTP2Stream.unansweredStart)
+            opened = spare
+        } else {
+            opened = HTTP2Stream(
+                id: id, state: .idle, receiveWindow: limits.initialWindowSize, sendWindow: peer.initialWindowSize, startedAt: HTTP2Stream.unansweredStart)
+        }
         streams.insert(opened)
         report(.streamOpened, streamID: id)
         opened.state.openLocally(endStream: endStream)

@@ -36,6 +36,8 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
     // Internal, not private, where the other half in `+Control` changes them (its own file for length).
     @exclusivity(unchecked) var sender: HTTP2Sender
     @exclusivity(unchecked) var bodies: HTTP2RequestBodies
+    /// A client's last closed stream, its next one's object when nothing else holds it then (`openStream`).
+    @exclusivity(unchecked) var spareStream: HTTP2Stream?
     /// A header block arriving in CONTINUATION frames.
     @exclusivity(unchecked) private var headerBlock: PendingHeaderBlock?
     var receivingHeaderBlock: Bool { headerBlock != nil }
@@ -408,6 +410,7 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
         target.outbound.clear()
         if answering { owner.answerEnded(target, completed: completed) }
         report(.streamClosed, streamID: target.id)
+        if role == .client { spareStream = target }
         if streams.isEmpty {
             idleSince = clock()
             if phase.isDraining { closeWhenFlushed() }
