@@ -29,7 +29,7 @@ final class HTTP2StreamReuseTests: XCTestCase {
 
     func testAClosedStreamNothingElseHoldsIsTheNextStream() {
         let harness = HTTP2ClientMachineHarness.connected()
-        weak var first = harness.request()
+        weak let first = harness.request()
         harness.respond(1, endStream: true)
         let second = harness.request()
         XCTAssertTrue(second != nil && second === first)
