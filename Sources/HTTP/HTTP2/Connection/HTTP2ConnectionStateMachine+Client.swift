@@ -24,24 +24,13 @@ extension HTTP2ConnectionStateMachine {
         guard canOpenStream else { return nil }
         let id = streams.highestStreamID == 0 ? 1 : streams.highestStreamID + 2
         streams.highestStreamID = id
-        let opened = reusableStream().map {
-            $0.reopen(id: id, state: .idle, receiveWindow: limits.initialWindowSize, sendWindow: peer.initialWindowSize, startedAt: HTTP2Stream.unansweredStart)
-            return $0
-        } ?? HTTP2Stream(
+        let opened = HTTP2Stream(
             id: id, state: .idle, receiveWindow: limits.initialWindowSize, sendWindow: peer.initialWindowSize, startedAt: HTTP2Stream.unansweredStart)
         streams.insert(opened)
         report(.streamOpened, streamID: id)
         opened.state.openLocally(endStream: endStream)
         sender.sendHeaders(streamID: id, fields: fields, endStream: endStream, template: template)
         return opened
-    }
-
-    /// The newest spare stream nothing else holds (those still held are let go).
-    private func reusableStream() -> HTTP2Stream? {
-        while var spare = spareStreams.popLast() {
-            if isKnownUniquelyReferenced(&spare) { return spare }
-        }
-        return nil
     }
 
     /// The request's END_STREAM went out after its body: the stream waits for the response alone.

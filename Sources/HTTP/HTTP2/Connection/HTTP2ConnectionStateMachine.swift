@@ -36,11 +36,6 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
     // Internal, not private, where the other half in `+Control` changes them (its own file for length).
     @exclusivity(unchecked) var sender: HTTP2Sender
     @exclusivity(unchecked) var bodies: HTTP2RequestBodies
-    /// A client's last closed streams (at most `maxSpareStreams`, their bodies already dropped), the
-    /// objects its next ones open on when nothing else holds them then (`openStream`). One spare
-    /// served one stream of each fan-out batch of 16: each close freed the spare before it.
-    @exclusivity(unchecked) var spareStreams: [HTTP2Stream] = []
-    static let maxSpareStreams = 32
     /// A header block arriving in CONTINUATION frames.
     @exclusivity(unchecked) private var headerBlock: PendingHeaderBlock?
     var receivingHeaderBlock: Bool { headerBlock != nil }
@@ -413,7 +408,6 @@ final class HTTP2ConnectionStateMachine: @unchecked Sendable {
         target.outbound.clear()
         if answering { owner.answerEnded(target, completed: completed) }
         report(.streamClosed, streamID: target.id)
-        if role == .client && spareStreams.count < Self.maxSpareStreams { spareStreams.append(target) }
         if streams.isEmpty {
             idleSince = clock()
             if phase.isDraining { closeWhenFlushed() }

@@ -8,8 +8,7 @@ import Streams
 /// (`AnswerLife`) is read from it, and only the state machine moves it.
 // @unchecked: confined to its connection's EventLoop queue, which serialises every access the way a lock would.
 final class HTTP2Stream: AnswerState, AnswerLife, @unchecked Sendable {
-    /// Set again only by `reopen` (a client connection's closed stream taken for its next request).
-    @exclusivity(unchecked) private(set) var id: UInt32
+    let id: UInt32
     // Its state is its connection's loop's alone, changed only by the state machine and the
     // connection's owner, and no change calls out while it lasts: the fields skip run-time
     // exclusivity checks (about 20 instructions an access, several accesses a frame; the figure:
@@ -45,33 +44,6 @@ final class HTTP2Stream: AnswerState, AnswerLife, @unchecked Sendable {
         self.receiveWindow = HTTP2FlowWindow(receiveWindow)
         self.sendWindow = HTTP2FlowWindow(sendWindow)
         super.init(startedAt: startedAt)
-    }
-
-    /// This closed stream, no longer referenced elsewhere, made as `init` would make a new one with
-    /// these arguments: a client connection opens its next stream on its last closed one (an
-    /// allocation and a deinit of about 260 instructions an upstream exchange: Benchmarks/README.md).
-    /// `HTTP2StreamReuseTests` checks a reopened stream against a new one.
-    func reopen(id: UInt32, state: HTTP2StreamState, receiveWindow: Int, sendWindow: Int, startedAt: ContinuousClock.Instant) {
-        self.id = id
-        self.state = state
-        self.receiveWindow = HTTP2FlowWindow(receiveWindow)
-        self.sendWindow = HTTP2FlowWindow(sendWindow)
-        unacknowledgedBytes = 0
-        requestHead = nil
-        body = []
-        declaredContentLength = nil
-        bodyStartedAt = 0
-        heldBodyBytes = 0
-        request = nil
-        exchange = nil
-        outbound = HTTP2Outbound()
-        self.startedAt = startedAt
-        handlerSubscription = nil
-        bodySubscription = nil
-        status = 0
-        bodyBytes = 0
-        shutdownTrailer = nil
-        serverSpan = nil
     }
 
     /// A client's streams' `startedAt`: they answer no request, so no access log reads it, and
