@@ -12,6 +12,9 @@ import NetCore
 final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
     let stream: ByteStream
     let origin: ConnectionPool.Origin
+    /// Where `origin`'s entry lies in the pool (`HTTP2ClientPool.entryIndex(of:)`): a stream's end
+    /// goes there without comparing origins.
+    let poolEntry: Int
     /// Strong: the pool drops this connection when it closes (`retire`), and closes it when the client goes.
     private let pool: HTTP2ClientPool
     // The state below is the loop's alone, and no access to it overlaps another (each change is
@@ -40,10 +43,11 @@ final class HTTP2ClientConnection: HTTP2ConnectionOwner, @unchecked Sendable {
     /// about 170 instructions a use (the figure: Benchmarks/README.md).
     private let unretainedLoop: Unmanaged<EventLoop>
 
-    init(stream: ByteStream, origin: ConnectionPool.Origin, pool: HTTP2ClientPool) {
+    init(stream: ByteStream, origin: ConnectionPool.Origin, poolEntry: Int, pool: HTTP2ClientPool) {
         self.stream = stream
         unretainedLoop = Unmanaged.passUnretained(stream.loop)
         self.origin = origin
+        self.poolEntry = poolEntry
         self.pool = pool
         lastRead = DispatchTime.now().uptimeNanoseconds
         machine = HTTP2ConnectionStateMachine(
