@@ -33,17 +33,22 @@ final class OTLPEncodingTests: XCTestCase {
         for key in ["", "url.full", long] {
             for value in ["", "https://api.github.com/users?per_page=30", long, "é ✓"] {
                 var entry = SpanAttributeList.Entry(key: key, stored: .string(value))
-                var own = SizedSpan.OwnString(key: key, value: value)
-                let (slow, fast) = withUnsafePointer(to: &entry) { entry in
-                    withUnsafePointer(to: &own) { own in
-                        let size = SizedSpan.entrySize(entry)
-                        XCTAssertEqual(size, SizedSpan.stringEntrySize(own), "\(key.prefix(20)) = \(value.prefix(20))")
-                        var slow = [UInt8](repeating: 0, count: 700)
-                        var fast = [UInt8](repeating: 0, count: 700)
-                        let slowCount = slow.withUnsafeMutableBufferPointer { SizedSpan.entry(entry, at: $0.baseAddress!) }
-                        let fastCount = fast.withUnsafeMutableBufferPointer { SizedSpan.stringEntry(own, at: $0.baseAddress!) }
-                        XCTAssertEqual(slowCount, size)
-                        return (Array(slow.prefix(slowCount)), Array(fast.prefix(fastCount)))
+                var keyText = key, valueText = value
+                let (slow, fast) = keyText.withUTF8 { keyBytes in
+                    valueText.withUTF8 { valueBytes in
+                        var own = SizedSpan.OwnString(key: keyBytes, value: valueBytes)
+                        return withUnsafePointer(to: &entry) { entry in
+                            withUnsafePointer(to: &own) { own in
+                                let size = SizedSpan.entrySize(entry)
+                                XCTAssertEqual(size, SizedSpan.stringEntrySize(own), "\(key.prefix(20)) = \(value.prefix(20))")
+                                var slow = [UInt8](repeating: 0, count: 700)
+                                var fast = [UInt8](repeating: 0, count: 700)
+                                let slowCount = slow.withUnsafeMutableBufferPointer { SizedSpan.entry(entry, at: $0.baseAddress!) }
+                                let fastCount = fast.withUnsafeMutableBufferPointer { SizedSpan.stringEntry(own, at: $0.baseAddress!) }
+                                XCTAssertEqual(slowCount, size)
+                                return (Array(slow.prefix(slowCount)), Array(fast.prefix(fastCount)))
+                            }
+                        }
                     }
                 }
                 XCTAssertEqual(fast, slow, "\(key.prefix(20)) = \(value.prefix(20))")
