@@ -28,6 +28,23 @@ final class OTLPEncodingTests: XCTestCase {
         }
     }
 
+    func testFixedWidthWordsStoredWholeAreTheBytesWrittenOneByOne() {
+        let words: [UInt64] = [0, 1, 0x80, 0x0102_0304_0506_0708, 0xF1F2_F3F4_F5F6_F7F8, .max, 1_700_000_000_000_000_001]
+        for word in words {
+            for width in [4, 8] {
+                var fast = [UInt8](repeating: 0xAA, count: 10), slow = fast
+                let fastCount = fast.withUnsafeMutableBufferPointer { ProtobufWriter.littleEndian(word, bytes: width, at: $0.baseAddress! + 1) }
+                let slowCount = slow.withUnsafeMutableBufferPointer { ProtobufWriter.littleEndianBytewise(word, bytes: width, at: $0.baseAddress! + 1) }
+                XCTAssertEqual(fastCount, slowCount)
+                XCTAssertEqual(fast, slow, "little-endian \(width) of \(word)")
+            }
+            var fast = [UInt8](repeating: 0xAA, count: 10), slow = fast
+            _ = fast.withUnsafeMutableBufferPointer { ProtobufWriter.bigEndian(word, at: $0.baseAddress! + 1) }
+            _ = slow.withUnsafeMutableBufferPointer { ProtobufWriter.bigEndianBytewise(word, at: $0.baseAddress! + 1) }
+            XCTAssertEqual(fast, slow, "big-endian \(word)")
+        }
+    }
+
     func testAnOwnStringAttributeIsCountedAndWrittenAsItsEntryIs() {
         let long = String(repeating: "0123456789", count: 30)
         for key in ["", "url.full", long] {
