@@ -215,7 +215,8 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     }
 
     /// `list`'s entries lent to `body`; an empty list's (every CLIENT span's) without asking the
-    /// array, which retained and released its empty storage (about 40 instructions a span).
+    /// array, which retained and released its empty storage (about 10 instructions a span:
+    /// `UpstreamSpan.end(status:)` 63,533 -> 63,215 a `/users` request at 100 %, same run).
     @inline(__always)
     private static func lending<Result>(_ list: SpanAttributeList, _ body: (UnsafeBufferPointer<SpanAttributeList.Entry>) -> Result) -> Result {
         guard !list.isEmpty else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
