@@ -28,22 +28,44 @@ final class OTLPEncodingTests: XCTestCase {
         }
     }
 
+    func testFixedWidthWordsStoredWholeAreTheBytesWrittenOneByOne() {
+        let words: [UInt64] = [0, 1, 0x80, 0x0102_0304_0506_0708, 0xF1F2_F3F4_F5F6_F7F8, .max, 1_700_000_000_000_000_001]
+        for word in words {
+            for width in [4, 8] {
+                var fast = [UInt8](repeating: 0xAA, count: 10), slow = fast
+                let fastCount = fast.withUnsafeMutableBufferPointer { ProtobufWriter.littleEndian(word, bytes: width, at: $0.baseAddress! + 1) }
+                let slowCount = slow.withUnsafeMutableBufferPointer { ProtobufWriter.littleEndianBytewise(word, bytes: width, at: $0.baseAddress! + 1) }
+                XCTAssertEqual(fastCount, slowCount)
+                XCTAssertEqual(fast, slow, "little-endian \(width) of \(word)")
+            }
+            var fast = [UInt8](repeating: 0xAA, count: 10), slow = fast
+            _ = fast.withUnsafeMutableBufferPointer { ProtobufWriter.bigEndian(word, at: $0.baseAddress! + 1) }
+            _ = slow.withUnsafeMutableBufferPointer { ProtobufWriter.bigEndianBytewise(word, at: $0.baseAddress! + 1) }
+            XCTAssertEqual(fast, slow, "big-endian \(word)")
+        }
+    }
+
     func testAnOwnStringAttributeIsCountedAndWrittenAsItsEntryIs() {
         let long = String(repeating: "0123456789", count: 30)
         for key in ["", "url.full", long] {
             for value in ["", "https://api.github.com/users?per_page=30", long, "é ✓"] {
                 var entry = SpanAttributeList.Entry(key: key, stored: .string(value))
-                var own = SizedSpan.OwnString(key: key, value: value)
-                let (slow, fast) = withUnsafePointer(to: &entry) { entry in
-                    withUnsafePointer(to: &own) { own in
-                        let size = SizedSpan.entrySize(entry)
-                        XCTAssertEqual(size, SizedSpan.stringEntrySize(own), "\(key.prefix(20)) = \(value.prefix(20))")
-                        var slow = [UInt8](repeating: 0, count: 700)
-                        var fast = [UInt8](repeating: 0, count: 700)
-                        let slowCount = slow.withUnsafeMutableBufferPointer { SizedSpan.entry(entry, at: $0.baseAddress!) }
-                        let fastCount = fast.withUnsafeMutableBufferPointer { SizedSpan.stringEntry(own, at: $0.baseAddress!) }
-                        XCTAssertEqual(slowCount, size)
-                        return (Array(slow.prefix(slowCount)), Array(fast.prefix(fastCount)))
+                var keyText = key, valueText = value
+                let (slow, fast) = keyText.withUTF8 { keyBytes in
+                    valueText.withUTF8 { valueBytes in
+                        var own = SizedSpan.OwnString(key: keyBytes, value: valueBytes)
+                        return withUnsafePointer(to: &entry) { entry in
+                            withUnsafePointer(to: &own) { own in
+                                let size = SizedSpan.entrySize(entry)
+                                XCTAssertEqual(size, SizedSpan.stringEntrySize(own), "\(key.prefix(20)) = \(value.prefix(20))")
+                                var slow = [UInt8](repeating: 0, count: 700)
+                                var fast = [UInt8](repeating: 0, count: 700)
+                                let slowCount = slow.withUnsafeMutableBufferPointer { SizedSpan.entry(entry, at: $0.baseAddress!) }
+                                let fastCount = fast.withUnsafeMutableBufferPointer { SizedSpan.stringEntry(own, at: $0.baseAddress!) }
+                                XCTAssertEqual(slowCount, size)
+                                return (Array(slow.prefix(slowCount)), Array(fast.prefix(fastCount)))
+                            }
+                        }
                     }
                 }
                 XCTAssertEqual(fast, slow, "\(key.prefix(20)) = \(value.prefix(20))")

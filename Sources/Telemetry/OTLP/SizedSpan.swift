@@ -15,13 +15,15 @@ import Tracing
 /// a list value that is not a scalar has no `SizedSpan` (nil), and takes the slow twin, which
 /// writes the same bytes for the spans this one takes (`OTLPEncodingTests`).
 struct SizedSpan {
-    /// A string attribute of a span's own, written from its two strings: an `Entry` made for it
-    /// and its `StoredValue` switched on copied the value through its value witness, twice
-    /// (about 330 instructions a CLIENT span's `url.full`, counted and written; `entry` is the
-    /// slow twin, the tests hold the two to the same bytes).
+    /// A string attribute of a span's own, written from its two strings' bytes, lent by the
+    /// caller: an `Entry` made for it and its `StoredValue` switched on copied the value through
+    /// its value witness, twice (about 330 instructions a CLIENT span's `url.full`, counted and
+    /// written; `entry` is the slow twin, the tests hold the two to the same bytes); the strings
+    /// held as they are were retained and released, and their bytes looked up to count and again
+    /// to write.
     struct OwnString {
-        let key: String
-        let value: String
+        let key: UnsafeBufferPointer<UInt8>
+        let value: UnsafeBufferPointer<UInt8>
     }
 
     /// The `Span` message's length (without its tag and length).
@@ -37,21 +39,45 @@ struct SizedSpan {
         own: UnsafePointer<OwnString>? = nil, shared: OTLPProtobufEncoding.EncodedAttributes?
     ) {
         guard attributes.isEmpty, events.isEmpty, links.isEmpty else { return nil }
+        self.init(context: context, parentSpanID: parentSpanID, name: name, start: start, end: end, list: list, status: status, own: own, shared: shared)
+    }
+
+    /// `init` of a span without attributes set through the span API, events or links (the
+    /// caller knows it has none: no empty ones made to be checked).
+    init?(
+        context: SpanContext, parentSpanID: SpanID?, name: String, start: UInt64, end: UInt64, list: SpanAttributeList, status: SpanStatus?,
+        own: UnsafePointer<OwnString>? = nil, shared: OTLPProtobufEncoding.EncodedAttributes?
+    ) {
+        let made = ProtobufWriter.withUTF8(name) { name in
+            list.entries.withUnsafeBufferPointer { entries in
+                SizedSpan(context: context, parentSpanID: parentSpanID, name: name, start: start, end: end, entries: entries, status: status, own: own, shared: shared)
+            }
+        }
+        guard let made else { return nil }
+        self = made
+    }
+
+    /// `init` of the span's name and attribute list lent where they lie (`RecordingSpan.finish`
+    /// reads them once, outside the processor's lock, and writes with the same: passed as a
+    /// string and a list, each was retained and released around the write under the lock, and
+    /// the name's bytes looked up to count and again to write).
+    init?(
+        context: SpanContext, parentSpanID: SpanID?, name: UnsafeBufferPointer<UInt8>, start: UInt64, end: UInt64,
+        entries: UnsafeBufferPointer<SpanAttributeList.Entry>, status: SpanStatus?, own: UnsafePointer<OwnString>? = nil,
+        shared: OTLPProtobufEncoding.EncodedAttributes?
+    ) {
         var length = 18 + 10 + 2  // trace_id, span_id, kind
         if let state = context.traceState { length += Self.stringSize(state) }
         if parentSpanID != nil { length += 10 }
-        length += Self.stringSize(name)
+        if name.count > 0 { length += 1 + ProtobufWriter.varintSize(name.count) + name.count }
         if start != 0 { length += 9 }
         if end != 0 { length += 9 }
-        let fitted = list.entries.withUnsafeBufferPointer { entries -> Bool in
-            guard let first = entries.baseAddress else { return true }
+        if let first = entries.baseAddress {
             for index in entries.indices {
-                guard let size = Self.entrySize(first + index) else { return false }
+                guard let size = Self.entrySize(first + index) else { return nil }
                 length += size
             }
-            return true
         }
-        guard fitted else { return nil }
         if let own { length += Self.stringEntrySize(own) }
         if let shared { length += shared.bytes.count }
         if let status { length += Self.statusSize(status) }
@@ -86,6 +112,21 @@ struct SizedSpan {
         start startNanoseconds: UInt64, end: UInt64, list: SpanAttributeList, status: SpanStatus?,
         own: UnsafePointer<OwnString>?, sharedBytes: UnsafeBufferPointer<UInt8>?
     ) -> Int {
+        ProtobufWriter.withUTF8(name) { name in
+            list.entries.withUnsafeBufferPointer { entries in
+                write(
+                    at: start, context: context, parentSpanID: parentSpanID, name: name, kind: kind, start: startNanoseconds, end: end,
+                    entries: entries, status: status, own: own, sharedBytes: sharedBytes)
+            }
+        }
+    }
+
+    /// `write` of the name and attributes lent where they lie, as the lending `init` counted them.
+    func write(
+        at start: UnsafeMutablePointer<UInt8>, context: SpanContext, parentSpanID: SpanID?, name: UnsafeBufferPointer<UInt8>, kind: SpanKind,
+        start startNanoseconds: UInt64, end: UInt64, entries: UnsafeBufferPointer<SpanAttributeList.Entry>, status: SpanStatus?,
+        own: UnsafePointer<OwnString>?, sharedBytes: UnsafeBufferPointer<UInt8>?
+    ) -> Int {
         var at = start
         at[0] = 0x12  // ScopeSpans.spans: field 2, length-delimited
         at += 1 + ProtobufWriter.varint(UInt64(bodyLength), at: at + 1)
@@ -96,7 +137,12 @@ struct SizedSpan {
             at[1] = 8
             at += 2 + ProtobufWriter.bigEndian(parentSpanID.value, at: at + 2)
         }
-        at += Self.string(0x2A, name, at: at)  // name: field 5
+        if let source = name.baseAddress, name.count > 0 {
+            at[0] = 0x2A  // name: field 5
+            at += 1 + ProtobufWriter.varint(UInt64(name.count), at: at + 1)
+            at.initialize(from: source, count: name.count)
+            at += name.count
+        }
         at[0] = 0x30  // kind: field 6, varint (1-5)
         at[1] = UInt8(OTLPKind.number(kind))
         at += 2
@@ -108,8 +154,7 @@ struct SizedSpan {
             at[0] = 0x41  // end_time_unix_nano: field 8, fixed64
             at += 1 + ProtobufWriter.littleEndian(end, bytes: 8, at: at + 1)
         }
-        list.entries.withUnsafeBufferPointer { entries in
-            guard let first = entries.baseAddress else { return }
+        if let first = entries.baseAddress {
             for index in entries.indices { at += Self.entry(first + index, at: at) }
         }
         if let own { at += Self.stringEntry(own, at: at) }
@@ -208,22 +253,21 @@ struct SizedSpan {
         }
     }
 
-    /// `entrySize` of a string attribute, from its strings.
+    /// `entrySize` of a string attribute, from its strings' bytes.
     static func stringEntrySize(_ own: UnsafePointer<OwnString>) -> Int {
-        let count = own.pointee.value.utf8.count
-        let keyValue = ProtobufWriter.keyValueLength(key: own.pointee.key.utf8.count, valueLength: 1 + ProtobufWriter.varintSize(count) + count)
+        let count = own.pointee.value.count
+        let keyValue = ProtobufWriter.keyValueLength(key: own.pointee.key.count, valueLength: 1 + ProtobufWriter.varintSize(count) + count)
         return 1 + ProtobufWriter.varintSize(keyValue) + keyValue
     }
 
-    /// `entry` of a string attribute, from its strings: the same bytes.
+    /// `entry` of a string attribute, from its strings' bytes: the same bytes.
     static func stringEntry(_ own: UnsafePointer<OwnString>, at start: UnsafeMutablePointer<UInt8>) -> Int {
-        ProtobufWriter.withUTF8(own.pointee.value) { utf8 in
-            var at = start + keyValueHead(key: own.pointee.key, valueLength: 1 + ProtobufWriter.varintSize(utf8.count) + utf8.count, at: start)
-            at[0] = 0x0A  // AnyValue.string_value: field 1 (written even when empty)
-            at += 1 + ProtobufWriter.varint(UInt64(utf8.count), at: at + 1)
-            if let source = utf8.baseAddress { at.initialize(from: source, count: utf8.count) }
-            return at + utf8.count - start
-        }
+        let value = own.pointee.value
+        var at = start + keyValueHead(keyBytes: own.pointee.key, valueLength: 1 + ProtobufWriter.varintSize(value.count) + value.count, at: start)
+        at[0] = 0x0A  // AnyValue.string_value: field 1 (written even when empty)
+        at += 1 + ProtobufWriter.varint(UInt64(value.count), at: at + 1)
+        if let source = value.baseAddress { at.initialize(from: source, count: value.count) }
+        return at + value.count - start
     }
 
     /// The field's tag and length, the `KeyValue`'s key and the value's tag and length (`valueLength`
@@ -235,17 +279,20 @@ struct SizedSpan {
 
     @inline(__always)
     private static func keyValueHead(key: String, valueLength: Int, at start: UnsafeMutablePointer<UInt8>) -> Int {
-        ProtobufWriter.withUTF8(key) { key in
-            var at = start
-            at[0] = 0x4A  // Span.attributes: field 9, length-delimited
-            at += 1 + ProtobufWriter.varint(UInt64(ProtobufWriter.keyValueLength(key: key.count, valueLength: valueLength)), at: at + 1)
-            at[0] = 0x0A  // KeyValue.key: field 1 (written even when empty)
-            at += 1 + ProtobufWriter.varint(UInt64(key.count), at: at + 1)
-            if let source = key.baseAddress { at.initialize(from: source, count: key.count) }
-            at += key.count
-            at[0] = 0x12  // KeyValue.value: field 2
-            at += 1 + ProtobufWriter.varint(UInt64(valueLength), at: at + 1)
-            return at - start
-        }
+        ProtobufWriter.withUTF8(key) { key in keyValueHead(keyBytes: key, valueLength: valueLength, at: start) }
+    }
+
+    @inline(__always)
+    private static func keyValueHead(keyBytes key: UnsafeBufferPointer<UInt8>, valueLength: Int, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        var at = start
+        at[0] = 0x4A  // Span.attributes: field 9, length-delimited
+        at += 1 + ProtobufWriter.varint(UInt64(ProtobufWriter.keyValueLength(key: key.count, valueLength: valueLength)), at: at + 1)
+        at[0] = 0x0A  // KeyValue.key: field 1 (written even when empty)
+        at += 1 + ProtobufWriter.varint(UInt64(key.count), at: at + 1)
+        if let source = key.baseAddress { at.initialize(from: source, count: key.count) }
+        at += key.count
+        at[0] = 0x12  // KeyValue.value: field 2
+        at += 1 + ProtobufWriter.varint(UInt64(valueLength), at: at + 1)
+        return at - start
     }
 }
