@@ -3,6 +3,7 @@
 
 import MetricsTestKit
 import Streams
+import StreamsTesting
 import Synchronization
 @testable import Telemetry
 import Tracing
@@ -14,7 +15,7 @@ final class BatchTimerTests: XCTestCase {
     /// The virtual times of the exports of spans ended every 70 ms for 350 ms, with a 100 ms delay.
     private func exportTimes(repeating: Bool) -> [Duration] {
         let base = TestScheduler()
-        let scheduler: any Scheduler = repeating ? RepeatingOnTestScheduler(base: base) : base
+        let scheduler: any Scheduler = repeating ? VirtualRepeatingScheduler(base: base) : base
         let exporter = TimedExporter(clock: base)
         var limits = BatchSpanProcessor.Limits()
         limits.scheduleDelay = .milliseconds(100)
@@ -49,37 +50,5 @@ private final class TimedExporter: SpanExporter {
     func export(_ batch: [SpanRecord], completion: @escaping @Sendable (Bool) -> Void) {
         exported.withLock { $0.append(clock.now) }
         completion(true)
-    }
-}
-
-/// A `RepeatingScheduler` on a `TestScheduler`'s virtual time: each run armed as the one before
-/// fires, at `delay + K × period` from when it was asked.
-private struct RepeatingOnTestScheduler: RepeatingScheduler {
-    let base: TestScheduler
-
-    var now: Duration { base.now }
-
-    func schedule(_ work: @escaping @Sendable () -> Void) {
-        base.schedule(work)
-    }
-
-    @discardableResult
-    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        base.schedule(after: delay, work)
-    }
-
-    func scheduleRepeating(after delay: Duration, every period: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        let cancellation = Disposable()
-        let origin = base.now + delay
-        let base = base
-        @Sendable func arm(_ run: Int) {
-            base.schedule(after: origin + period * run - base.now) {
-                guard !cancellation.isDisposed else { return }
-                work()
-                arm(run + 1)
-            }
-        }
-        arm(0)
-        return cancellation
     }
 }

@@ -12,6 +12,7 @@ import Glibc
 import Darwin
 #endif
 import HTTP
+import NetCore
 import Streams
 
 /// `URL(string:)` of the strings parsed lately, kept: a page of users names the same avatar
@@ -19,11 +20,11 @@ import Streams
 /// avatar, 30 a `/users` page) cost several times a lookup here (the figure:
 /// Benchmarks/README.md).
 ///
-/// Two ways set-associative, as `URLPartsMemo` keeps URL parts: a string's set is its hash's top
-/// bits (`URLPartsMemo.hash`, eight bytes at a time), and a new string takes the older of its set's
-/// two slots. A `[String: URL]` hashed each string with `Hasher` (SipHash, byte by byte) and cost
+/// Two ways set-associative (`TwoWayMemo`), as `URLPartsMemo` keeps URL parts: a string's set is
+/// its hash's top bits (eight bytes at a time), and a new string takes the older of its set's two
+/// slots. A `[String: URL]` hashed each string with `Hasher` (SipHash, byte by byte) and cost
 /// ~680 instructions a lookup, ~20 k a `/users?limit=30` request (callgrind).
-// @unchecked: `slots` and `older` are only touched between `lock.lock()` and `lock.unlock()`.
+// @unchecked: `memo` is only touched between `lock.lock()` and `lock.unlock()`.
 final class ParsedURLs: @unchecked Sendable {
     private struct Slot {
         var string = ""
@@ -31,42 +32,32 @@ final class ParsedURLs: @unchecked Sendable {
     }
 
     private let lock = SpinLock()
-    /// Set `s` is slots `2s` and `2s + 1`; a free slot's empty string belongs to no lookup (an
-    /// empty string is never a URL).
-    @exclusivity(unchecked) private var slots: [Slot]
-    /// Per set, the slot a new string takes next (the one filled earlier).
-    @exclusivity(unchecked) private var older: [UInt8]
-    /// 64 - log2(sets): a set is the hash's top bits, the best mixed by its multiplications.
-    private let shift: UInt64
+    /// A free slot's empty string belongs to no lookup (an empty string is never a URL).
+    @exclusivity(unchecked) private var memo: TwoWayMemo<Slot>
     /// Strings kept at most: `capacity` rounded up to a power of two, at least 2.
     let capacity: Int
 
     init(capacity: Int) {
         var sets = 1
         while sets * 2 < capacity { sets *= 2 }
-        self.capacity = sets * 2
-        shift = UInt64(64 - sets.trailingZeroBitCount)
-        slots = Array(repeating: Slot(), count: sets * 2)
-        older = Array(repeating: 0, count: sets)
+        memo = TwoWayMemo(setBits: sets.trailingZeroBitCount, vacant: Slot())
+        self.capacity = memo.capacity
     }
 
     /// What `URL(string: string)` answers; a string it refuses is not kept.
     func url(_ string: String) -> URL? {
         var string = string
         let (set, kept) = string.withUTF8 { bytes -> (Int, URL?) in
-            let set = Int(truncatingIfNeeded: URLPartsMemo.hash(UnsafeRawBufferPointer(bytes)) >> shift)
             lock.lock()
             defer { lock.unlock() }
+            let set = memo.set(of: UnsafeRawBufferPointer(bytes))
             // A free slot's URL is nil, as `URL(string: "")` is.
-            for slot in 2 * set..<2 * set + 2 where Self.same(slots[slot].string, bytes) { return (set, slots[slot].url) }
-            return (set, nil)
+            return (set, memo.first(inSet: set) { Self.same($0.string, bytes) ? $0.url : nil })
         }
         if let kept { return kept }
         guard let url = URL(string: string) else { return nil }
         lock.lock()
-        let slot = 2 * set + Int(older[set])
-        older[set] ^= 1
-        slots[slot] = Slot(string: string, url: url)
+        memo.keep(Slot(string: string, url: url), inSet: set)
         lock.unlock()
         return url
     }
@@ -84,6 +75,6 @@ final class ParsedURLs: @unchecked Sendable {
     var count: Int {
         lock.lock()
         defer { lock.unlock() }
-        return slots.count { $0.url != nil }
+        return memo.count { $0.url != nil }
     }
 }
