@@ -121,6 +121,27 @@ final class TracerTests: XCTestCase {
         }
     }
 
+    func testARecordedSpansTraceParentIsWhatItInjectsWhenItInjectsNothingElse() throws {
+        var remote = ServiceContext.topLevel
+        tracer.extract(["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"], into: &remote, using: DictionaryCarrier())
+        var stated = ServiceContext.topLevel
+        tracer.extract(
+            ["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "tracestate": "vendor=a"], into: &stated,
+            using: DictionaryCarrier())
+        for context in [ServiceContext.topLevel, remote] {
+            let (span, recorded) = tracer.startRecordedSpan("GET", context: context, ofKind: .client)
+            let recording = try XCTUnwrap(recorded)
+            var fields = HTTPHeaders()
+            recording.inject(into: &fields)
+            XCTAssertEqual(try XCTUnwrap(recording.traceParent).traceparent, fields["traceparent"])
+            XCTAssertEqual(fields.count, 1)
+            span.end()
+        }
+        let (span, recorded) = tracer.startRecordedSpan("GET", context: stated, ofKind: .client)
+        XCTAssertNil(try XCTUnwrap(recorded).traceParent, "a tracestate goes out as fields")
+        span.end()
+    }
+
     func testARecordedSpanNamesTheIdentityTheTracerReadsFromItsContext() throws {
         var remote = ServiceContext.topLevel
         tracer.extract(["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"], into: &remote, using: DictionaryCarrier())

@@ -53,14 +53,15 @@ public final class HTTPUpstreamTransport: UpstreamTransport {
 
     private func clientRequest(_ request: UpstreamRequest) -> HTTPClientRequest {
         var extraHeaders = request.conditions.isEmpty ? HTTPHeaders() : UpstreamRequest.fieldList(request.conditions)
+        var traceParent: TraceParentIDs?
         if let span = request.span {
-            span.inject(into: &extraHeaders)
+            span.inject(into: &extraHeaders, traceParent: &traceParent)
         } else if let fields = request.traceFields {
             if extraHeaders.isEmpty { extraHeaders = fields } else { for (name, value) in fields { extraHeaders.replaceOrAdd(name: name, value: value) } }
         }
         return HTTPClientRequest(
             method: HTTPMethod(request.method), url: request.url, headers: fields.fields(for: request.headers), extraHeaders: extraHeaders,
-            timeout: request.timeout?.after)
+            traceParent: traceParent, timeout: request.timeout?.after)
     }
 }
 

@@ -107,6 +107,18 @@ public final class UpstreamSpan: Sendable, Equatable {
         client.tracer?.inject(span.context, into: &fields, using: HTTPHeadersInjector())
     }
 
+    /// This span's context for an attempt: as `traceParent`, the ids its request's head writes
+    /// straight from the numbers (`HTTPClientRequest.traceParent`), when its recording names
+    /// them so (`RecordedSpan.traceParent`); else written into `fields` (`inject(into:)`, the
+    /// slow twin: the tests hold the two to the same bytes sent).
+    public func inject(into fields: inout HTTPHeaders, traceParent: inout TraceParentIDs?) {
+        if let ids = recorded?.traceParent {
+            traceParent = ids
+            return
+        }
+        inject(into: &fields)
+    }
+
     /// `list` added to the span, through its recording when it is reached directly.
     private func add(_ list: SpanAttributeList) {
         if let recorded { return recorded.addAttributes(list) }

@@ -11,11 +11,12 @@ enum HTTP2RequestFields {
     /// request with the same origin and fields: `HTTPClient.http2RequestFields`).
     static func fields(of request: HTTPClientRequest, shared: [Field]) -> [Field] {
         var fields: [Field] = [(":method", request.method.rawValue), (":scheme", request.isSecure ? "https" : "http")]
-        fields.reserveCapacity(3 + shared.count + request.extraHeaders.count)
+        let extra = request.sentExtraHeaders
+        fields.reserveCapacity(3 + shared.count + extra.count)
         fields.append(shared[0])
         fields.append((":path", request.target))
         fields.append(contentsOf: shared[1...])
-        append(request.extraHeaders, to: &fields)
+        append(extra, to: &fields)
         return fields
     }
 
@@ -41,10 +42,10 @@ enum HTTP2RequestFields {
 
         var method: String { request.method.rawValue }
         var scheme: String { request.isSecure ? "https" : "http" }
-        /// The request's own fields (`extraHeaders`) as they are sent.
+        /// The request's own fields (`extraHeaders`, and `traceParent`'s) as they are sent.
         var extra: [Field] {
             var extra: [Field] = []
-            if !request.extraHeaders.isEmpty { HTTP2RequestFields.append(request.extraHeaders, to: &extra) }
+            if !request.extraHeaders.isEmpty || request.traceParent != nil { HTTP2RequestFields.append(request.sentExtraHeaders, to: &extra) }
             return extra
         }
 
@@ -90,7 +91,7 @@ enum HTTP2RequestFields {
     /// `list` is `list(of: exchange.request, shared: shared.fields)`; the template holds neither
     /// `shared` nor `exchange` (see `HTTP2RequestTemplate`), so the caller keeps both while it is used.
     static func template(of list: List, shared: Shared, exchange: HTTP2ClientExchange) -> HTTP2RequestTemplate? {
-        guard list.request.method.rawValue == "GET", list.request.extraHeaders.isEmpty || list.extra.isEmpty else { return nil }
+        guard list.request.method.rawValue == "GET", (list.request.extraHeaders.isEmpty && list.request.traceParent == nil) || list.extra.isEmpty else { return nil }
         return HTTP2RequestTemplate(key: shared, exchange: exchange)
     }
 

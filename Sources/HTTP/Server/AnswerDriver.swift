@@ -147,29 +147,36 @@ extension AnswerDriver {
     /// and subscribing the pipeline, a library's `withSpan` there) sees it as a sampled request's
     /// does, and joins its trace; the subscriptions' later hops neither keep nor bind it, so they
     /// run with no context (code there that reads `ServiceContext.current` finds none).
+    /// An unrecorded span under such a tracer ends as it began (nothing recorded, nothing to
+    /// export): no `ServerSpan` is kept to name and end it (its allocation, its existentials
+    /// copied in and its deinit: about 500 instructions a request at any sampling ratio below 1).
     func routeTraced(_ request: inout Request, tracer: any Tracer, answer: (inout Request) -> Answer) {
-        let span = ServerSpan(for: request, tracer: tracer, lists: context.attributeLists)
-        // A recorded span's ids read from its recording: its context is made only to be bound
-        // below (`OTelSpan.context`), not once more for them.
-        if let identity = span.recordedIdentity {
+        let lists = context.attributeLists
+        let start = ServerSpan.start(for: request, tracer: tracer, lists: lists)
+        // The ids as the tracer named them beginning the span, or a recorded span's from its
+        // recording: its context is made only to be bound below (`OTelSpan.context`), not once
+        // more for them.
+        if let identity = start.identity ?? start.recorded?.traceIdentity {
             request.trace = identity
         } else if let reader = context.identityReader {
-            request.trace = reader.traceIdentity(of: span.context)
+            request.trace = reader.traceIdentity(of: start.span.context)
         } else {
-            request.trace = TraceIdentity(of: span.context, tracer: tracer)
+            request.trace = TraceIdentity(of: start.span.context, tracer: tracer)
         }
-        if context.carriesUnrecordedTraces, !span.span.isRecording {
-            request.unrecordedTrace = UnrecordedTrace(context: span.context, tracer: tracer)
-            return ServiceContext.withValue(span.context) {
-                ContextPropagation.withoutCarrying { route(&request, in: span, answer: answer) }
+        if context.carriesUnrecordedTraces, !ServerSpan.isRecording(start, lists: lists) {
+            let spanContext = start.span.context
+            request.unrecordedTrace = UnrecordedTrace(context: spanContext, tracer: tracer)
+            return ServiceContext.withValue(spanContext) {
+                ContextPropagation.withoutCarrying { route(&request, in: nil, answer: answer) }
             }
         }
+        let span = ServerSpan(consume start, for: request, tracer: tracer, lists: lists)
         ServiceContext.withValue(span.context) { route(&request, in: span, answer: answer) }
     }
 
-    private func route(_ request: inout Request, in span: ServerSpan, answer: (inout Request) -> Answer) {
+    private func route(_ request: inout Request, in span: ServerSpan?, answer: (inout Request) -> Answer) {
         let responses = context.router.route(&request)
-        span.routed(request.routePattern)
+        span?.routed(request.routePattern)
         let made = answer(&request)
         made.serverSpan = span
         follow(responses, for: made)

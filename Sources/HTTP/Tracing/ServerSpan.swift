@@ -34,15 +34,31 @@ final class ServerSpan: @unchecked Sendable {
     /// The route's shared attributes, once `routed` or `end` looked them up (a recorded span's only).
     @exclusivity(unchecked) private var route: ServerSpanAttributes.Route?
 
-    init(for request: borrowing Request, tracer: any Tracer, lists: (any SpanAttributeListTaking)?) {
+    /// Begins the SERVER span of `request`, a child of its propagated context: through `lists`
+    /// when given (the span's recording and its ids reached directly), else through `tracer`
+    /// (the slow twin). What `init(_:for:tracer:lists:)` keeps; an unrecorded span under a tracer
+    /// that keeps its context (`UnrecordedContextKeeping`) is not kept at all.
+    static func start(for request: borrowing Request, tracer: any Tracer, lists: (any SpanAttributeListTaking)?) -> ServerSpanStart {
+        var parent = ServiceContext.topLevel
+        tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
+        let method = request.method.rawValue
+        if let lists { return lists.startServerSpan(method, context: parent) }
+        return ServerSpanStart(span: tracer.startSpan(method, context: parent, ofKind: .server), recorded: nil, identity: nil)
+    }
+
+    /// Whether the span `start` began records: begun by `lists`, when it has a recording.
+    static func isRecording(_ start: ServerSpanStart, lists: (any SpanAttributeListTaking)?) -> Bool {
+        lists == nil ? start.span.isRecording : start.recorded != nil
+    }
+
+    /// `start`, the span `start(for:tracer:lists:)` began for `request`, kept to be named and ended.
+    init(_ start: consuming ServerSpanStart, for request: borrowing Request, tracer: any Tracer, lists: (any SpanAttributeListTaking)?) {
         self.tracer = tracer
         self.lists = lists
         method = request.method.rawValue
-        var parent = ServiceContext.topLevel
-        tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
-        (span, recorded) = tracer.startSpan(method, context: parent, ofKind: .server, lists: lists)
-        // Begun by `lists`, a span records when it has a recording.
-        isRecording = lists == nil ? span.isRecording : recorded != nil
+        span = start.span
+        recorded = start.recorded
+        isRecording = Self.isRecording(start, lists: lists)
         // An unsampled span records nothing: its attributes would be read to be thrown away.
         guard isRecording else {
             path = ""
@@ -58,10 +74,6 @@ final class ServerSpan: @unchecked Sendable {
     }
 
     var context: ServiceContext { span.context }
-
-    /// The span's ids as its recording names them (`RecordedSpan.traceIdentity`); nil when it has
-    /// none that does.
-    var recordedIdentity: TraceIdentity? { recorded?.traceIdentity }
 
     /// The route is known: the span is named after its pattern (`GET /users/{login}`), the
     /// low-cardinality name the conventions ask for, not the path.

@@ -161,6 +161,42 @@ public protocol SpanAttributeListTaking: AnyObject, Sendable {
     /// (about 3 k instructions a CLIENT span: Benchmarks/README.md). nil `recorded`: the span
     /// records nothing, and `span` is all there is.
     func startRecordedSpan(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> (span: any Span, recorded: (any RecordedSpan)?)
+
+    /// `startRecordedSpan(name, context: context, ofKind: .server)`, with the span's ids as
+    /// `TraceIdentityReading.traceIdentity(of: span.context)` names them when the tracer knows
+    /// them as it begins the span: a SERVER span's are every traced request's access-log ids, and
+    /// an unrecorded span's read back out of its context cost a walk of its entries (about 550
+    /// instructions a request at any sampling ratio). The default names none (the slow twin:
+    /// read them from the span).
+    func startServerSpan(_ name: String, context: ServiceContext) -> ServerSpanStart
+}
+
+extension RecordedSpan {
+    /// None: `inject(into:)` writes the fields.
+    public var traceParent: TraceParentIDs? { nil }
+}
+
+extension SpanAttributeListTaking {
+    public func startServerSpan(_ name: String, context: ServiceContext) -> ServerSpanStart {
+        let (span, recorded) = startRecordedSpan(name, context: context, ofKind: .server)
+        return ServerSpanStart(span: span, recorded: recorded, identity: nil)
+    }
+}
+
+/// A SERVER span as `SpanAttributeListTaking.startServerSpan` begins it.
+public struct ServerSpanStart {
+    /// The span.
+    public let span: any Span
+    /// Its recording, when it records (`startRecordedSpan`'s).
+    public let recorded: (any RecordedSpan)?
+    /// Its ids, when the tracer named them as it began the span; nil: read them from `span`.
+    public let identity: TraceIdentity?
+
+    public init(span: any Span, recorded: (any RecordedSpan)?, identity: TraceIdentity?) {
+        self.span = span
+        self.recorded = recorded
+        self.identity = identity
+    }
 }
 
 extension Tracer {
@@ -183,6 +219,11 @@ public protocol RecordedSpan: AnyObject, Sendable {
     /// What `Tracer.inject(span.context, into: &fields, using: HTTPHeadersInjector())` writes
     /// (`traceparent`, and `tracestate` when the trace has one).
     func inject(into fields: inout HTTPHeaders)
+    /// What `inject(into:)` writes, as the ids of its `traceparent`, when that is all it writes
+    /// (no `tracestate`): an upstream request's head writes them straight from the numbers
+    /// (`HTTPClientRequest.traceParent`), with no string made for them. Nil: `inject(into:)`
+    /// (the slow twin).
+    var traceParent: TraceParentIDs? { get }
     /// `Span.operationName = name`, without the span's existential (a SERVER span named after its route).
     func rename(_ name: String)
     /// The ids `TraceIdentityReading.traceIdentity(of: span.context)` names, read from the

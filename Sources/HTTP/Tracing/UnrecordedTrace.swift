@@ -41,5 +41,6 @@ public struct UnrecordedTrace: Sendable {
 /// A tracer under which every span begun in a context whose span it did not record (unsampled,
 /// started in this process) is that context as it is: no id of its own, nothing recorded, the
 /// same fields injected. A server with such a tracer carries an unsampled request's context on
-/// the request (`UnrecordedTrace`) instead of binding it.
+/// the request (`UnrecordedTrace`) instead of binding it. Ending such a span (unrecorded, begun
+/// by this tracer) does nothing, so the server does not keep it to end it.
 public protocol UnrecordedContextKeeping: Sendable {}

@@ -31,11 +31,16 @@ public enum ContextPropagation {
 
     /// `carries`, read only once a scope withheld a context somewhere (see `everWithheld`).
     @inline(__always)
-    private static var carriesNow: Bool { !everWithheld.load(ordering: .relaxed) || carries }
+    private static var carriesNow: Bool { !everWithheld.load(ordering: .relaxed) || TaskLocalRead.value(of: $carries, otherwise: true) }
 
     /// `carriesNow` and `carries` (its slow twin, the task-local read every time), for a test
     /// to hold the two to the same answer.
     package static var carriesBothWays: (known: Bool, read: Bool) { (carriesNow, carries) }
+
+    /// `ServiceContext.current`, read through `TaskLocalRead` (its slow twin is the property
+    /// itself: the tests hold the two to the same answer, bound and not, in a task and on a thread).
+    @inline(__always)
+    package static var current: ServiceContext? { TaskLocalRead.value(of: ServiceContext.$current, otherwise: nil) }
 
     /// Contexts travel with subscriptions and scheduled work from now on (idempotent).
     public static func enable() {
@@ -61,7 +66,7 @@ public enum ContextPropagation {
     /// inside `withoutCarrying(_:)`.
     @inline(__always)
     static func capture() -> ServiceContext? {
-        guard enabled.load(ordering: .relaxed), let context = ServiceContext.current else { return nil }
+        guard enabled.load(ordering: .relaxed), let context = current else { return nil }
         // Read only once a context is bound: work begun under none pays no second task-local lookup.
         return carriesNow ? context : nil
     }
@@ -91,7 +96,7 @@ public enum ContextPropagation {
     /// task-local read (≈ 190 instructions a traced upstream exchange's span start); read when it
     /// kept none.
     package static func current(settingUp parent: Disposable) -> ServiceContext? {
-        parent.serviceContext ?? ServiceContext.current
+        parent.serviceContext ?? current
     }
 
     /// Runs `body` with `context` bound (as it is, when nil).

@@ -1,6 +1,8 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import HTTP
+
 /// Lowercase hex, the only form W3C Trace Context and OTLP/JSON accept for ids.
 enum Hex {
     /// 16 lowercase hex digits, leading zeros kept.
@@ -17,22 +19,13 @@ enum Hex {
     /// `ASCIIDigits.writeHexadecimal` is its slow twin (`TraceParentTests` holds them equal).
     @inline(__always)
     static func write(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
-        let at = UnsafeMutableRawPointer(buffer.baseAddress! + offset)
-        at.storeBytes(of: digits(UInt32(truncatingIfNeeded: value >> 32)).bigEndian, as: UInt64.self)
-        (at + 8).storeBytes(of: digits(UInt32(truncatingIfNeeded: value)).bigEndian, as: UInt64.self)
+        HexWords.write(value, to: UnsafeMutableRawPointer(buffer.baseAddress! + offset))
     }
 
-    /// The eight hex digits of `value` as ASCII, the first digit in the word's highest byte: each
-    /// nibble spread into a byte of its own, then '0' added, and 'a' - '0' - 10 more to those of
-    /// 10 and over (a nibble plus 6 carries into bit 4 exactly then).
+    /// The eight hex digits of `value` as ASCII (`HexWords.digits`).
     @inline(__always)
     static func digits(_ value: UInt32) -> UInt64 {
-        var x = UInt64(value)
-        x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
-        x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
-        x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
-        let letters = ((x &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
-        return x &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
+        HexWords.digits(value)
     }
 
     static func bytes(_ value: UInt64) -> [UInt8] {

@@ -21,6 +21,8 @@ public final class OTelTracer: Tracer, Sendable {
     private let sink: SpanSink
     /// The parent's span context last looked up, with its context (`start`).
     private let parents = ParentLookupMemo()
+    /// Unrecorded root spans' contexts, their storage reused (`start`).
+    private let roots = RootContexts()
 
     public init(sampler: Sampler = .default, processor: any SpanProcessor) {
         self.sampler = sampler
@@ -44,6 +46,16 @@ public final class OTelTracer: Tracer, Sendable {
     /// `startSpan` without its generic clock and autoclosures (about 300 instructions a span):
     /// what this service's own spans begin with (`startRecordedSpan`).
     func start(_ operationName: String, context: ServiceContext, ofKind kind: SpanKind, at startNanoseconds: @autoclosure () -> UInt64) -> OTelSpan {
+        start(operationName, context: context, ofKind: kind, at: startNanoseconds(), identity: nil)
+    }
+
+    /// `start`, naming the span's ids in `identity` when given (what `traceIdentity(of: span.context)`
+    /// reads; not made for a CLIENT span, about 30 instructions a span) as it begins the span: an unrecorded span's are otherwise read back out of its context
+    /// (a walk of its entries, about 550 instructions a SERVER span).
+    func start(
+        _ operationName: String, context: ServiceContext, ofKind kind: SpanKind, at startNanoseconds: @autoclosure () -> UInt64,
+        identity: UnsafeMutablePointer<TraceIdentity?>?
+    ) -> OTelSpan {
         var context = context
         // The parent's fields read where they lie, in its reference: a `SpanContext` copied out of
         // it and destroyed after cost about 280 instructions a span. Looked up through the memo:
@@ -51,16 +63,23 @@ public final class OTelTracer: Tracer, Sendable {
         let parent = context.isEmpty ? nil : parents.reference(in: context)
         let traceID = parent?.spanContext.traceID ?? TraceID.random()
         let sampled = sampler.shouldSample(traceID: traceID, parentSampled: parent?.spanContext.isSampled)
-        if !sampled, let parent, !parent.spanContext.isSampled, !parent.spanContext.isRemote { return OTelSpan(context: context) }
+        if !sampled, let parent, !parent.spanContext.isSampled, !parent.spanContext.isRemote {
+            identity?.pointee = Self.identity(of: parent.spanContext)
+            return OTelSpan(context: context)
+        }
         let spanContext = SpanContext(traceID: traceID, spanID: .random(), isSampled: sampled, traceState: parent?.spanContext.traceState)
+        identity?.pointee = Self.identity(of: spanContext)
         // A root span's context (a request without `traceparent`) is begun from one holding the
         // key already: copied and its value replaced, where an empty one grew its storage and
-        // hashed the key twice (about 300 instructions a SERVER span).
-        if parent == nil, context.isEmpty { context = Self.rootContext }
+        // hashed the key twice (about 300 instructions a SERVER span); an unrecorded one's from
+        // a kept one whose storage no request holds any more, replaced in place (`RootContexts`).
+        let root = parent == nil && context.isEmpty
         guard sampled else {
+            if root { return OTelSpan(context: roots.context(holding: SpanContextReference(spanContext))) }
             context.spanContext = spanContext
             return OTelSpan(context: context)
         }
+        if root { context = Self.rootContext }
         let recording = RecordingSpan(
             name: operationName, context: spanContext, parentSpanID: parent?.spanContext.spanID, kind: kind,
             startNanoseconds: startNanoseconds(), sink: sink)
@@ -117,6 +136,22 @@ extension OTelTracer: SpanAttributeListTaking {
     public func startRecordedSpan(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> (span: any Tracing.Span, recorded: (any RecordedSpan)?) {
         let span = start(name, context: context, ofKind: kind, at: DefaultTracerClock.now.nanosecondsSinceEpoch)
         return (span, span.recording)
+    }
+
+    public func startServerSpan(_ name: String, context: ServiceContext) -> ServerSpanStart {
+        var identity: TraceIdentity?
+        let span = withUnsafeMutablePointer(to: &identity) {
+            start(name, context: context, ofKind: .server, at: DefaultTracerClock.now.nanosecondsSinceEpoch, identity: $0)
+        }
+        return ServerSpanStart(span: span, recorded: span.recording, identity: identity)
+    }
+}
+
+extension RecordingSpan {
+    /// `inject(into:)`'s `traceparent` as ids, when it writes no `tracestate`.
+    var traceParent: TraceParentIDs? {
+        guard context.traceState == nil else { return nil }
+        return TraceParentIDs(traceHigh: context.traceID.high, traceLow: context.traceID.low, spanID: context.spanID.value, sampled: context.isSampled)
     }
 }
 

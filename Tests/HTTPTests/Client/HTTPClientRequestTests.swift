@@ -114,6 +114,36 @@ final class HTTPClientRequestTests: XCTestCase {
         }
     }
 
+    func testATraceParentWrittenFromItsIdsIsTheHeadOfItsFieldAsAString() {
+        let ids = [
+            TraceParentIDs(traceHigh: 0x0af7_6519_16cd_43dd, traceLow: 0x8448_eb21_1c80_319c, spanID: 0xb7ad_6b71_6920_3331, sampled: true),
+            TraceParentIDs(traceHigh: 0, traceLow: 1, spanID: 0xff, sampled: false),
+        ]
+        let cache = RequestFieldsCache<[UInt8]>()
+        for traceParent in ids {
+            for url in ["http://h/a", "http://127.0.0.1:8081/u/1?v=4", "http://[::1]:8080/p?x=1", "http://user:pw@h/p"] {
+                for extra: HTTPHeaders in [[:], ["If-None-Match": "\"v1\""]] {
+                    for (method, body) in [(HTTPMethod.get, [UInt8]()), (.put, Array("{}".utf8))] {
+                        let fast = HTTPClientRequest(
+                            method: method, url: URL(string: url)!, headers: ["Accept": "image/png"], extraHeaders: extra, traceParent: traceParent, body: body)
+                        var slow = HTTPClientRequest(method: method, url: URL(string: url)!, headers: ["Accept": "image/png"], extraHeaders: extra, body: body)
+                        slow.extraHeaders.replaceOrAdd(name: "traceparent", value: traceParent.traceparent)
+                        let fields = cache.fields(for: fast, origin: ConnectionPool.Origin(secure: false, host: fast.host, port: fast.port))
+                        let expected = String(decoding: slow.encodedHead(fields: fields), as: UTF8.self)
+                        XCTAssertTrue(expected.contains("\r\ntraceparent: \(traceParent.traceparent)\r\n"))
+                        XCTAssertEqual(String(decoding: fast.encodedHead(fields: fields), as: UTF8.self), expected, "\(url)")
+                        XCTAssertEqual(String(decoding: fast.withEncodedHead(fields: fields) { Array($0) }, as: UTF8.self), expected, "\(url)")
+                        XCTAssertEqual(fast.sentExtraHeaders, slow.extraHeaders)
+                        XCTAssertEqual(HTTP2RequestFields.fields(of: fast).map { "\($0.name)=\($0.value)" }, HTTP2RequestFields.fields(of: slow).map { "\($0.name)=\($0.value)" })
+                        XCTAssertEqual(
+                            Array(HTTP2RequestFields.list(of: fast, shared: HTTP2RequestFields.shared(of: fast))).map { "\($0.name)=\($0.value)" },
+                            HTTP2RequestFields.fields(of: slow).map { "\($0.name)=\($0.value)" })
+                    }
+                }
+            }
+        }
+    }
+
     /// What the request used to ask Foundation for, and still does when `URLParts` declines.
     private func foundationAnswers(_ url: URL) -> (secure: Bool, host: String, port: Int, target: String) {
         let secure = url.scheme?.lowercased() == "https"

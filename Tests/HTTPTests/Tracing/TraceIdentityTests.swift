@@ -37,6 +37,18 @@ final class TraceIdentityTests: XCTestCase {
         XCTAssertNil(TraceIdentity(traceparent: "00_\(trace)_\(span)_01"))
     }
 
+    func testATraceParentsIdsWrittenAsWordsAreTheIdentitysValue() {
+        let cases: [(UInt64, UInt64, UInt64, Bool)] = [
+            (0x4bf9_2f35_77b3_4da6, 0xa3ce_929d_0e0e_4736, 0x00f0_67aa_0ba9_02b7, true), (0, 1, 1, false), (.max, .max, .max, true),
+            (0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 0x0a0b_0c0d_0e0f_1011, false),
+        ]
+        for (high, low, span, sampled) in cases {
+            let ids = TraceParentIDs(traceHigh: high, traceLow: low, spanID: span, sampled: sampled)
+            XCTAssertEqual(ids.traceparent, TraceIdentity(traceHigh: high, traceLow: low, spanID: span, sampled: sampled).traceparent)
+            XCTAssertEqual(ids.traceparent.utf8.count, TraceParentIDs.count)
+        }
+    }
+
     func testTheValueItWritesReadsBack() {
         let identity = TraceIdentity(traceID: trace, spanID: span, sampled: false)
         XCTAssertEqual(TraceIdentity(traceparent: identity.traceparent), identity)

@@ -230,6 +230,32 @@ final class ContextPropagationTests: XCTestCase {
         XCTAssertEqual(answers.map { "\($0.known)/\($0.read)" }, ["true/true", "false/false", "true/true"])
     }
 
+    /// `ContextPropagation.current`'s read through the runtime and the property's own `get()`, as `read/property`.
+    private static var currentBothWays: String {
+        "\(ContextPropagation.current?[RunName.self] ?? "none")/\(current)"
+    }
+
+    func testTheContextReadThroughTheRuntimeIsTheCurrentOneBoundNestedAndNot() {
+        var answers = [Self.currentBothWays]
+        ServiceContext.withValue(Self.context("outer")) {
+            answers.append(Self.currentBothWays)
+            ServiceContext.withValue(Self.context("inner")) { answers.append(Self.currentBothWays) }
+            ServiceContext.withValue(nil) { answers.append(Self.currentBothWays) }
+            answers.append(Self.currentBothWays)
+        }
+        answers.append(Self.currentBothWays)
+        XCTAssertEqual(answers, ["none/none", "outer/outer", "inner/inner", "none/none", "outer/outer", "none/none"])
+    }
+
+    func testTheContextReadThroughTheRuntimeInATaskIsTheOneItInherited() async {
+        let task = ServiceContext.withValue(Self.context("task")) { Task { Self.currentBothWays } }
+        let inherited = await task.value
+        XCTAssertEqual(inherited, "task/task")
+        let unboundTask = Task { ContextPropagationTests.currentBothWays }
+        let unbound = await unboundTask.value
+        XCTAssertEqual(unbound, "none/none")
+    }
+
     func testATaskBegunInsideWithoutCarryingCarriesNothingAfterTheScopeEnded() async {
         let task = ContextPropagation.withoutCarrying { Task { ContextPropagation.carriesBothWays } }
         let answer = await task.value
