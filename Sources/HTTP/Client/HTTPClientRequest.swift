@@ -90,7 +90,6 @@ public struct HTTPClientRequest: Sendable, Equatable {
 
     static let traceParentName = "traceparent"
 
-
     /// The box, this request's own before a change.
     private mutating func unique() -> Storage {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
