@@ -50,8 +50,9 @@ public final class OTelTracer: Tracer, Sendable {
     }
 
     /// `start`, naming the span's ids in `identity` when given (what `traceIdentity(of: span.context)`
-    /// reads; not made for a CLIENT span, about 30 instructions a span) as it begins the span: an unrecorded span's are otherwise read back out of its context
-    /// (a walk of its entries, about 550 instructions a SERVER span).
+    /// reads; not made for a CLIENT span, about 30 instructions a span) as it begins the span: an
+    /// unrecorded span's are otherwise read back out of its context (a walk of its entries, about
+    /// 550 instructions a SERVER span).
     func start(
         _ operationName: String, context: ServiceContext, ofKind kind: SpanKind, at startNanoseconds: @autoclosure () -> UInt64,
         identity: UnsafeMutablePointer<TraceIdentity?>?
