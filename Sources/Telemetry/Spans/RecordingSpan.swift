@@ -278,6 +278,22 @@ extension RecordingSpan: RecordedSpan {
         self.name = name
     }
 
+    /// What `OTelSpan.addEvent` records.
+    func addEvent(_ event: SpanEvent) {
+        addEvent(SpanRecord.Event(name: event.name, nanosecondsSinceEpoch: event.nanosecondsSinceEpoch, attributes: event.attributes))
+    }
+
+    /// Ended now, at the clock `OTelSpan.end()` reads.
+    func end() {
+        end(at: DefaultTracerClock.now.nanosecondsSinceEpoch)
+    }
+
+    /// What `OTelSpan.context` is for this span begun in `parent` (a root span's begun in
+    /// `OTelTracer.rootContext`, as `OTelTracer.start` begins it).
+    func context(in parent: ServiceContext) -> ServiceContext {
+        OTelSpan(parent: parent.isEmpty ? OTelTracer.rootContext : parent, recording: self).context
+    }
+
     /// What `OTelTracer.traceIdentity(of:)` reads from this span's context.
     var traceIdentity: TraceIdentity? { OTelTracer.identity(of: spanContext) }
 
