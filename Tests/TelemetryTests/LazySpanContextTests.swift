@@ -61,6 +61,15 @@ final class LazySpanContextTests: XCTestCase {
         XCTAssertEqual(span.context.spanContext?.traceID.description, "0af7651916cd43dd8448eb211c80319c")
     }
 
+    func testARecordingsContextInItsParentIsItsSpansContext() throws {
+        var parent = tracer.start("GET /users", context: .topLevel, ofKind: .server, at: 1).context
+        parent[Tenant.self] = "acme"
+        for context in [ServiceContext.topLevel, parent] {
+            let span = tracer.start("GET", context: context, ofKind: .client, at: 2)
+            assertSame(try XCTUnwrap(span.recording).context(in: context), span.context)
+        }
+    }
+
     func testEachReadOfAContextGivesTheSameContextAndAGrandchildNamesTheChild() throws {
         let parent = tracer.start("GET /users", context: .topLevel, ofKind: .server, at: 1)
         let child = tracer.start("stage", context: parent.context, ofKind: .internal, at: 2)

@@ -204,6 +204,41 @@ final class TracerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(record.endNanoseconds, record.startNanoseconds)
     }
 
+    func testASpanStartedAsItsRecordingIsTheRecordingWhenSampledAndTheSpanWhenNot() throws {
+        guard case .recorded = tracer.startSpanOrRecording("GET", context: .topLevel, ofKind: .client) else {
+            return XCTFail("a sampled span is started as its recording")
+        }
+        let unsampled = OTelTracer(sampler: .alwaysOff, processor: processor)
+        guard case .span(let span) = unsampled.startSpanOrRecording("GET", context: .topLevel, ofKind: .client) else {
+            return XCTFail("an unsampled span is started as the span")
+        }
+        XCTAssertFalse(span.isRecording)
+    }
+
+    func testARecordingSetsStatusAddsEventsAndEndsAsItsSpanDoes() throws {
+        let event = SpanEvent(name: "retry", at: DefaultTracerClock.now, attributes: ["streamservice.retry.number": 1])
+        let (span, _) = tracer.startRecordedSpan("GET", context: .topLevel, ofKind: .client)
+        span.setStatus(SpanStatus(code: .error, message: "503"))
+        span.addEvent(event)
+        span.end()
+        guard case .recorded(let recorded) = tracer.startSpanOrRecording("GET", context: .topLevel, ofKind: .client) else {
+            return XCTFail("a sampled span is started as its recording")
+        }
+        recorded.setStatus(SpanStatus(code: .error, message: "503"))
+        recorded.addEvent(event)
+        recorded.end()
+        recorded.end()
+        XCTAssertEqual(processor.spans.count, 2, "a second end records nothing")
+        let (slow, fast) = (processor.spans[0], processor.spans[1])
+        XCTAssertEqual(fast.name, slow.name)
+        XCTAssertEqual(fast.kind, slow.kind)
+        XCTAssertEqual(fast.status, slow.status)
+        XCTAssertEqual(fast.events.map(\.name), slow.events.map(\.name))
+        XCTAssertEqual(fast.events.map(\.nanosecondsSinceEpoch), slow.events.map(\.nanosecondsSinceEpoch))
+        XCTAssertEqual(fast.events.map(\.attributes), slow.events.map(\.attributes))
+        XCTAssertGreaterThanOrEqual(fast.endNanoseconds, fast.startNanoseconds)
+    }
+
     func testTheInstalledTracerIsTheOneInstrumentationSystemStartsSpansWith() throws {
         TracingSystem.install(tracer)
         defer { TracingSystem.uninstall(tracer) }

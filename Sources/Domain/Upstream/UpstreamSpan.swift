@@ -20,17 +20,25 @@ import Tracing
 /// It rides in the `UpstreamRequest` of each attempt, so the stages below reach it without a
 /// task-local lookup.
 public final class UpstreamSpan: Sendable, Equatable {
-    let span: any Span
+    /// The span's recording, when the client's list taker began it and it records
+    /// (`SpanAttributeListTaking.startSpanOrRecording`): reached directly, with no existential
+    /// span beside it (which held the recording and the parent's context again, and made the
+    /// object 121 bytes); nil otherwise: then `unrecorded`'s span and the tracer do it all (the
+    /// slow twin).
+    /// Two optionals, not one enum of the two: an enum holding `any Span` is address-only, and
+    /// each `switch` on it copied it whole and destroyed the copy (about 90 + 75 instructions a
+    /// read, four reads a span: `/users` at 100 %, `UpstreamSpan.end(status:)` 63.2 k -> 72.0 k).
+    private let recorded: (any RecordedSpan)?
+    /// The context the recording began in, its span's made of it when read (`RecordedSpan.context(in:)`).
+    private let parent: ServiceContext
+    /// The span, when there is no recording.
+    private let unrecorded: UnrecordedSpan?
     /// The client whose exchange this is: its tracer, its tracer's list taking and its memo of
     /// `server.address` and `server.port` per origin, reached through it rather than copied into
     /// each span (two existentials copied in and destroyed again, ≈ 470 instructions a span).
     private let client: GitHubClient
     private let url: URL
     private let stage: UpstreamStage
-    /// The span's recording, reached directly, when the client's list taker began it and it
-    /// records (`SpanAttributeListTaking.startRecordedSpan`); nil otherwise: then `span` and the
-    /// tracer do it all (the slow twin).
-    private let recorded: (any RecordedSpan)?
     private let ended = Atomic<Bool>(false)
 
     /// A span of `tracer` (the client's) begun now, child of the context current now (the
@@ -41,16 +49,56 @@ public final class UpstreamSpan: Sendable, Equatable {
         self.url = url
         self.stage = stage
         let parent = subscription.map(ContextPropagation.current(settingUp:)) ?? ServiceContext.current
-        (span, recorded) = tracer.startSpan("GET", context: parent ?? .topLevel, ofKind: .client, lists: client.attributeLists)
+        let parentContext = parent ?? .topLevel
+        self.parent = parentContext
+        switch tracer.startSpanOrRecording("GET", context: parentContext, ofKind: .client, lists: client.attributeLists) {
+        case .recorded(let recorded):
+            self.recorded = recorded
+            unrecorded = nil
+        case .span(let span):
+            recorded = nil
+            unrecorded = UnrecordedSpan(span: span)
+        }
+    }
+
+    /// A span reached through the span API (the slow twin), boxed: held inline, its existential
+    /// made the object larger for every span.
+    private final class UnrecordedSpan: Sendable {
+        let span: any Span
+
+        init(span: any Span) {
+            self.span = span
+        }
+    }
+
+    /// The span through the span API: there is one whenever there is no recording.
+    private var span: any Span {
+        guard let unrecorded else { preconditionFailure("a span with a recording is reached through it") }
+        return unrecorded.span
     }
 
     private var addresses: ServerAddress.Memo { client.serverAddresses }
     private var lists: (any SpanAttributeListTaking)? { client.attributeLists }
 
-    var context: ServiceContext { span.context }
+    var context: ServiceContext {
+        if let recorded { return recorded.context(in: parent) }
+        return span.context
+    }
 
     /// Whether the span records (its trace is sampled).
     var isRecording: Bool { recorded != nil || span.isRecording }
+
+    /// `Span.setStatus`, through the recording when there is one.
+    private func setStatus(_ status: SpanStatus) {
+        if let recorded { return recorded.setStatus(status) }
+        span.setStatus(status)
+    }
+
+    /// `Span.end()`, through the recording when there is one.
+    private func endSpan() {
+        if let recorded { return recorded.end() }
+        span.end()
+    }
 
     /// The exchange's own attributes with `outcome`'s, handed to the span once as it ends: one
     /// list built once, rather than copied out of the span and back for each attribute (an
@@ -142,18 +190,20 @@ public final class UpstreamSpan: Sendable, Equatable {
     func retrying(_ number: Int, after delay: Duration, error: any Error) {
         guard isRecording else { return }
         add(["http.request.resend_count": .int64(Int64(number))])
-        span.addEvent(SpanEvent(name: "retry", attributes: [
+        let event = SpanEvent(name: "retry", attributes: [
             "streamservice.retry.number": .int64(Int64(number)),
             "streamservice.retry.delay_ms": .int64(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000),
             "error.type": .string(Self.errorType(UpstreamError(classifying: error))),
-        ]))
+        ])
+        if let recorded { return recorded.addEvent(event) }
+        span.addEvent(event)
     }
 
     /// The exchange's answer (after any retries).
     func end(status: Int) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard isRecording else { return span.end() }
-        if status >= 400 { span.setStatus(SpanStatus(code: .error)) }
+        guard isRecording else { return endSpan() }
+        if status >= 400 { setStatus(SpanStatus(code: .error)) }
         // `url.full` is the span's own attribute, the rest (the status's too) shared by the
         // origin's exchanges of the stage with that status: no list is made for the span (about
         // 870 instructions a CLIENT span, 3.78 k -> 2.91 k; `/users` at 100 %: 2,887,734 -> 2,858,761
@@ -173,8 +223,8 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// The exchange failed for good.
     func end(failure: UpstreamError) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard isRecording else { return span.end() }
-        span.setStatus(SpanStatus(code: .error, message: String(describing: failure)))
+        guard isRecording else { return endSpan() }
+        setStatus(SpanStatus(code: .error, message: String(describing: failure)))
         endRecording { attributes in
             if case .status(let code, _) = failure { attributes.append("http.response.status_code", stored: .int64(Int64(code))) }
             attributes.append("error.type", stored: .string(Self.errorType(failure)))
@@ -190,7 +240,7 @@ public final class UpstreamSpan: Sendable, Equatable {
     /// The exchange's subscriber went away first.
     func endCancelled() {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard isRecording else { return span.end() }
+        guard isRecording else { return endSpan() }
         endRecording { attributes in attributes.append("streamservice.upstream.cancelled", stored: .bool(true)) }
     }
 

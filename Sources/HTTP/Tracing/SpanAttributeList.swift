@@ -162,6 +162,13 @@ public protocol SpanAttributeListTaking: AnyObject, Sendable {
     /// records nothing, and `span` is all there is.
     func startRecordedSpan(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> (span: any Span, recorded: (any RecordedSpan)?)
 
+    /// `startRecordedSpan(name, context: context, ofKind: kind)`, as its recording alone when it
+    /// records (`RecordedSpan` then does all the span did, given `context` for the span's own),
+    /// else the span: what a CLIENT span begins with, holding one of the two rather than both
+    /// (no existential span made, copied in and destroyed beside its recording). The default
+    /// goes through `startRecordedSpan` (the slow twin).
+    func startSpanOrRecording(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> StartedSpan
+
     /// `startRecordedSpan(name, context: context, ofKind: .server)`, with the span's ids as
     /// `TraceIdentityReading.traceIdentity(of: span.context)` names them when the tracer knows
     /// them as it begins the span: a SERVER span's are every traced request's access-log ids, and
@@ -177,6 +184,12 @@ extension RecordedSpan {
 }
 
 extension SpanAttributeListTaking {
+    public func startSpanOrRecording(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> StartedSpan {
+        let (span, recorded) = startRecordedSpan(name, context: context, ofKind: kind)
+        if let recorded { return .recorded(recorded) }
+        return .span(span)
+    }
+
     public func startServerSpan(_ name: String, context: ServiceContext) -> ServerSpanStart {
         let (span, recorded) = startRecordedSpan(name, context: context, ofKind: .server)
         return ServerSpanStart(span: span, recorded: recorded, identity: nil)
@@ -212,6 +225,25 @@ extension Tracer {
     }
 }
 
+/// A span as `SpanAttributeListTaking.startSpanOrRecording` begins it: its recording when it
+/// records, else the span itself (which then records nothing, or records without a
+/// `RecordedSpan`: a tracer that does not take lists).
+public enum StartedSpan: Sendable {
+    case recorded(any RecordedSpan)
+    case span(any Span)
+}
+
+extension Tracer {
+    /// `startSpan(name, context:ofKind:lists:)` as a `StartedSpan`: through `lists` when given
+    /// (`SpanAttributeListTaking.startSpanOrRecording`), else the span alone (the slow twin).
+    public func startSpanOrRecording(
+        _ name: String, context: ServiceContext, ofKind kind: SpanKind, lists: (any SpanAttributeListTaking)?
+    ) -> StartedSpan {
+        if let lists { return lists.startSpanOrRecording(name, context: context, ofKind: kind) }
+        return .span(startSpan(name, context: context, ofKind: kind))
+    }
+}
+
 /// The recording of a span begun by `SpanAttributeListTaking.startRecordedSpan`: what the span
 /// API does to it, without the API's existential span. Each call does what its twin through
 /// the span and the tracer does (the tests hold the two exports and the fields sent equal).
@@ -241,6 +273,15 @@ public protocol RecordedSpan: AnyObject, Sendable {
     /// (a CLIENT span's `url.full`, the rest shared by its origin, stage and status), written
     /// from where it lies with no list made for it.
     func end(adding key: String, string value: String, sharing shared: SharedSpanAttributes)
+    /// `Span.setStatus(status)`.
+    func setStatus(_ status: SpanStatus)
+    /// `Span.addEvent(event)`.
+    func addEvent(_ event: SpanEvent)
+    /// `Span.end()`.
+    func end()
+    /// `span.context` of the span begun in `parent` (`startRecordedSpan`'s `context`): made when
+    /// read, as the span's own is.
+    func context(in parent: ServiceContext) -> ServiceContext
 }
 
 extension RecordedSpan {

@@ -139,6 +139,14 @@ extension OTelTracer: SpanAttributeListTaking {
         return (span, span.recording)
     }
 
+    /// The recording alone when the span records: no `OTelSpan` existential made, retaining its
+    /// parent's context and its recording, and destroyed with them.
+    public func startSpanOrRecording(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> StartedSpan {
+        let span = start(name, context: context, ofKind: kind, at: DefaultTracerClock.now.nanosecondsSinceEpoch)
+        if let recording = span.recording { return .recorded(recording) }
+        return .span(span)
+    }
+
     public func startServerSpan(_ name: String, context: ServiceContext) -> ServerSpanStart {
         var identity: TraceIdentity?
         let span = withUnsafeMutablePointer(to: &identity) {

@@ -72,6 +72,11 @@ extension TracingSystem.SwitchingTracer: SpanAttributeListTaking {
         guard let tracer = TracingSystem.tracer else { return (OTelSpan(context: context), nil) }
         return tracer.startRecordedSpan(name, context: context, ofKind: kind)
     }
+
+    func startSpanOrRecording(_ name: String, context: ServiceContext, ofKind kind: SpanKind) -> StartedSpan {
+        guard let tracer = TracingSystem.tracer else { return .span(OTelSpan(context: context)) }
+        return tracer.startSpanOrRecording(name, context: context, ofKind: kind)
+    }
 }
 
 extension TracingSystem.SwitchingTracer: TraceIdentityReading {
