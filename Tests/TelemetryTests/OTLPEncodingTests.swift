@@ -216,6 +216,22 @@ final class StreamedEncodingTests: XCTestCase {
         }
     }
 
+    /// A batch lent as it lies (the framing's head, then the spans' buffer) against its slow
+    /// twin, the body framed into one array, for spans of sizes around each varint width.
+    func testABatchLentAsItLiesIsTheBodyFramedIntoOneArray() {
+        let framing = OTLPProtobufEncoding.Framing(resource: Resource(serviceName: "lent", attributes: [("k", "v")]))
+        for size in [0, 1, 100, 127, 128, 16_000, 16_384, 70_000] {
+            var spans = ProtobufWriter()
+            spans.append((0..<size).map { UInt8(truncatingIfNeeded: $0 * 31) })
+            let slow = spans.withBytes { framing.body(spans: $0) }
+            let lent = OTLPProtobufEncoding.FramedSpans(framing: framing, spans: spans)
+            var joined: [UInt8] = []
+            lent.forEachPiece { joined.append(contentsOf: $0) }
+            XCTAssertEqual(joined, slow, "\(size)")
+            XCTAssertEqual(lent.count, slow.count, "\(size)")
+        }
+    }
+
     func testARecordHandedToAStreamingProcessorIsWrittenAsTheRecordEncoderWritesIt() throws {
         let rig = ExportRig(receiver: nil, endpoint: "http://127.0.0.1:\(try closedPort())/v1/traces")
         let record = SpanRecord(

@@ -27,7 +27,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         set {
             storage = Storage(
                 method: method, url: newValue, parts: URLPartsMemo.shared.shared(reading: newValue), headers: headers, extraHeaders: extraHeaders,
-                traceParent: traceParent, body: body, timeout: timeout)
+                traceParent: traceParent, body: storage.body, lentBody: storage.lentBody, timeout: timeout)
         }
     }
     /// Fields sent after `Host`, the same list request after request (its encoding is kept for reuse).
@@ -50,10 +50,40 @@ public struct HTTPClientRequest: Sendable, Equatable {
         get { storage.traceParent }
         set { unique().traceParent = newValue }
     }
-    /// Sent after the head with its `Content-Length` (an empty POST, PUT or PATCH says 0).
+    /// Sent after the head with its `Content-Length` (an empty POST, PUT or PATCH says 0); a
+    /// `lentBody`'s pieces joined (a copy) when there is one. Set, it replaces a lent body.
     public var body: [UInt8] {
-        get { storage.body }
-        set { unique().body = newValue }
+        get {
+            guard let lent = storage.lentBody else { return storage.body }
+            var joined: [UInt8] = []
+            joined.reserveCapacity(lent.count)
+            lent.forEachPiece { joined.append(contentsOf: $0) }
+            return joined
+        }
+        set {
+            let storage = unique()
+            storage.body = newValue
+            storage.lentBody = nil
+        }
+    }
+    /// The body sent from its pieces where they lie, in place of `body` (which is then empty):
+    /// an OTLP batch framed around its spans' own buffer, with no array made of it.
+    public var lentBody: (any LentRequestBody)? {
+        get { storage.lentBody }
+        set {
+            let storage = unique()
+            storage.lentBody = newValue
+            if newValue != nil { storage.body = [] }
+        }
+    }
+    /// The body's size: `body.count` without joining a lent body's pieces.
+    var bodyCount: Int { storage.lentBody?.count ?? storage.body.count }
+
+    /// Hands `piece` the body's bytes where they lie: a lent body's pieces in order, or `body` (nothing when empty).
+    func forEachBodyPiece(_ piece: (UnsafeRawBufferPointer) -> Void) {
+        if let lent = storage.lentBody { return lent.forEachPiece(piece) }
+        guard !storage.body.isEmpty else { return }
+        storage.body.withUnsafeBytes(piece)
     }
     /// The whole exchange's limit, from `send`'s subscription to the answer's end (a wait for a
     /// connection and the connect included): past it the exchange is abandoned as a dispose
@@ -67,15 +97,15 @@ public struct HTTPClientRequest: Sendable, Equatable {
         set { unique().timeout = newValue }
     }
 
-    /// A request for `url` with these fields and `body` (sent with its `Content-Length`), abandoned
-    /// after `timeout` when one is given.
+    /// A request for `url` with these fields and `body` (sent with its `Content-Length`), or
+    /// `lentBody` in its place when given, abandoned after `timeout` when one is given.
     public init(
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), extraHeaders: HTTPHeaders = HTTPHeaders(),
-        traceParent: TraceParentIDs? = nil, body: [UInt8] = [], timeout: Duration? = nil
+        traceParent: TraceParentIDs? = nil, body: [UInt8] = [], lentBody: (any LentRequestBody)? = nil, timeout: Duration? = nil
     ) {
         storage = Storage(
             method: method, url: url, parts: URLPartsMemo.shared.shared(reading: url), headers: headers, extraHeaders: extraHeaders,
-            traceParent: traceParent, body: body, timeout: timeout)
+            traceParent: traceParent, body: lentBody == nil ? body : [], lentBody: lentBody, timeout: timeout)
     }
 
     /// `extraHeaders` with `traceParent` as the `traceparent` field it is sent as: what a head
@@ -121,11 +151,12 @@ public struct HTTPClientRequest: Sendable, Equatable {
         @exclusivity(unchecked) var extraHeaders: HTTPHeaders
         @exclusivity(unchecked) var traceParent: TraceParentIDs?
         @exclusivity(unchecked) var body: [UInt8]
+        @exclusivity(unchecked) var lentBody: (any LentRequestBody)?
         @exclusivity(unchecked) var timeout: Duration?
 
         init(
             method: HTTPMethod, url: URL, parts: URLParts.Shared, headers: HTTPHeaders, extraHeaders: HTTPHeaders, traceParent: TraceParentIDs?,
-            body: [UInt8], timeout: Duration?
+            body: [UInt8], lentBody: (any LentRequestBody)?, timeout: Duration?
         ) {
             self.timeout = timeout
             self.method = method
@@ -135,12 +166,13 @@ public struct HTTPClientRequest: Sendable, Equatable {
             self.extraHeaders = extraHeaders
             self.traceParent = traceParent
             self.body = body
+            self.lentBody = lentBody
         }
 
         func copy() -> Storage {
             Storage(
                 method: method, url: url, parts: shared, headers: headers, extraHeaders: extraHeaders, traceParent: traceParent, body: body,
-                timeout: timeout)
+                lentBody: lentBody, timeout: timeout)
         }
     }
 
@@ -255,8 +287,9 @@ public struct HTTPClientRequest: Sendable, Equatable {
             let method = request.method
             // GET first: the same string's bits, where each of the three others compared unequal
             // strings (~65 instructions an exchange).
-            let statesLength = !request.body.isEmpty || (method != .get && (method == .post || method == .put || method == .patch))
-            length = statesLength ? String(request.body.count) : nil
+            let bodyCount = request.bodyCount
+            let statesLength = bodyCount > 0 || (method != .get && (method == .post || method == .put || method == .patch))
+            length = statesLength ? String(bodyCount) : nil
             let extra = request.extraHeaders
             let traceParent = request.traceParent
             extended = !extra.isEmpty || traceParent != nil || length != nil

@@ -92,14 +92,16 @@ public enum ServerAddress {
         public func shared(
             for url: URL, absoluteString: String, key: String, variant: Int = 0, make: (_ host: String, _ port: Int) -> SharedSpanAttributes
         ) -> SharedSpanAttributes? {
-            var string = absoluteString
-            let known = string.withUTF8 { bytes in
-                withOrigins { origins -> SharedSpanAttributes?? in
+            // The string's bytes read where they lie: `withUTF8` wants a `var`, and the copy
+            // retained and released the string (`shared` 225 -> 173 instructions a CLIENT span).
+            let known = absoluteString.utf8.withContiguousStorageIfAvailable { bytes in
+                withOrigins { origins -> SharedSpanAttributes? in
                     guard let index = origins.indices.first(where: { Self.begins(bytes, with: origins[$0].prefix) }) else { return nil }
-                    return .some(origins[index].shared.first { $0.variant == variant && $0.key == key }?.attributes)
+                    return origins[index].shared.first { $0.variant == variant && $0.key == key }?.attributes
                 }
             }
             if case .some(.some(let shared)) = known { return shared }
+            var string = absoluteString
             guard let (host, port) = of(url) else { return nil }
             let made = make(host, port)
             string.withUTF8 { bytes in

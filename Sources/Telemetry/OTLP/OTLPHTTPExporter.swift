@@ -59,14 +59,35 @@ public final class OTLPHTTPExporter: SpanExporter {
     /// Sends `body` (compressed when asked), retried as `retry` says.
     func export(body: [UInt8], completion: @escaping @Sendable (Bool) -> Void) {
         var body = body
-        var headers = HTTPHeaders(settings.headers)
-        headers.replaceOrAdd(name: "Content-Type", value: settings.wireProtocol.contentType)
+        var headers = requestHeaders
         if settings.gzip, let compressed = try? Gzip.compress(body) {
             body = compressed
             headers.replaceOrAdd(name: "Content-Encoding", value: "gzip")
         }
         let request = HTTPClientRequest(method: .post, url: settings.tracesEndpoint, headers: headers, body: body)
         attempt(request, number: 1, completion: completion)
+    }
+
+    /// Sends the protobuf batch whose spans `spans` holds (written as `ScopeSpans.spans` fields as
+    /// they ended), retried as `retry` says: framed around the buffer as it lies, which the
+    /// request keeps (`FramedSpans`), or, compressed, framed into one array (`body(ofEncoded:)`).
+    /// Returns the buffer when the request did not keep it, for the processor's next batch.
+    func export(encoded spans: consuming ProtobufWriter, completion: @escaping @Sendable (Bool) -> Void) -> ProtobufWriter? {
+        guard !settings.gzip else {
+            export(body: spans.withBytes { body(ofEncoded: $0) }, completion: completion)
+            return spans
+        }
+        let lent = OTLPProtobufEncoding.FramedSpans(framing: framing, spans: spans)
+        let request = HTTPClientRequest(method: .post, url: settings.tracesEndpoint, headers: requestHeaders, lentBody: lent)
+        attempt(request, number: 1, completion: completion)
+        return nil
+    }
+
+    /// The configured fields and `Content-Type`.
+    private var requestHeaders: HTTPHeaders {
+        var headers = HTTPHeaders(settings.headers)
+        headers.replaceOrAdd(name: "Content-Type", value: settings.wireProtocol.contentType)
+        return headers
     }
 
     private func attempt(_ request: HTTPClientRequest, number: Int, completion: @escaping @Sendable (Bool) -> Void) {

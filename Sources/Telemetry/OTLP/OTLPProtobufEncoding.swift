@@ -58,8 +58,8 @@ enum OTLPProtobufEncoding {
     }
 
     /// The request around spans already written as `ScopeSpans.spans` fields (`spanField`): the
-    /// resource and the scope encoded once, the spans copied once. The same bytes `encode`
-    /// writes for the same spans, its slow twin (`OTLPEncodingTests`).
+    /// resource and the scope encoded once, the spans lent as they lie (`FramedSpans`) or copied
+    /// once. The same bytes `encode` writes for the same spans, its slow twin (`OTLPEncodingTests`).
     struct Framing: Sendable {
         /// `ResourceSpans.resource` (field 1), tag and length included.
         private let resource: [UInt8]
@@ -80,26 +80,70 @@ enum OTLPProtobufEncoding {
             scope = writer.bytes
         }
 
-        /// `ExportTraceServiceRequest { resource_spans { resource, scope_spans { scope, spans } } }`.
+        /// `ExportTraceServiceRequest { resource_spans { resource, scope_spans { scope, spans } } }`
+        /// in one array: `head(spansCount:)` and the spans copied after it. The slow twin of the
+        /// batch lent as it lies (`FramedSpans`) and the body a gzip export compresses.
         func body(spans: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-            let scopeSpans = scope.count + spans.count
-            let resourceSpans = resource.count + 1 + ProtobufWriter.varintSize(scopeSpans) + scopeSpans
-            let total = 1 + ProtobufWriter.varintSize(resourceSpans) + resourceSpans
-            return Array(unsafeUninitializedCapacity: total) { buffer, count in
+            let (headCount, resourceSpans, scopeSpans) = sizes(spansCount: spans.count)
+            return Array(unsafeUninitializedCapacity: headCount + spans.count) { buffer, count in
                 guard let base = buffer.baseAddress else { return }
-                var at = base
-                at[0] = 0x0A  // ExportTraceServiceRequest.resource_spans: field 1, length-delimited
-                at += 1 + ProtobufWriter.varint(UInt64(resourceSpans), at: at + 1)
-                resource.withUnsafeBufferPointer { at.initialize(from: $0.baseAddress!, count: $0.count) }
-                at += resource.count
-                at[0] = 0x12  // ResourceSpans.scope_spans: field 2
-                at += 1 + ProtobufWriter.varint(UInt64(scopeSpans), at: at + 1)
-                scope.withUnsafeBufferPointer { at.initialize(from: $0.baseAddress!, count: $0.count) }
-                at += scope.count
+                var at = base + writeHead(at: base, resourceSpans: resourceSpans, scopeSpans: scopeSpans)
                 if let source = spans.baseAddress { at.initialize(from: source, count: spans.count) }
                 at += spans.count
                 count = at - base
             }
+        }
+
+        /// What `body(spans:)` writes before `spansCount` bytes of spans: the tags and lengths
+        /// of the resource's spans and its scope's, the resource, the scope.
+        func head(spansCount: Int) -> [UInt8] {
+            let (headCount, resourceSpans, scopeSpans) = sizes(spansCount: spansCount)
+            return Array(unsafeUninitializedCapacity: headCount) { buffer, count in
+                count = writeHead(at: buffer.baseAddress!, resourceSpans: resourceSpans, scopeSpans: scopeSpans)
+            }
+        }
+
+        /// The head's size, and the lengths of `ResourceSpans` and `ScopeSpans` around `spansCount` bytes of spans.
+        private func sizes(spansCount: Int) -> (head: Int, resourceSpans: Int, scopeSpans: Int) {
+            let scopeSpans = scope.count + spansCount
+            let resourceSpans = resource.count + 1 + ProtobufWriter.varintSize(scopeSpans) + scopeSpans
+            return (1 + ProtobufWriter.varintSize(resourceSpans) + resourceSpans - spansCount, resourceSpans, scopeSpans)
+        }
+
+        /// Writes the head at `base`; returns its size.
+        private func writeHead(at base: UnsafeMutablePointer<UInt8>, resourceSpans: Int, scopeSpans: Int) -> Int {
+            var at = base
+            at[0] = 0x0A  // ExportTraceServiceRequest.resource_spans: field 1, length-delimited
+            at += 1 + ProtobufWriter.varint(UInt64(resourceSpans), at: at + 1)
+            resource.withUnsafeBufferPointer { at.initialize(from: $0.baseAddress!, count: $0.count) }
+            at += resource.count
+            at[0] = 0x12  // ResourceSpans.scope_spans: field 2
+            at += 1 + ProtobufWriter.varint(UInt64(scopeSpans), at: at + 1)
+            scope.withUnsafeBufferPointer { at.initialize(from: $0.baseAddress!, count: $0.count) }
+            at += scope.count
+            return at - base
+        }
+    }
+
+    /// A batch's request body lent to the client as it lies (`LentRequestBody`): the framing's
+    /// head, then the buffer its spans were written into as they ended, handed over by the
+    /// processor and never written again. Joining the two into the `[UInt8]` body copied every
+    /// span's bytes once more (`Framing.body(spans:)`, its slow twin: OTLPEncodingTests).
+    // @unchecked: `spans`' buffer is not written once it is lent (the batch left the queue with it), `head` is a `let`.
+    final class FramedSpans: LentRequestBody, @unchecked Sendable {
+        let head: [UInt8]
+        private let spans: ProtobufWriter
+
+        init(framing: Framing, spans: consuming ProtobufWriter) {
+            head = spans.withBytes { framing.head(spansCount: $0.count) }
+            self.spans = spans
+        }
+
+        var count: Int { head.count + spans.withBytes { $0.count } }
+
+        func forEachPiece(_ piece: (UnsafeRawBufferPointer) -> Void) {
+            head.withUnsafeBytes(piece)
+            spans.withBytes { piece(UnsafeRawBufferPointer($0)) }
         }
     }
 

@@ -193,8 +193,9 @@ public final class BatchSpanProcessor: SpanProcessor {
         exporter.export(batch) { [self] delivered in exported(batch.count, delivered: delivered) }
     }
 
-    /// `exportNext` of written spans: the next batch's body is framed around its buffer, which
-    /// then goes back to the queue for a later batch.
+    /// `exportNext` of written spans: the next batch's body is framed around its buffer, lent to
+    /// the request as it lies (`OTLPHTTPExporter.export(encoded:completion:)`); a buffer the
+    /// exporter copied (to compress it) goes back to the queue for a later batch.
     private func exportNextEncoded(force: Bool, to exporter: OTLPHTTPExporter) {
         let batch = state.withLock { state -> EncodedSpanQueue.Batch? in
             let flushing = !state.flushWaiters.isEmpty
@@ -206,9 +207,8 @@ public final class BatchSpanProcessor: SpanProcessor {
         }
         guard let batch else { return finishFlushIfDone() }
         let count = batch.count
-        let body = batch.spans.withBytes { exporter.body(ofEncoded: $0) }
-        state.withLock { $0.encoded!.recycle(batch) }
-        exporter.export(body: body) { [self] delivered in exported(count, delivered: delivered) }
+        let returned = exporter.export(encoded: batch.spans) { [self] delivered in exported(count, delivered: delivered) }
+        if let returned { state.withLock { $0.encoded!.recycle(returned) } }
     }
 
     /// An export of `count` spans ended: counted, and the next one may go.

@@ -19,7 +19,8 @@ struct EncodedSpanQueue {
     let maxQueueSize: Int
     /// The first leaves first; the last takes the spans ending now until it holds `batchSize`.
     private var batches: [Batch] = []
-    /// A sent batch's buffer, emptied, for the next batch: its room is made once.
+    /// A sent batch's buffer, emptied, for the next batch, when the request did not keep it (a
+    /// compressed export): its room is made once.
     private var spare: ProtobufWriter?
     /// Spans in all the batches.
     private(set) var count = 0
@@ -68,10 +69,10 @@ struct EncodedSpanQueue {
         return count
     }
 
-    /// `batch`'s buffer, once its body is made, kept for the next batch.
-    mutating func recycle(_ batch: consuming Batch) {
-        batch.spans.removeAll()
-        spare = batch.spans
+    /// A batch's buffer, once its body is made apart from it, kept for the next batch.
+    mutating func recycle(_ spans: consuming ProtobufWriter) {
+        spans.removeAll()
+        spare = spans
     }
 
     private mutating func takeSpare() -> ProtobufWriter {

@@ -31,10 +31,32 @@ final class ClientRequestBodyTests: XCTestCase {
         XCTAssertEqual(try echoed(body, via: HTTPClient()), body)
     }
 
+    /// A lent body's pieces, joined, are the bytes the server gets: small (appended to the head)
+    /// and large (written apart), on one connection.
+    func testALentBodyArrivesAsItsPiecesJoinedSmallAndLarge() throws {
+        let client = HTTPClient()
+        let url = URL(string: "http://127.0.0.1:\(server.port)/echo")!
+        for size in [5, ClientExchange.bodyWrittenApart * 2 + 3] {
+            let pieces = [Array("head".utf8), (0..<size).map { UInt8(truncatingIfNeeded: $0 * 11) }, [], Array("tail".utf8)]
+            let request = HTTPClientRequest(method: .post, url: url, lentBody: LentPieces(pieces))
+            XCTAssertEqual(try outcome(of: request, via: client).get().body, pieces.flatMap { $0 }, "\(size)")
+        }
+    }
+
     func testABodyWrittenApartFromItsHeadArrivesWholeAndTheConnectionServesTheNextRequest() throws {
         let client = HTTPClient()
         let large = (0..<(ClientExchange.bodyWrittenApart * 3 + 5)).map { UInt8(truncatingIfNeeded: $0 * 13) }
         XCTAssertEqual(try echoed(large, via: client), large)
         XCTAssertEqual(try echoed(Array("next".utf8), via: client), Array("next".utf8))
+    }
+}
+
+/// A lent body of arrays.
+final class LentPieces: LentRequestBody {
+    let pieces: [[UInt8]]
+    init(_ pieces: [[UInt8]]) { self.pieces = pieces }
+    var count: Int { pieces.reduce(0) { $0 + $1.count } }
+    func forEachPiece(_ piece: (UnsafeRawBufferPointer) -> Void) {
+        for bytes in pieces { bytes.withUnsafeBytes(piece) }
     }
 }

@@ -24,6 +24,17 @@ final class HTTPClientRequestTests: XCTestCase {
         XCTAssertFalse(String(decoding: request("http://h/users").encodedHead, as: UTF8.self).contains("Content-Length"))
     }
 
+    func testALentBodyIsReadAsItsPiecesJoinedAndFramedByTheirLength() {
+        var post = HTTPClientRequest(method: .post, url: URL(string: "http://h/v1/traces")!, body: [9], lentBody: LentPieces([[1, 2], [], [3]]))
+        XCTAssertEqual(post.body, [1, 2, 3])
+        XCTAssertEqual(post.bodyCount, 3)
+        XCTAssertTrue(String(decoding: post.encodedHead, as: UTF8.self).hasSuffix("Content-Length: 3\r\n\r\n"))
+        XCTAssertEqual(post, HTTPClientRequest(method: .post, url: URL(string: "http://h/v1/traces")!, body: [1, 2, 3]))
+        post.body = [4]
+        XCTAssertNil(post.lentBody)
+        XCTAssertEqual(post.bodyCount, 1)
+    }
+
     func testAnEmptyPathIsSentAsASlash() {
         XCTAssertEqual(request("http://h").target, "/")
         XCTAssertEqual(request("http://h?x=1").target, "/?x=1")

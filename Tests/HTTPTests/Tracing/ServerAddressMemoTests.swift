@@ -4,6 +4,7 @@
 import Foundation
 import XCTest
 @testable import HTTP
+import Tracing
 
 /// `ServerAddress.Memo` (an origin's answer remembered) against its slow twin, `ServerAddress.of`.
 final class ServerAddressMemoTests: XCTestCase {
@@ -24,6 +25,25 @@ final class ServerAddressMemoTests: XCTestCase {
             let fast = memo.of(url), slow = ServerAddress.of(url)
             XCTAssertEqual(fast?.host, slow?.host, url.absoluteString)
             XCTAssertEqual(fast?.port, slow?.port, url.absoluteString)
+        }
+    }
+
+    /// `shared`'s fast path (the origin found by its bytes, moved to the front) against `ServerAddress.of`:
+    /// origins taking turns, pushed out and coming back.
+    func testSharedAttributesNameTheHostAndPortServerAddressOfAnswersForEveryURLInTurn() {
+        let urls = [
+            "http://127.0.0.1:29841/users?per_page=1", "http://127.0.0.1:29842/u/1", "http://127.0.0.1:29842/u/2", "http://127.0.0.1:29841/users",
+            "https://avatars.demo.invalid/u/1?v=4", "https://avatars.demo.invalid:8443/u/1", "http://127.0.0.1:2984/u", "http://127.0.0.1:29842",
+            "http://127.0.0.1:29842?x", "http://127.0.0.1:29842#f", "http://127.0.0.1:298421/u", "http://user:pw@api.demo.invalid/users",
+        ].compactMap { URL(string: $0) }
+        let memo = ServerAddress.Memo(capacity: 3)
+        for url in urls + urls.reversed() + urls {
+            let shared = memo.shared(for: url, absoluteString: url.absoluteString, key: "k") { host, port in
+                SharedSpanAttributes(["server.address": .string(host), "server.port": .int64(Int64(port))])
+            }
+            let slow = ServerAddress.of(url)
+            XCTAssertEqual(shared?.list["server.address"], slow.map { SpanAttribute.string($0.host) }, url.absoluteString)
+            XCTAssertEqual(shared?.list["server.port"], slow.map { SpanAttribute.int64(Int64($0.port)) }, url.absoluteString)
         }
     }
 
