@@ -16,9 +16,8 @@
 /// Generic over the entry with its members `@inlinable` and the type `@usableFromInline`, so each
 /// owner's use is specialised and inlined in its own module. `@inlinable` members of a `package`
 /// type without `@usableFromInline` stayed unspecialised calls from HTTP and Domain (their bodies
-/// are not offered to other modules): metadata lookups of ~2,500 instructions a lookup, +77 k
-/// instructions a `/users?limit=30` request (+4.6 %, callgrind), as NetCore's earlier generic
-/// memo cost (`DigestMemo`).
+/// are not offered to other modules): metadata lookups of ~2,500 instructions a lookup, as
+/// NetCore's earlier generic memo cost (`DigestMemo`).
 @usableFromInline
 package struct TwoWayMemo<Entry> {
     /// Set `s` is entries `2s` and `2s + 1`.

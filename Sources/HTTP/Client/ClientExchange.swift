@@ -262,9 +262,9 @@ final class ClientExchange: TimedExchange, @unchecked Sendable {
         let bodyCount = request.bodyCount
         guard bodyCount > 0 else { return request.withEncodedHead(fields: fields) { stream.write($0) } }
         // A large body (an OTLP export's batch, about 25 kB for 70 spans) is written after its
-        // head, not appended to it: the append copied the whole body once more (about 11 k
-        // instructions a traced `/users` request; Benchmarks/README.md). A lent body's pieces
-        // are written where they lie, one after the other.
+        // head, not appended to it: the append copied the whole body once more (a copy of every
+        // byte; Benchmarks/README.md). A lent body's pieces are written where they lie, one
+        // after the other.
         if bodyCount >= Self.bodyWrittenApart {
             request.withEncodedHead(fields: fields) { stream.write($0) }
             return request.forEachBodyPiece { stream.write($0) }

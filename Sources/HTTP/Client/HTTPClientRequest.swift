@@ -45,7 +45,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// A `traceparent` field sent after `extraHeaders` (which then hold none), written into the
     /// head straight from the ids: a traced exchange's `traceparent` as a string in
     /// `extraHeaders` cost the string and a one-field list, about 800 instructions a CLIENT span
-    /// (31 a traced `/users` request). `sentExtraHeaders` lists it as that field (the slow twin).
+    /// (every upstream exchange of a traced request). `sentExtraHeaders` lists it as that field (the slow twin).
     public var traceParent: TraceParentIDs? {
         get { storage.traceParent }
         set { unique().traceParent = newValue }

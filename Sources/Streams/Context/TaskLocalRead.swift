@@ -4,8 +4,8 @@
 /// A task-local's value read through the runtime's own lookup, as `TaskLocal.get()` reads it, but
 /// specialised for the value's type here: `get()` is generic and not inlinable, so each read
 /// copied the value out through its type's value witnesses (about 190 instructions a read, of
-/// which the lookup is about 70; 35 reads a `/users` request traced at 100 %, one per subscription
-/// that keeps its context, `Watcher.beginSubscription`). The lookup is the runtime entry point
+/// which the lookup is about 70; one per subscription that keeps its context,
+/// `Watcher.beginSubscription`). The lookup is the runtime entry point
 /// `get()` calls (`swift_task_localValueGet`, keyed by the `TaskLocal` object, answering the
 /// innermost binding's storage, or nil for none: then the default value), in a task and on a
 /// plain thread alike. `TaskLocal.get()` is its slow twin (`ContextPropagationTests` holds them equal).
