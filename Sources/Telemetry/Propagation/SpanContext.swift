@@ -1,6 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
+import HTTP
 import Tracing
 
 /// What a span hands to its children and to the next hop: the W3C `traceparent` fields and
@@ -27,23 +28,13 @@ public struct SpanContext: Sendable, Hashable {
     /// The W3C trace-flags byte.
     public var traceFlags: UInt8 { isSampled ? 1 : 0 }
 
-    /// `00-<trace-id>-<parent-id>-<flags>`, written in place (one string, not one per part).
-    public var traceparent: String {
-        String(unsafeUninitializedCapacity: 55) { buffer in
-            let zero = UInt8(ascii: "0"), dash = UInt8(ascii: "-")
-            buffer[0] = zero
-            buffer[1] = zero
-            buffer[2] = dash
-            Hex.write(traceID.high, into: buffer, at: 3)
-            Hex.write(traceID.low, into: buffer, at: 19)
-            buffer[35] = dash
-            Hex.write(spanID.value, into: buffer, at: 36)
-            buffer[52] = dash
-            buffer[53] = zero
-            buffer[54] = zero + traceFlags
-            return 55
-        }
+    /// Its `traceparent`'s ids, as an upstream request's head writes them.
+    public var traceParentIDs: TraceParentIDs {
+        TraceParentIDs(traceHigh: traceID.high, traceLow: traceID.low, spanID: spanID.value, sampled: isSampled)
     }
+
+    /// `00-<trace-id>-<parent-id>-<flags>`, written in place (one string, not one per part).
+    public var traceparent: String { traceParentIDs.traceparent }
 }
 
 /// The `ServiceContext` key of the current span's `SpanContext`, held by reference.

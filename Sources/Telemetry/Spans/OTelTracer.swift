@@ -160,7 +160,7 @@ extension RecordingSpan {
     /// `inject(into:)`'s `traceparent` as ids, when it writes no `tracestate`.
     var traceParent: TraceParentIDs? {
         guard context.traceState == nil else { return nil }
-        return TraceParentIDs(traceHigh: context.traceID.high, traceLow: context.traceID.low, spanID: context.spanID.value, sampled: context.isSampled)
+        return context.traceParentIDs
     }
 }
 
