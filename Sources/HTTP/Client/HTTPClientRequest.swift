@@ -114,11 +114,9 @@ public struct HTTPClientRequest: Sendable, Equatable {
     var sentExtraHeaders: HTTPHeaders {
         guard let traceParent else { return extraHeaders }
         var fields = extraHeaders
-        fields.replaceOrAdd(name: Self.traceParentName, value: traceParent.traceparent)
+        fields.replaceOrAdd(name: TraceParentIDs.fieldName, value: traceParent.traceparent)
         return fields
     }
-
-    static let traceParentName = "traceparent"
 
     /// The box, this request's own before a change.
     private mutating func unique() -> Storage {
@@ -304,6 +302,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
     }
 
     private static let requestLineEnd: StaticString = " HTTP/1.1\r\n"
+    /// `TraceParentIDs.fieldName` and its separator, as a literal the head writer copies.
     private static let traceParentLine: StaticString = "traceparent: "
     private static let contentLength: StaticString = "Content-Length: "
 

@@ -90,7 +90,7 @@ public struct TraceIdentity: Sendable, Equatable {
         }
         var fields = HTTPHeaders()
         tracer.inject(context, into: &fields, using: HTTPHeadersInjector())
-        guard let parent = fields["traceparent"], let parsed = TraceIdentity(traceparent: parent) else { return nil }
+        guard let parent = fields[TraceParentIDs.fieldName], let parsed = TraceIdentity(traceparent: parent) else { return nil }
         self = parsed
     }
 
@@ -156,6 +156,9 @@ public struct TraceParentIDs: Sendable, Equatable {
 
     /// The value's length: `00-` 32 digits `-` 16 digits `-` 2 digits.
     public static let count = 55
+
+    /// The field it is sent in (lowercase: HTTP/2 requires it, HTTP/1.1 ignores case).
+    public static let fieldName = "traceparent"
 
     /// The value's bytes at `start` (which has room for `count` of them).
     public func write(to start: UnsafeMutableRawPointer) {

@@ -180,6 +180,6 @@ extension OTelTracer: TraceIdentityReading {
 
 /// The W3C Trace Context header names (lowercase: HTTP/2 requires it, HTTP/1.1 ignores case).
 public enum W3CHeader {
-    public static let traceparent = "traceparent"
+    public static let traceparent = TraceParentIDs.fieldName
     public static let tracestate = "tracestate"
 }
