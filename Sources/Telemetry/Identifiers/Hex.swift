@@ -14,18 +14,12 @@ enum Hex {
     }
 
     /// `value` as 16 lowercase hex digits at `offset` of `buffer` (which has room for them):
-    /// eight digits at a time in a word (`digits`), two stores, where a digit at a time cost
+    /// eight digits at a time in a word (`HexWords`), two stores, where a digit at a time cost
     /// about 350 instructions more a `traceparent` (494 -> ~150; Benchmarks/README.md).
     /// `ASCIIDigits.writeHexadecimal` is its slow twin (`TraceParentTests` holds them equal).
     @inline(__always)
     static func write(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         HexWords.write(value, to: UnsafeMutableRawPointer(buffer.baseAddress! + offset))
-    }
-
-    /// The eight hex digits of `value` as ASCII (`HexWords.digits`).
-    @inline(__always)
-    static func digits(_ value: UInt32) -> UInt64 {
-        HexWords.digits(value)
     }
 
     static func bytes(_ value: UInt64) -> [UInt8] {
