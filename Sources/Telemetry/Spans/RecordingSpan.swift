@@ -163,58 +163,89 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
             Self.add(list, to: &state)
             shared = nil
         }
-        guard let stream = sink.stream else { return sink.processor.onEnd(record(taking: &state, at: nanoseconds)) }
-        let encoded = shared?.memo(OTLPProtobufEncoding.EncodedAttributes.init)
+        guard let stream = sink.unretainedStream else { return sink.processor.onEnd(record(taking: &state, at: nanoseconds)) }
         assert(shared.map { shared in !shared.list.entries.contains { state.list[$0.key] != nil } } ?? true, "a shared key is the span's own too")
         let end = max(nanoseconds, startNanoseconds)
         // Read where they lie: the captured state's fields, passed on, were each copied (retained)
         // and released after (about 200 instructions a span).
         withUnsafePointer(to: &state) { state in
             // Counted first, written at once (`SizedSpan`), when it takes the span.
-            if state.pointee.isListed {
-                // The name and the list lent where they lie, read once here, outside the
-                // processor's lock: passed on as a string and a list, each was retained and
-                // released around the write under it.
-                let written = ProtobufWriter.withUTF8(state.pointee.name) { name in
-                    Self.lending(state.pointee.list) { entries -> Bool in
-                        guard
-                            let sized = SizedSpan(
-                                context: spanContext, parentSpanID: parentSpanID, name: name, start: startNanoseconds, end: end,
-                                entries: entries, status: state.pointee.status, own: own, shared: encoded)
-                        else { return false }
-                        // The span reached unretained (it is this call's `self`) and the shared bytes
-                        // lent: the closure handed through the processor's lock captured the span and
-                        // the shared attributes, and each was retained twice and released twice in
-                        // there (with the rest of that specialization, `finish` 58,996 -> 43,319
-                        // instructions a `/users` request at 100 %, same run).
-                        let span = Unmanaged.passUnretained(self)
-                        Self.lending(encoded) { sharedBytes in
-                            stream.stream { batch in
-                                batch.write(exactly: sized.fieldLength) { at in
-                                    span._withUnsafeGuaranteedRef { span in
-                                        sized.write(
-                                            at: at, context: span.spanContext, parentSpanID: span.parentSpanID, name: name, kind: span.kind,
-                                            start: span.startNanoseconds, end: end, entries: entries, status: state.pointee.status, own: own,
-                                            sharedBytes: sharedBytes)
-                                    }
-                                }
-                            }
-                        }
-                        return true
-                    }
-                }
-                if written { return }
-            }
+            if state.pointee.isListed, writeSized(state, end: end, to: stream, sharing: shared, own: own) { return }
             assert(own == nil, "a span with an attribute of its own beside the list is one SizedSpan writes")
-            stream.stream { batch in
-                OTLPProtobufEncoding.spanField(&batch) { message in
-                    OTLPProtobufEncoding.writeSpan(
-                        &message, context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, kind: kind, start: startNanoseconds,
-                        end: end, attributes: state.pointee.attributes, list: state.pointee.list, events: state.pointee.rare?.events ?? [],
-                        links: state.pointee.rare?.links ?? [], status: state.pointee.status, shared: encoded)
+            let encoded = shared?.memo(OTLPProtobufEncoding.EncodedAttributes.init)
+            stream._withUnsafeGuaranteedRef { stream in
+                stream.stream { batch in
+                    OTLPProtobufEncoding.spanField(&batch) { message in
+                        OTLPProtobufEncoding.writeSpan(
+                            &message, context: spanContext, parentSpanID: parentSpanID, name: state.pointee.name, kind: kind,
+                            start: startNanoseconds, end: end, attributes: state.pointee.attributes, list: state.pointee.list,
+                            events: state.pointee.rare?.events ?? [], links: state.pointee.rare?.links ?? [], status: state.pointee.status,
+                            shared: encoded)
+                    }
                 }
             }
         }
+    }
+
+    /// `finish`'s write of a span `SizedSpan` takes (false, writing nothing, for one it does not).
+    /// The name and the list lent where they lie, read once here, outside the processor's lock:
+    /// passed on as a string and a list, each was retained and released around the write under
+    /// it. The processor, the span and the shared bytes reached unretained (the sink, this call's
+    /// `self` and `shared`'s kept encoding hold them): captured by the closure handed through
+    /// the processor's lock, each was retained and released, the processor and the shared bytes
+    /// twice (with the rest of that specialization, `finish` 58,996 -> 43,319 instructions a
+    /// `/users` request at 100 %, same run; the processor, the shared bytes and an empty list,
+    /// about 200 instructions a CLIENT span more).
+    @inline(__always)
+    private func writeSized(
+        _ state: UnsafePointer<State>, end: UInt64, to stream: Unmanaged<BatchSpanProcessor>, sharing shared: SharedSpanAttributes?,
+        own: UnsafePointer<SizedSpan.OwnString>?
+    ) -> Bool {
+        ProtobufWriter.withUTF8(state.pointee.name) { name in
+            // With `own`, the state holds no attribute (`end(adding:string:sharing:at:)` asked):
+            // its list not read, whose empty array was retained and released around the write.
+            Self.lending(own == nil ? state : nil) { entries -> Bool in
+                Self.withSharedBytes(shared) { sharedBytes -> Bool in
+                    guard
+                        let sized = SizedSpan(
+                            context: spanContext, parentSpanID: parentSpanID, name: name, start: startNanoseconds, end: end,
+                            entries: entries, status: state.pointee.status, own: own, sharedLength: sharedBytes?.count ?? 0)
+                    else { return false }
+                    let span = Unmanaged.passUnretained(self)
+                    stream._withUnsafeGuaranteedRef { stream in
+                        stream.stream { batch in
+                            batch.write(exactly: sized.fieldLength) { at in
+                                span._withUnsafeGuaranteedRef { span in
+                                    sized.write(
+                                        at: at, context: span.spanContext, parentSpanID: span.parentSpanID, name: name, kind: span.kind,
+                                        start: span.startNanoseconds, end: end, entries: entries, status: state.pointee.status, own: own,
+                                        sharedBytes: sharedBytes)
+                                }
+                            }
+                        }
+                    }
+                    return true
+                }
+            }
+        }
+    }
+
+    /// The state's list's entries lent to `body`; none for nil (a state known to hold none).
+    @inline(__always)
+    private static func lending<Result>(_ state: UnsafePointer<State>?, _ body: (UnsafeBufferPointer<SpanAttributeList.Entry>) -> Result) -> Result {
+        guard let state else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return lending(state.pointee.list, body)
+    }
+
+    /// `shared`'s encoded bytes lent to `body` (nil without it): those `memo` kept, unretained
+    /// (`SharedSpanAttributes.kept`); made first for the first span of them.
+    @inline(__always)
+    private static func withSharedBytes<Result>(_ shared: SharedSpanAttributes?, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        guard let shared else { return body(nil) }
+        if let kept = shared.kept(OTLPProtobufEncoding.EncodedAttributes.self) { return body(kept._withUnsafeGuaranteedRef { $0.lent }) }
+        // None kept yet (`memo` keeps this one), or one of another type (this one is this span's alone).
+        let made = shared.memo(OTLPProtobufEncoding.EncodedAttributes.init)
+        return withExtendedLifetime(made) { body(made.lent) }
     }
 
     /// `list`'s entries lent to `body`; an empty list's (every CLIENT span's) without asking the
@@ -224,12 +255,6 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     private static func lending<Result>(_ list: SpanAttributeList, _ body: (UnsafeBufferPointer<SpanAttributeList.Entry>) -> Result) -> Result {
         guard !list.isEmpty else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         return list.entries.withUnsafeBufferPointer(body)
-    }
-
-    /// `encoded`'s bytes lent to `body` (nil without it), kept alive until it returns.
-    private static func lending(_ encoded: OTLPProtobufEncoding.EncodedAttributes?, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
-        guard let encoded else { return body(nil) }
-        encoded.bytes.withUnsafeBufferPointer { body($0) }
     }
 
     /// The state as the span ends, `list` added: moved out under the lock (the span keeps none,
