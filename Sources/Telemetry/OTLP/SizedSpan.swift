@@ -29,8 +29,9 @@ struct SizedSpan {
     /// The `Span` message's length (without its tag and length).
     let bodyLength: Int
 
-    /// The field's whole length: tag, length and message.
-    var fieldLength: Int { 1 + ProtobufWriter.varintSize(bodyLength) + bodyLength }
+    /// The field's whole length: tag, length and message. Counted once, in `init`: a getter, it
+    /// was a call of its own, its varint's size counted in a loop (about 15 instructions a span).
+    let fieldLength: Int
 
     /// nil when the span holds what this writer does not write.
     init?(
@@ -86,6 +87,7 @@ struct SizedSpan {
         if let status { length += Self.statusSize(status) }
         if context.traceFlags != 0 { length += 6 }
         bodyLength = length
+        fieldLength = 1 + ProtobufWriter.varintSize(length) + length
     }
 
     /// Writes the field at `at` (room for `fieldLength` bytes); returns how many bytes it wrote.
