@@ -145,7 +145,7 @@ struct SizedSpan {
         if let source = name.baseAddress, name.count > 0 {
             at[0] = 0x2A  // name: field 5
             at += 1 + ProtobufWriter.varint(UInt64(name.count), at: at + 1)
-            at.initialize(from: source, count: name.count)
+            ProtobufWriter.copyShort(source, count: name.count, to: at)
             at += name.count
         }
         at[0] = 0x30  // kind: field 6, varint (1-5)
@@ -292,7 +292,7 @@ struct SizedSpan {
         start[1] = UInt8(truncatingIfNeeded: 6 &+ key.count &+ value.count)
         start[2] = 0x0A  // KeyValue.key: field 1
         start[3] = UInt8(truncatingIfNeeded: key.count)
-        if let source = key.baseAddress { (start + 4).initialize(from: source, count: key.count) }
+        if let source = key.baseAddress { ProtobufWriter.copyShort(source, count: key.count, to: start + 4) }
         let at = start + 4 + key.count
         at[0] = 0x12  // KeyValue.value: field 2
         at[1] = UInt8(truncatingIfNeeded: 2 &+ value.count)
