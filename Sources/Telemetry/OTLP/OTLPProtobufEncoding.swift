@@ -40,6 +40,10 @@ enum OTLPProtobufEncoding {
     /// copied into each span that shares it.
     final class EncodedAttributes: Sendable {
         let bytes: [UInt8]
+        /// `bytes` again, in memory of this object's own that nothing writes after `init`: lent to
+        /// a span's write by address, where the array, read out of the object, was retained and
+        /// released around it (`RecordingSpan.withSharedBytes`).
+        nonisolated(unsafe) let lent: UnsafeBufferPointer<UInt8>
 
         init(_ list: SpanAttributeList) {
             var writer = ProtobufWriter(reservingCapacity: 64 * list.count)
@@ -48,7 +52,12 @@ enum OTLPProtobufEncoding {
                 for index in entries.indices { attribute(&writer, 9, first + index) }
             }
             bytes = writer.bytes
+            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+            _ = copy.initialize(from: bytes)
+            lent = UnsafeBufferPointer(copy)
         }
+
+        deinit { lent.deallocate() }
     }
 
     /// One `ScopeSpans.spans` field (tag, length, message) for the span `body` writes: how a

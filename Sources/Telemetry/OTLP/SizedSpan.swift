@@ -29,8 +29,9 @@ struct SizedSpan {
     /// The `Span` message's length (without its tag and length).
     let bodyLength: Int
 
-    /// The field's whole length: tag, length and message.
-    var fieldLength: Int { 1 + ProtobufWriter.varintSize(bodyLength) + bodyLength }
+    /// The field's whole length: tag, length and message. Counted once, in `init`: a getter, it
+    /// was a call of its own, its varint's size counted in a loop (about 15 instructions a span).
+    let fieldLength: Int
 
     /// nil when the span holds what this writer does not write.
     init?(
@@ -50,7 +51,9 @@ struct SizedSpan {
     ) {
         let made = ProtobufWriter.withUTF8(name) { name in
             list.entries.withUnsafeBufferPointer { entries in
-                SizedSpan(context: context, parentSpanID: parentSpanID, name: name, start: start, end: end, entries: entries, status: status, own: own, shared: shared)
+                SizedSpan(
+                    context: context, parentSpanID: parentSpanID, name: name, start: start, end: end, entries: entries, status: status, own: own,
+                    sharedLength: shared?.bytes.count ?? 0)
             }
         }
         guard let made else { return nil }
@@ -60,11 +63,12 @@ struct SizedSpan {
     /// `init` of the span's name and attribute list lent where they lie (`RecordingSpan.finish`
     /// reads them once, outside the processor's lock, and writes with the same: passed as a
     /// string and a list, each was retained and released around the write under the lock, and
-    /// the name's bytes looked up to count and again to write).
+    /// the name's bytes looked up to count and again to write). `sharedLength`: the shared
+    /// attributes' bytes (`EncodedAttributes.lent`), counted without their object.
     init?(
         context: SpanContext, parentSpanID: SpanID?, name: UnsafeBufferPointer<UInt8>, start: UInt64, end: UInt64,
         entries: UnsafeBufferPointer<SpanAttributeList.Entry>, status: SpanStatus?, own: UnsafePointer<OwnString>? = nil,
-        shared: OTLPProtobufEncoding.EncodedAttributes?
+        sharedLength: Int
     ) {
         var length = 18 + 10 + 2  // trace_id, span_id, kind
         if let state = context.traceState { length += Self.stringSize(state) }
@@ -79,10 +83,11 @@ struct SizedSpan {
             }
         }
         if let own { length += Self.stringEntrySize(own) }
-        if let shared { length += shared.bytes.count }
+        length += sharedLength
         if let status { length += Self.statusSize(status) }
         if context.traceFlags != 0 { length += 6 }
         bodyLength = length
+        fieldLength = 1 + ProtobufWriter.varintSize(length) + length
     }
 
     /// Writes the field at `at` (room for `fieldLength` bytes); returns how many bytes it wrote.
@@ -140,7 +145,7 @@ struct SizedSpan {
         if let source = name.baseAddress, name.count > 0 {
             at[0] = 0x2A  // name: field 5
             at += 1 + ProtobufWriter.varint(UInt64(name.count), at: at + 1)
-            at.initialize(from: source, count: name.count)
+            ProtobufWriter.copyShort(source, count: name.count, to: at)
             at += name.count
         }
         at[0] = 0x30  // kind: field 6, varint (1-5)
@@ -253,15 +258,52 @@ struct SizedSpan {
         }
     }
 
+    /// The most bytes a key and a string value of `OwnString` may hold together for every length
+    /// of their `attributes` field to be one byte (the `KeyValue`, 6 bytes of tags and lengths
+    /// beside them, under 128): a CLIENT span's `url.full` and a SERVER span's `url.path`.
+    static var oneByteLengthsLimit: Int { 127 - 6 }
+
     /// `entrySize` of a string attribute, from its strings' bytes.
+    @inline(__always)
     static func stringEntrySize(_ own: UnsafePointer<OwnString>) -> Int {
+        let count = own.pointee.key.count + own.pointee.value.count
+        // Every length one byte: 2 + (2 + key + 2 + (2 + value)); the varint sizes, each
+        // counted in a loop, were about 37 instructions a CLIENT span.
+        if count <= oneByteLengthsLimit { return 8 + count }
+        return stringEntrySizeVarint(own)
+    }
+
+    /// `stringEntrySize` with every length's varint counted: the slow twin (the tests hold the two equal).
+    static func stringEntrySizeVarint(_ own: UnsafePointer<OwnString>) -> Int {
         let count = own.pointee.value.count
         let keyValue = ProtobufWriter.keyValueLength(key: own.pointee.key.count, valueLength: 1 + ProtobufWriter.varintSize(count) + count)
         return 1 + ProtobufWriter.varintSize(keyValue) + keyValue
     }
 
-    /// `entry` of a string attribute, from its strings' bytes: the same bytes.
+    /// `entry` of a string attribute, from its strings' bytes: the same bytes. When every length
+    /// is one byte (`oneByteLengthsLimit`) its eight tags and lengths are stored as they are, where
+    /// each length was counted and written as a varint in a loop, with an overflow check per
+    /// step (`stringEntry` 149 instructions a CLIENT span; `stringEntryVarint` is the slow twin,
+    /// the tests hold the two to the same bytes).
     static func stringEntry(_ own: UnsafePointer<OwnString>, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        let key = own.pointee.key, value = own.pointee.value
+        guard key.count + value.count <= oneByteLengthsLimit else { return stringEntryVarint(own, at: start) }
+        start[0] = 0x4A  // Span.attributes: field 9, length-delimited
+        start[1] = UInt8(truncatingIfNeeded: 6 &+ key.count &+ value.count)
+        start[2] = 0x0A  // KeyValue.key: field 1
+        start[3] = UInt8(truncatingIfNeeded: key.count)
+        if let source = key.baseAddress { ProtobufWriter.copyShort(source, count: key.count, to: start + 4) }
+        let at = start + 4 + key.count
+        at[0] = 0x12  // KeyValue.value: field 2
+        at[1] = UInt8(truncatingIfNeeded: 2 &+ value.count)
+        at[2] = 0x0A  // AnyValue.string_value: field 1 (written even when empty)
+        at[3] = UInt8(truncatingIfNeeded: value.count)
+        if let source = value.baseAddress { (at + 4).initialize(from: source, count: value.count) }
+        return 8 &+ key.count &+ value.count
+    }
+
+    /// `stringEntry` with every length written as a varint: the slow twin.
+    static func stringEntryVarint(_ own: UnsafePointer<OwnString>, at start: UnsafeMutablePointer<UInt8>) -> Int {
         let value = own.pointee.value
         var at = start + keyValueHead(keyBytes: own.pointee.key, valueLength: 1 + ProtobufWriter.varintSize(value.count) + value.count, at: start)
         at[0] = 0x0A  // AnyValue.string_value: field 1 (written even when empty)

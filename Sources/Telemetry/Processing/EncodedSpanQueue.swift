@@ -17,8 +17,13 @@ struct EncodedSpanQueue {
 
     let batchSize: Int
     let maxQueueSize: Int
-    /// The first leaves first; the last takes the spans ending now until it holds `batchSize`.
-    private var batches: [Batch] = []
+    /// The full batches, the first leaves first.
+    private var full: [Batch] = []
+    /// The batch taking the spans ending now, until it holds `batchSize`; it leaves after `full`.
+    /// Apart from `full`: written as the array's last element, each span's write checked the
+    /// array's uniqueness and bounds, twice (with `SizedSpan.fieldLength` counted once,
+    /// `UpstreamSpan.end(status:)` 45,327 -> 44,532 instructions a `/users` request at 100 %).
+    private var current: Batch?
     /// A sent batch's buffer, emptied, for the next batch, when the request did not keep it (a
     /// compressed export): its room is made once.
     private var spare: ProtobufWriter?
@@ -33,29 +38,41 @@ struct EncodedSpanQueue {
     var isEmpty: Bool { count == 0 }
 
     /// Spans in the batch that leaves next.
-    var firstCount: Int { batches.first?.count ?? 0 }
+    var firstCount: Int { full.first?.count ?? current?.count ?? 0 }
 
     /// Writes one span (`writeField` writes its whole `ScopeSpans.spans` field, tag and length
     /// too) into the newest batch, or a new one when that is full; false, writing nothing, when
     /// `maxQueueSize` spans wait already.
     mutating func append(_ writeField: (inout ProtobufWriter) -> Void) -> Bool {
         guard count < maxQueueSize else { return false }
-        if batches.isEmpty || batches[batches.count - 1].count == batchSize {
-            batches.append(Batch(spans: takeSpare()))
-        }
-        writeField(&batches[batches.count - 1].spans)
-        batches[batches.count - 1].count += 1
+        if current == nil || current!.count == batchSize { startBatch() }
+        writeField(&current!.spans)
+        current!.count += 1
         count += 1
         return true
     }
 
+    /// A new `current`, the full one (if any) queued behind the others.
+    private mutating func startBatch() {
+        var next: Batch? = Batch(spans: takeSpare())
+        swap(&next, &current)
+        if let next { full.append(next) }
+    }
+
     /// The batches waiting, first to leave first.
-    var waiting: [Batch] { batches }
+    var waiting: [Batch] { full + (current.map { [$0] } ?? []) }
 
     /// The batch that leaves next, taken out of the queue.
     mutating func removeFirst() -> Batch? {
-        guard !batches.isEmpty else { return nil }
-        let batch = batches.removeFirst()
+        let batch: Batch
+        if !full.isEmpty {
+            batch = full.removeFirst()
+        } else if let taking = current {
+            batch = taking
+            current = nil
+        } else {
+            return nil
+        }
         count -= batch.count
         return batch
     }
@@ -63,7 +80,8 @@ struct EncodedSpanQueue {
     /// Every batch dropped; returns how many spans they held.
     mutating func removeAll() -> Int {
         defer {
-            batches = []
+            full = []
+            current = nil
             count = 0
         }
         return count

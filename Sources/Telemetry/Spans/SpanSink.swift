@@ -9,9 +9,13 @@ final class SpanSink: Sendable {
     let processor: any SpanProcessor
     /// `processor`, when it writes spans as they end (`BatchSpanProcessor.encodesOnEnd`).
     let stream: BatchSpanProcessor?
+    /// `stream` lent unretained (`stream` keeps it): a span's end reached it through `stream`
+    /// with a retain and a release, twice (about 80 instructions a span).
+    let unretainedStream: Unmanaged<BatchSpanProcessor>?
 
     init(_ processor: any SpanProcessor) {
         self.processor = processor
         stream = (processor as? BatchSpanProcessor).flatMap { $0.encodesOnEnd ? $0 : nil }
+        unretainedStream = stream.map { Unmanaged.passUnretained($0) }
     }
 }
