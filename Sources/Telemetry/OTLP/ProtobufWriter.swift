@@ -67,12 +67,10 @@ struct ProtobufWriter {
     }
 
     /// `bytes` as they are (fields written before, elsewhere).
-    mutating func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { bytes in
-            guard let source = bytes.baseAddress else { return }
-            storage.reserve(bytes.count).initialize(from: source, count: bytes.count)
-            storage.count += bytes.count
-        }
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        storage.reserve(bytes.count).initialize(from: source, count: bytes.count)
+        storage.count += bytes.count
     }
 
     /// `count` bytes that `body` writes at once where they go (it returns how many it wrote,
