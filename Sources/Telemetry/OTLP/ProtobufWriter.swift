@@ -67,6 +67,11 @@ struct ProtobufWriter {
     }
 
     /// `bytes` as they are (fields written before, elsewhere).
+    mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// `bytes` as they are, lent.
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         storage.reserve(bytes.count).initialize(from: source, count: bytes.count)
