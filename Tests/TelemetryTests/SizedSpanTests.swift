@@ -36,10 +36,17 @@ final class SizedSpanTests: XCTestCase {
         }
     }
 
-    func testSharedAttributesLentAreTheirBytes() {
+    func testSharedAttributesAreWrittenAsTheSpansOwnListWouldBe() {
+        let context = SpanContext(traceID: TraceID(high: 1, low: 2), spanID: SpanID(3), isSampled: true)
         for list: SpanAttributeList in [[:], ["server.address": .string("127.0.0.1"), "server.port": .int64(8080), "ok": .bool(true)]] {
-            let encoded = OTLPProtobufEncoding.EncodedAttributes(list)
-            XCTAssertEqual(Array(encoded.lent), encoded.bytes)
+            var own = ProtobufWriter(), shared = ProtobufWriter()
+            OTLPProtobufEncoding.writeSpan(
+                &own, context: context, parentSpanID: nil, name: "GET", kind: .server, start: 1, end: 2, attributes: [:], list: list,
+                events: [], links: [], status: nil)
+            OTLPProtobufEncoding.writeSpan(
+                &shared, context: context, parentSpanID: nil, name: "GET", kind: .server, start: 1, end: 2, attributes: [:], list: [:],
+                events: [], links: [], status: nil, shared: OTLPProtobufEncoding.EncodedAttributes(list))
+            XCTAssertEqual(shared.bytes, own.bytes)
         }
     }
 

@@ -39,11 +39,10 @@ enum OTLPProtobufEncoding {
     /// A `SharedSpanAttributes`' list as a span's `attributes` fields (9), written once and
     /// copied into each span that shares it.
     final class EncodedAttributes: Sendable {
-        let bytes: [UInt8]
-        /// `bytes` again, in memory of this object's own that nothing writes after `init`: lent to
-        /// a span's write by address, where the array, read out of the object, was retained and
-        /// released around it (`RecordingSpan.withSharedBytes`).
-        nonisolated(unsafe) let lent: UnsafeBufferPointer<UInt8>
+        /// In memory of this object's own that nothing writes after `init`, lent to a span's write
+        /// by address: an array read out of the object was retained and released around each
+        /// write (`RecordingSpan.withSharedBytes`).
+        nonisolated(unsafe) let bytes: UnsafeBufferPointer<UInt8>
 
         init(_ list: SpanAttributeList) {
             var writer = ProtobufWriter(reservingCapacity: 64 * list.count)
@@ -51,13 +50,14 @@ enum OTLPProtobufEncoding {
                 guard let first = entries.baseAddress else { return }
                 for index in entries.indices { attribute(&writer, 9, first + index) }
             }
-            bytes = writer.bytes
-            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-            _ = copy.initialize(from: bytes)
-            lent = UnsafeBufferPointer(copy)
+            bytes = writer.withBytes { written in
+                let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: written.count)
+                _ = copy.initialize(from: written)
+                return UnsafeBufferPointer(copy)
+            }
         }
 
-        deinit { lent.deallocate() }
+        deinit { bytes.deallocate() }
     }
 
     /// One `ScopeSpans.spans` field (tag, length, message) for the span `body` writes: how a
@@ -185,7 +185,7 @@ enum OTLPProtobufEncoding {
             guard let first = entries.baseAddress else { return }
             for index in entries.indices { attribute(&message, 9, first + index) }
         }
-        if let shared { message.append(shared.bytes) }
+        if let shared { withExtendedLifetime(shared) { message.append(shared.bytes) } }
         if !events.isEmpty {
             for event in events {
                 message.messageField(11) { event_ in

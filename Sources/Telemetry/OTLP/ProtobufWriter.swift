@@ -68,11 +68,14 @@ struct ProtobufWriter {
 
     /// `bytes` as they are (fields written before, elsewhere).
     mutating func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { bytes in
-            guard let source = bytes.baseAddress else { return }
-            storage.reserve(bytes.count).initialize(from: source, count: bytes.count)
-            storage.count += bytes.count
-        }
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// `bytes` as they are, lent.
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        storage.reserve(bytes.count).initialize(from: source, count: bytes.count)
+        storage.count += bytes.count
     }
 
     /// `count` bytes that `body` writes at once where they go (it returns how many it wrote,

@@ -64,7 +64,7 @@ struct SizedSpan {
     /// reads them once, outside the processor's lock, and writes with the same: passed as a
     /// string and a list, each was retained and released around the write under the lock, and
     /// the name's bytes looked up to count and again to write). `sharedLength`: the shared
-    /// attributes' bytes (`EncodedAttributes.lent`), counted without their object.
+    /// attributes' bytes (`EncodedAttributes.bytes`), counted without their object.
     init?(
         context: SpanContext, parentSpanID: SpanID?, name: UnsafeBufferPointer<UInt8>, start: UInt64, end: UInt64,
         entries: UnsafeBufferPointer<SpanAttributeList.Entry>, status: SpanStatus?, own: UnsafePointer<OwnString>? = nil,
@@ -103,10 +103,10 @@ struct SizedSpan {
                 at: start, context: context, parentSpanID: parentSpanID, name: name, kind: kind, start: startNanoseconds, end: end, list: list,
                 status: status, own: own, sharedBytes: nil)
         }
-        return shared.bytes.withUnsafeBufferPointer { bytes in
+        return withExtendedLifetime(shared) {
             write(
                 at: start, context: context, parentSpanID: parentSpanID, name: name, kind: kind, start: startNanoseconds, end: end, list: list,
-                status: status, own: own, sharedBytes: bytes)
+                status: status, own: own, sharedBytes: shared.bytes)
         }
     }
 

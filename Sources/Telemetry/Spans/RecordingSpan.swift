@@ -259,11 +259,11 @@ final class RecordingSpan: SpanContextReference, @unchecked Sendable {
     ) -> Result {
         guard let shared else { return body(nil) }
         if let kept = shared._withUnsafeGuaranteedRef({ $0.kept(OTLPProtobufEncoding.EncodedAttributes.self) }) {
-            return body(kept._withUnsafeGuaranteedRef { $0.lent })
+            return body(kept._withUnsafeGuaranteedRef { $0.bytes })
         }
         // None kept yet (`memo` keeps this one), or one of another type (this one is this span's alone).
         let made = shared._withUnsafeGuaranteedRef { $0.memo(OTLPProtobufEncoding.EncodedAttributes.init) }
-        return withExtendedLifetime(made) { body(made.lent) }
+        return withExtendedLifetime(made) { body(made.bytes) }
     }
 
     /// `list`'s entries lent to `body`; an empty list's (every CLIENT span's) without asking the
