@@ -11,8 +11,7 @@ import Tracing
 // @unchecked: its mutable fields are only touched on the connection's loop, as the answer is.
 final class ServerSpan: @unchecked Sendable {
     let span: any Span
-    let tracer: any Tracer
-    /// `tracer` when its spans take an attribute list whole.
+    /// The tracer, when its spans take an attribute list whole.
     private let lists: (any SpanAttributeListTaking)?
     /// The span's recording, reached directly when `lists` began it and it records
     /// (`SpanAttributeListTaking.startRecordedSpan`); nil: `span` does it all (the slow twin).
@@ -36,11 +35,15 @@ final class ServerSpan: @unchecked Sendable {
 
     /// Begins the SERVER span of `request`, a child of its propagated context: through `lists`
     /// when given (the span's recording and its ids reached directly), else through `tracer`
-    /// (the slow twin). What `init(_:for:tracer:lists:)` keeps; an unrecorded span under a tracer
+    /// (the slow twin). What `init(_:for:lists:)` keeps; an unrecorded span under a tracer
     /// that keeps its context (`UnrecordedContextKeeping`) is not kept at all.
-    static func start(for request: borrowing Request, tracer: any Tracer, lists: (any SpanAttributeListTaking)?) -> ServerSpanStart {
+    /// `extracting` false: the request carries nothing `tracer` would extract (no `traceparent`
+    /// under a `TraceparentExtracting` tracer), so the span is a root without asking it.
+    static func start(
+        for request: borrowing Request, tracer: any Tracer, lists: (any SpanAttributeListTaking)?, extracting: Bool = true
+    ) -> ServerSpanStart {
         var parent = ServiceContext.topLevel
-        tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
+        if extracting { tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor()) }
         let method = request.method.rawValue
         if let lists { return lists.startServerSpan(method, context: parent) }
         return ServerSpanStart(span: tracer.startSpan(method, context: parent, ofKind: .server), recorded: nil, identity: nil)
@@ -51,9 +54,8 @@ final class ServerSpan: @unchecked Sendable {
         lists == nil ? start.span.isRecording : start.recorded != nil
     }
 
-    /// `start`, the span `start(for:tracer:lists:)` began for `request`, kept to be named and ended.
-    init(_ start: consuming ServerSpanStart, for request: borrowing Request, tracer: any Tracer, lists: (any SpanAttributeListTaking)?) {
-        self.tracer = tracer
+    /// `start`, the span `start(for:tracer:lists:extracting:)` began for `request`, kept to be named and ended.
+    init(_ start: consuming ServerSpanStart, for request: borrowing Request, lists: (any SpanAttributeListTaking)?) {
         self.lists = lists
         method = request.method.rawValue
         span = start.span
