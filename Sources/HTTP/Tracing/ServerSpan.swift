@@ -11,7 +11,7 @@ import Tracing
 // @unchecked: its mutable fields are only touched on the connection's loop, as the answer is.
 final class ServerSpan: @unchecked Sendable {
     /// The span as it began, kept whole: its fields taken out one by one were copied, and the
-    /// rest of it destroyed (about 200 instructions a request). Its recording (`recorded`), when
+    /// rest of it destroyed (about 150 instructions a request). Its recording (`recorded`), when
     /// `lists` began it and it records, does all the span does; nil: `span` does it all (the
     /// slow twin).
     private let start: ServerSpanStart
