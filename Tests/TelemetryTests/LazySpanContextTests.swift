@@ -50,6 +50,17 @@ final class LazySpanContextTests: XCTestCase {
         XCTAssertEqual(root.context.count, 1)
     }
 
+    func testARootSpanOfAnyKindHoldsItsOwnIdsWhetherItsContextIsMadeAsItBeginsOrWhenRead() throws {
+        // A root SERVER span's context is made as it begins (`RootContexts`), another's when read.
+        for kind in [SpanKind.server, .client, .internal] {
+            let root = tracer.start("root", context: .topLevel, ofKind: kind, at: 1)
+            let recording = try XCTUnwrap(root.recording)
+            assertSame(root.context, try eagerContext(of: root, parent: .topLevel))
+            XCTAssertEqual(root.context.spanContext, recording.spanContext, "\(kind)")
+            XCTAssertNil(recording.parentSpanID, "\(kind)")
+        }
+    }
+
     func testAnExtractedParentsChildKeepsItsTraceStateInAContextMadeWhenRead() throws {
         var remote = ServiceContext.topLevel
         tracer.extract(

@@ -7,7 +7,7 @@ import Tracing
 import TracingTestSupport
 import XCTest
 
-/// `RootContexts` (unrecorded root spans' contexts, their storage reused) makes what its slow
+/// `RootContexts` (root spans' contexts, their storage reused) makes what its slow
 /// twin makes, and never changes a context a request still holds; `OTelTracer.startServerSpan`
 /// names the ids the tracer reads from the span's context.
 final class RootContextsTests: XCTestCase {
@@ -39,6 +39,35 @@ final class RootContextsTests: XCTestCase {
         let next = reference(2)
         let context = roots.context(holding: next)
         XCTAssertTrue(context.spanContextReference === next)
+    }
+
+    func testOnceAllAreKeptTheOldestIsTakenAndChangedInPlaceWhenNoRequestHoldsIt() throws {
+        let roots = RootContexts()
+        let storages = (UInt64(1)...UInt64(RootContexts.capacity)).map { ParentLookupMemo.storage(of: roots.context(holding: reference($0))) }
+        let next = reference(100)
+        let context = roots.context(holding: next)
+        XCTAssertEqual(ParentLookupMemo.storage(of: context), try XCTUnwrap(storages.first), "the oldest kept storage, reused")
+        XCTAssertTrue(context.spanContextReference === next)
+        XCTAssertEqual(context.count, 1)
+        let following = roots.context(holding: reference(101))
+        XCTAssertEqual(ParentLookupMemo.storage(of: following), storages[1], "then the next oldest")
+    }
+
+    func testARootServerSpansContextIsAKeptOneHoldingItsRecording() throws {
+        let tracer = OTelTracer(sampler: .alwaysOn, processor: RecordedSpans())
+        var held: [ServiceContext] = []
+        for _ in 0..<(RootContexts.capacity + 2) {
+            let span = tracer.start("GET /health", context: .topLevel, ofKind: .server, at: 1)
+            let recording = try XCTUnwrap(span.recording)
+            var slow = OTelTracer.rootContext
+            slow[SpanContextKey.self] = recording
+            XCTAssertTrue(span.context.spanContextReference === recording)
+            XCTAssertEqual(span.context.count, slow.count)
+            XCTAssertEqual(span.context.spanContext, slow.spanContext)
+            held.append(span.context)
+            span.end()
+        }
+        XCTAssertEqual(Set(held.map { $0.spanContext?.spanID }).count, held.count, "a context a request holds keeps its span")
     }
 
     func testAServerSpansIdsAreTheOnesTheTracerReadsFromItsContext() throws {

@@ -9,7 +9,7 @@ struct FieldFacts {
     /// The fields the parser must notice, recognised from the raw name (ASCII
     /// case-insensitive) before any string is made of it.
     enum Kind {
-        case host, contentLength, transferEncoding, expect, requestID, connection, userAgent
+        case host, contentLength, transferEncoding, expect, requestID, connection, userAgent, traceparent
 
         init?(_ name: UnsafeRawBufferPointer) {
             switch name.count {
@@ -18,6 +18,7 @@ struct FieldFacts {
             case 10:
                 if HTTPSyntax.sameToken(name, "connection") { self = .connection; return }
                 if HTTPSyntax.sameToken(name, "user-agent") { self = .userAgent; return }
+            case 11: if HTTPSyntax.sameToken(name, "traceparent") { self = .traceparent; return }
             case 12: if HTTPSyntax.sameToken(name, "x-request-id") { self = .requestID; return }
             case 14: if HTTPSyntax.sameToken(name, "content-length") { self = .contentLength; return }
             case 17: if HTTPSyntax.sameToken(name, "transfer-encoding") { self = .transferEncoding; return }
@@ -48,6 +49,7 @@ struct FieldFacts {
         case .requestID: if notes.requestID == nil { notes.requestID = value }
         case .userAgent: if notes.userAgent == nil { notes.userAgent = value }
         case .connection: notes.connection.add(valueBytes)
+        case .traceparent: notes.hasTraceparent = true
         case nil: break
         }
         // Made with the first field: a block with no fields allocates no list. Eight fields

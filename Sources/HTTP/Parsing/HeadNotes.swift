@@ -12,6 +12,9 @@ package struct HeadNotes: Sendable {
     package internal(set) var userAgent: String?
     /// What the `Connection` fields said.
     var connection = ConnectionOptions()
+    /// Whether a `traceparent` field came: without one a W3C Trace Context extraction finds no
+    /// parent, so a server whose tracer reads nothing else (`TraceparentExtracting`) skips it.
+    package internal(set) var hasTraceparent = false
 
     init() {}
 

@@ -150,9 +150,12 @@ extension AnswerDriver {
     /// An unrecorded span under such a tracer ends as it began (nothing recorded, nothing to
     /// export): no `ServerSpan` is kept to name and end it (its allocation, its existentials
     /// copied in and its deinit: about 500 instructions a request at any sampling ratio below 1).
-    func routeTraced(_ request: inout Request, tracer: any Tracer, answer: (inout Request) -> Answer) {
+    /// `mayCarryTraceparent` false: the parser saw no `traceparent` field (HTTP/1.1's
+    /// `HeadNotes.hasTraceparent`), so a `TraceparentExtracting` tracer is not asked to extract.
+    func routeTraced(_ request: inout Request, tracer: any Tracer, mayCarryTraceparent: Bool = true, answer: (inout Request) -> Answer) {
         let lists = context.attributeLists
-        let start = ServerSpan.start(for: request, tracer: tracer, lists: lists)
+        let extracting = mayCarryTraceparent || !context.extractsTraceparentAlone
+        let start = ServerSpan.start(for: request, tracer: tracer, lists: lists, extracting: extracting)
         // The ids as the tracer named them beginning the span, or a recorded span's from its
         // recording: its context is made only to be bound below (`OTelSpan.context`), not once
         // more for them.
@@ -170,7 +173,7 @@ extension AnswerDriver {
                 ContextPropagation.withoutCarrying { route(&request, in: nil, answer: answer) }
             }
         }
-        let span = ServerSpan(consume start, for: request, tracer: tracer, lists: lists)
+        let span = ServerSpan(consume start, for: request, lists: lists)
         ServiceContext.withValue(span.context) { route(&request, in: span, answer: answer) }
     }
 

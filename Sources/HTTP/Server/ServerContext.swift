@@ -25,6 +25,8 @@ final class ServerContext: Sendable {
     let carriesUnrecordedTraces: Bool
     /// The tracer, when its spans take an attribute list whole (asked once).
     let attributeLists: (any SpanAttributeListTaking)?
+    /// The tracer extracts nothing from a request without `traceparent` (`TraceparentExtracting`).
+    let extractsTraceparentAlone: Bool
     private let shuttingDown = Atomic<Bool>(false)
 
     init(configuration: HTTPServerConfiguration, router: Router, observer: HTTPServerObserver, tls: TLSContext?) {
@@ -37,6 +39,7 @@ final class ServerContext: Sendable {
         identityReader = tracer as? any TraceIdentityReading
         carriesUnrecordedTraces = tracer is any UnrecordedContextKeeping
         attributeLists = tracer as? any SpanAttributeListTaking
+        extractsTraceparentAlone = tracer is any TraceparentExtracting
         writer = ResponseWriter(
             serverName: configuration.serverName,
             compressor: ResponseCompressor(minimumBytes: configuration.compressionMinimumBytes))

@@ -10,13 +10,13 @@ import Tracing
 /// A class, so an answer that is not traced pays one nil reference for it.
 // @unchecked: its mutable fields are only touched on the connection's loop, as the answer is.
 final class ServerSpan: @unchecked Sendable {
-    let span: any Span
-    let tracer: any Tracer
-    /// `tracer` when its spans take an attribute list whole.
+    /// The span as it began, kept whole: its fields taken out one by one were copied, and the
+    /// rest of it destroyed (about 150 instructions a request). Its recording (`recorded`), when
+    /// `lists` began it and it records, does all the span does; nil: `span` does it all (the
+    /// slow twin).
+    private let start: ServerSpanStart
+    /// The tracer, when its spans take an attribute list whole.
     private let lists: (any SpanAttributeListTaking)?
-    /// The span's recording, reached directly when `lists` began it and it records
-    /// (`SpanAttributeListTaking.startRecordedSpan`); nil: `span` does it all (the slow twin).
-    private let recorded: (any RecordedSpan)?
     private let method: String
     /// `span.isRecording`, asked once: each call on the existential copied it out and destroyed
     /// the copy (about 80 instructions, three a request).
@@ -36,11 +36,15 @@ final class ServerSpan: @unchecked Sendable {
 
     /// Begins the SERVER span of `request`, a child of its propagated context: through `lists`
     /// when given (the span's recording and its ids reached directly), else through `tracer`
-    /// (the slow twin). What `init(_:for:tracer:lists:)` keeps; an unrecorded span under a tracer
+    /// (the slow twin). What `init(_:for:lists:)` keeps; an unrecorded span under a tracer
     /// that keeps its context (`UnrecordedContextKeeping`) is not kept at all.
-    static func start(for request: borrowing Request, tracer: any Tracer, lists: (any SpanAttributeListTaking)?) -> ServerSpanStart {
+    /// `extracting` false: the request carries nothing `tracer` would extract (no `traceparent`
+    /// under a `TraceparentExtracting` tracer), so the span is a root without asking it.
+    static func start(
+        for request: borrowing Request, tracer: any Tracer, lists: (any SpanAttributeListTaking)?, extracting: Bool = true
+    ) -> ServerSpanStart {
         var parent = ServiceContext.topLevel
-        tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor())
+        if extracting { tracer.extract(request.headers, into: &parent, using: HTTPHeadersExtractor()) }
         let method = request.method.rawValue
         if let lists { return lists.startServerSpan(method, context: parent) }
         return ServerSpanStart(span: tracer.startSpan(method, context: parent, ofKind: .server), recorded: nil, identity: nil)
@@ -51,14 +55,12 @@ final class ServerSpan: @unchecked Sendable {
         lists == nil ? start.span.isRecording : start.recorded != nil
     }
 
-    /// `start`, the span `start(for:tracer:lists:)` began for `request`, kept to be named and ended.
-    init(_ start: consuming ServerSpanStart, for request: borrowing Request, tracer: any Tracer, lists: (any SpanAttributeListTaking)?) {
-        self.tracer = tracer
+    /// `start`, the span `start(for:tracer:lists:extracting:)` began for `request`, kept to be named and ended.
+    init(_ start: consuming ServerSpanStart, for request: borrowing Request, lists: (any SpanAttributeListTaking)?) {
         self.lists = lists
         method = request.method.rawValue
-        span = start.span
-        recorded = start.recorded
         isRecording = Self.isRecording(start, lists: lists)
+        self.start = start
         // An unsampled span records nothing: its attributes would be read to be thrown away.
         guard isRecording else {
             path = ""
@@ -73,7 +75,7 @@ final class ServerSpan: @unchecked Sendable {
         version = request.version
     }
 
-    var context: ServiceContext { span.context }
+    var context: ServiceContext { start.span.context }
 
     /// The route is known: the span is named after its pattern (`GET /users/{login}`), the
     /// low-cardinality name the conventions ask for, not the path.
@@ -81,8 +83,8 @@ final class ServerSpan: @unchecked Sendable {
         guard let pattern, isRecording else { return }
         self.pattern = pattern
         // A recorded span's name is its route's, made once.
-        if let recorded { return recorded.rename(sharedRoute().name ?? method) }
-        span.operationName = "\(method) \(pattern)"
+        if let recorded = start.recorded { return recorded.rename(sharedRoute().name ?? method) }
+        start.span.operationName = "\(method) \(pattern)"
     }
 
     private func sharedRoute() -> ServerSpanAttributes.Route {
@@ -97,20 +99,20 @@ final class ServerSpan: @unchecked Sendable {
     func end(status: Int, completed: Bool) {
         guard !ended else { return }
         ended = true
-        guard isRecording else { return span.end() }
+        guard isRecording else { return start.span.end() }
         if status >= 500 {
-            span.setStatus(SpanStatus(code: .error))
+            start.span.setStatus(SpanStatus(code: .error))
         } else if status == 0 {
             // The client or a shutdown ended the exchange before any answer was written.
-            span.setStatus(SpanStatus(code: .error, message: "no response was written"))
+            start.span.setStatus(SpanStatus(code: .error, message: "no response was written"))
         }
-        if let recorded {
+        if let recorded = start.recorded {
             // The usual end: the path its own, the rest as the route's spans of that status share.
             if status > 0, completed { return recorded.end(adding: "url.path", string: path, sharing: sharedRoute().shared(status: status)) }
             return recorded.end(adding: attributes(status: status, completed: completed))
         }
-        attributes(status: status, completed: completed).add(to: span, taker: lists)
-        span.end()
+        attributes(status: status, completed: completed).add(to: start.span, taker: lists)
+        start.span.end()
     }
 
     /// The span's whole list: the slow twin of its path beside the route's shared attributes.

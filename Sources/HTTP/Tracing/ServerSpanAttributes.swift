@@ -1,7 +1,7 @@
 // StreamService, Copyright 2026 the StreamService project authors.
 // Licensed under the Apache License, Version 2.0 (LICENSE). SPDX-License-Identifier: Apache-2.0
 
-import StreamServiceConcurrency
+import Streams
 
 /// The attributes a route's SERVER spans share, made once per method, scheme, `Host`, protocol
 /// version and route pattern, and per status under those: everything but `url.path` (and the
@@ -11,9 +11,11 @@ import StreamServiceConcurrency
 /// per request (the `Host` split, the version's string, seven entries appended) and written an
 /// attribute at a time (about 5 k instructions of a traced `/health` request's 16 k).
 /// `ServerSpan.attributeList` is its slow twin: the tests hold the two lists equal.
-final class ServerSpanAttributes: Sendable {
+// @unchecked: `routes` is only touched between `lock.lock()` and `lock.unlock()`.
+final class ServerSpanAttributes: @unchecked Sendable {
     /// One route of one origin: its span name and its shared sets by status.
-    final class Route: Sendable {
+    // @unchecked: `byStatus` is only touched between `lock.lock()` and `lock.unlock()`.
+    final class Route: @unchecked Sendable {
         let method: String
         let scheme: String
         let authority: String?
@@ -25,7 +27,9 @@ final class ServerSpanAttributes: Sendable {
         /// The set of a 200 answer, the usual one, made with the route and read with no lock
         /// (the lock and the search of `byStatus` cost about 100 instructions a request).
         private let ok: SharedSpanAttributes
-        private let byStatus = Locked<[(status: Int, shared: SharedSpanAttributes)]>([])
+        /// A few field reads and an append under it, never a call out: the inline `SpinLock`.
+        private let lock = SpinLock()
+        @exclusivity(unchecked) private var byStatus: [(status: Int, shared: SharedSpanAttributes)] = []
 
         init(method: String, scheme: String, authority: String?, major: Int, minor: Int, pattern: String?) {
             self.method = method
@@ -55,13 +59,19 @@ final class ServerSpanAttributes: Sendable {
         /// The shared attributes of a span of this route that answered `status` (over 0) in full.
         func shared(status: Int) -> SharedSpanAttributes {
             if status == 200 { return ok }
-            if let kept = byStatus.withLock({ list in list.first { $0.status == status }?.shared }) { return kept }
+            if let kept = kept(status: status) { return kept }
             let made = Self.make(method: method, scheme: scheme, authority: authority, major: major, minor: minor, pattern: pattern, status: status)
-            return byStatus.withLock { kept in
-                if let first = kept.first(where: { $0.status == status }) { return first.shared }
-                if kept.count < ServerSpanAttributes.statusesPerRoute { kept.append((status, made)) }
-                return made
-            }
+            lock.lock()
+            defer { lock.unlock() }
+            if let first = byStatus.first(where: { $0.status == status }) { return first.shared }
+            if byStatus.count < ServerSpanAttributes.statusesPerRoute { byStatus.append((status, made)) }
+            return made
+        }
+
+        private func kept(status: Int) -> SharedSpanAttributes? {
+            lock.lock()
+            defer { lock.unlock() }
+            return byStatus.first { $0.status == status }?.shared
         }
     }
 
@@ -75,19 +85,25 @@ final class ServerSpanAttributes: Sendable {
 
     /// The latest routes, the newest last; the oldest leaves once `capacity` are kept (a
     /// client sending ever new `Host`s turns the memo over, costing itself the misses).
-    private let routes = Locked<[Route]>([])
+    @exclusivity(unchecked) private var routes: [Route] = []
+    /// Held for a search of a few entries compared by their strings' bits, or an append: the
+    /// inline `SpinLock`, where `Locked`'s mutex and closure cost about 100 instructions a request.
+    private let lock = SpinLock()
 
     /// The route entry of these request parts, made on first use.
     func route(method: String, scheme: String, authority: String?, major: Int, minor: Int, pattern: String?) -> Route {
-        let found = routes.withLock { routes in
-            routes.last { $0.matches(method: method, scheme: scheme, authority: authority, major: major, minor: minor, pattern: pattern) }
-        }
-        if let found { return found }
+        if let found = kept(method: method, scheme: scheme, authority: authority, major: major, minor: minor, pattern: pattern) { return found }
         let made = Route(method: method, scheme: scheme, authority: authority, major: major, minor: minor, pattern: pattern)
-        routes.withLock { routes in
-            if routes.count == Self.capacity { routes.removeFirst() }
-            routes.append(made)
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        if routes.count == Self.capacity { routes.removeFirst() }
+        routes.append(made)
         return made
+    }
+
+    private func kept(method: String, scheme: String, authority: String?, major: Int, minor: Int, pattern: String?) -> Route? {
+        lock.lock()
+        defer { lock.unlock() }
+        return routes.last { $0.matches(method: method, scheme: scheme, authority: authority, major: major, minor: minor, pattern: pattern) }
     }
 }

@@ -44,3 +44,10 @@ public struct UnrecordedTrace: Sendable {
 /// the request (`UnrecordedTrace`) instead of binding it. Ending such a span (unrecorded, begun
 /// by this tracer) does nothing, so the server does not keep it to end it.
 public protocol UnrecordedContextKeeping: Sendable {}
+
+/// A tracer whose `extract` finds a parent in a `traceparent` field alone (W3C Trace Context:
+/// `tracestate` counts only beside one): from a request without that field it extracts nothing.
+/// A server whose parser noted that no such field came (`HeadNotes.hasTraceparent`) then skips
+/// the extraction, a search of the request's fields for each name; any other tracer is asked
+/// every time (the slow twin: the tests hold the two to the same SERVER spans).
+public protocol TraceparentExtracting: Sendable {}

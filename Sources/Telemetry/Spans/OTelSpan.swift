@@ -13,11 +13,14 @@ public struct OTelSpan: Tracing.Span {
     private let base: ServiceContext
     /// What the span records; nil when it is not sampled.
     let recording: RecordingSpan?
+    /// `base` is a recorded span's own context already (holding `recording`), made as it began.
+    private let baseIsOwn: Bool
 
     /// A span that records nothing: `context` is its context as it is.
     init(context: ServiceContext) {
         base = context
         recording = nil
+        baseIsOwn = true
     }
 
     /// A recorded span begun in `parent` (or, for a root span, a context holding `SpanContextKey`
@@ -25,6 +28,15 @@ public struct OTelSpan: Tracing.Span {
     init(parent: ServiceContext, recording: RecordingSpan) {
         base = parent
         self.recording = recording
+        baseIsOwn = false
+    }
+
+    /// A recorded span whose context, `context` (`SpanContextKey` holding `recording`), was made
+    /// as it began: a root SERVER span's, from a kept context (`RootContexts`).
+    init(context: ServiceContext, recording: RecordingSpan) {
+        base = context
+        self.recording = recording
+        baseIsOwn = true
     }
 
     /// The span's context: a recorded span's parent's, with `SpanContextKey` holding the
@@ -36,7 +48,7 @@ public struct OTelSpan: Tracing.Span {
     /// (a cycle); this service's spans read theirs once (the SERVER span's bound for its route,
     /// a stage's for its upstream). The tests hold it equal to the context made as the span begins.
     public var context: ServiceContext {
-        guard let recording else { return base }
+        guard let recording, !baseIsOwn else { return base }
         var context = base
         context[SpanContextKey.self] = recording
         return context

@@ -16,16 +16,19 @@ public final class OTelTracer: Tracer, Sendable {
     public typealias Span = OTelSpan
 
     public let sampler: Sampler
+    /// `sampler`'s decision, worked out once.
+    private let rule: SamplingRule
     public let processor: any SpanProcessor
     /// Where the spans go as they end, shared by all of them.
     private let sink: SpanSink
     /// The parent's span context last looked up, with its context (`start`).
     private let parents = ParentLookupMemo()
-    /// Unrecorded root spans' contexts, their storage reused (`start`).
+    /// Root spans' contexts, their storage reused (`start`).
     private let roots = RootContexts()
 
     public init(sampler: Sampler = .default, processor: any SpanProcessor) {
         self.sampler = sampler
+        rule = SamplingRule(sampler)
         self.processor = processor
         sink = SpanSink(processor)
     }
@@ -63,7 +66,7 @@ public final class OTelTracer: Tracer, Sendable {
         // a request's exchanges begin their spans in one context.
         let parent = context.isEmpty ? nil : parents.reference(in: context)
         let traceID = parent?.spanContext.traceID ?? TraceID.random()
-        let sampled = sampler.shouldSample(traceID: traceID, parentSampled: parent?.spanContext.isSampled)
+        let sampled = rule.shouldSample(traceID: traceID, parentSampled: parent?.spanContext.isSampled)
         if !sampled, let parent, !parent.spanContext.isSampled, !parent.spanContext.isRemote {
             identity?.pointee = Self.identity(of: parent.spanContext)
             return OTelSpan(context: context)
@@ -80,13 +83,20 @@ public final class OTelTracer: Tracer, Sendable {
             context.spanContext = spanContext
             return OTelSpan(context: context)
         }
-        if root { context = Self.rootContext }
         let recording = RecordingSpan(
             name: operationName, context: spanContext, parentSpanID: parent?.spanContext.spanID, kind: kind,
             startNanoseconds: startNanoseconds(), sink: sink)
-        // The span's context is made of `context` when read (`OTelSpan.context`): a CLIENT span's
-        // never is (about 1 k instructions a span).
-        return OTelSpan(parent: context, recording: recording)
+        guard root else {
+            // The span's context is made of `context` when read (`OTelSpan.context`): a CLIENT
+            // span's never is (about 1 k instructions a span).
+            return OTelSpan(parent: context, recording: recording)
+        }
+        // A root SERVER span's context is read, bound for its route: made now of a kept one,
+        // in place (`RootContexts`), where made when read it copied the shared root context and
+        // freed the copy with the request (about 1 k instructions). Another root span's is made
+        // when read, if ever.
+        if kind == .server { return OTelSpan(context: roots.context(holding: recording), recording: recording) }
+        return OTelSpan(parent: Self.rootContext, recording: recording)
     }
 
     /// A context holding `SpanContextKey` alone (its value a placeholder, replaced by each
@@ -126,6 +136,9 @@ public final class OTelTracer: Tracer, Sendable {
 /// decides a trace's spans alike (by its id, or after the parent), so an unsampled span of this
 /// process has no sampled descendant here.
 extension OTelTracer: UnrecordedContextKeeping {}
+
+/// `extract` reads `tracestate` only beside a valid `traceparent`.
+extension OTelTracer: TraceparentExtracting {}
 
 extension OTelTracer: SpanAttributeListTaking {
     public func addAttributes(_ list: SpanAttributeList, to span: any Tracing.Span) -> Bool {

@@ -60,6 +60,9 @@ public enum TracingSystem {
 /// Forwards to an `OTelTracer`, or keeps the caller's context without one.
 extension TracingSystem.SwitchingTracer: UnrecordedContextKeeping {}
 
+/// Forwards to an `OTelTracer`'s `extract`, or extracts nothing without one.
+extension TracingSystem.SwitchingTracer: TraceparentExtracting {}
+
 /// Its spans are `OTelSpan`s, whichever tracer began them.
 extension TracingSystem.SwitchingTracer: SpanAttributeListTaking {
     func addAttributes(_ list: SpanAttributeList, to span: any Tracing.Span) -> Bool {

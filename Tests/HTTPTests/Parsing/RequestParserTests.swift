@@ -134,6 +134,18 @@ final class RequestParserTests: XCTestCase {
         XCTAssertEqual(parsed.map(\.notes.userAgent), ["first/1", nil])
     }
 
+    func testNotesWhetherATraceparentFieldCameInAnySpellingAsItsFieldsSay() {
+        let with = "GET / HTTP/1.1\r\nHost: x\r\ntraceparent: 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\r\n\r\n"
+        let spelled = "GET / HTTP/1.1\r\nHost: x\r\nTraceParent: 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\r\n\r\n"
+        let without = "GET / HTTP/1.1\r\nHost: x\r\ntracestate: a=1\r\ntraceparents: x\r\n\r\n"
+        // Each block twice: the second is replayed (`HeadReplay`), its notes with it.
+        for step in [nil, 1, 9] {
+            let parsed = requests(parse(with + with + without + without + spelled + spelled, splitEvery: step))
+            XCTAssertEqual(parsed.map(\.notes.hasTraceparent), [true, true, false, false, true, true], "split every \(String(describing: step))")
+            XCTAssertEqual(parsed.map(\.notes.hasTraceparent), parsed.map { $0.head.headers["traceparent"] != nil })
+        }
+    }
+
     func testAFieldLineThatChangedBetweenRequestsIsReadAfresh() {
         let parsed = requests(parse(
             "GET / HTTP/1.1\r\nHost: a\r\nX-Id: 1\r\nAccept: */*\r\n\r\n"

@@ -97,6 +97,51 @@ final class RequestTracingTests: XCTestCase {
         XCTAssertEqual(server.traceID.count, 32)
     }
 
+    func testASkippedExtractionBeginsTheSameServerSpansAsItsTwinThatExtractsEveryRequestOverHTTP1AndH2() throws {
+        // The exporter's tracer extracts nothing without `traceparent` (`TraceparentExtracting`):
+        // an HTTP/1.1 request the parser saw none in is not searched. Behind a wrapper without
+        // that promise every request is (the slow twin); HTTP/2 requests always are.
+        guard FileManager.default.isExecutableFile(atPath: Self.curl) else { return XCTFail("curl is missing (apt-get install -y curl; scripts/test installs it)") }
+        let caller = W3C.callerTraceparent()
+        let cases: [(name: String, fields: [String: String])] = [
+            ("none", [:]),
+            ("traceparent", ["traceparent": caller.header]),
+            ("spelled otherwise, with tracestate", ["TraceParent": caller.header, "tracestate": "vendor=abc"]),
+            ("tracestate alone", ["tracestate": "vendor=abc"]),
+            ("malformed", ["traceparent": "00-not-a-trace-01"]),
+        ]
+        var begunBy: [String: [String]] = [:]
+        for name in ["skipping", "extracting"] {
+            let processor = RecordedSpans()
+            let base = OTelTracer(sampler: .default, processor: processor)
+            let tracer: any Tracer = name == "skipping" ? base : BindingTwin(base: base)
+            let app = try AppHarness(self, hub: PipelineEventHubs.fresh(), tracer: tracer)
+            var begun: [String] = []
+            for version in ["1.1", "2"] {
+                for (fieldsName, fields) in cases {
+                    let servers = processor.spans.filter { $0.kind == .server }.count
+                    if version == "2" {
+                        let headers = fields.flatMap { ["-H", "\($0.key): \($0.value)"] }
+                        let result = try ChildProcess.run(Self.curl, ["-sS", "--http2-prior-knowledge"] + headers + ["http://127.0.0.1:\(app.port)/health"])
+                        XCTAssertEqual(result.errorOutput, "", "\(name) \(fieldsName)")
+                    } else {
+                        XCTAssertEqual(try app.get("/health", headers: fields).status, 200, "\(name) \(fieldsName)")
+                    }
+                    waitUntil("\(name) \(fieldsName): the SERVER span has ended") { processor.spans.filter { $0.kind == .server }.count > servers }
+                    let server = try XCTUnwrap(processor.spans.last { $0.kind == .server })
+                    let trace = server.context.traceID.description == caller.traceID ? "the caller's trace" : "a trace of its own"
+                    let parent = server.parentSpanID.map { "under \($0)" } ?? "a root"
+                    begun.append("HTTP/\(version) \(fieldsName): \(server.name), \(parent) in \(trace), tracestate \(server.context.traceState ?? "none")")
+                }
+            }
+            begunBy[name] = begun
+        }
+        let joined = begunBy["skipping"]?.joined(separator: "\n") ?? ""
+        XCTAssertEqual(begunBy["skipping"], begunBy["extracting"])
+        XCTAssertEqual(begunBy["skipping"]?.filter { $0.contains("under \(caller.parentSpanID) in the caller's trace") }.count, 4, joined)
+        XCTAssertEqual(begunBy["skipping"]?.filter { $0.contains("a root in a trace of its own, tracestate none") }.count, 6, joined)
+    }
+
     func testAMalformedTraceparentIsIgnoredAndTheRequestAnsweredInATraceOfItsOwn() throws {
         let tracer = W3CTestTracer()
         let app = try app(tracer)
