@@ -30,6 +30,13 @@ final class SamplerTests: XCTestCase {
         }
     }
 
+    func testARatioOfHalfSamplesTheTracesWhoseLowerBitsFallInTheLowerHalf() {
+        let sampler = Sampler.traceIDRatio(0.5)
+        XCTAssertTrue(sampler.shouldSample(traceID: TraceID(high: 0, low: (1 << 62) - 1), parent: nil))
+        XCTAssertFalse(sampler.shouldSample(traceID: TraceID(high: 0, low: 1 << 62), parent: nil))
+        XCTAssertTrue(sampler.shouldSample(traceID: TraceID(high: 0, low: (1 << 63) | 1), parent: nil), "the top bit is not compared")
+    }
+
     func testRatioSamplesAboutItsShareAndTheSameTraceAlike() {
         let ids = (0..<20_000).map { _ in TraceID.random() }
         let sampled = ids.filter { Sampler.traceIDRatio(0.25).shouldSample(traceID: $0, parent: nil) }.count

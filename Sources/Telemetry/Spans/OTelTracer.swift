@@ -16,8 +16,6 @@ public final class OTelTracer: Tracer, Sendable {
     public typealias Span = OTelSpan
 
     public let sampler: Sampler
-    /// `sampler`'s decision, worked out once.
-    private let rule: SamplingRule
     public let processor: any SpanProcessor
     /// Where the spans go as they end, shared by all of them.
     private let sink: SpanSink
@@ -28,7 +26,6 @@ public final class OTelTracer: Tracer, Sendable {
 
     public init(sampler: Sampler = .default, processor: any SpanProcessor) {
         self.sampler = sampler
-        rule = SamplingRule(sampler)
         self.processor = processor
         sink = SpanSink(processor)
     }
@@ -66,7 +63,7 @@ public final class OTelTracer: Tracer, Sendable {
         // a request's exchanges begin their spans in one context.
         let parent = context.isEmpty ? nil : parents.reference(in: context)
         let traceID = parent?.spanContext.traceID ?? TraceID.random()
-        let sampled = rule.shouldSample(traceID: traceID, parentSampled: parent?.spanContext.isSampled)
+        let sampled = sampler.shouldSample(traceID: traceID, parentSampled: parent?.spanContext.isSampled)
         if !sampled, let parent, !parent.spanContext.isSampled, !parent.spanContext.isRemote {
             identity?.pointee = Self.identity(of: parent.spanContext)
             return OTelSpan(context: context)
